@@ -1,0 +1,123 @@
+"""The functions a decompiler speed benchmark times, and the timing loop itself.
+
+decompile_speed.py and depyf_worker.py (run in depyf's own venv) both import
+this file by path, so both tools are timed on exactly the same list, enumerated
+the same deterministic way, with the same loop.  Standard library only.
+"""
+import importlib.util
+import signal
+import time
+import types
+import warnings
+
+DEFAULT_MODULES = (
+    "json.decoder", "json.encoder", "textwrap", "shlex", "fractions", "statistics",
+    "difflib", "configparser", "argparse", "csv", "heapq", "bisect", "calendar",
+    "ipaddress", "pprint", "urllib.parse",
+)
+
+_CO_OPTIMIZED = 0x1
+# Compiled into their enclosing function's source; not timed on their own.
+_COMPREHENSIONS = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
+
+
+def module_code(name):
+    """Compile (without importing or running it) the source of stdlib module ``name``."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not (spec.origin or "").endswith(".py"):
+        raise LookupError("no Python source for module %r" % name)
+    with open(spec.origin, "rb") as f:
+        return compile(f.read(), spec.origin, "exec", dont_inherit=True)
+
+
+def enumerate_functions(modules=DEFAULT_MODULES):
+    """[(label, code)] for every function, method, nested function and lambda
+    in ``modules``, depth first in co_consts order."""
+    found = []
+    for name in modules:
+        found += [("%s:%s" % (name, qualname), code)
+                  for qualname, code in _walk(module_code(name), "")]
+    return found
+
+
+def _walk(code, prefix):
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            is_function = bool(const.co_flags & _CO_OPTIMIZED)
+            if is_function and const.co_name not in _COMPREHENSIONS:
+                yield prefix + const.co_name, const
+            inner = prefix + const.co_name + (".<locals>." if is_function else ".")
+            yield from _walk(const, inner)
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _on_alarm(signum, frame):
+    raise _Timeout("took too long")
+
+
+def time_decompiler(decompile, functions, repeat=1, timeout=10.0):
+    """Time ``decompile(code.replace())`` on each function; fresh copies every round.
+
+    Returns a JSON-able dict: functions, failures, valid (outputs that compile),
+    seconds (the best round's total), ok_seconds (that round's time on the
+    functions that did decompile), and failed ([label, reason] pairs, first round).
+    """
+    use_alarm = bool(timeout) and hasattr(signal, "setitimer")
+    if use_alarm:
+        previous = signal.signal(signal.SIGALRM, _on_alarm)
+    best, failed, valid = (0.0, 0.0), [], 0
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for round_ in range(repeat):
+                copies = [code.replace() for _, code in functions]
+                total = ok_total = 0.0
+                for (label, _), code in zip(functions, copies):
+                    if use_alarm:
+                        signal.setitimer(signal.ITIMER_REAL, timeout)
+                    start = time.perf_counter()
+                    try:
+                        source = decompile(code)
+                    except Exception as exc:
+                        total += time.perf_counter() - start
+                        if round_ == 0:
+                            failed.append((label, _reason(exc)))
+                        continue
+                    finally:
+                        if use_alarm:
+                            signal.setitimer(signal.ITIMER_REAL, 0)
+                    elapsed = time.perf_counter() - start
+                    total += elapsed
+                    ok_total += elapsed
+                    if round_ == 0 and _compiles(source):
+                        valid += 1
+                if round_ == 0 or total < best[0]:
+                    best = (total, ok_total)
+    finally:
+        if use_alarm:
+            signal.signal(signal.SIGALRM, previous)
+    return {"functions": len(functions), "failures": len(failed), "valid": valid,
+            "seconds": best[0], "ok_seconds": best[1], "failed": failed}
+
+
+def _reason(exc):
+    """One line: the exception, and the innermost exception that caused it."""
+    def line(e):
+        text, name = str(e), type(e).__name__
+        return (text if text.startswith(name) else "%s: %s" % (name, text)).splitlines()[0]
+    root = exc
+    while root.__cause__ is not None and root.__cause__ is not root:
+        root = root.__cause__
+    outer, inner = line(exc), line(root)
+    return outer if inner in outer else "%s (%s)" % (outer, inner)
+
+
+def _compiles(source):
+    try:
+        compile(source, "<decompiled>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, TypeError):
+        return False
+    return True

@@ -1,0 +1,69 @@
+"""Public entry points: decompile a function, code object or .pyc; recompile the text."""
+import ast
+import inspect
+import os
+import types
+
+from .errors import DecompilationError
+from .functions import Bindings, FunctionContext, function_def
+from . import stackitems as si
+from .unparse import unparse
+
+
+class Decompiled:
+    """Decompiled source and the objects its placeholder names must be bound to."""
+
+    def __init__(self, source, bindings):
+        self.source = source
+        self.bindings = bindings
+
+    def __str__(self):
+        return self.source
+
+
+def code_of(obj):
+    """The code object behind a function, method, code object or .pyc path."""
+    if isinstance(obj, types.CodeType):
+        return obj
+    if isinstance(obj, (str, os.PathLike)):
+        from .pyc import load_pyc
+        return load_pyc(obj)
+    func = inspect.unwrap(obj) if callable(obj) else obj
+    func = getattr(func, "__func__", func)
+    code = getattr(func, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        raise DecompilationError("cannot decompile %r: not a function, code object or .pyc path"
+                                 % (obj,))
+    return code
+
+
+def decompile_code(obj):
+    """Decompile ``obj``; return a :class:`Decompiled` (source and bindings)."""
+    code = code_of(obj)
+    bindings = Bindings()
+    try:
+        if code.co_flags & inspect.CO_NEWLOCALS:
+            fn = si.Function(code)
+            fn.ctx = FunctionContext(code, bindings)
+            fn.decorators = []
+            node = function_def(fn, bindings=bindings)
+            if node.name != code.co_name or not code.co_name.isidentifier():
+                node.name = FunctionContext(code).identifier(code.co_name)
+            tree = ast.Module(body=[node], type_ignores=[])
+        else:
+            body = FunctionContext(code, bindings).statements()
+            tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
+        source = unparse(tree)
+    except DecompilationError:
+        raise
+    except RecursionError:
+        raise DecompilationError("%s is nested too deeply to decompile" % code.co_name)
+    except (IndexError, KeyError, AttributeError, TypeError, ValueError) as exc:
+        raise DecompilationError("internal error decompiling %s (line %s): %s: %s"
+                                 % (code.co_name, code.co_firstlineno, type(exc).__name__, exc)) from exc
+    return Decompiled(source + "\n", bindings.names)
+
+
+def decompile(obj):
+    """Python source equivalent to ``obj`` (function, method, code object or .pyc path)."""
+    return decompile_code(obj).source

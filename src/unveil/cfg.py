@@ -1,0 +1,213 @@
+"""Control-flow graph over canonical instructions: blocks, dominators, loops."""
+from .instructions import CONDITIONAL, JUMPS
+
+
+class Block:
+    """A maximal run of instructions entered only at its first one."""
+
+    __slots__ = ("start", "end", "succs", "preds", "handler", "index")
+
+    def __init__(self, start, end, handler):
+        self.start = start
+        self.end = end
+        self.handler = handler
+        self.succs = []
+        self.preds = []
+
+    def __repr__(self):
+        return "B%d[%d:%d]" % (self.index, self.start, self.end)
+
+
+class Loop:
+    """A natural loop: header block, body blocks, and where it exits to."""
+
+    def __init__(self, header, body):
+        self.header = header
+        self.body = body
+        self.follow = None
+        self.parent = None
+
+
+class Graph:
+    def __init__(self, instrs):
+        self.instrs = instrs
+        self.blocks = _split(instrs)
+        self.block_at = {b.start: b for b in self.blocks}
+        self.of_instr = [None] * len(instrs)
+        for b in self.blocks:
+            for i in range(b.start, b.end):
+                self.of_instr[i] = b
+        self._link()
+        self.entry = self.blocks[0] if self.blocks else None
+        self.idom = _dominators(self.entry, self._all_succs) if self.entry else {}
+        self.loops = self._find_loops()
+
+    # -- edges --------------------------------------------------------------
+    def _link(self):
+        n = len(self.instrs)
+        for b in self.blocks:
+            last = self.instrs[b.end - 1]
+            targets = []
+            if last.op in JUMPS and last.target is not None and last.target < n:
+                targets.append(last.target)
+            if last.op not in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE") and b.end < n:
+                targets.append(b.end)
+            for t in targets:
+                s = self.block_at[t]
+                if s not in b.succs:
+                    b.succs.append(s)
+                    s.preds.append(b)
+
+    def handler_block(self, b):
+        return self.block_at.get(b.handler[0]) if b.handler else None
+
+    def _all_succs(self, b):
+        h = self.handler_block(b)
+        return b.succs + [h] if h is not None else b.succs
+
+    def dominates(self, a, b):
+        while b is not None:
+            if b is a:
+                return True
+            nb = self.idom.get(b)
+            if nb is b:
+                return False
+            b = nb
+        return False
+
+    # -- loops --------------------------------------------------------------
+    def _find_loops(self):
+        loops = {}
+        for b in self.blocks:
+            if b not in self.idom:
+                continue
+            for s in b.succs:
+                if self.dominates(s, b):
+                    body = loops[s].body if s in loops else {s}
+                    _collect_body(body, s, b, self)
+                    loops[s] = loops.get(s) or Loop(s, body)
+        for loop in loops.values():
+            loop.follow = self._loop_follow(loop)
+        return loops
+
+    def _loop_follow(self, loop):
+        header_last = self.instrs[loop.header.end - 1]
+        if header_last.op == "FOR_ITER":
+            return self.block_at.get(header_last.target)
+        exits = []
+        for b in sorted(loop.body, key=lambda x: x.start):
+            for s in b.succs:
+                if s not in loop.body and s not in exits:
+                    exits.append(s)
+        if not exits:
+            return None
+        return max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), s.start))
+
+    def reaches(self, a, b, loop=None):
+        """Whether ``b`` is reachable from ``a`` by normal edges, staying out of ``loop``."""
+        seen, todo = set(), [a]
+        while todo:
+            x = todo.pop()
+            if x is b:
+                return True
+            if x in seen or (loop is not None and x in loop.body):
+                continue
+            seen.add(x)
+            todo.extend(x.succs)
+        return False
+
+
+def _collect_body(body, header, latch, graph):
+    todo = [latch]
+    while todo:
+        x = todo.pop()
+        if x in body:
+            continue
+        body.add(x)
+        for p in x.preds:
+            todo.append(p)
+        for h_src in graph.blocks:
+            if graph.handler_block(h_src) is x and h_src not in body:
+                todo.append(h_src)
+
+
+def _split(instrs):
+    n = len(instrs)
+    leaders = {0} if n else set()
+    for i, ins in enumerate(instrs):
+        if ins.op in JUMPS and ins.target is not None:
+            leaders.add(ins.target)
+            leaders.add(i + 1)
+        elif ins.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+            leaders.add(i + 1)
+        if ins.handler is not None:
+            leaders.add(ins.handler[0])
+        if i and instrs[i - 1].handler != ins.handler:
+            leaders.add(i)
+    leaders = sorted(x for x in leaders if x < n)
+    blocks = []
+    for k, start in enumerate(leaders):
+        end = leaders[k + 1] if k + 1 < len(leaders) else n
+        b = Block(start, end, instrs[start].handler)
+        b.index = k
+        blocks.append(b)
+    return blocks
+
+
+def _dominators(entry, succs):
+    """Immediate dominators (Cooper, Harvey and Kennedy's iterative algorithm)."""
+    order, seen = [], set()
+    stack = [(entry, iter(succs(entry)))]
+    seen.add(entry)
+    while stack:
+        node, it = stack[-1]
+        for s in it:
+            if s not in seen:
+                seen.add(s)
+                stack.append((s, iter(succs(s))))
+                break
+        else:
+            order.append(node)
+            stack.pop()
+    order.reverse()
+    rank = {b: i for i, b in enumerate(order)}
+    preds = {b: [] for b in order}
+    for b in order:
+        for s in succs(b):
+            if s in preds:
+                preds[s].append(b)
+    idom = {entry: entry}
+    changed = True
+    while changed:
+        changed = False
+        for b in order[1:]:
+            new = None
+            for p in preds[b]:
+                if p in idom:
+                    new = p if new is None else _intersect(p, new, idom, rank)
+            if new is not None and idom.get(b) is not new:
+                idom[b] = new
+                changed = True
+    return idom
+
+
+def _intersect(a, b, idom, rank):
+    while a is not b:
+        while rank[a] > rank[b]:
+            a = idom[a]
+        while rank[b] > rank[a]:
+            b = idom[b]
+    return a
+
+
+def postdominators(nodes, succs, exit_node):
+    """Immediate post-dominators of ``nodes`` with ``exit_node`` as the sink."""
+    preds = {n: [] for n in nodes}
+    preds[exit_node] = []
+    for n in nodes:
+        for s in succs(n):
+            preds.setdefault(s, []).append(n)
+    return _dominators(exit_node, lambda n: preds.get(n, []))
+
+
+__all__ = ["Graph", "Block", "Loop", "postdominators", "CONDITIONAL"]

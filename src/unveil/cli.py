@@ -1,0 +1,295 @@
+"""Command-line interface: ``python -m unveil decompile TARGET`` and ``python -m unveil demo``.
+
+TARGET is one of:
+
+* ``module:qualname`` -- one function, method or class (dotted qualname,
+  ``outer.<locals>.inner`` reaches nested functions);
+* ``module`` -- every function and method defined in the module;
+* ``path/to/file.py`` -- compiled (not executed); its module code and every
+  function in it, nested ones included (``file.py:qualname`` for one);
+* ``path/to/file.pyc`` -- its module code, written by this interpreter.
+
+Errors print one line ``unveil: error: ...`` to stderr and exit with status 2.
+"""
+import argparse
+import importlib
+import os
+import sys
+import types
+
+PROG = "unveil"
+EXIT_ERROR = 2
+
+# Code objects compiled inline into their enclosing function's source.
+_INLINE_CODE = {"<lambda>", "<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
+_CO_OPTIMIZED = 0x1
+
+
+class CliError(Exception):
+    """A user-facing error, reported as one line with exit status 2."""
+
+
+def main(argv=None):
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, or a usage error argparse has reported
+        return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    try:
+        return args.handler(args)
+    except CliError as exc:
+        _error(str(exc))
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+
+
+def build_parser():
+    """The argparse parser, one subparser per command."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Decompile Python bytecode back to Python source.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    decompile = commands.add_parser(
+        "decompile", help="print the decompiled source of a function, module or file",
+        description=__doc__.split("\n\n", 1)[1].rsplit("\n\n", 1)[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    decompile.add_argument("target", metavar="TARGET",
+                           help="module:qualname, module, file.py[:qualname] or file.pyc")
+    decompile.add_argument("--debug", action="store_true",
+                           help="let unexpected decompiler exceptions raise with a traceback")
+    decompile.set_defaults(handler=_cmd_decompile)
+
+    demo = commands.add_parser("demo", help="decompile a few built-in example functions")
+    demo.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+    demo.set_defaults(handler=_cmd_demo)
+    return parser
+
+
+def _error(message):
+    message = " ".join(str(message).splitlines()) or "unknown error"
+    sys.stderr.write("%s: error: %s\n" % (PROG, message))
+
+
+# --- commands -------------------------------------------------------------
+
+def _cmd_decompile(args):
+    return _print_decompiled(resolve_target(args.target), args.debug)
+
+
+def _cmd_demo(args):
+    from unveil import examples
+
+    items = [("unveil.examples:" + fn.__qualname__, fn) for fn in examples.EXAMPLES]
+    return _print_decompiled(items, args.debug, always_label=True)
+
+
+def _print_decompiled(items, debug=False, always_label=False):
+    """Decompile each (label, object) and print it; return the exit status.
+
+    One object that fails is an error.  When there are several, the others are
+    still printed and a comment marks each failure; one error line sums up.
+    """
+    from unveil import DecompilationError, decompile
+
+    labelled = always_label or len(items) > 1
+    failures = []
+    for index, (label, obj) in enumerate(items):
+        try:
+            source = str(decompile(obj))
+        except Exception as exc:
+            if debug and not isinstance(exc, DecompilationError):
+                raise
+            kind = "" if isinstance(exc, DecompilationError) else type(exc).__name__ + ": "
+            reason = "cannot decompile %s: %s%s" % (label, kind, exc)
+            if not labelled:
+                raise CliError(reason) from None
+            failures.append(reason)
+            source = "# " + " ".join(reason.splitlines()) + "\n"
+        if labelled:
+            sys.stdout.write("%s# %s\n" % ("\n" if index else "", label))
+        sys.stdout.write(source if source.endswith("\n") else source + "\n")
+    sys.stdout.flush()
+    if failures:
+        raise CliError("%d of %d could not be decompiled; first: %s"
+                       % (len(failures), len(items), failures[0]))
+    return 0
+
+
+# --- resolving targets ------------------------------------------------------
+
+def resolve_target(target):
+    """The (label, object) pairs to decompile for a TARGET string."""
+    where, sep, qualname = target.rpartition(":")
+    if not sep:
+        where, qualname = target, ""
+    if _looks_like_file(where):
+        return _file_items(where, qualname)
+    if not where:
+        raise CliError("empty module name in %r" % target)
+    module = _import(where)
+    if not qualname:
+        return _module_items(module)
+    obj = _lookup(module, qualname, target)
+    items = _object_items("%s:%s" % (where, qualname), obj)
+    if not items:
+        raise CliError("%s has no functions to decompile" % target)
+    return items
+
+
+def _looks_like_file(name):
+    return (name.endswith((".py", ".pyc", ".pyw")) or os.sep in name
+            or (os.altsep or os.sep) in name or os.path.isfile(name))
+
+
+def _import(name):
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as `python -m` does, also for the console script
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        missing = getattr(exc, "name", None)
+        if missing and (name == missing or name.startswith(missing + ".")):
+            raise CliError("no module named %r" % missing) from None
+        raise CliError("cannot import module %r: %s" % (name, exc)) from None
+    except (Exception, SystemExit) as exc:  # the module itself raised while importing
+        raise CliError("cannot import module %r: %s: %s"
+                       % (name, type(exc).__name__, exc)) from None
+
+
+def _lookup(obj, qualname, target):
+    """Follow a dotted qualname from ``obj``; ``<locals>`` steps into nested code."""
+    parts = qualname.split(".")
+    for i, part in enumerate(parts):
+        if part == "<locals>":
+            code = _code_of(obj)
+            if code is None or i + 1 >= len(parts):
+                raise CliError("%s: '<locals>' must follow a function and precede a name" % target)
+            prefix = ".".join(parts[:i]) + ".<locals>."
+            for name, nested in _walk_code(code, prefix):
+                if name == qualname:
+                    return nested
+            raise CliError("%s: no nested function %r" % (target, qualname))
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            owner = ".".join(parts[:i]) or getattr(obj, "__name__", "?")
+            raise CliError("%s: %r has no attribute %r" % (target, owner, part)) from None
+    return obj
+
+
+def _code_of(obj):
+    if isinstance(obj, types.CodeType):
+        return obj
+    obj = getattr(obj, "__func__", obj)
+    code = getattr(obj, "__code__", None)
+    return code if isinstance(code, types.CodeType) else None
+
+
+def _object_items(label, obj):
+    """The decompilable pieces of a looked-up object."""
+    if isinstance(obj, (types.FunctionType, types.MethodType, types.CodeType)):
+        return [(label, obj)]
+    if isinstance(obj, (staticmethod, classmethod)):
+        return [(label, obj.__func__)]
+    if isinstance(obj, property):
+        return [("%s.%s" % (label, accessor), fn)
+                for accessor, fn in (("fget", obj.fget), ("fset", obj.fset), ("fdel", obj.fdel))
+                if isinstance(fn, types.FunctionType)]
+    if isinstance(obj, type):
+        module = label.rpartition(":")[0]
+        return _class_items(module, obj, set())
+    if isinstance(obj, types.ModuleType):
+        return _module_items(obj)
+    if isinstance(obj, (types.BuiltinFunctionType, types.WrapperDescriptorType,
+                        types.MethodDescriptorType)):
+        raise CliError("%s is a built-in function: it has no bytecode" % label)
+    raise CliError("%s is a %s, not a Python function" % (label, type(obj).__name__))
+
+
+def _functions_of(value):
+    """The plain functions behind a class or module attribute value."""
+    if isinstance(value, (staticmethod, classmethod)):
+        value = value.__func__
+    if isinstance(value, property):
+        return [f for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)]
+    return [value] if isinstance(value, types.FunctionType) else []
+
+
+def _class_items(module_name, cls, seen):
+    items = []
+    for name, value in vars(cls).items():
+        if isinstance(value, type) and value.__qualname__ == "%s.%s" % (cls.__qualname__, name):
+            items += _class_items(module_name, value, seen)
+            continue
+        for fn in _functions_of(value):
+            if id(fn.__code__) not in seen and fn.__module__ == cls.__module__:
+                seen.add(id(fn.__code__))
+                items.append(("%s:%s" % (module_name, fn.__qualname__), fn))
+    return items
+
+
+def _module_items(module):
+    """Every function and method defined in ``module``, in definition order."""
+    items, seen = [], set()
+    for value in list(vars(module).values()):
+        if getattr(value, "__module__", None) != module.__name__:
+            continue
+        if isinstance(value, type):
+            items += _class_items(module.__name__, value, seen)
+        elif isinstance(value, types.FunctionType) and id(value.__code__) not in seen:
+            seen.add(id(value.__code__))
+            items.append(("%s:%s" % (module.__name__, value.__qualname__), value))
+    if not items:
+        raise CliError("module %r defines no Python functions" % module.__name__)
+    return items
+
+
+def _file_items(path, qualname):
+    """The module code of a .py or .pyc file, then (for .py) each function in it."""
+    from unveil.pyc import PycError, load_pyc
+
+    if not os.path.exists(path):
+        raise CliError("no such file: %s" % path)
+    if os.path.isdir(path):
+        raise CliError("%s is a directory, not a .py or .pyc file" % path)
+    if path.endswith(".pyc"):
+        try:
+            code = load_pyc(path)
+        except PycError as exc:
+            raise CliError(str(exc)) from None
+        items = [(path, code)]
+    else:
+        try:
+            with open(path, "rb") as f:
+                source = f.read()
+            code = compile(source, path, "exec", dont_inherit=True)
+        except OSError as exc:
+            raise CliError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
+        except SyntaxError as exc:
+            raise CliError("cannot compile %s: %s (line %s)" % (path, exc.msg, exc.lineno)) from None
+        except ValueError as exc:  # e.g. null bytes in the source
+            raise CliError("cannot compile %s: %s" % (path, exc)) from None
+        items = [("%s:<module>" % path, code)]
+        items += [("%s:%s" % (path, name), nested) for name, nested in _walk_code(code, "")
+                  if nested.co_flags & _CO_OPTIMIZED and nested.co_name not in _INLINE_CODE]
+    if qualname:
+        chosen = [(label, code) for label, code in items if label.endswith(":" + qualname)]
+        if not chosen:
+            raise CliError("%s has no function %r" % (path, qualname))
+        return chosen
+    return items
+
+
+def _walk_code(code, prefix):
+    """Yield (qualname, code) for every code object nested in ``code``'s constants."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            name = getattr(const, "co_qualname", None) or prefix + const.co_name
+            yield name, const
+            inner = prefix + const.co_name
+            inner += ".<locals>." if const.co_flags & _CO_OPTIMIZED else "."
+            yield from _walk_code(const, inner)

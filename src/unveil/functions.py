@@ -1,0 +1,395 @@
+"""Code objects as ``def``/``lambda``/``class``/comprehension nodes.
+
+A :class:`FunctionContext` decompiles one code object; nested code objects
+(functions, lambdas, classes, comprehensions) get contexts of their own,
+sharing the :class:`Bindings` of placeholder names for non-literal constants.
+"""
+import ast
+import inspect
+import keyword
+import types
+
+from .cfg import Graph
+from .errors import DecompilationError
+from .instructions import normalise
+from .loops import _generators, build_comprehension, rewrite_guarded_while
+from .structure import Structurer
+from . import stackitems as si
+from .stackitems import const, name
+
+LITERALS = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))
+COMPREHENSIONS = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
+_CLASS_PREAMBLE = {"__module__", "__qualname__", "__firstlineno__", "__static_attributes__",
+                   "__classdictcell__"}
+
+
+class Bindings:
+    """Placeholder names for objects that have no literal form (Dynamo's co_consts)."""
+
+    def __init__(self):
+        self.names = {}
+        self._by_id = {}
+
+    def name_for(self, value):
+        key = id(value)
+        if key not in self._by_id:
+            base = getattr(value, "__name__", None) or type(value).__name__
+            base = "".join(c if c.isalnum() or c == "_" else "_" for c in str(base))
+            ident = "__unveil_%s_%d" % (base, len(self.names))
+            self._by_id[key] = ident
+            self.names[ident] = value
+        return self._by_id[key]
+
+
+class FunctionContext:
+    """Decompiles one code object."""
+
+    def __init__(self, code, bindings=None):
+        self.code = code
+        self.bindings = bindings if bindings is not None else Bindings()
+        self.globals = set()
+        self.nonlocals = set()
+        self.has_annotations = False
+
+    # -- what the simulator asks ---------------------------------------------
+    def constant(self, value):
+        if isinstance(value, types.CodeType):
+            node = const(None)
+            node._code = value
+            return node
+        if _is_literal(value):
+            return const(value)
+        return name(self.bindings.name_for(value))
+
+    def identifier(self, ident):
+        if ident.isidentifier() and not keyword.iskeyword(ident):
+            return ident
+        return "_unveil_" + "".join(c if c.isalnum() or c == "_" else "_" for c in ident)
+
+    def declare_global(self, ident):
+        if self.code.co_flags & inspect.CO_NEWLOCALS:
+            self.globals.add(ident)
+
+    def declare_nonlocal(self, ident):
+        if ident in self.code.co_freevars:
+            self.nonlocals.add(ident)
+
+    def discard(self, frame, marker):
+        if isinstance(marker, (si.LoopItem, si.WithValue, si.Exc, si.AsyncItem)):
+            frame.emit(si.Discard(value=marker))
+
+    def call(self, frame, func, args, keywords):
+        if isinstance(func, si.BuildClass):
+            return frame.push(ClassBuild(self, args, keywords))
+        if isinstance(func, si.Function) and func.code.co_name in COMPREHENSIONS and len(args) == 1:
+            return frame.push(self.comprehension(func, args[0]))
+        if len(args) == 1 and not keywords and isinstance(args[0], (si.Function, ClassBuild)):
+            args[0].decorators.insert(0, func)
+            return frame.push(args[0])
+        frame.push(ast.Call(func=si.as_expr(func), args=[si.as_expr(a) for a in args], keywords=keywords))
+
+    def make_function(self, frame, ins):
+        flags, has_qualname = ins.argval if isinstance(ins.argval, tuple) else (ins.arg or 0, False)
+        if has_qualname:
+            frame.pop_raw()
+        code_node = frame.pop_raw()
+        code = getattr(code_node, "_code", None)
+        if code is None:
+            raise DecompilationError("MAKE_FUNCTION without a code object")
+        fn = si.Function(code)
+        fn.ctx = self
+        fn.decorators = []
+        if flags & 8:
+            fn.closure = frame.pop()
+        if flags & 4:
+            fn.annotations = frame.pop()
+        if flags & 2:
+            fn.kwdefaults = frame.pop()
+        if flags & 1:
+            fn.defaults = frame.pop()
+        frame.push(fn)
+
+    def define(self, frame, target, value):
+        """Store of a function, class or import: the statement that makes it."""
+        plain = isinstance(target, ast.Name)
+        if isinstance(value, si.Function):
+            if value.code.co_name == "<lambda>" or not plain or target.id != value.code.co_name:
+                frame.emit(ast.Assign(targets=[target], value=lambda_expr(value) if value.code.co_name == "<lambda>"
+                                      else _def_then_name(frame, value)))
+                return
+            frame.emit(function_def(value))
+            return
+        if isinstance(value, ClassBuild):
+            if plain and target.id == value.name:
+                frame.emit(value.node())
+            else:
+                frame.emit(value.node())
+                frame.emit(ast.Assign(targets=[target], value=name(value.name)))
+            return
+        frame.emit(_import_statement(target, value))
+
+    # -- results ----------------------------------------------------------------
+    def statements(self):
+        graph = Graph(normalise(self.code).instrs)
+        stmts = Structurer(self, graph).body()
+        return _clean(rewrite_guarded_while(stmts))
+
+    def comprehension(self, fn, iterable):
+        sub = FunctionContext(fn.code, self.bindings)
+        stmts = sub.statements()
+        arg = iterable.expr if isinstance(iterable, si.Iter) else iterable
+        node = _comprehension_node(fn.code.co_name, stmts)
+        if node is None:
+            raise DecompilationError("cannot rebuild %s" % fn.code.co_name)
+        node.generators[0].iter = arg
+        return node
+
+
+def _is_literal(value):
+    if isinstance(value, LITERALS):
+        return True
+    if isinstance(value, (tuple, frozenset)):
+        return all(_is_literal(v) for v in value)
+    return False
+
+
+def _clean(stmts):
+    """Drop the implicit ``return None`` at the end of a body."""
+    if stmts and isinstance(stmts[-1], ast.Return) and (
+            stmts[-1].value is None or (isinstance(stmts[-1].value, ast.Constant) and stmts[-1].value.value is None)):
+        if not getattr(stmts[-1].value, "_explicit", False):
+            stmts = stmts[:-1]
+    return stmts
+
+
+def _comprehension_node(kind, stmts):
+    if kind == "<genexpr>":
+        loops = [s for s in stmts if isinstance(s, (ast.For, ast.AsyncFor))]
+        if len(loops) != 1:
+            return None
+        marker = ast.Set(elts=[])
+        _replace_yields(loops[0], marker)
+        gens, elt = _generators(loops[0], marker)
+        if gens is None:
+            return None
+        return ast.GeneratorExp(elt=elt[0], generators=gens)
+    if len(stmts) == 1 and isinstance(stmts[0], ast.Return) and isinstance(
+            stmts[0].value, (ast.ListComp, ast.SetComp, ast.DictComp)):
+        return stmts[0].value
+    return None
+
+
+def _replace_yields(node, marker):
+    """Turn ``yield x`` statements of a generator expression into fills of ``marker``."""
+    for parent in ast.walk(node):
+        for field in ("body", "orelse"):
+            body = getattr(parent, field, None)
+            if not isinstance(body, list):
+                continue
+            for i, st in enumerate(body):
+                if isinstance(st, ast.Expr) and isinstance(st.value, ast.Yield):
+                    body[i] = si.Appended(target=marker, value=st.value.value or const(None), key=None)
+
+
+# --- functions and classes as statements -------------------------------------
+
+def signature(code, defaults=None, kwdefaults=None, annotations=None):
+    """``ast.arguments`` for ``code`` with default and annotation expressions."""
+    names = code.co_varnames
+    nargs = code.co_argcount
+    nposonly = getattr(code, "co_posonlyargcount", 0)
+    nkw = code.co_kwonlyargcount
+    ann = _annotation_map(annotations)
+    pos = [ast.arg(arg=n, annotation=ann.get(n), type_comment=None) for n in names[:nargs]]
+    kwonly = [ast.arg(arg=n, annotation=ann.get(n), type_comment=None) for n in names[nargs:nargs + nkw]]
+    i = nargs + nkw
+    vararg = kwarg = None
+    if code.co_flags & inspect.CO_VARARGS:
+        vararg = ast.arg(arg=names[i], annotation=ann.get(names[i]), type_comment=None)
+        i += 1
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        kwarg = ast.arg(arg=names[i], annotation=ann.get(names[i]), type_comment=None)
+    defs = _elements(defaults)
+    kwdefs = _dict_items(kwdefaults)
+    kw_defaults = [kwdefs.get(a.arg) for a in kwonly]
+    return ast.arguments(posonlyargs=pos[:nposonly], args=pos[nposonly:], vararg=vararg,
+                         kwonlyargs=kwonly, kw_defaults=kw_defaults, kwarg=kwarg, defaults=defs)
+
+
+def _elements(node):
+    if node is None:
+        return []
+    if isinstance(node, ast.Tuple):
+        return list(node.elts)
+    if isinstance(node, ast.Constant) and isinstance(node.value, tuple):
+        return [const(v) for v in node.value]
+    raise DecompilationError("defaults are not a tuple")
+
+
+def _dict_items(node):
+    if node is None:
+        return {}
+    if isinstance(node, ast.Dict):
+        return {k.value: v for k, v in zip(node.keys, node.values)}
+    raise DecompilationError("keyword defaults are not a dict")
+
+
+def _annotation_map(node):
+    if node is None:
+        return {}
+    if isinstance(node, ast.Dict):
+        return {k.value: v for k, v in zip(node.keys, node.values)}
+    if isinstance(node, ast.Tuple):
+        items = node.elts
+        return {items[i].value: items[i + 1] for i in range(0, len(items), 2)}
+    if isinstance(node, ast.Constant) and isinstance(node.value, tuple):
+        items = node.value
+        return {items[i]: name(items[i + 1]) if isinstance(items[i + 1], str) else const(items[i + 1])
+                for i in range(0, len(items), 2)}
+    return {}
+
+
+def function_def(fn, def_name=None, bindings=None):
+    """``def``/``async def`` node for a :class:`~unveil.stackitems.Function`."""
+    code = fn.code
+    sub = FunctionContext(code, bindings if bindings is not None else fn.ctx.bindings)
+    body = sub.statements()
+    body = _docstring(code) + body
+    decls = []
+    if sub.globals:
+        decls.append(ast.Global(names=sorted(sub.globals)))
+    if sub.nonlocals:
+        decls.append(ast.Nonlocal(names=sorted(sub.nonlocals)))
+    body = decls + body
+    args = signature(code, fn.defaults, fn.kwdefaults, fn.annotations)
+    returns = _annotation_map(fn.annotations).get("return")
+    if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) and not _contains_yield(body):
+        body = body + [ast.If(test=const(False), body=[ast.Expr(value=ast.Yield(value=None))], orelse=[])]
+    cls = ast.AsyncFunctionDef if code.co_flags & (inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR) else ast.FunctionDef
+    node = cls(name=def_name or code.co_name, args=args, body=body or [ast.Pass()],
+               decorator_list=list(fn.decorators), returns=returns, type_comment=None)
+    node.type_params = []
+    return node
+
+
+def _contains_yield(body):
+    for st in body:
+        for n in ast.walk(st):
+            if isinstance(n, (ast.Yield, ast.YieldFrom)):
+                return True
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                break
+    return False
+
+
+def _docstring(code):
+    if code.co_name == "<lambda>":
+        return []
+    doc = code.co_consts[0] if code.co_consts else None
+    if isinstance(doc, str) and _has_docstring(code):
+        return [ast.Expr(value=const(doc))]
+    return []
+
+
+def _has_docstring(code):
+    """Whether co_consts[0] is the docstring: it is never loaded by the code itself."""
+    import dis
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("LOAD_CONST", "RETURN_CONST") and ins.arg == 0:
+            return False
+    return True
+
+
+def expression_of(defn):
+    """A function or class used as a value."""
+    if isinstance(defn, si.Function) and defn.code.co_name == "<lambda>":
+        return lambda_expr(defn)
+    raise DecompilationError("%s used as a value, not stored" % type(defn).__name__)
+
+
+def lambda_expr(fn):
+    sub = FunctionContext(fn.code, fn.ctx.bindings)
+    stmts = sub.statements()
+    if len(stmts) == 1 and isinstance(stmts[0], ast.Return) and stmts[0].value is not None:
+        body = stmts[0].value
+    elif not stmts:
+        body = const(None)
+    elif len(stmts) == 1 and isinstance(stmts[0], ast.Expr) and isinstance(stmts[0].value, ast.Yield):
+        body = stmts[0].value
+    else:
+        raise DecompilationError("lambda body is not an expression")
+    return ast.Lambda(args=signature(fn.code, fn.defaults, fn.kwdefaults), body=body)
+
+
+def _def_then_name(frame, fn):
+    frame.emit(function_def(fn))
+    return name(fn.code.co_name)
+
+
+def _import_statement(target, value):
+    """``import a.b [as c]`` or ``from m import x [as y]`` from a store of an import."""
+    local = target.id
+    imp = getattr(value, "_import", None)
+    if imp is not None:
+        modname, _, level = imp
+        asname = None if local == modname.split(".")[0] else local
+        if asname is not None and "." not in modname and level == 0:
+            return ast.Import(names=[ast.alias(name=modname, asname=asname)])
+        if asname is None:
+            return ast.Import(names=[ast.alias(name=modname, asname=None)])
+        return ast.Import(names=[ast.alias(name=modname, asname=asname)])
+    module, attr = value._import_from
+    modname, fromlist, level = module._import
+    if not fromlist:
+        dotted = ".".join(_attr_chain(value))
+        return ast.Import(names=[ast.alias(name=dotted, asname=local)])
+    return ast.ImportFrom(module=modname or None, names=[ast.alias(name=attr, asname=None if attr == local else local)],
+                          level=level)
+
+
+def _attr_chain(node):
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    parts.append(node._import[0])
+    parts.reverse()
+    return parts
+
+
+class ClassBuild(si.Definition):
+    """``__build_class__(body, name, *bases, **keywords)`` waiting to be stored."""
+
+    def __init__(self, ctx, args, keywords):
+        self.ctx = ctx
+        self.body_fn = args[0]
+        self.name = args[1].value if isinstance(args[1], ast.Constant) else None
+        self.bases = [si.as_expr(a) for a in args[2:]]
+        self.keywords = keywords
+        self.decorators = []
+
+    def node(self, def_name=None):
+        sub = FunctionContext(self.body_fn.code, self.ctx.bindings)
+        stmts = _class_body(sub.statements())
+        node = ast.ClassDef(name=def_name or self.name, bases=self.bases, keywords=self.keywords,
+                            body=stmts or [ast.Pass()], decorator_list=list(self.decorators))
+        node.type_params = []
+        return node
+
+
+def _class_body(stmts):
+    out = []
+    for st in stmts:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and st.targets[0].id in _CLASS_PREAMBLE:
+            continue
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and st.targets[0].id == "__doc__" and isinstance(st.value, ast.Constant):
+            out.append(ast.Expr(value=st.value))
+            continue
+        if isinstance(st, ast.Return) and isinstance(st.value, ast.Name) and st.value.id == "__classcell__":
+            continue
+        if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__classcell__":
+            continue
+        out.append(st)
+    return out

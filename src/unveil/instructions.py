@@ -1,0 +1,389 @@
+"""The normalising layer: any CPython 3.8-3.13 code object as one instruction model.
+
+Everything above this module is version-neutral.  The canonical model is close
+to CPython 3.11+ bytecode, with these changes:
+
+* cache entries, ``EXTENDED_ARG``, ``RESUME``, ``PRECALL``, ``NOP``, ``TO_BOOL``,
+  ``MAKE_CELL``, ``COPY_FREE_VARS`` and ``RETURN_GENERATOR`` are dropped;
+* every jump has ``target`` (an index into the canonical list) and one of the
+  names ``JUMP``, ``POP_JUMP_IF_{FALSE,TRUE,NONE,NOT_NONE}``, ``FOR_ITER``;
+  ``JUMP_IF_{FALSE,TRUE}_OR_POP`` become ``COPY 1; POP_JUMP_IF_X; POP_TOP``;
+* ``FOR_ITER``'s target is the first instruction after the loop, the iterator
+  already popped (``END_FOR`` is folded away);
+* ``BINARY_OP``/``INPLACE_*``/``BINARY_*`` become ``BINARY_OP`` with the operator
+  text as ``argval`` (``"+"`` or ``"+="``), ``COMPARE_OP`` has the operator text;
+* ``LOAD_GLOBAL``/``LOAD_ATTR`` flag bits become explicit ``PUSH_NULL`` and
+  ``LOAD_METHOD``; calls are ``CALL`` with ``argval = (argc, kwnames, has_null)``
+  where ``kwnames`` is a tuple, ``"stack"`` (names tuple on the stack) or ``None``;
+* superinstructions are split, ``RETURN_CONST`` is ``LOAD_CONST; RETURN_VALUE``,
+  ``FORMAT_SIMPLE``/``FORMAT_WITH_SPEC``/``CONVERT_VALUE`` become ``FORMAT_VALUE``
+  with ``argval = (conversion, has_spec)``;
+* ``yield from``/``await`` send loops become one ``YIELD_FROM`` instruction;
+* ``handler`` on each instruction gives the exception-table entry covering it
+  as ``(target_index, depth, lasti)`` or ``None``.
+
+Python 3.8-3.10 block-stack bytecode is translated to the same exception-table
+form in :mod:`unveil.legacy`.
+"""
+import dis
+import sys
+
+from .errors import DecompilationError
+from . import versions
+
+
+class Instr:
+    """One canonical instruction."""
+
+    __slots__ = ("op", "arg", "argval", "target", "line", "offset", "handler", "index")
+
+    def __init__(self, op, arg=None, argval=None, target=None, line=None, offset=-1):
+        self.op = op
+        self.arg = arg
+        self.argval = argval
+        self.target = target  # raw offset while normalising, then canonical index
+        self.line = line
+        self.offset = offset
+        self.handler = None
+        self.index = -1
+
+    def __repr__(self):
+        t = "" if self.target is None else " ->%s" % self.target
+        return "%d %s %r%s" % (self.index, self.op, self.argval, t)
+
+    def same(self, other):
+        """Equal operation and operand (for comparing duplicated code)."""
+        return (self.op == other.op and self.target == other.target
+                and _same_value(self.argval, other.argval))
+
+
+def _same_value(a, b):
+    return type(a) is type(b) and (a is b or a == b)
+
+
+JUMPS = {"JUMP", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
+         "POP_JUMP_IF_NOT_NONE", "FOR_ITER"}
+CONDITIONAL = {"POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
+               "POP_JUMP_IF_NOT_NONE"}
+TERMINAL = {"RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP"}
+
+
+class Code:
+    """A code object's canonical instructions and what the layers above need."""
+
+    def __init__(self, code, instrs):
+        self.code = code
+        self.instrs = instrs
+
+    def __len__(self):
+        return len(self.instrs)
+
+
+def normalise(code):
+    """Return the :class:`Code` of ``code`` for the running interpreter."""
+    raw = list(dis.get_instructions(code))
+    table = versions.exception_entries(code, raw)
+    out = []
+    state = _State(code, raw)
+    for pos, ins in enumerate(raw):
+        state.pos = pos
+        if state.skipping(ins):
+            state.pending_offsets.append(ins.offset)
+            continue
+        handler = versions.TRANSLATORS.get(ins.opname) or TRANSLATORS.get(ins.opname)
+        if handler is None:
+            if ins.opname in versions.DROPPED:
+                state.pending_offsets.append(ins.offset)
+                continue
+            raise DecompilationError(
+                "unsupported opcode %s on Python %d.%d (in %s)"
+                % (ins.opname, sys.version_info[0], sys.version_info[1], code.co_name))
+        produced = handler(ins, state)
+        for p in produced:
+            if p.line is None:
+                p.line = state.line(ins)
+        if produced:
+            produced[0].offset = ins.offset
+            for off in state.pending_offsets:
+                state.offset_alias[off] = ins.offset
+            state.pending_offsets = []
+        else:
+            state.pending_offsets.append(ins.offset)
+        out.extend(produced)
+    for off in state.pending_offsets:
+        state.offset_alias[off] = None
+    return Code(code, _link(out, table, state))
+
+
+class _State:
+    """Context a translator may consult: neighbours, pending KW_NAMES, lines."""
+
+    def __init__(self, code, raw):
+        self.code = code
+        self.raw = raw
+        self.pos = 0
+        self.kwnames = None
+        self.pending_offsets = []
+        self.offset_alias = {}
+        self.skip_to = None
+        self.dropped_pops = set()
+        self._line = code.co_firstlineno
+
+    def line(self, ins):
+        line = versions.line_of(ins)
+        if line is not None:
+            self._line = line
+        return self._line
+
+    def skipping(self, ins):
+        """Whether ``ins`` belongs to a construct already translated as a whole."""
+        if ins.offset in self.dropped_pops:
+            return True
+        if self.skip_to is None:
+            return False
+        if ins.offset < self.skip_to:
+            return True
+        self.skip_to = None
+        return ins.opname == "END_SEND"
+
+    def next_raw(self, k=1):
+        j = self.pos + k
+        return self.raw[j] if j < len(self.raw) else None
+
+
+def _link(out, table, state):
+    """Turn raw jump offsets into canonical indices and attach handlers."""
+    by_offset = {}
+    for i, ins in enumerate(out):
+        ins.index = i
+        if ins.offset >= 0 and ins.offset not in by_offset:
+            by_offset[ins.offset] = i
+    end = len(out)
+
+    def resolve(offset):
+        seen = offset
+        while seen in state.offset_alias:
+            alias = state.offset_alias[seen]
+            if alias is None:
+                return end
+            if alias == seen:
+                break
+            seen = alias
+        if seen in by_offset:
+            return by_offset[seen]
+        later = [o for o in by_offset if o > seen]
+        return by_offset[min(later)] if later else end
+
+    for ins in out:
+        if ins.target is not None:
+            ins.target = resolve(ins.target)
+    entries = [(resolve(s), resolve(e), resolve(t), d, l) for (s, e, t, d, l) in table]
+    for start, stop, target, depth, lasti in entries:
+        for i in range(start, min(stop, end)):
+            if out[i].handler is None:
+                out[i].handler = (target, depth, lasti)
+    _fill_split_handlers(out)
+    return out
+
+
+def _fill_split_handlers(out):
+    """Instructions produced by one raw instruction share its handler."""
+    for i in range(1, len(out)):
+        if out[i].offset < 0 and out[i].handler is None:
+            out[i].handler = out[i - 1].handler
+
+
+# --- translators -----------------------------------------------------------
+# Each takes a ``dis.Instruction`` and the state, and returns canonical
+# instructions.  Version-specific ones live in :mod:`unveil.versions`.
+
+def _same(ins, state):
+    return [Instr(ins.opname, ins.arg, ins.argval)]
+
+
+def _jump(name):
+    def translate(ins, state):
+        return [Instr(name, ins.arg, None, target=ins.argval)]
+    return translate
+
+
+def _load_global(ins, state):
+    out = [Instr("LOAD_GLOBAL", ins.arg, ins.argval)]
+    if versions.global_pushes_null(ins):
+        out.append(Instr("PUSH_NULL"))
+    return out
+
+
+def _load_attr(ins, state):
+    if versions.attr_is_method(ins):
+        return [Instr("LOAD_METHOD", ins.arg, ins.argval)]
+    return [Instr("LOAD_ATTR", ins.arg, ins.argval)]
+
+
+def _binary_op(ins, state):
+    return [Instr("BINARY_OP", ins.arg, versions.binary_op_symbol(ins))]
+
+
+def _compare(ins, state):
+    symbol = versions.compare_symbol(ins)
+    if symbol in ("in", "not in"):
+        return [Instr("CONTAINS_OP", int(symbol == "not in"), int(symbol == "not in"))]
+    if symbol in ("is", "is not"):
+        return [Instr("IS_OP", int(symbol == "is not"), int(symbol == "is not"))]
+    if symbol == "exception match":
+        return [Instr("CHECK_EXC_MATCH")]
+    return [Instr("COMPARE_OP", ins.arg, symbol)]
+
+
+def _return_const(ins, state):
+    return [Instr("LOAD_CONST", ins.arg, ins.argval), Instr("RETURN_VALUE")]
+
+
+def _kw_names(ins, state):
+    state.kwnames = versions.kw_names_value(ins, state.code)
+    return []
+
+
+def _call(ins, state):
+    kwnames, state.kwnames = state.kwnames, None
+    return [Instr("CALL", ins.arg, (ins.arg, kwnames, versions.CALL_HAS_NULL))]
+
+
+def _call_kw(ins, state):
+    return [Instr("CALL", ins.arg, (ins.arg, "stack", versions.CALL_HAS_NULL))]
+
+
+def _call_ex(ins, state):
+    has_kwargs = bool(ins.arg & 1) if ins.arg is not None else False
+    return [Instr("CALL_FUNCTION_EX", ins.arg, (has_kwargs, versions.CALL_HAS_NULL))]
+
+
+def _pair(first, second):
+    def translate(ins, state):
+        a, b = ins.argval
+        return [Instr(first, None, a), Instr(second, None, b)]
+    return translate
+
+
+def _format_simple(ins, state):
+    return [Instr("FORMAT_VALUE", 0, (None, False))]
+
+
+def _format_spec(ins, state):
+    return [Instr("FORMAT_VALUE", 4, (None, True))]
+
+
+def _convert(ins, state):
+    return [Instr("CONVERT_VALUE", ins.arg, "sra"[ins.arg - 1] if ins.arg else None)]
+
+
+def _format_value(ins, state):
+    conv = {0: None, 1: "s", 2: "r", 3: "a"}[ins.arg & 3]
+    return [Instr("FORMAT_VALUE", ins.arg, (conv, bool(ins.arg & 4)))]
+
+
+def _for_iter(ins, state):
+    return [Instr("FOR_ITER", ins.arg, None, target=versions.for_iter_exit(ins, state))]
+
+
+def _end_for(ins, state):
+    return []
+
+
+def _intrinsic_1(ins, state):
+    name = versions.intrinsic_name(ins)
+    if name in ("INTRINSIC_UNARY_POSITIVE", "UNARY_POSITIVE"):
+        return [Instr("UNARY_POSITIVE")]
+    return [Instr(name.replace("INTRINSIC_", ""), ins.arg, name)]
+
+
+def _intrinsic_2(ins, state):
+    name = versions.intrinsic_name(ins)
+    return [Instr(name.replace("INTRINSIC_", ""), ins.arg, name)]
+
+
+def _swap(ins, state):
+    return [Instr("SWAP", ins.arg, ins.arg)]
+
+
+def _copy(ins, state):
+    return [Instr("COPY", ins.arg, ins.arg)]
+
+
+def _pseudo(op, arg):
+    def translate(ins, state):
+        return [Instr(op, arg, arg)]
+    return translate
+
+
+def _or_pop(name):
+    def translate(ins, state):
+        return [Instr("COPY", 1, 1), Instr(name, None, None, target=ins.argval),
+                Instr("POP_TOP")]
+    return translate
+
+
+def _super_attr(ins, state):
+    name, method, two_arg = versions.super_attr(ins)
+    return [Instr("LOAD_SUPER_ATTR", ins.arg, (name, method, two_arg))]
+
+
+TRANSLATORS = {}
+for _name in ("LOAD_CONST", "LOAD_FAST", "LOAD_FAST_CHECK", "STORE_FAST", "DELETE_FAST",
+              "LOAD_NAME", "STORE_NAME", "DELETE_NAME", "STORE_GLOBAL", "DELETE_GLOBAL",
+              "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLOSURE",
+              "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS",
+              "LOAD_FAST_AND_CLEAR", "STORE_FAST_MAYBE_NULL",
+              "STORE_ATTR", "DELETE_ATTR", "LOAD_METHOD",
+              "POP_TOP", "PUSH_NULL", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE",
+              "BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BINARY_SLICE",
+              "STORE_SLICE", "BUILD_SLICE", "UNARY_NOT", "UNARY_NEGATIVE",
+              "UNARY_INVERT", "UNARY_POSITIVE", "IS_OP", "CONTAINS_OP", "GET_ITER",
+              "GET_YIELD_FROM_ITER", "GET_AWAITABLE", "GET_AITER", "GET_ANEXT",
+              "END_ASYNC_FOR", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP",
+              "BUILD_CONST_KEY_MAP", "BUILD_STRING", "LIST_APPEND", "SET_ADD",
+              "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE",
+              "LIST_TO_TUPLE", "UNPACK_SEQUENCE", "UNPACK_EX", "MAKE_FUNCTION",
+              "SET_FUNCTION_ATTRIBUTE", "LOAD_BUILD_CLASS", "IMPORT_NAME",
+              "IMPORT_FROM", "IMPORT_STAR", "YIELD_VALUE", "LOAD_ASSERTION_ERROR",
+              "PUSH_EXC_INFO", "POP_EXCEPT", "CHECK_EXC_MATCH", "CHECK_EG_MATCH",
+              "WITH_EXCEPT_START", "BEFORE_WITH", "BEFORE_ASYNC_WITH",
+              "SETUP_ANNOTATIONS", "LOAD_LOCALS", "GET_LEN", "MATCH_MAPPING",
+              "MATCH_SEQUENCE", "MATCH_KEYS", "MATCH_CLASS", "COPY_DICT_WITHOUT_KEYS",
+              "PRINT_EXPR", "END_SEND", "CLEANUP_THROW", "EXIT_INIT_CHECK"):
+    TRANSLATORS[_name] = _same
+TRANSLATORS.update({
+    "LOAD_GLOBAL": _load_global,
+    "LOAD_ATTR": _load_attr,
+    "BINARY_OP": _binary_op,
+    "COMPARE_OP": _compare,
+    "RETURN_CONST": _return_const,
+    "KW_NAMES": _kw_names,
+    "CALL": _call,
+    "CALL_KW": _call_kw,
+    "CALL_FUNCTION_EX": _call_ex,
+    "LOAD_FAST_LOAD_FAST": _pair("LOAD_FAST", "LOAD_FAST"),
+    "STORE_FAST_LOAD_FAST": _pair("STORE_FAST", "LOAD_FAST"),
+    "STORE_FAST_STORE_FAST": _pair("STORE_FAST", "STORE_FAST"),
+    "FORMAT_SIMPLE": _format_simple,
+    "FORMAT_WITH_SPEC": _format_spec,
+    "CONVERT_VALUE": _convert,
+    "FORMAT_VALUE": _format_value,
+    "FOR_ITER": _for_iter,
+    "END_FOR": _end_for,
+    "CALL_INTRINSIC_1": _intrinsic_1,
+    "CALL_INTRINSIC_2": _intrinsic_2,
+    "SWAP": _swap,
+    "COPY": _copy,
+    "ROT_TWO": _pseudo("SWAP", 2),
+    "DUP_TOP": _pseudo("COPY", 1),
+    "JUMP_IF_FALSE_OR_POP": _or_pop("POP_JUMP_IF_FALSE"),
+    "JUMP_IF_TRUE_OR_POP": _or_pop("POP_JUMP_IF_TRUE"),
+    "LOAD_SUPER_ATTR": _super_attr,
+})
+for _name in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_ABSOLUTE", "JUMP",
+              "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_NO_INTERRUPT"):
+    TRANSLATORS[_name] = _jump("JUMP")
+for _cond in ("FALSE", "TRUE", "NONE", "NOT_NONE"):
+    for _name in ("POP_JUMP_IF_", "POP_JUMP_FORWARD_IF_", "POP_JUMP_BACKWARD_IF_"):
+        TRANSLATORS[_name + _cond] = _jump("POP_JUMP_IF_" + _cond)

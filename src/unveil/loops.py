@@ -1,0 +1,169 @@
+"""Natural loops as ``for``/``while`` statements, and comprehensions built from them."""
+import ast
+
+from .errors import DecompilationError
+from .simulate import Frame
+from . import stackitems as si
+from .stackitems import negate
+
+
+def structure_loop(s, loop, frame, region):
+    """Emit ``loop`` into ``frame``; return where structuring continues after it."""
+    header = loop.header
+    last = s.instrs[header.end - 1]
+    if last.op == "FOR_ITER":
+        return _for(s, loop, frame, region)
+    exit_ = _breaks_to(s, loop)
+    loop.follow = exit_
+    body_frame = Frame(s.ctx, frame.stack)
+    inner = region.child(stop=header.start, loop=loop, blocks=None, exits=None, elide=None)
+    end = s.seq(header.start, body_frame, inner, entering=header)
+    body_frame.flush_parallel()
+    if end is not None and end != header.start:
+        raise DecompilationError("loop body at %d leaves the loop unexpectedly" % header.start)
+    body = body_frame.out or [ast.Pass()]
+    frame.emit(_while_from(ast.While(test=si.const(True), body=body, orelse=[])))
+    return s.goto(exit_.start, frame, region) if exit_ is not None else None
+
+
+def _breaks_to(s, loop):
+    return loop.follow
+
+
+def _for(s, loop, frame, region):
+    header = loop.header
+    frame.run(s.instrs[header.start:header.end - 1])
+    iterator = frame.pop_raw()
+    if not isinstance(iterator, si.Iter):
+        raise DecompilationError("for loop over a non-iterator at %d" % header.start)
+    exit_pos = s.instrs[header.end - 1].target
+    follow = _for_follow(s, loop, exit_pos)
+    loop.follow = s.g.block_at.get(follow) if follow is not None else None
+    body_frame = Frame(s.ctx, frame.stack + [iterator, si.LoopItem()])
+    inner = region.child(stop=header.start, loop=loop, blocks=None, exits=None, elide=None)
+    end = s.seq(header.end, body_frame, inner)
+    body_frame.flush_parallel()
+    if end is not None and end != header.start:
+        raise DecompilationError("for body at %d leaves the loop unexpectedly" % header.start)
+    target, body = _loop_target(body_frame.out, si.LoopItem)
+    orelse = []
+    if follow != exit_pos:
+        else_frame = Frame(s.ctx, frame.stack)
+        s.seq(exit_pos, else_frame, region.child(stop=follow))
+        else_frame.flush_parallel()
+        orelse = else_frame.out
+    node_cls = ast.AsyncFor if iterator.is_async else ast.For
+    node = node_cls(target=target, iter=iterator.expr, body=body or [ast.Pass()], orelse=orelse,
+                    type_comment=None)
+    comp = comprehension_of(node, frame)
+    if comp is None:
+        frame.emit(node)
+    if follow is None:
+        return None
+    return s.goto(follow, frame, region)
+
+
+def _for_follow(s, loop, exit_pos):
+    """Where ``break`` goes: past an ``else`` clause if there is one."""
+    targets = set()
+    for b in loop.body:
+        for succ in b.succs:
+            if succ not in loop.body and succ.start != exit_pos:
+                last = s.instrs[b.end - 1]
+                if last.op in ("JUMP",) or succ.start != b.end or last.op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"):
+                    targets.add(succ.start)
+    candidates = [t for t in targets if t > exit_pos and s.g.reaches(s.g.block_at[exit_pos], s.g.block_at[t], loop)] if exit_pos in s.g.block_at else []
+    if len(candidates) == 1:
+        return candidates[0]
+    return exit_pos if exit_pos < len(s.instrs) else None
+
+
+def _loop_target(stmts, marker_type):
+    """Split the statement that binds the loop variable off the body."""
+    if stmts and isinstance(stmts[0], ast.Assign) and isinstance(stmts[0].value, marker_type):
+        return stmts[0].targets[0], stmts[1:]
+    if stmts and isinstance(stmts[0], ast.Assign) and isinstance(stmts[0].value, ast.Await) and isinstance(stmts[0].value.value, si.AsyncItem):
+        return stmts[0].targets[0], stmts[1:]
+    if stmts and isinstance(stmts[0], si.Discard) and isinstance(stmts[0].value, marker_type):
+        return si.name("_", store=True), stmts[1:]
+    raise DecompilationError("cannot find the loop variable")
+
+
+def _while_from(node):
+    """``while True: ...; if not c: break`` stays; the caller may rewrite with a guard."""
+    return node
+
+
+def rewrite_guarded_while(stmts):
+    """``if c: while True: B; if not c: break`` -> ``while c: B`` (3.11+ loop layout)."""
+    out = []
+    for st in stmts:
+        if (isinstance(st, ast.If) and not st.orelse and len(st.body) == 1
+                and isinstance(st.body[0], ast.While) and _is_true(st.body[0].test)
+                and not st.body[0].orelse):
+            loop = st.body[0]
+            tail = loop.body[-1] if loop.body else None
+            if (isinstance(tail, ast.If) and not tail.orelse and len(tail.body) == 1
+                    and isinstance(tail.body[0], ast.Break)
+                    and ast.dump(negate(tail.test)) == ast.dump(st.test)):
+                out.append(ast.While(test=st.test, body=loop.body[:-1] or [ast.Pass()], orelse=[]))
+                continue
+        out.append(st)
+    return out
+
+
+def _is_true(node):
+    return isinstance(node, ast.Constant) and node.value is True
+
+
+# --- comprehensions --------------------------------------------------------
+
+def comprehension_of(node, frame):
+    """If ``node`` only fills the accumulator under the iterator, push the comprehension."""
+    acc = frame.top()
+    if not getattr(acc, "_accumulator", False):
+        return None
+    gens, elt = _generators(node, acc)
+    if gens is None:
+        return None
+    frame.pop_raw()
+    frame.push(build_comprehension(acc, gens, elt))
+    return True
+
+
+def build_comprehension(acc, gens, elt):
+    if isinstance(acc, ast.List):
+        return ast.ListComp(elt=elt[0], generators=gens)
+    if isinstance(acc, ast.Dict):
+        return ast.DictComp(key=elt[1], value=elt[0], generators=gens)
+    return ast.SetComp(elt=elt[0], generators=gens)
+
+
+def _generators(loop, acc):
+    """Comprehension clauses of a nest of for/if whose innermost act fills ``acc``."""
+    gens = []
+    node = loop
+    while True:
+        is_async = isinstance(node, ast.AsyncFor)
+        comp = ast.comprehension(target=node.target, iter=node.iter, ifs=[], is_async=int(is_async))
+        gens.append(comp)
+        if node.orelse:
+            return None, None
+        body = list(node.body)
+        while True:
+            if len(body) >= 1 and isinstance(body[0], ast.If) and not body[0].orelse \
+                    and len(body[0].body) == 1 and isinstance(body[0].body[0], ast.Continue):
+                comp.ifs.append(negate(body[0].test))
+                body = body[1:]
+                continue
+            if len(body) == 1 and isinstance(body[0], ast.If) and not body[0].orelse:
+                comp.ifs.append(body[0].test)
+                body = body[0].body
+                continue
+            break
+        if len(body) == 1 and isinstance(body[0], (ast.For, ast.AsyncFor)):
+            node = body[0]
+            continue
+        if len(body) == 1 and isinstance(body[0], si.Appended) and body[0].target is acc:
+            return gens, (body[0].value, body[0].key)
+        return None, None

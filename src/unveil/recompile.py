@@ -1,0 +1,57 @@
+"""Compile decompiled text back into a code object with a reference frame layout."""
+import types
+
+from .errors import DecompilationError
+
+
+def _find(code, name):
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            if c.co_name == name:
+                return c
+            found = _find(c, name)
+            if found is not None:
+                return found
+    return None
+
+
+def _wrap_in_closure(source, freevars):
+    lines = ["def __unveil_closure__():"]
+    lines += ["    %s = None" % v for v in freevars]
+    lines += ["    " + line if line.strip() else line for line in source.splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+def recompile(source, like, filename=None):
+    """Compile ``source`` and return the code object standing for ``like``.
+
+    The result has ``like``'s name, arguments, free and cell variables in the
+    same order, so it can replace ``like`` in a function or frame.
+    """
+    text = _wrap_in_closure(source, like.co_freevars) if like.co_freevars else source
+    try:
+        module = compile(text, filename or like.co_filename, "exec")
+    except SyntaxError as exc:
+        raise DecompilationError("decompiled source of %s does not compile: %s" % (like.co_name, exc)) from exc
+    if not (like.co_flags & 0x2):  # not CO_NEWLOCALS: module or class body
+        return module
+    code = _find(module, like.co_name) if like.co_name.isidentifier() else None
+    if code is None:
+        code = next((c for c in module.co_consts if isinstance(c, types.CodeType) and c.co_name != "__unveil_closure__"), None)
+        if code is None and like.co_freevars:
+            outer = _find(module, "__unveil_closure__")
+            code = next((c for c in outer.co_consts if isinstance(c, types.CodeType)), None)
+        if code is None:
+            raise DecompilationError("no code object for %s in the recompiled source" % like.co_name)
+    nargs = like.co_argcount + like.co_kwonlyargcount + bool(like.co_flags & 4) + bool(like.co_flags & 8)
+    problems = []
+    if code.co_varnames[:nargs] != like.co_varnames[:nargs]:
+        problems.append("arguments %s != %s" % (code.co_varnames[:nargs], like.co_varnames[:nargs]))
+    if code.co_freevars != like.co_freevars:
+        problems.append("free variables %s != %s" % (code.co_freevars, like.co_freevars))
+    if code.co_cellvars != like.co_cellvars:
+        problems.append("cell variables %s != %s" % (code.co_cellvars, like.co_cellvars))
+    if problems:
+        raise DecompilationError("recompiled %s has another frame layout: %s" % (like.co_name, "; ".join(problems)))
+    return code.replace(co_name=like.co_name, co_qualname=like.co_qualname) if hasattr(like, "co_qualname") \
+        else code.replace(co_name=like.co_name)

@@ -1,0 +1,728 @@
+"""Symbolic execution of straight-line canonical instructions into ``ast`` nodes.
+
+:class:`Frame` holds the simulated stack and the statements emitted so far.
+Each opcode has one small handler in :data:`HANDLERS`; control flow is not
+handled here but by :mod:`unveil.structure`, which drives a frame block by block.
+"""
+import ast
+
+from .errors import DecompilationError
+from . import stackitems as si
+from .stackitems import NULL, as_expr, const, name
+
+BINOPS = {
+    "+": ast.Add, "-": ast.Sub, "*": ast.Mult, "/": ast.Div, "//": ast.FloorDiv,
+    "%": ast.Mod, "**": ast.Pow, "<<": ast.LShift, ">>": ast.RShift, "&": ast.BitAnd,
+    "|": ast.BitOr, "^": ast.BitXor, "@": ast.MatMult,
+}
+CMPOPS = {"<": ast.Lt, "<=": ast.LtE, "==": ast.Eq, "!=": ast.NotEq, ">": ast.Gt, ">=": ast.GtE}
+
+
+class Frame:
+    """Simulated stack plus the statement list being built."""
+
+    def __init__(self, ctx, stack=None):
+        self.ctx = ctx  # the FunctionContext: code object, names, nested decompiling
+        self.stack = list(stack or [])
+        self.out = []
+        self.parallel = None
+
+    # -- stack --------------------------------------------------------------
+    def push(self, value):
+        self.stack.append(value)
+
+    def pop_raw(self):
+        if not self.stack:
+            raise DecompilationError("stack underflow in %s" % self.ctx.code.co_name)
+        return self.stack.pop()
+
+    def pop(self):
+        """Pop a value used as an expression."""
+        return as_expr(self.pop_raw())
+
+    def popn(self, n):
+        if n == 0:
+            return []
+        vals = [self.pop() for _ in range(n)]
+        vals.reverse()
+        return vals
+
+    def top(self):
+        return self.stack[-1] if self.stack else None
+
+    def emit(self, stmt):
+        self.flush_parallel()
+        self.out.append(stmt)
+
+    def run(self, instrs):
+        for ins in instrs:
+            handler = HANDLERS.get(ins.op)
+            if handler is None:
+                raise DecompilationError("no handler for %s in %s" % (ins.op, self.ctx.code.co_name))
+            handler(self, ins)
+
+    # -- assignment ---------------------------------------------------------
+    def store(self, target):
+        value = self.pop_raw()
+        if isinstance(value, si.Slot):
+            return self._store_slot(value, target)
+        if isinstance(value, si.Saved):
+            return None
+        if isinstance(value, si.Chain):
+            if self.top() is value:
+                value.targets.append(target)
+                return None
+            return self.emit(ast.Assign(targets=value.targets + [target], value=value.value))
+        if isinstance(value, si.Definition) or hasattr(value, "_import") or hasattr(value, "_import_from"):
+            return self.ctx.define(self, target, value)
+        if isinstance(value, si.Marker):
+            return self.emit(ast.Assign(targets=[target], value=value))
+        if self.top() is value:
+            self.stack[-1] = si.Chain([target], value)
+            return None
+        aug = _augmented(target, value)
+        if aug is not None:
+            return self.emit(aug)
+        if self.parallel is not None or _plain(self.top()):
+            return self._store_parallel(target, value)
+        self.emit(ast.Assign(targets=[target], value=value))
+
+    def _store_slot(self, slot, target):
+        unpack = slot.unpack
+        unpack.targets[slot.index] = target
+        root = unpack.root()
+        if root.complete():
+            self.emit(ast.Assign(targets=[root.node()], value=root.value))
+
+    def _store_parallel(self, target, value):
+        if self.parallel is None:
+            base = len(self.stack)
+            while base > 0 and _plain(self.stack[base - 1]):
+                base -= 1
+            self.parallel = (base, [], [])
+        base, targets, values = self.parallel
+        targets.append(target)
+        values.append(value)
+        if len(self.stack) <= base:
+            self.flush_parallel()
+
+    def flush_parallel(self):
+        if self.parallel is None:
+            return
+        _, targets, values = self.parallel
+        self.parallel = None
+        if len(targets) == 1:
+            self.out.append(ast.Assign(targets=targets, value=values[0]))
+        else:
+            self.out.append(ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
+                                       value=ast.Tuple(elts=values, ctx=ast.Load())))
+
+
+def _plain(value):
+    return si.is_expr(value) and not getattr(value, "_accumulator", False)
+
+
+def _augmented(target, value):
+    if not (isinstance(value, ast.BinOp) and getattr(value, "_inplace", False)):
+        return None
+    if ast.dump(value.left) != ast.dump(_as_load(target)):
+        return None
+    return ast.AugAssign(target=target, op=value.op, value=value.right)
+
+
+def _as_load(node):
+    """A copy of a store-context target in load context, for comparisons."""
+    if isinstance(node, ast.Name):
+        return name(node.id)
+    if isinstance(node, ast.Attribute):
+        return ast.Attribute(value=node.value, attr=node.attr, ctx=ast.Load())
+    if isinstance(node, ast.Subscript):
+        return ast.Subscript(value=node.value, slice=node.slice, ctx=ast.Load())
+    return node
+
+
+# --- handlers --------------------------------------------------------------
+HANDLERS = {}
+
+
+def handles(*ops):
+    def register(fn):
+        for op in ops:
+            HANDLERS[op] = fn
+        return fn
+    return register
+
+
+@handles("LOAD_CONST")
+def _load_const(f, ins):
+    f.push(f.ctx.constant(ins.argval))
+
+
+@handles("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF",
+         "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_CLOSURE")
+def _load_name(f, ins):
+    if ins.op == "LOAD_FROM_DICT_OR_DEREF" or ins.op == "LOAD_FROM_DICT_OR_GLOBALS":
+        f.pop_raw()
+    f.push(name(f.ctx.identifier(ins.argval)))
+
+
+@handles("LOAD_LOCALS")
+def _load_locals(f, ins):
+    f.push(ast.Call(func=name("locals"), args=[], keywords=[]))
+
+
+@handles("LOAD_FAST_AND_CLEAR")
+def _load_fast_and_clear(f, ins):
+    f.push(si.Saved(ins.argval))
+
+
+@handles("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF", "STORE_FAST_MAYBE_NULL")
+def _store_name(f, ins):
+    if ins.op == "STORE_GLOBAL":
+        f.ctx.declare_global(ins.argval)
+    elif ins.op == "STORE_DEREF":
+        f.ctx.declare_nonlocal(ins.argval)
+    f.store(name(f.ctx.identifier(ins.argval), store=True))
+
+
+@handles("DELETE_FAST", "DELETE_NAME", "DELETE_GLOBAL", "DELETE_DEREF")
+def _delete_name(f, ins):
+    if ins.op == "DELETE_GLOBAL":
+        f.ctx.declare_global(ins.argval)
+    elif ins.op == "DELETE_DEREF":
+        f.ctx.declare_nonlocal(ins.argval)
+    f.emit(ast.Delete(targets=[ast.Name(id=f.ctx.identifier(ins.argval), ctx=ast.Del())]))
+
+
+@handles("LOAD_ATTR")
+def _load_attr(f, ins):
+    f.push(ast.Attribute(value=f.pop(), attr=ins.argval, ctx=ast.Load()))
+
+
+@handles("LOAD_METHOD")
+def _load_method(f, ins):
+    f.push(ast.Attribute(value=f.pop(), attr=ins.argval, ctx=ast.Load()))
+    f.push(NULL)
+
+
+@handles("LOAD_SUPER_ATTR")
+def _load_super_attr(f, ins):
+    attr, method, two_arg = ins.argval
+    self_, cls, sup = f.pop(), f.pop(), f.pop()
+    args = [cls, self_] if two_arg else []
+    f.push(ast.Attribute(value=ast.Call(func=sup, args=args, keywords=[]), attr=attr, ctx=ast.Load()))
+    if method:
+        f.push(NULL)
+
+
+@handles("STORE_ATTR")
+def _store_attr(f, ins):
+    obj = f.pop()
+    f.store(ast.Attribute(value=obj, attr=ins.argval, ctx=ast.Store()))
+
+
+@handles("DELETE_ATTR")
+def _delete_attr(f, ins):
+    f.emit(ast.Delete(targets=[ast.Attribute(value=f.pop(), attr=ins.argval, ctx=ast.Del())]))
+
+
+@handles("PUSH_NULL")
+def _push_null(f, ins):
+    f.push(NULL)
+
+
+@handles("POP_TOP")
+def _pop_top(f, ins):
+    value = f.pop_raw()
+    if isinstance(value, si.Chain):
+        f.emit(ast.Assign(targets=value.targets, value=value.value))
+    elif hasattr(value, "_import"):
+        pass
+    elif isinstance(value, si.Marker):
+        f.ctx.discard(f, value)
+    else:
+        f.emit(ast.Expr(value=value))
+
+
+@handles("COPY")
+def _copy(f, ins):
+    f.push(f.stack[-ins.argval])
+
+
+@handles("SWAP")
+def _swap(f, ins):
+    s = f.stack
+    s[-1], s[-ins.argval] = s[-ins.argval], s[-1]
+
+
+@handles("ROT")
+def _rot(f, ins):
+    f.stack.insert(len(f.stack) - ins.argval + 1, f.stack.pop())
+
+
+@handles("RETURN_VALUE")
+def _return(f, ins):
+    f.emit(ast.Return(value=f.pop()))
+
+
+@handles("RAISE_VARARGS")
+def _raise(f, ins):
+    cause = f.pop() if ins.arg == 2 else None
+    exc = f.pop() if ins.arg >= 1 else None
+    f.emit(ast.Raise(exc=exc, cause=cause))
+
+
+@handles("RERAISE")
+def _reraise(f, ins):
+    f.emit(ast.Raise(exc=None, cause=None))
+
+
+@handles("BINARY_OP")
+def _binary(f, ins):
+    right, left = f.pop(), f.pop()
+    symbol = ins.argval
+    inplace = symbol.endswith("=")
+    node = ast.BinOp(left=left, op=BINOPS[symbol.rstrip("=")](), right=right)
+    node._inplace = inplace
+    f.push(node)
+
+
+@handles("BINARY_SUBSCR")
+def _subscr(f, ins):
+    index, obj = f.pop(), f.pop()
+    f.push(ast.Subscript(value=obj, slice=index, ctx=ast.Load()))
+
+
+@handles("BINARY_SLICE")
+def _binary_slice(f, ins):
+    stop, start, obj = f.pop(), f.pop(), f.pop()
+    f.push(ast.Subscript(value=obj, slice=_slice(start, stop, None), ctx=ast.Load()))
+
+
+@handles("STORE_SLICE")
+def _store_slice(f, ins):
+    stop, start, obj = f.pop(), f.pop(), f.pop()
+    f.store(ast.Subscript(value=obj, slice=_slice(start, stop, None), ctx=ast.Store()))
+
+
+def _none_or(node):
+    return None if isinstance(node, ast.Constant) and node.value is None else node
+
+
+def _slice(start, stop, step):
+    return ast.Slice(lower=_none_or(start), upper=_none_or(stop), step=_none_or(step) if step else None)
+
+
+@handles("BUILD_SLICE")
+def _build_slice(f, ins):
+    step = f.pop() if ins.arg == 3 else None
+    stop, start = f.pop(), f.pop()
+    f.push(_slice(start, stop, step))
+
+
+@handles("STORE_SUBSCR")
+def _store_subscr(f, ins):
+    index, obj = f.pop(), f.pop()
+    f.store(ast.Subscript(value=obj, slice=index, ctx=ast.Store()))
+
+
+@handles("DELETE_SUBSCR")
+def _delete_subscr(f, ins):
+    index, obj = f.pop(), f.pop()
+    f.emit(ast.Delete(targets=[ast.Subscript(value=obj, slice=index, ctx=ast.Del())]))
+
+
+def _unary(op):
+    def handler(f, ins):
+        f.push(ast.UnaryOp(op=op(), operand=f.pop()))
+    return handler
+
+
+HANDLERS["UNARY_NOT"] = _unary(ast.Not)
+HANDLERS["UNARY_NEGATIVE"] = _unary(ast.USub)
+HANDLERS["UNARY_INVERT"] = _unary(ast.Invert)
+HANDLERS["UNARY_POSITIVE"] = _unary(ast.UAdd)
+
+
+@handles("COMPARE_OP")
+def _compare(f, ins):
+    right, left = f.pop(), f.pop()
+    f.push(ast.Compare(left=left, ops=[CMPOPS[ins.argval]()], comparators=[right]))
+
+
+@handles("IS_OP")
+def _is(f, ins):
+    right, left = f.pop(), f.pop()
+    f.push(ast.Compare(left=left, ops=[ast.IsNot() if ins.argval else ast.Is()], comparators=[right]))
+
+
+@handles("CONTAINS_OP")
+def _contains(f, ins):
+    right, left = f.pop(), f.pop()
+    f.push(ast.Compare(left=left, ops=[ast.NotIn() if ins.argval else ast.In()], comparators=[right]))
+
+
+@handles("BUILD_TUPLE")
+def _build_tuple(f, ins):
+    f.push(ast.Tuple(elts=f.popn(ins.arg), ctx=ast.Load()))
+
+
+@handles("BUILD_LIST")
+def _build_list(f, ins):
+    node = ast.List(elts=f.popn(ins.arg), ctx=ast.Load())
+    node._accumulator = ins.arg == 0
+    f.push(node)
+
+
+@handles("BUILD_SET")
+def _build_set(f, ins):
+    elts = f.popn(ins.arg)
+    if elts:
+        node = ast.Set(elts=elts)
+    else:
+        node = ast.Call(func=name("set"), args=[], keywords=[])
+        node._accumulator = True
+        node._set = True
+    f.push(node)
+
+
+@handles("BUILD_MAP")
+def _build_map(f, ins):
+    items = f.popn(2 * ins.arg)
+    node = ast.Dict(keys=items[0::2], values=items[1::2])
+    node._accumulator = ins.arg == 0
+    f.push(node)
+
+
+@handles("BUILD_CONST_KEY_MAP")
+def _build_const_key_map(f, ins):
+    keys = f.pop()
+    values = f.popn(ins.arg)
+    f.push(ast.Dict(keys=[const(k) for k in _tuple_value(keys)], values=values))
+
+
+def _tuple_value(node):
+    if isinstance(node, ast.Constant):
+        return node.value
+    return tuple(e.value for e in node.elts)
+
+
+@handles("BUILD_STRING")
+def _build_string(f, ins):
+    parts = f.popn(ins.arg)
+    values = []
+    for p in parts:
+        values.extend(p.values if isinstance(p, ast.JoinedStr) else [p])
+    f.push(ast.JoinedStr(values=values))
+
+
+@handles("CONVERT_VALUE")
+def _convert_value(f, ins):
+    f.push(ast.FormattedValue(value=f.pop(), conversion=ord(ins.argval), format_spec=None))
+
+
+@handles("FORMAT_VALUE")
+def _format_value(f, ins):
+    conv, has_spec = ins.argval
+    spec = f.pop() if has_spec else None
+    value = f.pop()
+    conversion = -1 if conv is None else ord(conv)
+    if isinstance(value, ast.FormattedValue) and value.format_spec is None and conv is None:
+        conversion, value = value.conversion, value.value
+    if spec is not None and not isinstance(spec, ast.JoinedStr):
+        spec = ast.JoinedStr(values=[spec])
+    f.push(ast.JoinedStr(values=[ast.FormattedValue(value=value, conversion=conversion, format_spec=spec)]))
+
+
+@handles("LIST_APPEND", "SET_ADD")
+def _append(f, ins):
+    value = f.pop()
+    f.emit(si.Appended(target=f.stack[-(ins.arg)], value=value, key=None))
+
+
+@handles("MAP_ADD")
+def _map_add(f, ins):
+    value, key = f.pop(), f.pop()
+    f.emit(si.Appended(target=f.stack[-(ins.arg)], value=value, key=key))
+
+
+@handles("LIST_EXTEND", "SET_UPDATE")
+def _extend(f, ins):
+    value = f.pop()
+    target = f.stack[-ins.arg]
+    if isinstance(value, ast.Constant) and isinstance(value.value, (tuple, frozenset)):
+        items = [f.ctx.constant(v) for v in value.value]
+    elif isinstance(value, (ast.List, ast.Tuple, ast.Set)) and not getattr(value, "_accumulator", False):
+        items = list(value.elts)
+    else:
+        items = [ast.Starred(value=value, ctx=ast.Load())]
+    if isinstance(target, ast.Call):  # set() accumulator
+        target = ast.Set(elts=[])
+        f.stack[-ins.arg] = target
+    target.elts.extend(items)
+    target._accumulator = False
+
+
+@handles("LIST_TO_TUPLE")
+def _list_to_tuple(f, ins):
+    f.push(ast.Tuple(elts=f.pop().elts, ctx=ast.Load()))
+
+
+@handles("DICT_UPDATE", "DICT_MERGE")
+def _dict_update(f, ins):
+    value = f.pop()
+    target = f.stack[-ins.arg]
+    if isinstance(value, ast.Dict) and not getattr(value, "_accumulator", False):
+        target.keys.extend(value.keys)
+        target.values.extend(value.values)
+    else:
+        target.keys.append(None)
+        target.values.append(value)
+    target._accumulator = False
+
+
+@handles("UNPACK_SEQUENCE")
+def _unpack(f, ins):
+    _push_slots(f, ins.arg, None)
+
+
+@handles("UNPACK_EX")
+def _unpack_ex(f, ins):
+    before, after = ins.arg & 0xFF, ins.arg >> 8
+    _push_slots(f, before + 1 + after, before)
+
+
+def _push_slots(f, count, star):
+    value = f.pop_raw()
+    if isinstance(value, si.Slot):
+        unpack = si.Unpack(None, count, star, parent=(value.unpack, value.index))
+        value.unpack.targets[value.index] = unpack
+    else:
+        unpack = si.Unpack(as_expr(value), count, star)
+    for i in reversed(range(count)):
+        f.push(si.Slot(unpack, i))
+
+
+# --- calls -----------------------------------------------------------------
+
+def _keywords(names, values):
+    return [ast.keyword(arg=n, value=v) for n, v in zip(names, values)]
+
+
+def _pop_callable(f, has_null):
+    first = f.pop_raw()
+    if not has_null:
+        return first
+    second = f.pop_raw()
+    if first is NULL:
+        return second
+    if second is NULL:
+        return first
+    # 3.11+ bound method: (method, self) pair; both are the attribute here
+    return second
+
+
+@handles("CALL")
+def _call(f, ins):
+    argc, kwnames, has_null = ins.argval
+    if kwnames == "stack":
+        kwnames = _tuple_value(f.pop())
+    kwnames = kwnames or ()
+    args = f.popn(argc)
+    func = _pop_callable(f, has_null)
+    nkw = len(kwnames)
+    pos, kwvals = (args[:len(args) - nkw], args[len(args) - nkw:]) if nkw else (args, [])
+    f.ctx.call(f, func, pos, _keywords(kwnames, kwvals))
+
+
+@handles("CALL_FUNCTION_EX")
+def _call_ex(f, ins):
+    has_kwargs, has_null = ins.argval
+    kwargs = f.pop() if has_kwargs else None
+    args = f.pop()
+    func = _pop_callable(f, has_null)
+    if isinstance(args, ast.Tuple):
+        pos = args.elts
+    elif isinstance(args, ast.Constant) and isinstance(args.value, tuple):
+        pos = [f.ctx.constant(v) for v in args.value]
+    else:
+        pos = [ast.Starred(value=args, ctx=ast.Load())]
+    keywords = []
+    if kwargs is not None:
+        if isinstance(kwargs, ast.Dict):
+            for k, v in zip(kwargs.keys, kwargs.values):
+                if k is None:
+                    keywords.append(ast.keyword(arg=None, value=v))
+                elif isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier():
+                    keywords.append(ast.keyword(arg=k.value, value=v))
+                else:
+                    keywords.append(ast.keyword(arg=None, value=ast.Dict(keys=[k], values=[v])))
+        else:
+            keywords.append(ast.keyword(arg=None, value=kwargs))
+    f.ctx.call(f, func, pos, keywords)
+
+
+@handles("MAKE_FUNCTION")
+def _make_function(f, ins):
+    f.ctx.make_function(f, ins)
+
+
+@handles("SET_FUNCTION_ATTRIBUTE")
+def _set_function_attribute(f, ins):
+    func = f.pop_raw()
+    value = f.pop()
+    flag = ins.arg
+    if flag & 1:
+        func.defaults = value
+    elif flag & 2:
+        func.kwdefaults = value
+    elif flag & 4:
+        func.annotations = value
+    elif flag & 8:
+        func.closure = value
+    f.push(func)
+
+
+@handles("LOAD_BUILD_CLASS")
+def _load_build_class(f, ins):
+    f.push(si.BuildClass())
+
+
+# --- imports ---------------------------------------------------------------
+
+@handles("IMPORT_NAME")
+def _import_name(f, ins):
+    fromlist, level = f.pop(), f.pop()
+    node = ast.Call(func=name("__import__"), args=[], keywords=[])
+    node._import = (ins.argval, fromlist.value if isinstance(fromlist, ast.Constant) else None,
+                    level.value if isinstance(level, ast.Constant) else 0)
+    f.push(node)
+
+
+@handles("IMPORT_FROM")
+def _import_from(f, ins):
+    module = f.top()
+    node = ast.Attribute(value=module, attr=ins.argval, ctx=ast.Load())
+    node._import_from = (module, ins.argval)
+    f.push(node)
+
+
+@handles("IMPORT_STAR")
+def _import_star(f, ins):
+    module = f.pop()
+    modname, _, level = module._import
+    f.emit(ast.ImportFrom(module=modname or None, names=[ast.alias(name="*", asname=None)], level=level))
+
+
+# --- generators and coroutines ---------------------------------------------
+
+@handles("YIELD_VALUE")
+def _yield(f, ins):
+    f.push(ast.Yield(value=_none_or(f.pop())))
+
+
+@handles("GET_YIELD_FROM_ITER")
+def _get_yield_from_iter(f, ins):
+    pass
+
+
+@handles("GET_AWAITABLE")
+def _get_awaitable(f, ins):
+    f.push(si.Awaitable(f.pop()))
+
+
+@handles("YIELD_FROM")
+def _yield_from(f, ins):
+    value = f.pop_raw()
+    if isinstance(value, si.Awaitable):
+        if isinstance(value.expr, si.Marker):
+            f.push(value.expr)
+        else:
+            f.push(ast.Await(value=value.expr))
+    else:
+        f.push(ast.YieldFrom(value=as_expr(value)))
+
+
+@handles("GET_ITER")
+def _get_iter(f, ins):
+    f.push(si.Iter(f.pop()))
+
+
+@handles("GET_AITER")
+def _get_aiter(f, ins):
+    f.push(si.Iter(f.pop(), is_async=True))
+
+
+@handles("GET_ANEXT")
+def _get_anext(f, ins):
+    f.push(si.AsyncItem())
+
+
+@handles("LOAD_ASSERTION_ERROR")
+def _load_assertion_error(f, ins):
+    f.push(name("AssertionError"))
+
+
+@handles("SETUP_ANNOTATIONS")
+def _setup_annotations(f, ins):
+    f.ctx.has_annotations = True
+
+
+@handles("PRINT_EXPR")
+def _print_expr(f, ins):
+    f.emit(ast.Expr(value=f.pop()))
+
+
+@handles("GET_LEN")
+def _get_len(f, ins):
+    f.push(ast.Call(func=name("len"), args=[f.top()], keywords=[]))
+
+
+@handles("PUSH_EXC_INFO")
+def _push_exc_info(f, ins):
+    exc = f.pop_raw()
+    f.push(si.PrevExc())
+    f.push(exc)
+
+
+@handles("POP_EXCEPT")
+def _pop_except(f, ins):
+    f.pop_raw()
+    f.emit(si.ExcEnd())
+
+
+@handles("CHECK_EXC_MATCH", "CHECK_EG_MATCH")
+def _check_exc_match(f, ins):
+    typ = f.pop()
+    node = si.ExcMatch(type=typ, star=ins.op == "CHECK_EG_MATCH")
+    if ins.op == "CHECK_EG_MATCH":
+        f.pop_raw()
+        f.push(si.Exc())
+    f.push(node)
+
+
+@handles("BEFORE_WITH", "BEFORE_ASYNC_WITH")
+def _before_with(f, ins):
+    exit_ = si.WithExit(f.pop(), is_async=ins.op == "BEFORE_ASYNC_WITH")
+    f.push(exit_)
+    f.push(si.WithValue(exit_))
+
+
+@handles("WITH_EXCEPT_START")
+def _with_except_start(f, ins):
+    f.push(const(None))
+
+
+@handles("END_SEND", "CLEANUP_THROW", "EXIT_INIT_CHECK")
+def _ignored(f, ins):
+    pass
+
+
+@handles("STOPITERATION_ERROR")
+def _stopiteration_error(f, ins):
+    pass
+
+
+@handles("END_ASYNC_FOR")
+def _end_async_for(f, ins):
+    pass

@@ -1,0 +1,220 @@
+"""Values on the simulated stack that are not plain expressions, and ast helpers."""
+import ast
+
+
+class Marker:
+    """Base of stack values that stand for interpreter state, not source."""
+
+    def __repr__(self):
+        return "<%s>" % type(self).__name__
+
+
+class Null(Marker):
+    """The NULL that 3.11+ pushes before a callable (or after, in 3.13)."""
+
+
+NULL = Null()
+
+
+class Iter(Marker):
+    """An iterator from GET_ITER / GET_AITER; ``expr`` is what was iterated."""
+
+    def __init__(self, expr, is_async=False):
+        self.expr = expr
+        self.is_async = is_async
+
+
+class LoopItem(Marker):
+    """The value FOR_ITER pushes; storing it gives the loop target."""
+
+
+class AsyncItem(Marker):
+    """The awaited value of GET_ANEXT in ``async for``."""
+
+
+class Exc(Marker):
+    """The exception being handled (at an except handler's entry)."""
+
+
+class PrevExc(Marker):
+    """The previous exception saved by PUSH_EXC_INFO."""
+
+
+class WithExit(Marker):
+    """The bound ``__exit__`` BEFORE_WITH pushes."""
+
+    def __init__(self, ctx, is_async=False):
+        self.ctx = ctx
+        self.is_async = is_async
+
+
+class WithValue(Marker):
+    """The ``__enter__`` result; storing it gives the ``as`` target."""
+
+    def __init__(self, exit_marker):
+        self.exit = exit_marker
+
+
+class Saved(Marker):
+    """A local saved by LOAD_FAST_AND_CLEAR around an inlined comprehension."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+class Awaitable(Marker):
+    """GET_AWAITABLE's result: YIELD_FROM of it is ``await``."""
+
+    def __init__(self, expr):
+        self.expr = expr
+
+
+class BuildClass(Marker):
+    """LOAD_BUILD_CLASS: calling it defines a class."""
+
+
+class Definition(Marker):
+    """A function or class not yet stored: a ``def``/``class`` statement or a lambda."""
+
+    def expr(self):
+        from .functions import expression_of
+        return expression_of(self)
+
+
+class Function(Definition):
+    """A function object under construction by MAKE_FUNCTION."""
+
+    def __init__(self, code, defaults=None, kwdefaults=None, annotations=None, closure=None):
+        self.code = code
+        self.defaults = defaults
+        self.kwdefaults = kwdefaults
+        self.annotations = annotations
+        self.closure = closure
+
+
+class Unpack:
+    """One UNPACK_SEQUENCE/UNPACK_EX: collects targets slot by slot."""
+
+    def __init__(self, value, count, star, parent=None):
+        self.value = value
+        self.targets = [None] * count
+        self.star = star
+        self.parent = parent
+
+    def complete(self):
+        return all(t is not None and (not isinstance(t, Unpack) or t.complete())
+                   for t in self.targets)
+
+    def node(self):
+        elts = []
+        for i, t in enumerate(self.targets):
+            t = t.node() if isinstance(t, Unpack) else t
+            if i == self.star:
+                t = ast.Starred(value=t, ctx=ast.Store())
+            elts.append(t)
+        return ast.Tuple(elts=elts, ctx=ast.Store())
+
+    def root(self):
+        u = self
+        while u.parent is not None:
+            u = u.parent[0]
+        return u
+
+
+class Slot(Marker):
+    """One element of an :class:`Unpack`, waiting for its target."""
+
+    def __init__(self, unpack, index):
+        self.unpack = unpack
+        self.index = index
+
+
+class Chain(Marker):
+    """A stored value still on the stack: ``a = b = v`` or ``(a := v)``."""
+
+    def __init__(self, targets, value):
+        self.targets = targets
+        self.value = value
+
+    def expr(self):
+        node = self.value
+        for t in self.targets:
+            node = ast.NamedExpr(target=t, value=node)
+        return node
+
+
+class ExcMatch(ast.expr):
+    """Condition ``exception matches <type>`` (except clause head)."""
+
+    _fields = ("type", "star")
+
+
+class Appended(ast.stmt):
+    """LIST_APPEND / SET_ADD / MAP_ADD into a comprehension accumulator."""
+
+    _fields = ("target", "value", "key")
+
+
+class Discard(ast.stmt):
+    """POP_TOP of a marker: a loop item, with value or exception left unbound."""
+
+    _fields = ("value",)
+
+
+class ExcEnd(ast.stmt):
+    """POP_EXCEPT: the end of an except clause body."""
+
+    _fields = ()
+
+
+class WithEnd(ast.stmt):
+    """The normal-exit call of a with statement's ``__exit__``."""
+
+    _fields = ("exit",)
+
+
+def name(id_, store=False):
+    return ast.Name(id=id_, ctx=ast.Store() if store else ast.Load())
+
+
+def const(value):
+    return ast.Constant(value=value, kind=None)
+
+
+def is_expr(value):
+    return isinstance(value, ast.expr) and not isinstance(value, ExcMatch)
+
+
+def negate(test):
+    """``not test``, simplified (double negation, De Morgan, inverted comparisons)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    if isinstance(test, ast.BoolOp):
+        op = ast.Or() if isinstance(test.op, ast.And) else ast.And()
+        return ast.BoolOp(op=op, values=[negate(v) for v in test.values])
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        inv = _INVERSE.get(type(test.ops[0]))
+        if inv is not None:
+            return ast.Compare(left=test.left, ops=[inv()], comparators=test.comparators)
+    return ast.UnaryOp(op=ast.Not(), operand=test)
+
+
+_INVERSE = {ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
+
+
+def boolop(op, left, right):
+    """``left and right`` (or ``or``), flattening nested chains of the same kind."""
+    values = []
+    for v in (left, right):
+        if isinstance(v, ast.BoolOp) and isinstance(v.op, type(op)) and not getattr(v, "_paren", False):
+            values.extend(v.values)
+        else:
+            values.append(v)
+    return ast.BoolOp(op=op, values=values)
+
+
+def as_expr(value):
+    """The expression a stack value stands for (chains and definitions unwrapped)."""
+    if isinstance(value, (Chain, Definition)):
+        return value.expr()
+    return value

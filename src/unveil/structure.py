@@ -1,0 +1,404 @@
+"""From a control-flow graph to structured statements.
+
+The structurer walks the graph from the entry, running straight-line code
+through a :class:`~unveil.simulate.Frame` and turning each branch into an
+``if``, each natural loop into a ``for``/``while``, and each exception-table
+region into a ``try``/``with``.  Merge points are immediate post-dominators
+within the current region (loop body, try body, handler, or the function).
+
+A jump whose target cannot be given a structured form raises
+:class:`~unveil.errors.DecompilationError`: wrong code is never emitted.
+"""
+import ast
+
+from .cfg import postdominators
+from .errors import DecompilationError
+from .instructions import CONDITIONAL
+from .simulate import Frame
+from . import trys
+from . import stackitems as si
+from .stackitems import negate
+
+_EXIT = "exit"
+
+
+class Region:
+    """Where a sequence of statements lives: what ends it and what it may jump to."""
+
+    def __init__(self, stop=None, loop=None, handler=None, blocks=None, elide=None,
+                 exits=None, parent=None):
+        self.stop = stop          # instruction index that ends the sequence naturally
+        self.loop = loop          # innermost enclosing cfg.Loop (its break/continue targets)
+        self.handler = handler    # effective exception handler of the region
+        self.blocks = blocks      # set of blocks of a try body/handler, or None
+        self.elide = elide        # exits: code copies to skip (finally bodies, with exits)
+        self.exits = exits        # list collecting positions where the region is left
+        self.parent = parent
+
+    def child(self, **kw):
+        r = Region(self.stop, self.loop, self.handler, self.blocks, self.elide, self.exits, self)
+        for k, v in kw.items():
+            setattr(r, k, v)
+        return r
+
+
+class Structurer:
+    def __init__(self, ctx, graph):
+        self.ctx = ctx
+        self.g = graph
+        self.instrs = graph.instrs
+        self._pdom = {}
+        self.steps = 0
+
+    def body(self):
+        frame = Frame(self.ctx)
+        if self.g.entry is None:
+            return []
+        region = Region(handler=self.effective(self.g.entry.handler))
+        self.seq(0, frame, region)
+        frame.flush_parallel()
+        return frame.out
+
+    # -- exception handlers ---------------------------------------------------
+    def effective(self, handler):
+        """The handler that matters: transparent cleanup handlers are looked through."""
+        seen = 0
+        while handler is not None and seen < 50:
+            block = self.g.block_at.get(handler[0])
+            if block is None or not trys.is_transparent(self.instrs, block):
+                return handler
+            handler = block.handler
+            seen += 1
+        return handler
+
+    # -- sequences --------------------------------------------------------------
+    def seq(self, pos, frame, region, entering=None):
+        """Structure from ``pos``; return where the sequence stops, or None if it cannot go on."""
+        while pos is not None:
+            self.steps += 1
+            if self.steps > 200000:
+                raise DecompilationError("structuring does not terminate")
+            if pos == region.stop:
+                return pos
+            if pos >= len(self.instrs):
+                return None
+            block = self.g.of_instr[pos]
+            if region.blocks is not None and block not in region.blocks and block.start == pos:
+                pos = self.leave(pos, frame, region)
+                continue
+            if block.start == pos:
+                if block in self.g.loops and block is not entering:
+                    pos = self.loop(self.g.loops[block], frame, region)
+                    continue
+                entering = None
+                eff = self.effective(block.handler)
+                if eff != region.handler:
+                    pos = self.try_(block, eff, frame, region)
+                    if pos is not None:
+                        pos = self.goto(pos, frame, region)
+                    continue
+            pos = self.block(pos, block, frame, region)
+        return None
+
+    def leave(self, pos, frame, region):
+        """``pos`` is outside the region: skip exit copies, then end the sequence.
+
+        A ``return``/``break``/``continue`` right after the copy belongs inside
+        the region; any other position is recorded as a normal exit.
+        """
+        if region.elide is not None:
+            after = region.elide(self, pos, frame)
+            if after is not None and after != pos:
+                pos = after
+                ins = self.instrs[pos] if pos < len(self.instrs) else None
+                if ins is not None and ins.op == "RETURN_VALUE":
+                    frame.run([ins])
+                    return None
+        ins = self.instrs[pos] if pos < len(self.instrs) else None
+        if ins is not None and ins.op == "JUMP":
+            kind = self.jump_kind(ins.target, region.parent or region)
+            if kind in ("break", "continue"):
+                self.jump_out(kind, frame)
+                return None
+            pos = ins.target
+        if region.exits is not None:
+            region.exits.append(pos)
+        return None
+
+    def block(self, pos, block, frame, region):
+        last = self.instrs[block.end - 1]
+        if last.op in CONDITIONAL:
+            frame.run(self.instrs[pos:block.end - 1])
+            return self.conditional(block, last, frame, region)
+        if last.op == "JUMP":
+            frame.run(self.instrs[pos:block.end - 1])
+            return self.goto(last.target, frame, region)
+        if last.op == "FOR_ITER":
+            raise DecompilationError("FOR_ITER outside a recognised loop at %d" % last.index)
+        frame.run(self.instrs[pos:block.end])
+        if last.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+            return None
+        return self.goto(block.end, frame, region)
+
+    def jump_kind(self, target, region):
+        loop = region.loop
+        if target == region.stop:
+            return "stop"
+        if loop is not None:
+            if target == loop.header.start:
+                return "continue"
+            if loop.follow is not None and target == loop.follow.start:
+                return "break"
+        return None
+
+    def jump_out(self, kind, frame):
+        frame.emit(ast.Continue() if kind == "continue" else ast.Break())
+
+    def goto(self, target, frame, region):
+        kind = self.jump_kind(target, region)
+        if kind == "stop":
+            return target
+        if kind is not None:
+            self.jump_out(kind, frame)
+            return None
+        return target
+
+    # -- post-dominators per region -------------------------------------------
+    def merge_point(self, block, region):
+        key = (id(region.loop), frozenset(region.blocks) if region.blocks is not None else None)
+        pdom = self._pdom.get(key)
+        if pdom is None:
+            pdom = self._pdom[key] = self._postdoms(region)
+        m = pdom.get(block)
+        return None if m is None or m == _EXIT else m
+
+    def _postdoms(self, region):
+        loop = region.loop
+        if region.blocks is not None:
+            nodes = set(region.blocks)
+        elif loop is not None:
+            nodes = set(loop.body)
+        else:
+            nodes = set(self.g.idom)
+
+        def succs(b):
+            out = []
+            for s in b.succs:
+                if s in nodes and not (loop is not None and s is loop.header):
+                    out.append(s)
+                else:
+                    out.append(_EXIT)
+            if not b.succs:
+                out.append(_EXIT)
+            return out
+
+        return postdominators(nodes, succs, _EXIT)
+
+    # -- conditionals ---------------------------------------------------------
+    def conditional(self, block, last, frame, region):
+        cond = frame.pop()
+        jc = _jump_condition(last.op, cond)
+        state = Branch(jc, last.target, block.end, list(frame.stack), list(frame.stack))
+        chain_end = self.absorb(state, block, frame)
+        state.simple = (cond, last.op) if chain_end == block.start else None
+        t_kind = self.jump_kind(state.t, region)
+        e_kind = self.jump_kind(state.e, region)
+        merge = self.merge_point(self.g.of_instr[chain_end], region)
+        mpos = merge.start if merge is not None else None
+        if mpos is None and region.stop is not None and state.t == region.stop:
+            mpos = region.stop
+        if mpos is None and region.stop is not None and state.e == region.stop:
+            mpos = region.stop
+        if t_kind in ("break", "continue") or e_kind in ("break", "continue"):
+            return self.branch_out(state, t_kind, e_kind, frame, region)
+        if mpos is None:
+            return self.branch_no_merge(state, frame, region, chain_end)
+        return self.branch_merge(state, mpos, frame, region, chain_end)
+
+    def absorb(self, st, block, frame):
+        """Fold short-circuit condition blocks into one condition (and/or, chained <)."""
+        last_block = block
+        while True:
+            for which in ("e", "t"):
+                pos = getattr(st, which)
+                stack = st.e_stack if which == "e" else st.t_stack
+                pure = self.pure_condition(pos, stack, last_block)
+                if pure is None:
+                    continue
+                c2, t2, e2, st2_t, st2_e = pure
+                if which == "e":
+                    if t2 == st.t and _same_stack(st2_t, st.t_stack):
+                        st.c, st.e, st.e_stack = _or(st.c, c2), e2, st2_e
+                    elif e2 == st.t and _same_stack(st2_e, st.t_stack):
+                        st.c, st.e, st.e_stack = _or(st.c, negate(c2)), t2, st2_t
+                    else:
+                        continue
+                else:
+                    if e2 == st.e and _same_stack(st2_e, st.e_stack):
+                        st.c, st.t, st.t_stack = _and(st.c, c2), t2, st2_t
+                    elif t2 == st.e and _same_stack(st2_t, st.e_stack):
+                        st.c, st.t, st.t_stack = _and(st.c, negate(c2)), e2, st2_e
+                    else:
+                        continue
+                last_block = self.g.of_instr[pos]
+                break
+            else:
+                return last_block.start
+
+    def pure_condition(self, pos, stack, pred):
+        """If ``pos`` starts a block that only tests a condition, its (cond, targets, stacks)."""
+        pos, stack = self.through_cleanup(pos, stack)
+        block = self.g.of_instr[pos] if pos < len(self.instrs) else None
+        if block is None or block.start != pos or block in self.g.loops:
+            return None
+        if len(block.preds) != 1 or block.handler != pred.handler:
+            return None
+        last = self.instrs[block.end - 1]
+        if last.op not in CONDITIONAL:
+            return None
+        f = Frame(self.ctx, stack)
+        try:
+            f.run(self.instrs[block.start:block.end - 1])
+        except DecompilationError:
+            return None
+        if f.out or not f.stack or not si.is_expr(f.top()):
+            return None
+        cond = f.pop()
+        t, ts = self.through_cleanup(last.target, list(f.stack))
+        e, es = self.through_cleanup(block.end, list(f.stack))
+        return _jump_condition(last.op, cond), t, e, ts, es
+
+    def through_cleanup(self, pos, stack):
+        """Skip blocks that only drop stack values (chained-comparison cleanups)."""
+        for _ in range(4):
+            block = self.g.of_instr[pos] if pos < len(self.instrs) else None
+            if block is None or block.start != pos or len(block.preds) < 1:
+                return pos, stack
+            body = self.instrs[block.start:block.end]
+            ops = [i.op for i in body]
+            if not ops or any(op not in ("POP_TOP", "SWAP", "JUMP") for op in ops) or "POP_TOP" not in ops:
+                return pos, stack
+            if ops[-1] == "JUMP":
+                body, nxt = body[:-1], body[-1].target
+            else:
+                nxt = block.end
+            f = Frame(self.ctx, stack)
+            f.run(body)
+            if f.out:
+                return pos, stack
+            pos, stack = nxt, f.stack
+        return pos, stack
+
+    def branch_out(self, st, t_kind, e_kind, frame, region):
+        """At least one side of the branch is ``break``/``continue``."""
+        if t_kind in ("break", "continue"):
+            frame.emit(ast.If(test=st.c, body=[_jump_stmt(t_kind)], orelse=[]))
+            frame.stack = list(st.e_stack)
+            return self.goto(st.e, frame, region)
+        frame.emit(ast.If(test=negate(st.c), body=[_jump_stmt(e_kind)], orelse=[]))
+        frame.stack = list(st.t_stack)
+        return self.goto(st.t, frame, region)
+
+    def branch_no_merge(self, st, frame, region, chain_end):
+        """Neither side comes back: ``if c: <one side>`` then the other side."""
+        first_is_e = st.e <= st.t
+        body_pos, body_stack, test = (st.e, st.e_stack, negate(st.c)) if first_is_e else (st.t, st.t_stack, st.c)
+        rest_pos, rest_stack = (st.t, st.t_stack) if first_is_e else (st.e, st.e_stack)
+        arm = Frame(self.ctx, body_stack)
+        end = self.seq(body_pos, arm, region.child(stop=None))
+        arm.flush_parallel()
+        if end is not None:
+            raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
+        frame.emit(ast.If(test=test, body=arm.out or [ast.Pass()], orelse=[]))
+        frame.stack = list(rest_stack)
+        return rest_pos
+
+    def branch_merge(self, st, mpos, frame, region, chain_end):
+        arms = []
+        for pos, stack in ((st.e, st.e_stack), (st.t, st.t_stack)):
+            arm = Frame(self.ctx, stack)
+            end = self.seq(pos, arm, region.child(stop=mpos)) if pos != mpos else mpos
+            arm.flush_parallel()
+            arms.append((arm, end))
+        (fa, fend), (ta, tend) = arms
+        split = frame.stack
+        if fend == mpos and tend == mpos and not (_same_stack(fa.stack, split) and _same_stack(ta.stack, split)):
+            return self.value_merge(st, fa, ta, frame, mpos)
+        test = negate(st.c)
+        body, orelse = fa.out, ta.out
+        if not body and orelse:
+            test, body, orelse = st.c, orelse, []
+        frame.emit(_if(test, body, orelse))
+        if fend == mpos:
+            frame.stack = fa.stack
+        elif tend == mpos:
+            frame.stack = ta.stack
+        else:
+            return None
+        return mpos
+
+    def value_merge(self, st, fa, ta, frame, mpos):
+        """Both sides leave a value: a conditional expression or and/or."""
+        if fa.out or ta.out or len(fa.stack) != len(ta.stack) or not fa.stack:
+            raise DecompilationError("branch values with statements at %d" % mpos)
+        fv, tv = fa.stack[-1], ta.stack[-1]
+        base = list(fa.stack[:-1])
+        orig, op = st.simple or (None, None)
+        if orig is not None and tv is orig and op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"):
+            value = _and(tv, fv) if op == "POP_JUMP_IF_FALSE" else _or(tv, fv)
+        else:
+            value = ast.IfExp(test=negate(st.c), body=si.as_expr(fv), orelse=si.as_expr(tv))
+        frame.stack = base + [value]
+        return mpos
+
+    # -- loops and try: see loops.py and trys.py ------------------------------
+    def loop(self, loop, frame, region):
+        from .loops import structure_loop
+        return structure_loop(self, loop, frame, region)
+
+    def try_(self, block, handler, frame, region):
+        return trys.structure_try(self, block, handler, frame, region)
+
+
+class Branch:
+    """A two-way branch: go to ``t`` if ``c`` else to ``e``, with the stack at each."""
+
+    def __init__(self, c, t, e, t_stack, e_stack):
+        self.c, self.t, self.e, self.t_stack, self.e_stack = c, t, e, t_stack, e_stack
+
+
+def _jump_condition(op, cond):
+    if op == "POP_JUMP_IF_TRUE":
+        return cond
+    if op == "POP_JUMP_IF_FALSE":
+        return negate(cond)
+    is_none = ast.Compare(left=cond, ops=[ast.Is()], comparators=[si.const(None)])
+    return is_none if op == "POP_JUMP_IF_NONE" else negate(is_none)
+
+
+def _jump_stmt(kind):
+    return ast.Continue() if kind == "continue" else ast.Break()
+
+
+def _if(test, body, orelse):
+    return ast.If(test=test, body=body or [ast.Pass()], orelse=orelse)
+
+
+def _same_stack(a, b):
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+def _or(a, b):
+    return si.boolop(ast.Or(), a, b)
+
+
+def _and(a, b):
+    """``a and b``; adjacent comparisons sharing an operand become a chain."""
+    if (isinstance(a, ast.Compare) and isinstance(b, ast.Compare)
+            and a.comparators[-1] is b.left):
+        return ast.Compare(left=a.left, ops=a.ops + b.ops, comparators=a.comparators + b.comparators)
+    if isinstance(a, ast.BoolOp) and isinstance(a.op, ast.And) and isinstance(b, ast.Compare):
+        merged = _and(a.values[-1], b)
+        if isinstance(merged, ast.Compare) and len(merged.ops) > 1 and merged is not b:
+            return ast.BoolOp(op=ast.And(), values=a.values[:-1] + [merged])
+    return si.boolop(ast.And(), a, b)

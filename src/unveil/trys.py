@@ -1,0 +1,305 @@
+"""Exception-table regions as ``try``/``except``/``finally`` and ``with`` statements.
+
+The region of a handler ``h`` is every block whose handler chain (its handler,
+that handler's own handler, ...) reaches ``h``.  Cleanup handlers that only
+restore state (``COPY 3; POP_EXCEPT; RERAISE 1``, ``e = None; del e; RERAISE 1``,
+the generator StopIteration wrapper, inlined-comprehension restores) are
+*transparent*: looked through, never turned into statements.
+"""
+import ast
+
+from .errors import DecompilationError
+from .simulate import Frame
+from . import stackitems as si
+
+
+def _ops(instrs, block):
+    return [i.op for i in instrs[block.start:block.end]]
+
+
+def is_transparent(instrs, block):
+    ops = _ops(instrs, block)
+    if ops == ["COPY", "POP_EXCEPT", "RERAISE"]:
+        return True
+    if len(ops) == 4 and ops[0] == "LOAD_CONST" and ops[3] == "RERAISE" and ops[1].startswith("STORE") \
+            and ops[2].startswith("DELETE"):
+        return True
+    if ops == ["STOPITERATION_ERROR", "RERAISE"]:
+        return True
+    if ops in (["SWAP", "POP_TOP", "SWAP", "STORE_FAST", "RERAISE"],
+               ["SWAP", "POP_TOP", "SWAP", "STORE_FAST_MAYBE_NULL", "RERAISE"]):
+        return True
+    return False
+
+
+def _covered(s, block, handler):
+    x = block.handler
+    for _ in range(64):
+        if x is None:
+            return False
+        if x == handler:
+            return True
+        hb = s.g.block_at.get(x[0])
+        if hb is None:
+            return False
+        x = hb.handler
+    return False
+
+
+def _region(s, start_block, handler):
+    """Blocks reachable from ``start_block`` by normal edges and covered by ``handler``."""
+    out, todo = set(), [start_block]
+    while todo:
+        b = todo.pop()
+        if b in out or not _covered(s, b, handler):
+            continue
+        out.add(b)
+        todo.extend(b.succs)
+        hb = s.g.handler_block(b)
+        if hb is not None:
+            todo.append(hb)
+    return out
+
+
+def _kind(s, hblock):
+    instrs = s.instrs
+    i = hblock.start
+    if instrs[i].op != "PUSH_EXC_INFO":
+        raise DecompilationError("exception handler at %d has an unknown shape" % i)
+    nxt = instrs[i + 1].op if i + 1 < len(instrs) else None
+    if nxt == "WITH_EXCEPT_START":
+        return "with"
+    if nxt == "POP_TOP":
+        return "except"
+    j = i + 1
+    while j < hblock.end + 4 and j < len(instrs):
+        if instrs[j].op in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH"):
+            return "except"
+        if instrs[j].op in ("STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL", "POP_JUMP_IF_FALSE",
+                            "POP_JUMP_IF_TRUE", "JUMP", "RETURN_VALUE", "CALL"):
+            break
+        j += 1
+    return "finally"
+
+
+def structure_try(s, block, handler, frame, region):
+    hblock = s.g.block_at.get(handler[0])
+    if hblock is None:
+        raise DecompilationError("handler target %d missing" % handler[0])
+    kind = _kind(s, hblock)
+    body_blocks = _region(s, block, handler)
+    if kind == "with":
+        return _with(s, block, handler, hblock, body_blocks, frame, region)
+    hframe = Frame(s.ctx, frame.stack[:handler[1]] + ([si.Marker()] if handler[2] else []) + [si.Exc()])
+    h_blocks = _region(s, hblock, hblock.handler) if hblock.handler else {hblock}
+    h_exits = []
+    h_region = region.child(stop=None, handler=s.effective(hblock.handler), blocks=h_blocks,
+                            exits=h_exits, elide=_elide_except)
+    s.seq(hblock.start, hframe, h_region)
+    hframe.flush_parallel()
+    elide = None
+    if kind == "finally":
+        final, copy = _finally_body(s, hblock, hframe.out)
+        elide = _finally_elider(s, copy)
+    body_frame = Frame(s.ctx, frame.stack)
+    body_exits = []
+    body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=elide)
+    s.seq(block.start, body_frame, body_region)
+    body_frame.flush_parallel()
+    body = body_frame.out or [ast.Pass()]
+    exit_ = _one(body_exits, "try body")
+    if kind == "finally":
+        frame.emit(ast.Try(body=body, handlers=[], orelse=[], finalbody=final or [ast.Pass()]))
+        return exit_
+    handlers = _clauses(hframe.out)
+    after = _one(h_exits, "except clauses")
+    orelse = []
+    if exit_ is not None and after is not None and exit_ != after:
+        else_frame = Frame(s.ctx, frame.stack)
+        end = s.seq(exit_, else_frame, region.child(stop=after))
+        else_frame.flush_parallel()
+        orelse = else_frame.out
+        if end != after:
+            raise DecompilationError("else clause at %d does not rejoin" % exit_)
+        exit_ = after
+    elif exit_ is None:
+        exit_ = after
+    frame.emit(ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=[]))
+    return exit_
+
+
+def _one(exits, what):
+    distinct = sorted(set(exits))
+    if len(distinct) > 1:
+        raise DecompilationError("%s leaves to several places %s" % (what, distinct))
+    return distinct[0] if distinct else None
+
+
+def _elide_except(s, pos, frame):
+    """``POP_EXCEPT`` then ``name = None; del name`` at the end of an except clause."""
+    instrs = s.instrs
+    if pos >= len(instrs) or instrs[pos].op != "POP_EXCEPT":
+        return _follow_jump(s, pos)
+    _remove_marker(frame, si.PrevExc)
+    pos += 1
+    if pos + 2 < len(instrs) and instrs[pos].op == "LOAD_CONST" and instrs[pos].argval is None \
+            and instrs[pos + 1].op.startswith("STORE") and instrs[pos + 2].op.startswith("DELETE") \
+            and instrs[pos + 1].argval == instrs[pos + 2].argval:
+        pos += 3
+    return _follow_jump(s, pos)
+
+
+def _follow_jump(s, pos):
+    return pos
+
+
+def _remove_marker(frame, kind):
+    for i in range(len(frame.stack) - 1, -1, -1):
+        if isinstance(frame.stack[i], kind):
+            del frame.stack[i]
+            return True
+    return False
+
+
+def _clauses(stmts):
+    """Except clauses from the structured handler code."""
+    handlers = []
+    stmts = list(stmts)
+    while stmts:
+        st = stmts[0]
+        if isinstance(st, ast.If) and isinstance(st.test, si.ExcMatch):
+            handlers.append(_handler(st.test.type, st.body))
+            stmts = st.orelse + stmts[1:]
+            continue
+        if len(stmts) == 1 and isinstance(st, ast.Raise) and st.exc is None:
+            break
+        handlers.append(_handler(None, stmts))
+        break
+    if not handlers:
+        raise DecompilationError("no except clause found")
+    return handlers
+
+
+def _handler(type_, body):
+    name = None
+    body = list(body)
+    if body and isinstance(body[0], ast.Assign) and isinstance(body[0].value, si.Exc):
+        name = body[0].targets[0].id
+        body = body[1:]
+    elif body and isinstance(body[0], si.Discard) and isinstance(body[0].value, si.Exc):
+        body = body[1:]
+    cleaned = []
+    for st in body:
+        if isinstance(st, si.ExcEnd):
+            continue
+        if name and _is_name_cleanup(st, name):
+            continue
+        cleaned.append(st)
+    return ast.ExceptHandler(type=type_, name=name, body=cleaned or [ast.Pass()])
+
+
+def _is_name_cleanup(st, name):
+    if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+            and st.targets[0].id == name and isinstance(st.value, ast.Constant) and st.value.value is None:
+        return True
+    return isinstance(st, ast.Delete) and len(st.targets) == 1 and getattr(st.targets[0], "id", None) == name
+
+
+def _finally_body(s, hblock, stmts):
+    """The finally statements, and the instructions the normal path duplicates."""
+    stmts = list(stmts)
+    if stmts and isinstance(stmts[-1], ast.Raise) and stmts[-1].exc is None:
+        stmts.pop()
+    start = hblock.start + 1
+    end = start
+    while end < len(s.instrs) and not (s.instrs[end].op == "RERAISE" and s.instrs[end].argval == 0):
+        end += 1
+    return stmts, s.instrs[start:end]
+
+
+def _finally_elider(s, copy):
+    n = len(copy)
+
+    def elide(s, pos, frame):
+        if n == 0:
+            return pos
+        if pos + n > len(s.instrs):
+            return None
+        base_a, base_b = copy[0].index, pos
+        for a, b in zip(copy, s.instrs[pos:pos + n]):
+            if a.op != b.op:
+                return None
+            if a.target is not None:
+                if a.target - base_a != b.target - base_b:
+                    return None
+            elif not _same_arg(a.argval, b.argval):
+                return None
+        return pos + n
+    return elide
+
+
+def _same_arg(a, b):
+    return type(a) is type(b) and (a is b or a == b)
+
+
+# --- with ------------------------------------------------------------------
+
+_EXIT_CALL = ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "CALL"]
+
+
+def _elide_with(s, pos, frame):
+    instrs = s.instrs
+    p = pos
+    if p < len(instrs) and instrs[p].op == "SWAP" and instrs[p].argval == 2:
+        p += 1
+    ops = [i.op for i in instrs[p:p + 4]]
+    if ops != _EXIT_CALL or any(i.argval is not None for i in instrs[p:p + 3]):
+        return None
+    p += 4
+    if p < len(instrs) and instrs[p].op == "GET_AWAITABLE":
+        p += 2
+    if p < len(instrs) and instrs[p].op == "POP_TOP":
+        p += 1
+    _remove_marker(frame, si.WithExit)
+    return p
+
+
+def _with(s, block, handler, hblock, body_blocks, frame, region):
+    if len(frame.stack) < 2 or not isinstance(frame.stack[-1], si.WithValue):
+        raise DecompilationError("with statement without its context at %d" % block.start)
+    exit_marker = frame.stack[-2]
+    outer = frame.stack[:-2]
+    body_frame = Frame(s.ctx, frame.stack)
+    exits = []
+    body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=exits, elide=_elide_with)
+    s.seq(block.start, body_frame, body_region)
+    body_frame.flush_parallel()
+    stmts = body_frame.out
+    target = None
+    if stmts and isinstance(stmts[0], ast.Assign) and isinstance(stmts[0].value, si.WithValue):
+        target = stmts[0].targets[0]
+        stmts = stmts[1:]
+    elif stmts and isinstance(stmts[0], si.Discard) and isinstance(stmts[0].value, si.WithValue):
+        stmts = stmts[1:]
+    else:
+        raise DecompilationError("with statement at %d: cannot find its target" % block.start)
+    item = ast.withitem(context_expr=exit_marker.ctx, optional_vars=target)
+    node_cls = ast.AsyncWith if exit_marker.is_async else ast.With
+    frame.emit(node_cls(items=[item], body=stmts or [ast.Pass()], type_comment=None))
+    frame.stack = list(outer)
+    exit_ = _one(exits, "with body")
+    if exit_ is None:
+        exit_ = _suppressed(s, hblock)
+    return exit_
+
+
+def _suppressed(s, hblock):
+    """Where execution goes when ``__exit__`` suppresses the exception, if anywhere."""
+    instrs = s.instrs
+    for i in range(hblock.start, min(len(instrs) - 3, hblock.start + 40)):
+        if [x.op for x in instrs[i:i + 4]] == ["POP_TOP", "POP_EXCEPT", "POP_TOP", "POP_TOP"]:
+            j = i + 4
+            if j < len(instrs) and instrs[j].op == "JUMP":
+                return instrs[j].target
+            return j
+    return None

@@ -1,0 +1,749 @@
+"""AST -> Python source printer that behaves the same on Python 3.8 - 3.13.
+
+``unparse(node)`` accepts any module, statement, expression or pattern node
+of the 3.8 - 3.13 ``ast`` modules (slices in either the 3.8 ``Index`` /
+``ExtSlice`` shape or the 3.9+ shape) and returns source text that parses,
+on the running interpreter, back to an equivalent tree.  Parentheses are
+added only where precedence requires them.  f-strings are written so that
+they are valid on the running version (before 3.12 a replacement field may
+not reuse the enclosing quote nor contain a backslash or ``#``); when no
+valid f-string exists an equivalent ``'...'.format(...)`` call is printed.
+"""
+
+import sys
+from ast import AST, Constant, FormattedValue, Index, JoinedStr, Name, Starred, Tuple
+
+__all__ = ["unparse"]
+
+_PY39 = sys.version_info >= (3, 9)
+_PY311 = sys.version_info >= (3, 11)
+_PY312 = sys.version_info >= (3, 12)
+
+# Precedence levels, lowest binding first.  An expression whose own level is
+# below the level its position requires gets parenthesised.
+(NAMED, YIELD, TUPLE, TEST, OR, AND, NOT, CMP, BOR, BXOR, BAND, SHIFT, ARITH,
+ TERM, FACTOR, POWER, AWAIT, ATOM) = range(1, 19)
+
+_BINOP = {
+    "Add": ("+", ARITH), "Sub": ("-", ARITH), "Mult": ("*", TERM),
+    "MatMult": ("@", TERM), "Div": ("/", TERM), "FloorDiv": ("//", TERM),
+    "Mod": ("%", TERM), "Pow": ("**", POWER), "LShift": ("<<", SHIFT),
+    "RShift": (">>", SHIFT), "BitOr": ("|", BOR), "BitXor": ("^", BXOR),
+    "BitAnd": ("&", BAND),
+}
+_UNARY = {"Not": ("not ", NOT), "Invert": ("~", FACTOR),
+          "UAdd": ("+", FACTOR), "USub": ("-", FACTOR)}
+_CMP = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">",
+        "GtE": ">=", "Is": "is", "IsNot": "is not", "In": "in",
+        "NotIn": "not in"}
+_CONV = {115: "!s", 114: "!r", 97: "!a"}
+_QUOTES = ("'", '"', '"""', "'''")
+_INF = float("inf")
+
+
+class _NoFString(Exception):
+    """No valid f-string spelling exists in the current quoting context."""
+
+
+def _float(f):
+    """Text and precedence of an expression equal to float ``f``."""
+    if f != f:
+        return "1e309 - 1e309", ARITH
+    if f == _INF:
+        return "1e309", ATOM
+    if f == -_INF:
+        return "-1e309", FACTOR
+    r = repr(f)
+    return r, FACTOR if r[0] == "-" else ATOM
+
+
+def _complex(c):
+    r, i = c.real, c.imag
+    if r == r and i == i:
+        rneg = str(r)[0] == "-"       # sign of zero matters here
+        ineg = str(i)[0] == "-"
+        imag = ("1e309" if abs(i) == _INF else repr(abs(i))) + "j"
+        if r == 0 and rneg == ineg:           # 2j, -2j (== complex(-0.0, -2))
+            return ("-" + imag, FACTOR) if ineg else (imag, ATOM)
+        if not ineg and not (r == 0 and rneg):
+            return _float(r)[0] + " + " + imag, ARITH
+        if ineg and i != 0:
+            return _float(r)[0] + " - " + imag, ARITH
+    return "complex(%s, %s)" % (_float(r)[0], _float(i)[0]), ATOM
+
+
+def _fstring_literal(s, quote, in_spec):
+    """Escape literal text of an f-string (or of its format spec)."""
+    if s.isprintable() and "{" not in s and "}" not in s and "\\" not in s \
+            and quote not in s:
+        return s
+    out = []
+    for c in s:
+        if c == "{" or c == "}":
+            if in_spec:      # `{{` is not an escape inside a format spec
+                out.append("\\x7b" if c == "{" else "\\x7d")
+            else:
+                out.append(c + c)
+        elif c == "\\" or c == quote:
+            out.append("\\" + c)
+        elif c.isprintable():
+            out.append(c)
+        else:
+            out.append(c.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
+
+
+def _fexpr_ok(text, forbidden):
+    """Whether ``text`` may sit in a replacement field before Python 3.12."""
+    if "\\" in text or "#" in text or "\n" in text:
+        return False
+    for q in forbidden:
+        if q in text:
+            return False
+    return True
+
+
+_EXPR = {}   # node class -> expression method
+_STMT = {}   # node class -> statement method
+
+
+def _lookup(table, prefix, cls):
+    for klass in cls.__mro__:
+        meth = getattr(_Unparser, prefix + klass.__name__, None)
+        if meth is not None:
+            table[cls] = meth
+            return meth
+    raise ValueError("unparse: unsupported node type %s" % cls.__name__)
+
+
+class _Unparser:
+    def __init__(self):
+        self.lines = []
+        self.indent = ""
+        # Quote tokens forbidden inside the replacement field being printed
+        # (None outside f-string replacement fields, and always on 3.12+).
+        self.fq = None
+
+    # ----------------------------------------------------------- helpers
+    def expr(self, node, prec=TEST):
+        try:
+            meth = _EXPR[node.__class__]
+        except KeyError:
+            meth = _lookup(_EXPR, "_x_", node.__class__)
+        text, own = meth(self, node)
+        return "(" + text + ")" if own < prec else text
+
+    def exprs(self, nodes, prec=TEST):
+        return ", ".join([self.expr(n, prec) for n in nodes])
+
+    def stmt(self, node):
+        try:
+            meth = _STMT[node.__class__]
+        except KeyError:
+            meth = _lookup(_STMT, "_s_", node.__class__)
+        meth(self, node)
+
+    def line(self, text):
+        self.lines.append(self.indent + text)
+
+    def block(self, head, body):
+        self.lines.append(self.indent + head + ":")
+        saved = self.indent
+        self.indent = saved + "    "
+        if body:
+            for s in body:
+                self.stmt(s)
+        else:
+            self.lines.append(self.indent + "pass")
+        self.indent = saved
+
+    # ----------------------------------------------------------- statements
+    def _s_Module(self, n):
+        for s in n.body:
+            self.stmt(s)
+
+    _s_Interactive = _s_Module
+
+    def _s_Expression(self, n):
+        self.line(self.expr(n.body))
+
+    def _s_FunctionType(self, n):
+        self.line("(%s) -> %s" % (self.exprs(n.argtypes), self.expr(n.returns)))
+
+    def _s_Expr(self, n):
+        self.line(self.expr(n.value, YIELD))
+
+    def _s_Pass(self, n):
+        self.line("pass")
+
+    def _s_Break(self, n):
+        self.line("break")
+
+    def _s_Continue(self, n):
+        self.line("continue")
+
+    def _s_Global(self, n):
+        self.line("global " + ", ".join(n.names))
+
+    def _s_Nonlocal(self, n):
+        self.line("nonlocal " + ", ".join(n.names))
+
+    def _s_Return(self, n):
+        if n.value is None:
+            self.line("return")
+        else:
+            self.line("return " + self.expr(n.value, TUPLE))
+
+    def _s_Delete(self, n):
+        self.line("del " + self.exprs(n.targets))
+
+    def _s_Assign(self, n):
+        parts = [self.expr(t, TUPLE) for t in n.targets]
+        parts.append(self.expr(n.value, YIELD))
+        self.line(" = ".join(parts))
+
+    def _s_AugAssign(self, n):
+        self.line("%s %s= %s" % (self.expr(n.target, TUPLE),
+                                 _BINOP[n.op.__class__.__name__][0],
+                                 self.expr(n.value, YIELD)))
+
+    def _s_AnnAssign(self, n):
+        t = self.expr(n.target, TUPLE)
+        if not n.simple and isinstance(n.target, Name):
+            t = "(" + t + ")"
+        t += ": " + self.expr(n.annotation)
+        if n.value is not None:
+            t += " = " + self.expr(n.value, YIELD)
+        self.line(t)
+
+    def _s_Raise(self, n):
+        t = "raise"
+        if n.exc is not None:
+            t += " " + self.expr(n.exc)
+        if n.cause is not None:
+            t += " from " + self.expr(n.cause)
+        self.line(t)
+
+    def _s_Assert(self, n):
+        t = "assert " + self.expr(n.test)
+        if n.msg is not None:
+            t += ", " + self.expr(n.msg)
+        self.line(t)
+
+    def _s_Import(self, n):
+        self.line("import " + ", ".join([self.alias(a) for a in n.names]))
+
+    def _s_ImportFrom(self, n):
+        self.line("from %s%s import %s" % ("." * (n.level or 0), n.module or "",
+                                           ", ".join([self.alias(a) for a in n.names])))
+
+    def alias(self, a):
+        return a.name + " as " + a.asname if a.asname else a.name
+
+    def _s_If(self, n):
+        self.block("if " + self.expr(n.test), n.body)
+        orelse = n.orelse
+        while len(orelse) == 1 and orelse[0].__class__.__name__ == "If":
+            n = orelse[0]
+            self.block("elif " + self.expr(n.test), n.body)
+            orelse = n.orelse
+        if orelse:
+            self.block("else", orelse)
+
+    def _s_While(self, n):
+        self.block("while " + self.expr(n.test), n.body)
+        if n.orelse:
+            self.block("else", n.orelse)
+
+    def _s_For(self, n, kw="for "):
+        it = n.iter
+        prec = TUPLE
+        if not _PY39 and isinstance(it, Tuple) and any(isinstance(e, Starred) for e in it.elts):
+            prec = TEST     # 3.8 does not accept `for x in *a, b:`
+        self.block(kw + self.expr(n.target, TUPLE) + " in " + self.expr(it, prec), n.body)
+        if n.orelse:
+            self.block("else", n.orelse)
+
+    def _s_AsyncFor(self, n):
+        self._s_For(n, "async for ")
+
+    def _s_With(self, n, kw="with "):
+        items = []
+        for item in n.items:
+            t = self.expr(item.context_expr)
+            if item.optional_vars is not None:
+                t += " as " + self.expr(item.optional_vars)
+            items.append(t)
+        self.block(kw + ", ".join(items), n.body)
+
+    def _s_AsyncWith(self, n):
+        self._s_With(n, "async with ")
+
+    def _s_Try(self, n, star=""):
+        self.block("try", n.body)
+        for h in n.handlers:
+            t = "except" + star
+            if h.type is not None:
+                t += " " + self.expr(h.type)
+            if h.name:
+                t += " as " + h.name
+            self.block(t, h.body)
+        if n.orelse:
+            self.block("else", n.orelse)
+        if n.finalbody:
+            self.block("finally", n.finalbody)
+
+    def _s_TryStar(self, n):
+        self._s_Try(n, "*")
+
+    def _s_ExceptHandler(self, n):      # only when printed on its own
+        self._s_Try(_Bare(body=[], handlers=[n], orelse=[], finalbody=[]))
+        del self.lines[-len(self.lines) + len(self.lines) - 1 - len(n.body or [1]) - 1]
+
+    def decorators(self, n):
+        for d in n.decorator_list:
+            self.line("@" + self.expr(d))
+
+    def type_params(self, n):
+        params = getattr(n, "type_params", None)
+        if not params:
+            return ""
+        out = []
+        for p in params:
+            kind = p.__class__.__name__
+            t = {"TypeVar": "", "ParamSpec": "**", "TypeVarTuple": "*"}[kind] + p.name
+            if kind == "TypeVar" and p.bound is not None:
+                t += ": " + self.expr(p.bound)
+            if getattr(p, "default_value", None) is not None:
+                t += " = " + self.expr(p.default_value)
+            out.append(t)
+        return "[" + ", ".join(out) + "]"
+
+    def _s_FunctionDef(self, n, kw="def "):
+        self.decorators(n)
+        head = "%s%s%s(%s)" % (kw, n.name, self.type_params(n), self.arguments(n.args))
+        if n.returns is not None:
+            head += " -> " + self.expr(n.returns)
+        self.block(head, n.body)
+
+    def _s_AsyncFunctionDef(self, n):
+        self._s_FunctionDef(n, "async def ")
+
+    def _s_ClassDef(self, n):
+        self.decorators(n)
+        head = "class " + n.name + self.type_params(n)
+        args = [self.expr(b) for b in n.bases] + [self.keyword(k) for k in n.keywords]
+        if args:
+            head += "(" + ", ".join(args) + ")"
+        self.block(head, n.body)
+
+    def _s_TypeAlias(self, n):
+        self.line("type %s%s = %s" % (self.expr(n.name), self.type_params(n),
+                                      self.expr(n.value)))
+
+    def _s_Match(self, n):
+        self.line("match " + self.expr(n.subject, TUPLE) + ":")
+        saved = self.indent
+        self.indent += "    "
+        for case in n.cases:
+            self._s_match_case(case)
+        self.indent = saved
+
+    def _s_match_case(self, c):
+        head = "case " + self.pattern(c.pattern)
+        if c.guard is not None:
+            head += " if " + self.expr(c.guard)
+        self.block(head, c.body)
+
+    # ----------------------------------------------------------- patterns
+    def pattern(self, p, level=0):
+        """level 0: anywhere; 1: an alternative of `|`; 2: left of `as`."""
+        kind = p.__class__.__name__
+        if kind == "MatchValue":
+            return self.expr(p.value, 0)
+        if kind == "MatchSingleton":
+            return repr(p.value)
+        if kind == "MatchSequence":
+            return "[" + ", ".join([self.pattern(x) for x in p.patterns]) + "]"
+        if kind == "MatchStar":
+            return "*" + (p.name or "_")
+        if kind == "MatchMapping":
+            items = [self.expr(k, 0) + ": " + self.pattern(v)
+                     for k, v in zip(p.keys, p.patterns)]
+            if p.rest is not None:
+                items.append("**" + p.rest)
+            return "{" + ", ".join(items) + "}"
+        if kind == "MatchClass":
+            args = [self.pattern(x) for x in p.patterns]
+            args += [k + "=" + self.pattern(v) for k, v in zip(p.kwd_attrs, p.kwd_patterns)]
+            return self.expr(p.cls, ATOM) + "(" + ", ".join(args) + ")"
+        if kind == "MatchAs":
+            if p.pattern is None:
+                return p.name or "_"
+            t = self.pattern(p.pattern, 2) + " as " + p.name
+            return "(" + t + ")" if level else t
+        if kind == "MatchOr":
+            t = " | ".join([self.pattern(x, 1) for x in p.patterns])
+            return "(" + t + ")" if level == 1 else t
+        raise ValueError("unparse: unsupported pattern %s" % kind)
+
+    # ----------------------------------------------------------- arguments
+    def arguments(self, a, lam=False):
+        out = []
+        posonly = getattr(a, "posonlyargs", None) or []
+        pos = posonly + a.args
+        defaults = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
+        for i, (arg, default) in enumerate(zip(pos, defaults)):
+            out.append(self.arg(arg, default, lam))
+            if i == len(posonly) - 1:
+                out.append("/")
+        if a.vararg is not None:
+            out.append("*" + self.arg(a.vararg, None, lam))
+        elif a.kwonlyargs:
+            out.append("*")
+        for arg, default in zip(a.kwonlyargs, a.kw_defaults):
+            out.append(self.arg(arg, default, lam))
+        if a.kwarg is not None:
+            out.append("**" + self.arg(a.kwarg, None, lam))
+        return ", ".join(out)
+
+    def arg(self, arg, default, lam):
+        t = arg.arg
+        eq = "="
+        if arg.annotation is not None and not lam:
+            t += ": " + self.expr(arg.annotation)
+            eq = " = "
+        if default is not None:
+            t += eq + self.expr(default)
+        return t
+
+    def keyword(self, k):
+        if k.arg is None:
+            return "**" + self.expr(k.value, BOR)
+        return k.arg + "=" + self.expr(k.value)
+
+    # ----------------------------------------------------------- expressions
+    def _x_Name(self, n):
+        return n.id, ATOM
+
+    def _x_Constant(self, n):
+        return self.constant(n.value, getattr(n, "kind", None))
+
+    def constant(self, v, kind=None):
+        t = v.__class__
+        if v is None or t is bool:
+            return repr(v), ATOM
+        if v is Ellipsis:
+            return "...", ATOM
+        if t is str or t is bytes:
+            if self.fq is not None:
+                return self.fstring_field_str(v, "u" if kind == "u" else "")
+            return ("u" + repr(v) if kind == "u" else repr(v)), ATOM
+        if t is int:
+            return repr(v), FACTOR if v < 0 else ATOM
+        if t is float:
+            return _float(v)
+        if t is complex:
+            return _complex(v)
+        if t is tuple:
+            if not v:
+                return "()", ATOM
+            parts = []
+            for x in v:
+                text, prec = self.constant(x)
+                parts.append("(" + text + ")" if prec < TEST else text)
+            return ", ".join(parts) + ("," if len(parts) == 1 else ""), TUPLE
+        if t is frozenset:
+            if not v:
+                return "frozenset()", ATOM
+            parts = []
+            for x in v:
+                text, prec = self.constant(x)
+                parts.append("(" + text + ")" if prec < TEST else text)
+            return "frozenset({" + ", ".join(parts) + "})", ATOM
+        raise ValueError("unparse: constant of non-literal type %s: %r"
+                         % (t.__name__, v))
+
+    def _x_Tuple(self, n):
+        if not n.elts:
+            return "()", ATOM
+        if len(n.elts) == 1:
+            return self.expr(n.elts[0]) + ",", TUPLE
+        return self.exprs(n.elts), TUPLE
+
+    def _x_List(self, n):
+        return "[" + self.exprs(n.elts) + "]", ATOM
+
+    def _x_Set(self, n):
+        if not n.elts:
+            return "{*()}", ATOM
+        return "{" + self.exprs(n.elts) + "}", ATOM
+
+    def _x_Dict(self, n):
+        items = []
+        for k, v in zip(n.keys, n.values):
+            if k is None:
+                items.append("**" + self.expr(v, BOR))
+            else:
+                items.append(self.expr(k) + ": " + self.expr(v))
+        return "{" + ", ".join(items) + "}", ATOM
+
+    def comprehension(self, generators):
+        out = []
+        for g in generators:
+            out.append(" async for " if g.is_async else " for ")
+            out.append(self.expr(g.target, TUPLE))
+            out.append(" in ")
+            out.append(self.expr(g.iter, OR))
+            for cond in g.ifs:
+                out.append(" if ")
+                out.append(self.expr(cond, OR))
+        return "".join(out)
+
+    def _x_ListComp(self, n):
+        return "[" + self.expr(n.elt) + self.comprehension(n.generators) + "]", ATOM
+
+    def _x_SetComp(self, n):
+        return "{" + self.expr(n.elt) + self.comprehension(n.generators) + "}", ATOM
+
+    def _x_GeneratorExp(self, n):
+        return "(" + self.expr(n.elt) + self.comprehension(n.generators) + ")", ATOM
+
+    def _x_DictComp(self, n):
+        return ("{" + self.expr(n.key) + ": " + self.expr(n.value)
+                + self.comprehension(n.generators) + "}", ATOM)
+
+    def _x_BoolOp(self, n):
+        if n.op.__class__.__name__ == "And":
+            sep, prec = " and ", AND
+        else:
+            sep, prec = " or ", OR
+        return sep.join([self.expr(v, prec + 1) for v in n.values]), prec
+
+    def _x_BinOp(self, n):
+        sym, prec = _BINOP[n.op.__class__.__name__]
+        if prec == POWER:                 # right associative; `2 ** -1` is fine
+            left, right = AWAIT, FACTOR
+        else:
+            left, right = prec, prec + 1
+        return self.expr(n.left, left) + " " + sym + " " + self.expr(n.right, right), prec
+
+    def _x_UnaryOp(self, n):
+        sym, prec = _UNARY[n.op.__class__.__name__]
+        return sym + self.expr(n.operand, prec), prec
+
+    def _x_Compare(self, n):
+        out = [self.expr(n.left, CMP + 1)]
+        for op, right in zip(n.ops, n.comparators):
+            out.append(_CMP[op.__class__.__name__])
+            out.append(self.expr(right, CMP + 1))
+        return " ".join(out), CMP
+
+    def _x_Lambda(self, n):
+        args = self.arguments(n.args, lam=True)
+        return ("lambda " + args if args else "lambda") + ": " + self.expr(n.body), TEST
+
+    def _x_IfExp(self, n):
+        return (self.expr(n.body, OR) + " if " + self.expr(n.test, OR) + " else "
+                + self.expr(n.orelse, TEST)), TEST
+
+    def _x_NamedExpr(self, n):
+        return self.expr(n.target, ATOM) + " := " + self.expr(n.value), NAMED
+
+    def _x_Await(self, n):
+        return "await " + self.expr(n.value, ATOM), AWAIT
+
+    def _x_Yield(self, n):
+        if n.value is None:
+            return "yield", YIELD
+        return "yield " + self.expr(n.value, TUPLE), YIELD
+
+    def _x_YieldFrom(self, n):
+        return "yield from " + self.expr(n.value), YIELD
+
+    def _x_Starred(self, n):
+        return "*" + self.expr(n.value, BOR), ATOM
+
+    def _x_Attribute(self, n):
+        v = n.value
+        t = self.expr(v, ATOM)
+        if isinstance(v, Constant) and v.value.__class__ is int and v.value >= 0:
+            t = "(" + t + ")"             # `1.real` would lex as a float
+        return t + "." + n.attr, ATOM
+
+    def _x_Call(self, n):
+        args = n.args
+        if len(args) == 1 and not n.keywords and args[0].__class__.__name__ == "GeneratorExp":
+            return self.expr(n.func, ATOM) + self.expr(args[0]), ATOM
+        parts = [self.expr(a) for a in args] + [self.keyword(k) for k in n.keywords]
+        return self.expr(n.func, ATOM) + "(" + ", ".join(parts) + ")", ATOM
+
+    def _x_Subscript(self, n):
+        return self.expr(n.value, ATOM) + "[" + self.index(n.slice) + "]", ATOM
+
+    def index(self, s):
+        kind = s.__class__.__name__
+        if kind == "Index":
+            return self.index(s.value)
+        elts = None
+        if kind == "ExtSlice":
+            elts = s.dims
+        elif kind == "Tuple" and s.elts and (
+                _PY311 or not any(isinstance(e, Starred) for e in s.elts)):
+            elts = s.elts
+        if elts is None:
+            return self.expr(s, TUPLE)
+        parts = [self.expr(e.value if isinstance(e, Index) else e) for e in elts]
+        if len(parts) == 1 and not isinstance(elts[0], Starred):
+            return parts[0] + ","
+        return ", ".join(parts)
+
+    _x_Index = lambda self, n: (self.index(n), TUPLE)   # noqa: E731
+    _x_ExtSlice = _x_Index
+
+    def _x_Slice(self, n):
+        out = []
+        for bound in (n.lower, n.upper, n.step):
+            if bound is None:
+                out.append("")
+            else:
+                t = self.expr(bound)
+                out.append("(" + t + ")" if bound.__class__.__name__ == "Lambda" else t)
+        if n.step is None:
+            del out[2]
+        return ":".join(out), ATOM
+
+    # ----------------------------------------------------------- f-strings
+    def _x_FormattedValue(self, n):
+        return self._x_JoinedStr(JoinedStr(values=[n]))
+
+    def _x_JoinedStr(self, n):
+        if _PY312:
+            lits = "".join([v.value for v in n.values if isinstance(v, Constant)])
+            q = '"' if "'" in lits and '"' not in lits else "'"
+            return self.fstring(n, q, None), ATOM
+        outer = self.fq
+        for q in _QUOTES:
+            try:
+                text = self.fstring(n, q, (outer or ()) + (q,))
+            except _NoFString:
+                continue
+            if outer is None or _fexpr_ok(text, outer):
+                return text, ATOM
+        if outer is not None:
+            raise _NoFString
+        return self.format_call(n)
+
+    def fstring(self, n, q, forbidden):
+        out = ["f", q]
+        for v in n.values:
+            self.fstring_part(v, q, forbidden, out, 0)
+        out.append(q)
+        return "".join(out)
+
+    def fstring_part(self, v, q, forbidden, out, depth):
+        if isinstance(v, Constant):
+            out.append(_fstring_literal(v.value, q[0], depth > 0))
+            return
+        if not isinstance(v, FormattedValue):
+            raise ValueError("unparse: unexpected f-string part %s" % v.__class__.__name__)
+        if depth > 1 and forbidden is not None:
+            raise _NoFString          # before 3.12 specs nest only one level
+        saved = self.fq
+        self.fq = forbidden
+        try:
+            text = self.expr(v.value, OR)
+        finally:
+            self.fq = saved
+        if forbidden is not None and not _fexpr_ok(text, forbidden):
+            raise _NoFString
+        out.append("{ " if text[0] == "{" else "{")
+        out.append(text)
+        if v.conversion is not None and v.conversion != -1:
+            out.append(_CONV[v.conversion])
+        if v.format_spec is not None:
+            out.append(":")
+            for s in v.format_spec.values:
+                self.fstring_part(s, q, forbidden, out, depth + 1)
+        out.append("}")
+
+    def fstring_field_str(self, v, prefix):
+        """A str/bytes literal inside a replacement field (before 3.12)."""
+        if v.__class__ is bytes:
+            s = v.decode("latin-1")
+            prefix = "b"
+            ok = all(" " <= c <= "~" for c in s)
+        else:
+            s = v
+            ok = s.isprintable()
+        if ok and "\\" not in s and "#" not in s:
+            for q in _QUOTES:
+                if q[0] in s and (len(q) == 1 or q in s or s.endswith(q[0])):
+                    continue
+                text = prefix + q + s + q
+                if all(f not in text for f in self.fq):
+                    return text, ATOM
+        raise _NoFString
+
+    def format_call(self, n):
+        """Last resort: an f-string printed as an equivalent str.format call."""
+        template, args = [], []
+        for v in n.values:
+            if isinstance(v, Constant):
+                template.append(v.value.replace("{", "{{").replace("}", "}}"))
+                continue
+            template.append("{" + _CONV.get(v.conversion, ""))
+            args.append(self.expr(v.value))
+            spec = v.format_spec
+            if spec is not None:
+                lits = [s.value for s in spec.values if isinstance(s, Constant)]
+                text = "".join(lits)
+                if len(lits) == len(spec.values) and "{" not in text and "}" not in text:
+                    template.append(":" + text)
+                else:
+                    template.append(":{}")
+                    args.append(self.expr(spec))
+            template.append("}")
+        return repr("".join(template)) + ".format(" + ", ".join(args) + ")", ATOM
+
+
+class _Bare:
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+def unparse(node):
+    """Return Python source text for ``node`` (valid on the running Python)."""
+    u = _Unparser()
+    if isinstance(node, list):
+        for s in node:
+            u.stmt(s)
+        return "\n".join(u.lines)
+    if not isinstance(node, AST):
+        raise ValueError("unparse: expected an AST node, got %r" % (node,))
+    kind = node.__class__.__name__
+    if node.__class__ in _EXPR or hasattr(_Unparser, "_x_" + kind):
+        return u.expr(node, TEST)
+    if kind.startswith("Match") or kind == "pattern":
+        return u.pattern(node)
+    if kind == "arguments":
+        return u.arguments(node)
+    if kind == "keyword":
+        return u.keyword(node)
+    if kind == "alias":
+        return u.alias(node)
+    if kind == "comprehension":
+        return u.comprehension([node]).lstrip()
+    if kind == "withitem":
+        t = u.expr(node.context_expr)
+        return t + " as " + u.expr(node.optional_vars) if node.optional_vars else t
+    if kind in ("TypeVar", "ParamSpec", "TypeVarTuple"):
+        return u.type_params(_Bare(type_params=[node]))[1:-1]
+    if kind == "ExceptHandler":
+        u._s_Try(_Bare(body=[], handlers=[node], orelse=[], finalbody=[]))
+        return "\n".join(u.lines[2:])
+    if kind == "match_case":
+        u._s_match_case(node)
+        return "\n".join(u.lines)
+    u.stmt(node)
+    return "\n".join(u.lines)

@@ -1,0 +1,158 @@
+"""Per-version facts about CPython bytecode, in one place.
+
+:mod:`unveil.instructions` asks this module everything that differs between
+3.8 and 3.13; nothing else in the package looks at ``sys.version_info``.
+"""
+import dis
+import sys
+
+from . import instructions as _ins
+
+PY = sys.version_info[:2]
+
+#: Instructions with no effect on the decompiled program.
+DROPPED = {"CACHE", "EXTENDED_ARG", "RESUME", "PRECALL", "NOP", "TO_BOOL", "MAKE_CELL",
+           "COPY_FREE_VARS", "GEN_START", "NOT_TAKEN", "SETUP_ANNOTATIONS_NOOP"}
+
+#: Whether ``CALL`` consumes a NULL-or-self slot below the callable.
+CALL_HAS_NULL = PY >= (3, 11)
+
+# Operator text of the pre-3.11 arithmetic opcodes.
+_LEGACY_BINARY = {
+    "ADD": "+", "SUBTRACT": "-", "MULTIPLY": "*", "TRUE_DIVIDE": "/",
+    "FLOOR_DIVIDE": "//", "MODULO": "%", "POWER": "**", "LSHIFT": "<<",
+    "RSHIFT": ">>", "AND": "&", "OR": "|", "XOR": "^", "MATRIX_MULTIPLY": "@",
+}
+
+
+def exception_entries(code, raw):
+    """(start, end, target, depth, lasti) offsets of the exception table, 3.11+."""
+    if PY < (3, 11):
+        return []
+    return [(e.start, e.end, e.target, e.depth, e.lasti)
+            for e in dis.Bytecode(code).exception_entries]
+
+
+def line_of(ins):
+    """The source line an instruction starts, or None."""
+    if PY >= (3, 13):
+        return ins.line_number if ins.starts_line else None
+    return ins.starts_line
+
+
+def global_pushes_null(ins):
+    return PY >= (3, 11) and bool(ins.arg & 1)
+
+
+def attr_is_method(ins):
+    return PY >= (3, 12) and bool(ins.arg & 1)
+
+
+def binary_op_symbol(ins):
+    return ins.argrepr
+
+
+def compare_symbol(ins):
+    return ins.argval
+
+
+def kw_names_value(ins, code):
+    return code.co_consts[ins.arg]
+
+
+def intrinsic_name(ins):
+    return ins.argrepr
+
+
+def super_attr(ins):
+    return ins.argval, bool(ins.arg & 1), bool(ins.arg & 2)
+
+
+def for_iter_exit(ins, state):
+    """Offset where a finished ``for`` loop continues, past END_FOR and its POP_TOP."""
+    target = ins.argval
+    raw = state.raw
+    for j, r in enumerate(raw):
+        if r.offset == target and r.opname == "END_FOR":
+            j += 1
+            if PY >= (3, 13) and j < len(raw) and raw[j].opname == "POP_TOP":
+                state.dropped_pops.add(raw[j].offset)
+                j += 1
+            return raw[j].offset if j < len(raw) else target + 1000000
+    return target
+
+
+# --- translators of opcodes that exist only in some versions ---------------
+
+def _legacy_binary(ins, state):
+    kind, _, name = ins.opname.partition("_")
+    symbol = _LEGACY_BINARY[name]
+    return [_ins.Instr("BINARY_OP", None, symbol + "=" if kind == "INPLACE" else symbol)]
+
+
+def _legacy_call(kwnames, has_null):
+    def translate(ins, state):
+        return [_ins.Instr("CALL", ins.arg, (ins.arg, kwnames, has_null))]
+    return translate
+
+
+def _legacy_call_ex(ins, state):
+    return [_ins.Instr("CALL_FUNCTION_EX", ins.arg, (bool(ins.arg & 1), False))]
+
+
+def _rot(n):
+    def translate(ins, state):
+        k = n if n else ins.arg
+        return [_ins.Instr("ROT", k, k)]
+    return translate
+
+
+def _dup_top_two(ins, state):
+    return [_ins.Instr("COPY", 2, 2), _ins.Instr("COPY", 2, 2)]
+
+
+def _yield_from(ins, state):
+    return [_ins.Instr("YIELD_FROM")]
+
+
+def _load_const(ins, state):
+    """``LOAD_CONST None`` that starts a send loop is part of YIELD_FROM."""
+    nxt = state.next_raw()
+    if ins.argval is None and nxt is not None:
+        if nxt.opname == "YIELD_FROM":
+            return []
+        if nxt.opname == "SEND":
+            state.skip_to = nxt.argval
+            return [_ins.Instr("YIELD_FROM")]
+    return [_ins.Instr("LOAD_CONST", ins.arg, ins.argval)]
+
+
+def _return_generator(ins, state):
+    nxt = state.next_raw()
+    if nxt is not None and nxt.opname == "POP_TOP":
+        state.dropped_pops.add(nxt.offset)
+    return []
+
+
+def _make_function(ins, state):
+    return [_ins.Instr("MAKE_FUNCTION", ins.arg, (ins.arg or 0, PY < (3, 11)))]
+
+
+TRANSLATORS = {
+    "MAKE_FUNCTION": _make_function,
+    "CALL_FUNCTION": _legacy_call(None, False),
+    "CALL_FUNCTION_KW": _legacy_call("stack", False),
+    "CALL_METHOD": _legacy_call(None, True),
+    "ROT_THREE": _rot(3),
+    "ROT_FOUR": _rot(4),
+    "ROT_N": _rot(0),
+    "DUP_TOP_TWO": _dup_top_two,
+    "YIELD_FROM": _yield_from,
+    "LOAD_CONST": _load_const,
+    "RETURN_GENERATOR": _return_generator,
+}
+if PY < (3, 11):
+    TRANSLATORS["CALL_FUNCTION_EX"] = _legacy_call_ex
+for _op in list(dis.opmap):
+    if _op.startswith(("BINARY_", "INPLACE_")) and _op.partition("_")[2] in _LEGACY_BINARY:
+        TRANSLATORS[_op] = _legacy_binary

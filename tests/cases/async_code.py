@@ -1,0 +1,340 @@
+"""async def, await, async for, async with, async generators and async comprehensions.
+
+No event loop: coroutines are driven with send(None), so everything awaited here
+is a coroutine of ours or the ``suspend`` generator-based coroutine below.
+"""
+import types
+
+from tests.cases.registry import case
+
+
+@types.coroutine
+def suspend(value=None):
+    """Hand control back to the driver once."""
+    received = yield value
+    return received
+
+
+class Ticker:
+    """Async iterator over range(n), suspending before each item; may fail at one index."""
+
+    def __init__(self, n, fail_at=None):
+        self.n = n
+        self.i = 0
+        self.fail_at = fail_at
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        await suspend()
+        if self.i == self.fail_at:
+            raise ValueError("tick %d" % self.i)
+        if self.i >= self.n:
+            raise StopAsyncIteration
+        self.i += 1
+        return self.i - 1
+
+
+class AsyncLog:
+    """Async context manager logging into a list."""
+
+    def __init__(self, log, name, suppress=False):
+        self.log = log
+        self.name = name
+        self.suppress = suppress
+
+    async def __aenter__(self):
+        await suspend()
+        self.log.append("enter " + self.name)
+        return self.name.upper()
+
+    async def __aexit__(self, exc_type, exc, tb):
+        await suspend()
+        self.log.append("exit %s %s" % (self.name, exc_type.__name__ if exc_type else None))
+        return self.suppress
+
+
+def run(coro):
+    """Drive a coroutine to completion (used inside cases for nested results)."""
+    try:
+        while True:
+            coro.send(None)
+    except StopIteration as stop:
+        return stop.value
+
+
+@case((3,), (0,))
+async def async_def_returns_value(n):
+    await suspend()
+    return n * 2
+
+
+@case((4,),)
+async def await_chain_of_inner_coroutines(n):
+    async def leaf(x):
+        await suspend()
+        return x + 1
+
+    async def middle(x):
+        a = await leaf(x)
+        b = await leaf(a)
+        return a, b
+
+    first = await middle(n)
+    second = await leaf(await leaf(n))
+    return first, second, [await leaf(i) for i in range(2)]
+
+
+@case((5, 3), (5, None), (0, None))
+async def async_for_with_break_and_else(n, stop):
+    seen = []
+    async for i in Ticker(n):
+        if i == stop:
+            seen.append("break")
+            break
+        seen.append(i)
+    else:
+        seen.append("exhausted")
+    return seen
+
+
+@case((True,), (False,))
+async def async_with_as_and_suppression(fail):
+    log = []
+    async with AsyncLog(log, "outer") as name:
+        log.append(name)
+        async with AsyncLog(log, "quiet", suppress=True):
+            if fail:
+                raise KeyError("suppressed")
+            log.append("quiet body")
+    return log
+
+
+@case((True,), (False,))
+async def async_with_exception_propagates(fail):
+    log = []
+    try:
+        async with AsyncLog(log, "a") as a, AsyncLog(log, "b") as b:
+            log.append(a + b)
+            if fail:
+                raise ValueError("out")
+    except ValueError as e:
+        log.append("caught " + str(e))
+    return log
+
+
+@case((4,),)
+async def async_comprehensions(n):
+    async def double(x):
+        await suspend()
+        return x * 2
+
+    lst = [i async for i in Ticker(n)]
+    st = sorted({i % 2 async for i in Ticker(n)})
+    dct = {i: await double(i) async for i in Ticker(n) if i}
+    awaited = [await double(i) for i in range(n)]
+    gen = (i * 10 async for i in Ticker(n))
+    from_gen = [x async for x in gen]
+    return lst, st, dct, awaited, from_gen
+
+
+@case((3,),)
+async def async_generator_case(n):
+    for i in range(n):
+        await suspend()
+        yield i
+    async for j in Ticker(2):
+        yield "tick", j
+
+
+@case((3,),)
+def async_generator_asend_and_athrow(n):
+    async def agen():
+        total = 0
+        try:
+            while True:
+                v = yield total
+                total += v
+        except ValueError:
+            yield "thrown at %d" % total
+
+    async def drive():
+        g = agen()
+        out = [await g.asend(None)]
+        for i in range(n):
+            out.append(await g.asend(i + 1))
+        out.append(await g.athrow(ValueError("x")))
+        try:
+            await g.asend(0)
+        except StopAsyncIteration:
+            out.append("finished")
+        return out
+
+    return run(drive())
+
+
+@case((None,), (1,))
+async def try_except_finally_around_await(fail_at):
+    log = []
+    try:
+        async for i in Ticker(3, fail_at=fail_at):
+            log.append(i)
+    except ValueError as e:
+        log.append("error " + str(e))
+    else:
+        log.append("else")
+    finally:
+        await suspend()
+        log.append("finally")
+    return log
+
+
+@case((2,),)
+async def custom_awaitable_object(n):
+    class Later:
+        def __init__(self, value):
+            self.value = value
+
+        def __await__(self):
+            yield "pause"
+            return self.value * 3
+
+    a = await Later(n)
+    b = await Later(a)
+    return a, b
+
+
+@case((4,),)
+async def async_for_over_inner_async_generator(n):
+    async def evens():
+        for i in range(n * 2):
+            await suspend()
+            if i % 2 == 0:
+                yield i
+
+    out = []
+    async for e in evens():
+        if e == 2:
+            continue
+        out.append(e)
+    return out
+
+
+@case((3,),)
+async def async_generator_aclose_runs_finally(n):
+    log = []
+
+    async def gen():
+        try:
+            for i in range(n):
+                yield i
+        finally:
+            log.append("agen finally")
+
+    g = gen()
+    async for v in g:
+        log.append(v)
+        if v == 1:
+            break
+    await g.aclose()
+    return log
+
+
+@case((2,),)
+async def async_methods_in_class(n):
+    class Account:
+        def __init__(self):
+            self.balance = 0
+
+        async def deposit(self, amount):
+            await suspend()
+            self.balance += amount
+            return self.balance
+
+        async def __aenter__(self):
+            return self
+
+        async def __aexit__(self, *exc):
+            self.balance = -self.balance
+
+    acct = Account()
+    async with acct as a:
+        for i in range(n):
+            await a.deposit(10 * (i + 1))
+        inside = a.balance
+    return inside, acct.balance
+
+
+@case((3,),)
+async def async_closure_with_nonlocal(n):
+    count = 0
+
+    async def bump(k):
+        nonlocal count
+        await suspend()
+        count += k
+        return count
+
+    results = [await bump(i) for i in range(n)]
+    return results, count
+
+
+@case(("x",),)
+async def await_in_expressions(s):
+    async def val(v):
+        await suspend()
+        return v
+
+    f = "%s-%s" % (await val(s), await val(1))
+    cond = await val("yes") if await val(True) else await val("no")
+    total = await val(2) + await val(3) * await val(4)
+    d = {await val("k"): await val("v")}
+    return f, cond, total, d, f"{await val(s)}!"
+
+
+@case((3,), (0,))
+async def async_for_in_async_with_in_try(n):
+    log = []
+    try:
+        async with AsyncLog(log, "ctx"):
+            async for i in Ticker(n):
+                if i == 2:
+                    raise RuntimeError("at two")
+                log.append(i)
+    except RuntimeError as e:
+        log.append(str(e))
+    return log
+
+
+@case((3,),)
+async def async_comprehension_nested_sync_and_async_for(n):
+    pairs = [(i, c) async for i in Ticker(n) for c in "ab" if i != 1]
+    nested = []
+    for i in range(n):
+        nested.append([j async for j in Ticker(i)])
+    return pairs, nested
+
+
+@case((2,),)
+async def async_generator_with_await_in_try_finally(n):
+    try:
+        for i in range(n):
+            yield await suspend(i) or i
+    finally:
+        await suspend()
+    yield "after"
+
+
+@case((5,),)
+async def while_loop_with_await_condition(n):
+    async def more(k):
+        await suspend()
+        return k < n
+
+    i = 0
+    out = []
+    while await more(i):
+        out.append(i)
+        i += 2
+    return out

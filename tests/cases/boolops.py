@@ -1,0 +1,141 @@
+"""Boolean operators: values, short-circuiting, mixing with not and comparisons."""
+from tests.cases.registry import case
+
+
+@case((0, 1), (2, 3), ("", "b"), ([1], None))
+def and_or_return_operands(a, b):
+    return [a and b, a or b, b and a, b or a, not a and b, not (a and b), not a or not b]
+
+
+@case((0, 0, 0), (1, 0, 2), (0, 5, 6), (7, 8, 9), (None, "", 0))
+def three_way_combinations(a, b, c):
+    return [
+        a and b or c,
+        a or b and c,
+        (a or b) and c,
+        a and (b or c),
+        a and b and c,
+        a or b or c,
+        (a and b) or (b and c) or (a and c),
+        not a or b and not c,
+    ]
+
+
+@case((0,), (1,), (2,))
+def short_circuit_side_effects(x):
+    log = []
+
+    def t(tag, value):
+        log.append(tag)
+        return value
+
+    r1 = t("a", x) and t("b", x - 1) and t("c", "end")
+    r2 = t("d", x - 1) or t("e", x - 2) or t("f", "last")
+    return r1, r2, log
+
+
+@case((-1,), (5,), (50,), (100,), (101,))
+def boolops_with_comparisons(x):
+    in_range = 0 <= x and x < 10 or x == 100
+    outside = x < 0 or x > 100
+    odd_small = x % 2 == 1 and x < 10 and x > 0
+    return in_range, outside, odd_small
+
+
+@case((0, 0), (0, 1), (1, 0), (1, 1))
+def boolops_in_if_conditions(a, b):
+    r = []
+    if a and b:
+        r.append("both")
+    if a or b:
+        r.append("any")
+    if not a and not b:
+        r.append("none")
+    if a and not b or b and not a:
+        r.append("xor")
+    if not (a or b) or a and b:
+        r.append("same")
+    return r
+
+
+@case(([3, 0, 2, 5],), ([1],), ([],))
+def boolops_in_while_condition(lst):
+    i = 0
+    out = []
+    while i < len(lst) and (lst[i] or i == 0):
+        out.append(lst[i])
+        i += 1
+    while lst and not lst[-1] == 0 and len(lst) > 1:
+        lst.pop()
+    return out, lst
+
+
+@case((None,), ("given",), ("",))
+def default_with_or(value):
+    name = value or "default"
+    other = value and value.upper()
+    third = value is not None and value or "falsy-or-none"
+    return name, other, third
+
+
+@case(([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],))
+def boolops_in_comprehension_filters(lst):
+    return (
+        [x for x in lst if x % 2 and x > 3 or x == 0],
+        [x for x in lst if not (x % 3 or x % 2)],
+        [x and -x or "z" for x in lst[:3]],
+    )
+
+
+@case((1, 2, 3, 4), (0, 2, 3, 4), (1, 0, 0, 4), (1, 2, 0, 0))
+def nested_mixed_boolops(a, b, c, d):
+    return [
+        a and (b or c) and d,
+        (a or b) and (c or d),
+        a or (b and c) or d,
+        not (a and (b or not c)) or d,
+        (a and b) == (c and d),
+        (a or b) + (c or d),
+    ]
+
+
+@case((0,), (3,))
+def boolop_as_call_argument_and_ternary(x):
+    def f(*args):
+        return list(args)
+
+    return f(x or 1, x and 2, not x), ("yes" if x and x > 2 else "no"), (x or 5) if x else (x and 5)
+
+
+@case((True,), (False,))
+def boolop_returning_bools(flag):
+    a = flag and True
+    b = flag or False
+    c = not flag
+    d = flag is True and c is False
+    return a, b, c, d
+
+
+@case(([],), ([0, 0],), ([0, 3],))
+def any_all_with_boolops(lst):
+    return (
+        bool(lst) and all(x == 0 for x in lst),
+        any(x and x > 1 for x in lst) or not lst,
+    )
+
+
+@case((1, 1), (1, 0), (0, 1))
+def boolop_assignment_chain_with_calls(a, b):
+    seen = []
+
+    def probe(v):
+        seen.append(v)
+        return v
+
+    r = probe(a) and (probe(b) or probe("fallback")) and probe("tail")
+    return r, seen
+
+
+@case((0,), (1,), (2,), (3,))
+def long_or_chain_in_return(x):
+    return x == 0 and "zero" or x == 1 and "one" or x == 2 and "two" or "many"

@@ -1,0 +1,219 @@
+"""if / elif / else statements and conditional expressions."""
+from tests.cases.registry import case
+
+
+@case((1,), (0,))
+def if_only(x):
+    r = "start"
+    if x:
+        r = "taken"
+    return r
+
+
+@case((1,), (0,), (-1,))
+def if_else(x):
+    if x > 0:
+        r = "pos"
+    else:
+        r = "nonpos"
+    return r
+
+
+@case((-5,), (0,), (5,), (15,), (100,))
+def if_elif_else_chain(x):
+    if x < 0:
+        return "negative"
+    elif x == 0:
+        return "zero"
+    elif x < 10:
+        return "digit"
+    elif x < 50:
+        return "small"
+    else:
+        return "large"
+
+
+@case((-5,), (0,), (5,), (11,), (15,))
+def if_elif_without_else(x):
+    r = []
+    if x < 0:
+        r.append("neg")
+    elif x < 10:
+        r.append("lt10")
+    elif x < 12:
+        r.append("ten or eleven")
+    r.append("end")
+    return r
+
+
+@case((True, True), (True, False), (False, True), (False, False))
+def nested_if_else(a, b):
+    if a:
+        if b:
+            r = 1
+        else:
+            r = 2
+    else:
+        if b:
+            r = 3
+        else:
+            r = 4
+    return r
+
+
+@case((None,), ([],), ([0],), ("",), ("s",))
+def if_not_and_is_none(x):
+    out = []
+    if x is None:
+        out.append("none")
+    if not x:
+        out.append("falsy")
+    if x is not None and len(x) > 0:
+        out.append("nonempty")
+    if not (x is None or x):
+        out.append("empty but not none")
+    return out
+
+
+@case((3,), (7,), (12,), (-1,))
+def if_with_compound_condition(x):
+    if 0 < x < 5 or x > 10:
+        a = "in"
+    else:
+        a = "out"
+    if x in (3, 7) and not x == 7:
+        b = "three"
+    elif x not in [12]:
+        b = "other"
+    else:
+        b = "twelve"
+    return a, b
+
+
+@case((0,), (1,), (2,))
+def if_with_pass_bodies(x):
+    if x == 0:
+        pass
+    elif x == 1:
+        x += 10
+    else:
+        pass
+    return x
+
+
+@case((5,), (-5,), (60,))
+def early_return_guard(x):
+    if x < 0:
+        return "negative", x
+    y = x * 2
+    if y > 100:
+        return "huge"
+    return "ok", y
+
+
+@case((1,), (0,))
+def constant_conditions(x):
+    r = []
+    if 0:
+        r.append("never")
+    if True:
+        r.append("always")
+    if None:
+        r.append("never2")
+    else:
+        r.append("else of None")
+    if 1:
+        r.append("one")
+    else:
+        r.append("never3")
+    if x:
+        r.append("x")
+    return r
+
+
+@case(([1, 2, 3, 4, 5, 6],), ([],))
+def if_inside_loop_with_continue(lst):
+    evens = []
+    for v in lst:
+        if v % 2:
+            continue
+        elif v > 4:
+            evens.append(-v)
+        else:
+            evens.append(v)
+    return evens
+
+
+@case((0,), (1,), (2,))
+def if_with_side_effect_condition(n):
+    log = []
+
+    def check(v):
+        log.append(v)
+        return v == n
+
+    if check(0):
+        r = "zero"
+    elif check(1):
+        r = "one"
+    else:
+        r = "other"
+    return r, log
+
+
+@case((1,), (2,), (3,))
+def conditional_expression_assignments(x):
+    a = "odd" if x % 2 else "even"
+    b = [x] if x > 1 else []
+    c = (x if x < 3 else -x) * 10
+    return a, b, c
+
+
+@case((0,), (1,), (2,), (3,))
+def if_elif_returns_in_all_branches(x):
+    if x == 0:
+        return "zero"
+    elif x == 1:
+        return "one"
+    elif x == 2:
+        pass
+    else:
+        return "many"
+    return "two falls through"
+
+
+@case((True, 5), (True, 4), (True, 2), (False, 5), (True, -1))
+def deeply_nested_ifs(flag, n):
+    if flag:
+        if n > 0:
+            if n > 3:
+                if n % 2:
+                    return "flag big odd"
+                return "flag big even"
+            return "flag small"
+        return "flag nonpos"
+    return "no flag"
+
+
+@case((1,), (2,), (3,))
+def if_else_with_assignment_in_both_and_after(x):
+    if x == 1:
+        a = 10
+        b = 20
+    elif x == 2:
+        a = 30
+        b = a + 1
+    else:
+        a = b = -1
+    c = a + b
+    return a, b, c
+
+
+@case(([],), ([1],), ([1, 2],))
+def if_on_container_truthiness(lst):
+    if lst:
+        if len(lst) == 1:
+            return "one"
+        return "many"
+    else:
+        return "empty"

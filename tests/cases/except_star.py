@@ -1,0 +1,149 @@
+"""except* with exception groups."""
+MIN_VERSION = (3, 11)
+
+from tests.cases.registry import case
+
+
+def names(group):
+    return sorted(type(e).__name__ for e in group.exceptions)
+
+
+@case(("value",), ("type",), ("both",), ("none",))
+def except_star_basic(kind):
+    log = []
+    errors = {
+        "value": [ValueError("v")],
+        "type": [TypeError("t")],
+        "both": [ValueError("v1"), TypeError("t1"), ValueError("v2")],
+        "none": [],
+    }[kind]
+    try:
+        if errors:
+            raise ExceptionGroup("group", errors)
+        log.append("no error")
+    except* ValueError as eg:
+        log.append(("value", names(eg), [str(e) for e in eg.exceptions]))
+    except* TypeError as eg:
+        log.append(("type", names(eg)))
+    return log
+
+
+@case((True,), (False,))
+def except_star_unhandled_rest_propagates(include_key):
+    log = []
+    try:
+        try:
+            excs = [ValueError("handled")]
+            if include_key:
+                excs.append(KeyError("unhandled"))
+            raise ExceptionGroup("mixed", excs)
+        except* ValueError as eg:
+            log.append(("inner handled", names(eg)))
+    except* KeyError as eg:
+        log.append(("outer got", names(eg), eg.message))
+    return log
+
+
+@case((True,), (False,))
+def except_star_wraps_naked_exception(naked):
+    try:
+        if naked:
+            raise OSError("plain")
+        raise ExceptionGroup("eg", [OSError("in group")])
+    except* OSError as eg:
+        result = type(eg).__name__, eg.message, [str(e) for e in eg.exceptions]
+    return result
+
+
+@case((0,), (1,))
+def except_star_with_else_and_finally(n):
+    log = []
+    try:
+        if n:
+            raise ExceptionGroup("g", [ValueError(n)])
+    except* ValueError as eg:
+        log.append("except* %s" % names(eg))
+    else:
+        log.append("else")
+    finally:
+        log.append("finally")
+    return log
+
+
+@case(("value",), ("lookup",))
+def except_star_tuple_of_types(kind):
+    excs = [ValueError("a"), IndexError("b"), KeyError("c")] if kind == "lookup" else [ValueError("a")]
+    try:
+        raise ExceptionGroup("g", excs)
+    except* (IndexError, KeyError) as eg:
+        result = "lookup", names(eg)
+    except* ValueError as eg:
+        result = "value", names(eg)
+    return result
+
+
+@case((True,), (False,))
+def except_star_nested_groups(deep):
+    inner = ExceptionGroup("inner", [ValueError("deep"), TypeError("deep t")])
+    outer_list = [inner, ValueError("top")] if deep else [ValueError("top")]
+    caught = []
+    try:
+        raise ExceptionGroup("outer", outer_list)
+    except* ValueError as eg:
+        caught.append(("values", [str(e) for e in eg.exceptions if not isinstance(e, ExceptionGroup)]))
+        caught.append(("subgroups", [e.message for e in eg.exceptions if isinstance(e, ExceptionGroup)]))
+    except* TypeError as eg:
+        caught.append(("types", len(eg.exceptions)))
+    return caught
+
+
+@case((3,),)
+def except_star_inside_loop(n):
+    log = []
+    for i in range(n):
+        try:
+            excs = [ValueError(i)] if i % 2 == 0 else [TypeError(i)]
+            raise ExceptionGroup("loop", excs)
+        except* ValueError:
+            log.append(("v", i))
+        except* TypeError:
+            log.append(("t", i))
+    return log
+
+
+@case((True,), (False,))
+def raise_in_except_star_handler(fail):
+    try:
+        try:
+            raise ExceptionGroup("g", [ValueError("x")])
+        except* ValueError:
+            if fail:
+                raise RuntimeError("from handler")
+    except* RuntimeError as eg:
+        return_value = "runtime", names(eg)
+    else:
+        return_value = "handled quietly"
+    return return_value
+
+
+@case((True,), (False,))
+def except_star_in_function_with_return_after(flag):
+    def inner():
+        result = []
+        try:
+            raise ExceptionGroup("g", [KeyError("k"), ValueError("v")] if flag else [KeyError("k")])
+        except* KeyError:
+            result.append("key")
+        except* ValueError:
+            result.append("value")
+        return result
+
+    return inner()
+
+
+@case()
+def except_star_split_and_subgroup_methods():
+    eg = ExceptionGroup("all", [ValueError(1), TypeError(2), ValueError(3)])
+    match_, rest = eg.split(ValueError)
+    sub = eg.subgroup(lambda e: isinstance(e, TypeError))
+    return names(match_), names(rest), names(sub), str(eg), repr(ValueError(1))

@@ -1,0 +1,354 @@
+"""try / except / else / finally, raise, raise from, re-raise, exception chaining."""
+from tests.cases.registry import case
+
+
+def fail_with(kind):
+    if kind == "value":
+        raise ValueError("bad value")
+    if kind == "key":
+        raise KeyError("k")
+    if kind == "type":
+        raise TypeError("bad type")
+    if kind == "zero":
+        return 1 // 0
+    return "ok:%s" % kind
+
+
+@case(("value",), ("none",))
+def try_except_basic(kind):
+    try:
+        r = fail_with(kind)
+    except ValueError:
+        r = "caught"
+    return r
+
+
+@case(("value",), ("key",), ("type",), ("none",))
+def try_except_as_multiple_handlers(kind):
+    try:
+        return fail_with(kind)
+    except ValueError as e:
+        return "value: " + str(e)
+    except KeyError as e:
+        return "key: " + repr(e.args)
+    except TypeError:
+        return "type"
+
+
+@case(("value",), ("type",), ("zero",), ("none",))
+def except_tuple_of_types(kind):
+    try:
+        fail_with(kind)
+    except (ValueError, TypeError) as err:
+        return type(err).__name__
+    except ZeroDivisionError:
+        return "zero"
+    return "nothing"
+
+
+@case(("key",), ("none",))
+def bare_except(kind):
+    try:
+        fail_with(kind)
+        out = "fine"
+    except:  # noqa: E722
+        out = "something"
+    return out
+
+
+@case(("value",), ("none",))
+def try_except_else(kind):
+    log = []
+    try:
+        log.append(fail_with(kind))
+    except ValueError:
+        log.append("except")
+    else:
+        log.append("else")
+    return log
+
+
+@case(("value",), ("none",), ("key",))
+def try_except_else_finally(kind):
+    log = []
+    try:
+        try:
+            log.append(fail_with(kind))
+        except ValueError as e:
+            log.append("except " + str(e))
+        else:
+            log.append("else")
+        finally:
+            log.append("finally")
+    except KeyError:
+        log.append("outer key")
+    return log
+
+
+@case(("value",), ("none",))
+def try_finally_without_except(kind):
+    log = []
+    try:
+        try:
+            log.append(fail_with(kind))
+        finally:
+            log.append("cleanup")
+    except ValueError:
+        log.append("outer")
+    return log
+
+
+@case((1,), (-1,), (0,))
+def raise_with_message(x):
+    if x < 0:
+        raise ValueError("negative: %d" % x)
+    if x == 0:
+        raise ZeroDivisionError
+    return x
+
+
+@case(("12",), ("zz",))
+def raise_from_cause(s):
+    try:
+        try:
+            return int(s)
+        except ValueError as e:
+            raise LookupError("wrapped") from e
+    except LookupError as outer:
+        return str(outer), type(outer.__cause__).__name__, outer.__suppress_context__
+
+
+@case(("zz",), ("3",))
+def raise_from_none(s):
+    try:
+        try:
+            return int(s)
+        except ValueError:
+            raise KeyError(s) from None
+    except KeyError as outer:
+        return outer.__cause__, outer.__suppress_context__, type(outer.__context__).__name__
+
+
+@case(("value",), ("none",))
+def bare_reraise(kind):
+    log = []
+    try:
+        try:
+            fail_with(kind)
+        except ValueError:
+            log.append("inner")
+            raise
+        log.append("no error")
+    except ValueError as e:
+        log.append("outer " + str(e))
+    return log
+
+
+@case(("value",), ("none",))
+def exception_context_from_handler(kind):
+    try:
+        try:
+            fail_with(kind)
+        except ValueError:
+            {}["missing"]
+        return "clean"
+    except KeyError as e:
+        return type(e.__context__).__name__, str(e.__context__), e.__cause__ is None
+
+
+@case(("value",), ("none",))
+def exception_variable_unbound_after_handler(kind):
+    e = "before"
+    try:
+        fail_with(kind)
+    except ValueError as e:
+        pass
+    try:
+        return e
+    except NameError as err:
+        return type(err).__name__
+
+
+@case((0,), (1,), (2,))
+def custom_exception_class(n):
+    class AppError(Exception):
+        def __init__(self, code, detail="none"):
+            super().__init__(code, detail)
+            self.code = code
+
+        def __str__(self):
+            return "AppError[%d]" % self.code
+
+    class SubError(AppError):
+        pass
+
+    try:
+        if n == 1:
+            raise AppError(1)
+        if n == 2:
+            raise SubError(2, detail="sub")
+        return "no error"
+    except SubError as e:
+        return "sub", e.code, e.args, str(e)
+    except AppError as e:
+        return "app", e.code, e.args, str(e)
+
+
+@case((0,), (1,), (2,))
+def return_in_try_with_finally(n):
+    log = []
+
+    def inner():
+        try:
+            if n == 0:
+                return "from try"
+            if n == 1:
+                raise ValueError("x")
+            log.append("body end")
+        except ValueError:
+            log.append("handler")
+            return "from except"
+        finally:
+            log.append("finally")
+        return "after"
+
+    return inner(), log
+
+
+@case((True,), (False,))
+def finally_return_overrides(fail):
+    def inner():
+        try:
+            if fail:
+                raise RuntimeError("lost")
+            return "try value"
+        finally:
+            return "finally value"
+
+    return inner()
+
+
+@case((True,), (False,))
+def raise_in_finally_replaces(fail):
+    try:
+        try:
+            if fail:
+                raise ValueError("original")
+        finally:
+            raise KeyError("from finally")
+    except KeyError as e:
+        ctx = e.__context__
+        return str(e), None if ctx is None else str(ctx)
+
+
+@case(([1, "a", 0, 4, None],), ([],))
+def try_in_loop_with_continue_and_break(items):
+    out = []
+    for item in items:
+        try:
+            if item is None:
+                break
+            out.append(10 // item)
+        except ZeroDivisionError:
+            out.append("div0")
+            continue
+        except TypeError:
+            out.append("type")
+        else:
+            out.append("ok")
+        out.append("end of iteration")
+    return out
+
+
+@case(("value",), ("key",), ("none",))
+def nested_try_in_handler(kind):
+    try:
+        fail_with(kind)
+    except Exception as e:
+        try:
+            fail_with("key" if isinstance(e, ValueError) else "none")
+        except KeyError:
+            return "inner caught after " + type(e).__name__
+        return "handler completed " + type(e).__name__
+    return "none"
+
+
+@case(([1, 2],), ({},), (None,))
+def except_order_subclass_first(container):
+    try:
+        return container[5]
+    except IndexError:
+        return "index"
+    except LookupError:
+        return "lookup"
+    except Exception as e:
+        return type(e).__name__
+
+
+@case(("value",), ("none",))
+def exception_args_and_attributes(kind):
+    try:
+        fail_with(kind)
+    except ValueError as e:
+        return e.args, isinstance(e, Exception), e.__class__.__name__, e.with_traceback(None) is e
+    return None
+
+
+@case((3,), (-3,))
+def raise_class_vs_instance(x):
+    try:
+        if x > 0:
+            raise IndexError
+        raise IndexError("msg %d" % x)
+    except IndexError as e:
+        return e.args
+
+
+@case((0,), (1,), (2,))
+def uncaught_exception_propagates(n):
+    try:
+        if n == 1:
+            raise ValueError("escapes")
+        if n == 2:
+            raise TypeError("handled")
+    except TypeError:
+        return "handled"
+    finally:
+        n += 100
+    return n
+
+
+@case((2,), (5,))
+def while_true_retry_loop(fail_times):
+    attempts = []
+    while True:
+        try:
+            if len(attempts) < fail_times:
+                raise ConnectionError("attempt %d" % len(attempts))
+            attempts.append("success")
+            break
+        except ConnectionError as e:
+            attempts.append(str(e))
+            if len(attempts) > 3:
+                raise RuntimeError("gave up") from e
+    return attempts
+
+
+@case(("value",), ("none",))
+def try_except_pass(kind):
+    try:
+        fail_with(kind)
+    except ValueError:
+        pass
+    return "done"
+
+
+@case(("key",), ("value",))
+def except_with_exception_type_from_variable(kind):
+    handled = (KeyError, IndexError)
+    try:
+        fail_with(kind)
+    except handled as e:
+        return "handled " + type(e).__name__
+    except BaseException as e:
+        return "base " + type(e).__name__

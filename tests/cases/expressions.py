@@ -1,0 +1,255 @@
+"""Expressions: operators, precedence, comparisons, ternaries, displays."""
+from tests.cases.registry import case
+
+
+class Vec:
+    """Small value type with reflected and in-place operators."""
+
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+    def __add__(self, other):
+        if isinstance(other, Vec):
+            return Vec(self.x + other.x, self.y + other.y)
+        return Vec(self.x + other, self.y + other)
+
+    __radd__ = __add__
+
+    def __mul__(self, k):
+        return Vec(self.x * k, self.y * k)
+
+    def __rmul__(self, k):
+        return Vec(k * self.x + 1, k * self.y + 1)
+
+    def __matmul__(self, other):
+        return self.x * other.x + self.y * other.y
+
+    def __neg__(self):
+        return Vec(-self.x, -self.y)
+
+    def __lt__(self, other):
+        return (self.x, self.y) < (other.x, other.y)
+
+    def pair(self):
+        return (self.x, self.y)
+
+
+@case((7, 3), (-7, 3), (7, -3), (0, 5))
+def arithmetic_binops(a, b):
+    return [a + b, a - b, a * b, a / b, a // b, a % b, a ** 2, divmod(a, b), -a, +a, ~a]
+
+
+@case((7, 0), (1.5, 0))
+def division_by_zero(a, b):
+    return a / b
+
+
+@case((7, 0), (7, 2))
+def modulo_by_zero(a, b):
+    return a % b, a // b
+
+
+@case((2, 3, 2), (-2, 3, 2), (3, 0, 4))
+def power_precedence(a, b, c):
+    return [a ** b ** c, (a ** b) ** c, -a ** b, (-a) ** b, a ** -b, -(a ** -c), 2 ** -1, a ** b * c, a * b ** c]
+
+
+@case((1, 2, 3), (5, 5, 5), (10, 4, 1), (0, 0, 7))
+def precedence_mix(a, b, c):
+    return [
+        a + b * c,
+        (a + b) * c,
+        a - b - c,
+        a - (b - c),
+        a * b % c,
+        a * (b % c),
+        a << b + c,
+        (a << b) + c,
+        a & b | c,
+        a & (b | c),
+        a ^ b & c,
+        (a ^ b) & c,
+        a | b ^ c,
+        -a * b,
+        -(a * b),
+        not a == b,
+        not (a < b),
+        a < b == c,
+        (a < b) == c,
+        (a if b else c) + 1,
+        a + (b if c > 1 else -b),
+        a // b * c if b else None,
+        a / (b / c) if b else None,
+        ~a & 0xFF,
+        ~(a & b),
+    ]
+
+
+@case((1, 2, 3), (3, 2, 1), (2, 2, 2), (1, 3, 2))
+def chained_comparisons(a, b, c):
+    return [a < b < c, a <= b <= c, a < b > c, a == b == c, a != b != c, a < b < c < 10, 1 <= a <= b < c != 0]
+
+
+@case((5,), (0,), (20,))
+def chained_comparison_middle_evaluated_once(x):
+    seen = []
+
+    def mid():
+        seen.append(x)
+        return x
+
+    r = 0 < mid() < 10
+    return r, seen
+
+
+@case((None,), (0,), ([],), ("a",), (3,))
+def identity_and_membership(x):
+    box = [1, "a", None, 3]
+    empty = []
+    return [
+        x is None,
+        x is not None,
+        x in box,
+        x not in box,
+        not x in box,
+        x in "abc" if isinstance(x, str) else None,
+        x is empty,
+        x == empty,
+        x in (0, 3),
+        x not in [None, 0],
+    ]
+
+
+@case((5,), (0,), (-3,), (True,))
+def unary_operators(x):
+    return [-x, +x, ~x, not x, - -x, -(-x), ~~x, not not x, -x ** 2, (-x) ** 2, -~x, ~-x]
+
+
+@case((-5,), (0,), (5,), (50,))
+def nested_ternary(x):
+    return "neg" if x < 0 else "zero" if x == 0 else "small" if x < 10 else "big"
+
+
+@case((True, True), (True, False), (False, True), (False, False))
+def ternary_inside_ternary_parts(a, b):
+    left = ("x" if a else "y") if (1 if b else 0) else ("p" if not a else "q")
+    right = (a if b else not a) if a else (b if not b else 0)
+    return left, right
+
+
+@case((True,), (False,))
+def ternary_short_circuit(flag):
+    log = []
+
+    def side(v):
+        log.append(v)
+        return v
+
+    r = side("yes") if side(flag) else side("no")
+    return r, log
+
+
+@case(([1, 2], (3,), {"k": 1}), ([], (), {}))
+def displays_with_starred(a, b, d):
+    lst = [*a, 0, *b]
+    tup = (*a, *b)
+    tup1 = (*a,)
+    st = sorted({*a, *b, 99})
+    dct = {**d, "z": 2, **{"k": 5}}
+    dct2 = {"k": 0, **d}
+    return lst, tup, tup1, st, dct, dct2
+
+
+@case()
+def empty_and_single_displays():
+    return [], (), {}, set(), [1], (1,), {1: 2}, {1}, [[]], ((),), [()], ({},)
+
+
+@case((1,), (2,))
+def dict_display_evaluation_order(x):
+    log = []
+
+    def k(v):
+        log.append(v)
+        return v
+
+    d = {k("a"): k(1), k("b"): k(x), k("a"): k(3)}
+    return d, log
+
+
+@case((2, 3), (0, -1))
+def operator_overloading(a, b):
+    v = Vec(a, b)
+    w = Vec(b, a)
+    return [(v + w).pair(), (v + 1).pair(), (1 + v).pair(), (v * 2).pair(), (3 * v).pair(), v @ w, (-v).pair(), v < w, w < v]
+
+
+@case(("a,b,,c",), ("",))
+def method_calls_on_literals(s):
+    return [
+        s.split(","),
+        ",".join(["x", "y"]),
+        "  pad ".strip(),
+        (255).bit_length(),
+        1.5.is_integer(),
+        [3, 1, 2].index(2),
+        (1).real,
+        "abc"[::-1].upper(),
+        b"xy".hex(),
+        {"a": 1}.get(s, "missing"),
+    ]
+
+
+@case(("ab", 3), ("", 0))
+def string_operators(s, n):
+    return [
+        s + "!" * n,
+        "abc" "def" + s,
+        "%s-%d" % (s, n),
+        "%(k)s/%(v)r" % {"k": s, "v": n},
+        "{0}{1}{0}".format(s, n),
+        s * n,
+        n * s,
+        s in "xaby",
+        s < "b",
+        "%5.2f|%-4s|%+d" % (n / 3, s, n),
+    ]
+
+
+@case((1, "a"), (1, 2))
+def comparison_type_error(a, b):
+    return a < b
+
+
+@case((3, 4.5), (True, 2))
+def mixed_numeric_types(a, b):
+    return [a + b, a * b, a == 3, a < b, True + True, a / 2, int(b) // 2, float(a), round(b), abs(-b)]
+
+
+@case((1, 2, 3, 4), (0, 0, 0, 0))
+def long_parenthesised_expression(a, b, c, d):
+    total = (
+        a * 1000
+        + b * 100
+        - c * 10
+        + d
+        - (a - b)
+        * (c + d)
+    )
+    return total
+
+
+@case((12345678901234567890, 987654321), (-(2 ** 70), 3))
+def big_integer_arithmetic(a, b):
+    return [a * b, a // b, a % b, a ** 2, -a, a >> 5, a << 70, a & 0xFFFF, a | 1, a ^ b]
+
+
+@case(([3, 1, 2],), ([],))
+def expression_statements_with_side_effects(lst):
+    lst.append(0)
+    lst.sort()
+    lst.reverse()
+    len(lst)
+    lst.extend(x * 2 for x in lst[:2])
+    return lst

@@ -1,0 +1,391 @@
+"""Function definitions: parameters of every kind, decorators, lambdas, closures, scopes."""
+import functools
+
+from tests.cases.registry import case, call
+
+STATE = 0
+REGISTRY = []
+
+
+@case((1,), (1, 5), (1, 5, "z"))
+def default_arguments(a, b=2, c="c"):
+    return a, b, c
+
+
+@case()
+def inner_function_defaults_evaluated_once():
+    calls = []
+
+    def default():
+        calls.append("evaluated")
+        return []
+
+    def f(x, acc=default()):
+        acc.append(x)
+        return list(acc)
+
+    return f(1), f(2), f(3, []), calls
+
+
+@case(call(1, b=2), call(1, 2, 3, b=4, c=5), call(1))
+def keyword_only_arguments(a, *args, b=10, c=None):
+    return a, args, b, c
+
+
+@case(call(1, 2), call(1, b=2), call(a=1, b=2))
+def positional_only_arguments(a, /, b):
+    return a * 10 + b
+
+
+@case((1, 2, 3), (1,), call(1, x=2, y=3))
+def star_args_and_star_kwargs(first, *rest, **named):
+    return first, rest, sorted(named.items())
+
+
+@case()
+def all_parameter_kinds_inner():
+    def f(a, b=2, /, c=3, *args, d, e=5, **kw):
+        return a, b, c, args, d, e, kw
+
+    return [
+        f(1, d=4),
+        f(1, 20, 30, 40, 50, d=4, z=9),
+        f(1, c=7, d=8, e=9, b=2),
+    ]
+
+
+@case(call(1, 2), call(1, 2, 3), call(1, b=2))
+def positional_only_error_path(*args, **kwargs):
+    def f(a, b, /, c=0):
+        return a + b + c
+
+    return f(*args, **kwargs)
+
+
+@case()
+def keyword_only_missing_error():
+    def f(*, needed):
+        return needed
+
+    try:
+        return f()
+    except TypeError as e:
+        return "TypeError", "needed" in str(e), f(needed=1)
+
+
+@case((3,),)
+def simple_decorator_inside(n):
+    def double(fn):
+        def wrapper(*args, **kwargs):
+            return fn(*args, **kwargs) * 2
+
+        return wrapper
+
+    @double
+    def value(x):
+        return x + 1
+
+    return value(n), value.__name__
+
+
+@case((3,),)
+def stacked_decorators_with_arguments(n):
+    log = []
+
+    def tag(name):
+        def deco(fn):
+            @functools.wraps(fn)
+            def wrapper(*a):
+                log.append(name)
+                return "%s(%s)" % (name, fn(*a))
+
+            return wrapper
+
+        return deco
+
+    @tag("outer")
+    @tag("inner")
+    def base(x):
+        """Docstring kept by wraps."""
+        return x * n
+
+    return base(2), log, base.__name__, base.__doc__
+
+
+@case()
+def decorator_registering_functions():
+    registered = {}
+
+    def register(key):
+        def deco(fn):
+            registered[key] = fn
+            return fn
+
+        return deco
+
+    @register("a")
+    def first():
+        return 1
+
+    @register("b")
+    def second():
+        return 2
+
+    return sorted((k, f()) for k, f in registered.items())
+
+
+@case((2, 3), (0, 0))
+def lambda_forms(a, b):
+    add = lambda x, y: x + y  # noqa: E731
+    defaulted = lambda x, y=10: x * y  # noqa: E731
+    variadic = lambda *args, **kw: (args, sorted(kw))  # noqa: E731
+    kwonly = lambda *, k=1: k  # noqa: E731
+    nullary = lambda: "nothing"  # noqa: E731
+    cond = lambda x: "pos" if x > 0 else "nonpos"  # noqa: E731
+    nested = lambda x: lambda y: x - y  # noqa: E731
+    return [add(a, b), defaulted(a), defaulted(a, b), variadic(a, b, z=1), kwonly(k=b), nullary(), cond(a), nested(a)(b)]
+
+
+@case((5,),)
+def closure_counter(n):
+    def make_counter(start):
+        count = start
+
+        def inc(by=1):
+            nonlocal count
+            count += by
+            return count
+
+        def get():
+            return count
+
+        return inc, get
+
+    inc, get = make_counter(n)
+    inc()
+    inc(10)
+    return get(), inc(0)
+
+
+@case((3,),)
+def closures_in_loop_late_binding(n):
+    late = []
+    early = []
+    for i in range(n):
+        late.append(lambda: i)
+
+        def capture(v=i):
+            return v
+
+        early.append(capture)
+    return [f() for f in late], [f() for f in early]
+
+
+@case((1,),)
+def three_level_closure(x):
+    def level1(a):
+        def level2(b):
+            def level3(c):
+                return x + a * 10 + b * 100 + c * 1000
+
+            return level3
+
+        return level2
+
+    return level1(2)(3)(4)
+
+
+@case((2,), (-1,))
+def nonlocal_rebinding_in_nested_functions(n):
+    total = 0
+    history = []
+
+    def outer_step(k):
+        def inner_step():
+            nonlocal total
+            total += k
+            history.append(total)
+
+        for _ in range(k if k > 0 else 1):
+            inner_step()
+
+    outer_step(n)
+    outer_step(3)
+    return total, history
+
+
+@case((5,), (0,))
+def global_statement_read_write(n):
+    global STATE
+    STATE = n
+    STATE += 1
+    before = STATE
+
+    def bump():
+        global STATE
+        STATE *= 2
+
+    bump()
+    return before, STATE
+
+
+@case()
+def global_created_inside_function():
+    global CREATED_BY_CASE
+    CREATED_BY_CASE = "made"
+    value = globals()["CREATED_BY_CASE"]
+    del CREATED_BY_CASE
+    return value, "CREATED_BY_CASE" in globals()
+
+
+@case((4,), (0,))
+def recursive_inner_function(n):
+    def fact(k):
+        return 1 if k <= 1 else k * fact(k - 1)
+
+    def fib(k, memo={}):
+        if k in memo:
+            return memo[k]
+        r = k if k < 2 else fib(k - 1) + fib(k - 2)
+        memo[k] = r
+        return r
+
+    return fact(n), fib(n * 3)
+
+
+@case()
+def mutually_recursive_inner_functions():
+    def is_even(k):
+        return True if k == 0 else is_odd(k - 1)
+
+    def is_odd(k):
+        return False if k == 0 else is_even(k - 1)
+
+    return [is_even(i) for i in range(5)], is_odd(7)
+
+
+@case()
+def function_metadata():
+    def documented(a, b=1, *args, c, d=4, **kw) -> "ret":
+        """I have a doc."""
+        return a
+
+    def undocumented(x: int, y: "str" = "s"):
+        pass
+
+    return (
+        documented(1, c=2),
+        documented.__name__,
+        documented.__doc__,
+        documented.__defaults__,
+        documented.__kwdefaults__,
+        documented.__code__.co_argcount,
+        documented.__code__.co_kwonlyargcount,
+        undocumented.__doc__,
+        undocumented(1),
+        sorted(k for k in undocumented.__annotations__),
+        documented.__annotations__["return"],
+    )
+
+
+@case((1, 2), (3, 4))
+def function_annotations_evaluated(a, b):
+    def f(x: a + b, *, y: [a] = None) -> b * 2:
+        return x
+
+    ann = f.__annotations__
+    return f(a), ann["x"], ann["y"], ann["return"]
+
+
+@case((10,),)
+def closure_over_loop_variable_with_nonlocal_writer(n):
+    def make():
+        items = []
+
+        def add(v):
+            items.append(v)
+            return len(items)
+
+        def reset():
+            nonlocal items
+            old = items
+            items = []
+            return old
+
+        return add, reset
+
+    add, reset = make()
+    for i in range(3):
+        add(i * n)
+    first = reset()
+    add(-1)
+    return first, reset()
+
+
+@case(("x",),)
+def function_returning_multiple_and_no_value(s):
+    def nothing():
+        pass
+
+    def bare_return():
+        return
+
+    def multiple():
+        return s, s * 2
+
+    return nothing(), bare_return(), multiple()
+
+
+@case((3,),)
+def partial_and_higher_order(n):
+    def power(base, exp):
+        return base ** exp
+
+    square = functools.partial(power, exp=2)
+    apply_twice = lambda f, x: f(f(x))  # noqa: E731
+    return square(n), apply_twice(square, n), list(map(lambda v: v + n, [1, 2])), list(filter(None, [0, n, ""]))
+
+
+@case()
+def decorator_with_state_and_class_based_decorator():
+    class CountCalls:
+        def __init__(self, fn):
+            self.fn = fn
+            self.calls = 0
+
+        def __call__(self, *a, **k):
+            self.calls += 1
+            return self.fn(*a, **k)
+
+    @CountCalls
+    def hello(name="world"):
+        return "hello " + name
+
+    return hello(), hello("you"), hello.calls
+
+
+@case((2,),)
+def module_registry_global_append(n):
+    global REGISTRY
+    REGISTRY = []
+    for i in range(n):
+        REGISTRY.append(i)
+    REGISTRY += ["end"]
+    return list(REGISTRY)
+
+
+@case((1,), (2,))
+def lambdas_with_defaults_and_kwargs_in_comprehension(n):
+    fs = [lambda x, k=k, **kw: (x + k, sorted(kw)) for k in range(n)]
+    return [f(10, extra=True) for f in fs]
+
+
+@case((4,), (3,))
+def function_defined_conditionally(n):
+    if n % 2:
+        def f():
+            return "odd"
+    else:
+        def f():
+            return "even"
+    return f()

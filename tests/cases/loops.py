@@ -1,0 +1,272 @@
+"""for and while loops, with break, continue, else clauses and all kinds of targets."""
+import types
+
+from tests.cases.registry import case
+
+
+@case((0,), (5,))
+def for_over_range(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+@case((3,), (0,), (-2,))
+def while_countdown(n):
+    out = []
+    while n > 0:
+        out.append(n)
+        n -= 1
+    return out
+
+
+@case(([1, 3, 5],), ([1, 4, 5],), ([],))
+def for_else_break(lst):
+    for x in lst:
+        if x % 2 == 0:
+            found = x
+            break
+    else:
+        found = None
+    return found
+
+
+@case((10, 3), (10, 11), (0, 1))
+def while_else_break(limit, target):
+    i = 0
+    while i < limit:
+        if i == target:
+            r = "found at %d" % i
+            break
+        i += 1
+    else:
+        r = "not found"
+    return r, i
+
+
+@case(([1, -2, 3, -4, 5],), ([],))
+def for_continue(lst):
+    out = []
+    for x in lst:
+        if x < 0:
+            continue
+        out.append(x * 10)
+    return out
+
+
+@case((5,), (0,))
+def while_true_break(n):
+    i = 0
+    acc = []
+    while True:
+        if i >= n:
+            break
+        acc.append(i * i)
+        i += 1
+    return acc
+
+
+@case((3, 4), (0, 2))
+def nested_loops_break_inner(rows, cols):
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            if c > r:
+                break
+            out.append((r, c))
+    return out
+
+
+@case(([[1, 2], [3, -1, 4], [5]],), ([[1], [2]],))
+def nested_for_else_flag(grid):
+    result = []
+    for row in grid:
+        for v in row:
+            if v < 0:
+                result.append(("neg in row", row))
+                break
+        else:
+            result.append(("clean", sum(row)))
+            continue
+        result.append("after break")
+    return result
+
+
+@case(({"a": 1, "b": 2},), ({},))
+def for_tuple_target_dict_items(d):
+    out = []
+    for k, v in d.items():
+        out.append(k * v)
+    for i, (k, v) in enumerate(sorted(d.items())):
+        out.append((i, k, v))
+    return out
+
+
+@case(([1, 2, 3], "abc"), ([], "x"))
+def for_over_zip_and_string(nums, s):
+    out = []
+    for n, ch in zip(nums, s):
+        out.append(ch * n)
+    for ch in s:
+        out.append(ord(ch))
+    return out
+
+
+@case(([[1, 2, 3], [4], [5, 6]],))
+def for_starred_target(rows):
+    heads = []
+    tails = []
+    for head, *tail in rows:
+        heads.append(head)
+        tails.append(tail)
+    for *init, last in rows:
+        tails.append((init, last))
+    return heads, tails
+
+
+@case(([3, 4],))
+def for_attribute_and_subscript_targets(values):
+    ns = types.SimpleNamespace(cur=None)
+    seen = []
+    for ns.cur in values:
+        seen.append(ns.cur)
+    d = {}
+    for d["k"] in values:
+        seen.append(dict(d))
+    lst = [0, 0]
+    for lst[1] in values:
+        seen.append(list(lst))
+    return seen, ns.cur
+
+
+@case(([5, 1, 4],), ([],))
+def while_pop_until_empty(stack):
+    out = []
+    while stack:
+        out.append(stack.pop())
+    return out
+
+
+@case(([1, 2, 30, 4],), ([1],))
+def return_from_inside_loop(lst):
+    for i, x in enumerate(lst):
+        if x > 10:
+            return "big at", i
+    return "none"
+
+
+@case((4,), (0,))
+def while_with_return_and_else(n):
+    while n:
+        n -= 1
+        if n == 2:
+            return "hit two"
+    else:
+        return "exhausted"
+
+
+@case((6,),)
+def nested_while_with_continue_and_break(n):
+    out = []
+    i = 0
+    while i < n:
+        i += 1
+        if i % 2:
+            continue
+        j = 0
+        while True:
+            j += 1
+            if j > i:
+                break
+            if j == 2:
+                continue
+            out.append((i, j))
+    return out
+
+
+@case(([],), ([1, 2],))
+def empty_loop_bodies(lst):
+    for _ in lst:
+        pass
+    i = 0
+    while i < len(lst):
+        i += 1
+    for x in lst:
+        pass
+    else:
+        pass
+    return i
+
+
+@case((5,),)
+def loop_variable_after_loop(n):
+    for i in range(n):
+        pass
+    last = i
+    for j in range(0):
+        pass
+    try:
+        after = j
+    except NameError as e:
+        after = type(e).__name__
+    return last, after
+
+
+@case((10,), (3,))
+def for_with_else_and_continue(n):
+    skipped = []
+    for i in range(n):
+        if i % 3:
+            skipped.append(i)
+            continue
+        if i > 6:
+            break
+    else:
+        skipped.append("no break")
+    return skipped
+
+
+@case(([1, 2, 3],))
+def mutate_list_during_while_index(lst):
+    i = 0
+    while i < len(lst):
+        if lst[i] == 2:
+            lst.insert(i + 1, 99)
+            i += 2
+            continue
+        lst[i] *= 10
+        i += 1
+    return lst
+
+
+@case((3,), (1,))
+def for_over_iterator_reused(n):
+    it = iter(range(n * 2))
+    pairs = []
+    for a in it:
+        b = next(it)
+        pairs.append((a, b))
+    return pairs
+
+
+@case((4,),)
+def loop_over_reversed_and_sorted(n):
+    out = []
+    for i in reversed(range(n)):
+        out.append(i)
+    for s in sorted(["b", "c", "a"], reverse=True):
+        out.append(s)
+    for i in range(n, 0, -2):
+        out.append(-i)
+    return out
+
+
+@case((3,), (0,))
+def triple_nested_loops_accumulate(n):
+    total = 0
+    for a in range(n):
+        for b in range(a):
+            for c in range(b):
+                total += a * 100 + b * 10 + c
+    return total

@@ -1,0 +1,260 @@
+"""with statements: targets, multiple items, nesting, suppression, control flow inside."""
+import contextlib
+
+from tests.cases.registry import case
+
+
+class Recorder:
+    """Context manager that logs enter/exit into a shared list."""
+
+    def __init__(self, log, name, suppress=False, value=None):
+        self.log = log
+        self.name = name
+        self.suppress = suppress
+        self.value = value
+
+    def __enter__(self):
+        self.log.append("enter " + self.name)
+        return self.value if self.value is not None else self.name
+
+    def __exit__(self, exc_type, exc, tb):
+        self.log.append("exit %s %s" % (self.name, exc_type.__name__ if exc_type else None))
+        return self.suppress
+
+
+@case()
+def with_as_target():
+    log = []
+    with Recorder(log, "a") as name:
+        log.append("body " + name)
+    return log
+
+
+@case()
+def with_without_target():
+    log = []
+    with Recorder(log, "a"):
+        log.append("body")
+    log.append("after")
+    return log
+
+
+@case()
+def with_multiple_items():
+    log = []
+    with Recorder(log, "a") as a, Recorder(log, "b"), Recorder(log, "c") as c:
+        log.append(a + c)
+    return log
+
+
+@case()
+def nested_with_statements():
+    log = []
+    with Recorder(log, "outer") as o:
+        log.append("between")
+        with Recorder(log, "inner") as i:
+            log.append(o + i)
+        log.append("after inner")
+    return log
+
+
+@case((True,), (False,))
+def with_suppressing_exception(fail):
+    log = []
+    with Recorder(log, "s", suppress=True):
+        log.append("start")
+        if fail:
+            raise ValueError("swallowed")
+        log.append("end")
+    log.append("after")
+    return log
+
+
+@case((True,), (False,))
+def with_exception_propagates(fail):
+    log = []
+    try:
+        with Recorder(log, "p"):
+            if fail:
+                raise KeyError("k")
+            log.append("body done")
+    except KeyError as e:
+        log.append("caught " + str(e))
+    return log
+
+
+@case((1,), (0,))
+def return_inside_with(flag):
+    log = []
+
+    def inner():
+        with Recorder(log, "r") as r:
+            if flag:
+                return "returned " + r
+            log.append("no return")
+        return "fell through"
+
+    return inner(), log
+
+
+@case(([1, 2, 3, 4, 5],))
+def break_and_continue_inside_with_in_loop(items):
+    log = []
+    for x in items:
+        with Recorder(log, str(x)):
+            if x == 2:
+                continue
+            if x == 4:
+                break
+            log.append("body %d" % x)
+    return log
+
+
+@case()
+def with_tuple_target():
+    log = []
+    with Recorder(log, "t", value=(1, (2, 3))) as (a, (b, c)):
+        log.append(a + b + c)
+    with Recorder(log, "u", value=[4, 5, 6]) as (first, *rest):
+        log.append((first, rest))
+    return log
+
+
+@case()
+def with_attribute_and_subscript_targets():
+    log = []
+
+    class Holder:
+        pass
+
+    h = Holder()
+    d = {}
+    with Recorder(log, "attr") as h.value:
+        pass
+    with Recorder(log, "item") as d["key"]:
+        pass
+    return log, h.value, d
+
+
+@case((True,), (False,))
+def contextmanager_decorator_inside(fail):
+    log = []
+
+    @contextlib.contextmanager
+    def managed(tag):
+        log.append("setup " + tag)
+        try:
+            yield tag.upper()
+        except ValueError as e:
+            log.append("handled " + str(e))
+        finally:
+            log.append("teardown " + tag)
+
+    with managed("x") as v:
+        log.append(v)
+        if fail:
+            raise ValueError("boom")
+    return log
+
+
+@case((True,), (False,))
+def with_inside_try_except_finally(fail):
+    log = []
+    try:
+        with Recorder(log, "w") as w:
+            if fail:
+                raise RuntimeError(w)
+    except RuntimeError as e:
+        log.append("except " + str(e))
+    else:
+        log.append("else")
+    finally:
+        log.append("finally")
+    return log
+
+
+@case((0,), (1,), (2,))
+def try_inside_with(n):
+    log = []
+    with Recorder(log, "w"):
+        try:
+            if n == 1:
+                raise ValueError("one")
+            if n == 2:
+                raise KeyError("two")
+        except ValueError:
+            log.append("value")
+        finally:
+            log.append("inner finally")
+    return log
+
+
+@case()
+def with_exit_receives_exception_details():
+    seen = []
+
+    class Inspect:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, t, v, tb):
+            seen.append((t.__name__ if t else None, str(v) if v else None, tb is not None))
+            return t is not None and issubclass(t, ArithmeticError)
+
+    with Inspect():
+        1 / 0
+    with Inspect():
+        pass
+    try:
+        with Inspect():
+            raise KeyError("kept")
+    except KeyError:
+        seen.append("propagated")
+    return seen
+
+
+@case()
+def with_enter_value_used_after_block():
+    log = []
+    with Recorder(log, "v", value=[1, 2]) as lst:
+        lst.append(3)
+    lst.append(4)
+    return lst, log
+
+
+@case(("ab",), ("",))
+def with_contextlib_suppress_and_nullcontext(s):
+    out = []
+    with contextlib.suppress(IndexError):
+        out.append(s[0])
+        out.append(s[1])
+    with contextlib.nullcontext(s * 2) as doubled:
+        out.append(doubled)
+    return out
+
+
+@case((3,),)
+def nested_with_in_while_with_break(n):
+    log = []
+    i = 0
+    while True:
+        with Recorder(log, "outer%d" % i):
+            with Recorder(log, "inner%d" % i):
+                i += 1
+                if i >= n:
+                    break
+    return log
+
+
+@case((True,), (False,))
+def with_exit_suppression_in_loop_continue(fail):
+    log = []
+    for i in range(3):
+        with Recorder(log, "s%d" % i, suppress=True):
+            if fail and i == 1:
+                raise ValueError
+            if i == 2:
+                continue
+            log.append(i)
+        log.append("after %d" % i)
+    return log

@@ -1,0 +1,36 @@
+"""Decompile a function, recompile it, and rebuild an equivalent function object."""
+import dis
+import types
+
+import unveil
+
+
+def rebuild(fn):
+    """A copy of ``fn`` whose code is the recompiled decompiled source."""
+    result = unveil.decompile_code(fn)
+    code = unveil.recompile(result.source, fn.__code__)
+    glob = dict(fn.__globals__)
+    glob.update(result.bindings)
+    new = types.FunctionType(code, glob if result.bindings else fn.__globals__, fn.__name__,
+                             fn.__defaults__, fn.__closure__)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    return new, result.source
+
+
+def instructions(code):
+    """Comparable (opname, argument) pairs of ``code`` and nested code objects."""
+    out = []
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("CACHE", "EXTENDED_ARG"):
+            continue
+        arg = ins.argval
+        if isinstance(arg, types.CodeType):
+            arg = ("code", arg.co_name, tuple(instructions(arg)))
+        elif ins.opname in dis.hasjrel or ins.opname in dis.hasjabs or "JUMP" in ins.opname or ins.opname in ("FOR_ITER", "SEND"):
+            arg = "jump"
+        out.append((ins.opname, repr(arg)))
+    return out
+
+
+def same_bytecode(a, b):
+    return instructions(a) == instructions(b)

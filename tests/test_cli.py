@@ -1,0 +1,405 @@
+"""Tests of the command line: ``python -m unveil decompile TARGET`` and ``demo``.
+
+Error cases and target resolution run with a stand-in decompiler; the success
+cases at the end use the real one.
+"""
+import glob
+import importlib.util
+import marshal
+import os
+import py_compile
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import unveil
+from unveil import cli, examples
+
+THIS = "%d.%d" % sys.version_info[:2]
+
+MODULE_SOURCE = textwrap.dedent('''
+    """A module for the CLI tests."""
+    import functools
+
+    LIMIT = 10
+
+    def top(x, y=2):
+        return [i * y for i in range(x) if i < LIMIT]
+
+    def outer(n):
+        def inner(k):
+            return k + n
+        return inner
+
+    class Shape:
+        sides = 0
+
+        def __init__(self, size):
+            self.size = size
+
+        @property
+        def area(self):
+            return self.size ** 2
+
+        @staticmethod
+        def unit():
+            return Shape(1)
+
+        @classmethod
+        def make(cls, size):
+            return cls(size)
+
+        class Inner:
+            def method(self):
+                return 42
+
+    alias = top
+    reduce = functools.reduce
+''')
+
+
+def run(capsys, *argv):
+    """Run the CLI in-process; return (exit status, stdout, stderr)."""
+    status = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_one_error(status, out, err, *fragments):
+    assert status == 2
+    assert out == ""
+    assert err.startswith("unveil: error: ") and err.endswith("\n")
+    assert err.count("\n") == 1, err
+    for fragment in fragments:
+        assert fragment in err
+
+
+def fake_decompile(obj):
+    """Stands in for unveil.decompile: names what it was given."""
+    code = getattr(getattr(obj, "__func__", obj), "__code__", obj)
+    return "# decompiled %s\n" % code.co_name
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    monkeypatch.setattr(unveil, "decompile", fake_decompile)
+
+
+@pytest.fixture
+def sample(tmp_path, monkeypatch):
+    """A module ``cli_sample`` importable from tmp_path; returns its .py path."""
+    path = tmp_path / "cli_sample.py"
+    path.write_text(MODULE_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield path
+    sys.modules.pop("cli_sample", None)
+
+
+def labels(target):
+    return [label for label, _ in cli.resolve_target(target)]
+
+
+def other_interpreter():
+    """(version, executable) of a CPython 3 other than this one, or None."""
+    root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+    for minor in range(6, 15):
+        version = "3.%d" % minor
+        if version == THIS:
+            continue
+        found = [shutil.which("python" + version)]
+        found += sorted(glob.glob(os.path.join(root, "versions", version + ".*", "bin", "python" + version)))
+        for exe in filter(None, found):
+            probe = subprocess.run([exe, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   universal_newlines=True)
+            if probe.returncode == 0 and probe.stdout.strip() == version:
+                return version, exe
+    return None
+
+
+# --- usage ------------------------------------------------------------------
+
+def test_help(capsys):
+    status, out, _ = run(capsys, "--help")
+    assert status == 0 and "decompile" in out and "demo" in out
+
+
+def test_decompile_help_describes_targets(capsys):
+    status, out, _ = run(capsys, "decompile", "--help")
+    assert status == 0 and "module:qualname" in out and ".pyc" in out
+
+
+def test_no_command_is_a_usage_error(capsys):
+    status, _, err = run(capsys)
+    assert status == 2 and "unveil: error:" in err
+
+
+# --- errors: one line on stderr, exit status 2 --------------------------------
+
+def test_missing_module(capsys, fake):
+    assert_one_error(*run(capsys, "decompile", "no_such_module_for_unveil"),
+                     "no module named 'no_such_module_for_unveil'")
+
+
+def test_missing_submodule(capsys, fake):
+    assert_one_error(*run(capsys, "decompile", "json.no_such_part:f"), "json.no_such_part")
+
+
+def test_missing_function(capsys, fake):
+    assert_one_error(*run(capsys, "decompile", "json:no_such_function"),
+                     "json:no_such_function", "'no_such_function'")
+
+
+def test_missing_method(capsys, fake):
+    assert_one_error(*run(capsys, "decompile", "json.decoder:JSONDecoder.nope"), "'nope'")
+
+
+def test_missing_nested_function(capsys, fake, sample):
+    assert_one_error(*run(capsys, "decompile", "cli_sample:outer.<locals>.nope"), "nope")
+
+
+def test_module_that_fails_to_import(capsys, fake, tmp_path, monkeypatch):
+    (tmp_path / "cli_broken.py").write_text("import no_such_dependency_for_unveil\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert_one_error(*run(capsys, "decompile", "cli_broken"),
+                     "cannot import module 'cli_broken'", "no_such_dependency_for_unveil")
+
+
+def test_module_that_raises_on_import(capsys, fake, tmp_path, monkeypatch):
+    (tmp_path / "cli_raises.py").write_text("raise RuntimeError('boom\\nsecond line')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert_one_error(*run(capsys, "decompile", "cli_raises:f"), "RuntimeError", "boom")
+
+
+def test_builtin_function(capsys, fake):
+    assert_one_error(*run(capsys, "decompile", "os:getcwd"), "built-in")
+
+
+def test_not_a_function(capsys, fake):
+    assert_one_error(*run(capsys, "decompile", "json.decoder:NaN"), "float")
+
+
+@pytest.mark.parametrize("name", ["absent.py", "absent.pyc", "sub/absent.py"])
+def test_nonexistent_file(capsys, fake, tmp_path, name):
+    assert_one_error(*run(capsys, "decompile", str(tmp_path / name)), "no such file")
+
+
+def test_directory(capsys, fake, tmp_path):
+    assert_one_error(*run(capsys, "decompile", str(tmp_path) + os.sep), "directory")
+
+
+def test_syntax_error(capsys, fake, tmp_path):
+    path = tmp_path / "bad.py"
+    path.write_text("def f(:\n    pass\n")
+    assert_one_error(*run(capsys, "decompile", str(path)), "cannot compile", "line 1")
+
+
+def test_missing_function_in_file(capsys, fake, sample):
+    assert_one_error(*run(capsys, "decompile", "%s:nope" % sample), "'nope'")
+
+
+@pytest.mark.parametrize("data", [b"", b"garbage that is not a pyc file", bytes(range(256)) * 4])
+def test_garbage_pyc(capsys, fake, tmp_path, data):
+    path = tmp_path / "garbage.pyc"
+    path.write_bytes(data)
+    assert_one_error(*run(capsys, "decompile", str(path)), "not a .pyc file")
+
+
+def test_corrupt_pyc(capsys, fake, tmp_path):
+    path = tmp_path / "corrupt.pyc"
+    path.write_bytes(importlib.util.MAGIC_NUMBER + bytes(12) + b"\xe3\x00\x01 garbage")
+    assert_one_error(*run(capsys, "decompile", str(path)), "corrupt")
+
+
+def test_truncated_pyc(capsys, fake, sample, tmp_path):
+    pyc = tmp_path / "whole.pyc"
+    py_compile.compile(str(sample), cfile=str(pyc), doraise=True)
+    cut = tmp_path / "cut.pyc"
+    cut.write_bytes(pyc.read_bytes()[:40])
+    assert_one_error(*run(capsys, "decompile", str(cut)), "truncated or corrupt")
+
+
+def test_pyc_with_another_versions_header(capsys, fake, tmp_path):
+    other = "3.9" if THIS != "3.9" else "3.10"
+    magic = {"3.9": 3425, "3.10": 3439}[other]
+    path = tmp_path / "other.pyc"
+    path.write_bytes(magic.to_bytes(2, "little") + b"\r\n" + bytes(12) + marshal.dumps(None))
+    assert_one_error(*run(capsys, "decompile", str(path)), "Python %s " % other, "this is Python %s " % THIS)
+
+
+def test_pyc_compiled_by_another_interpreter(capsys, fake, sample, tmp_path):
+    found = other_interpreter()
+    if found is None:
+        pytest.skip("no CPython other than %s found (pyenv or pythonX.Y on PATH)" % THIS)
+    version, exe = found
+    pyc = tmp_path / "other.pyc"
+    subprocess.run([exe, "-c", "import py_compile, sys; py_compile.compile(sys.argv[1], sys.argv[2], doraise=True)",
+                    str(sample), str(pyc)], check=True)
+    assert_one_error(*run(capsys, "decompile", str(pyc)), "compiled by Python %s " % version)
+
+
+def test_decompilation_error_single_target(capsys, monkeypatch):
+    def failing(obj):
+        raise unveil.DecompilationError("unsupported\nconstruct")
+
+    monkeypatch.setattr(unveil, "decompile", failing)
+    assert_one_error(*run(capsys, "decompile", "unveil.examples:even_squares"),
+                     "even_squares", "unsupported construct")
+
+
+def test_decompilation_error_among_many(capsys, monkeypatch):
+    def failing_for_one(obj):
+        if obj.__name__ == "even_squares":
+            raise unveil.DecompilationError("unsupported")
+        return fake_decompile(obj)
+
+    monkeypatch.setattr(unveil, "decompile", failing_for_one)
+    status, out, err = run(capsys, "decompile", "unveil.examples")
+    assert status == 2
+    assert "# decompiled parse_numbers" in out and "# decompiled make_counter" in out
+    assert "# cannot decompile unveil.examples:even_squares: unsupported" in out
+    assert err.count("\n") == 1 and err.startswith("unveil: error: 1 of 3 ")
+
+
+def test_unexpected_exception_is_one_line_too(capsys, monkeypatch):
+    def buggy(obj):
+        raise IndexError("pop from empty list")
+
+    monkeypatch.setattr(unveil, "decompile", buggy)
+    assert_one_error(*run(capsys, "decompile", "unveil.examples:parse_numbers"),
+                     "IndexError: pop from empty list")
+
+
+# --- which objects a target names ---------------------------------------------
+
+def test_module_target_lists_functions_and_methods(fake, sample):
+    assert labels("cli_sample") == [
+        "cli_sample:top", "cli_sample:outer", "cli_sample:Shape.__init__",
+        "cli_sample:Shape.area", "cli_sample:Shape.unit", "cli_sample:Shape.make",
+        "cli_sample:Shape.Inner.method"]
+
+
+def test_function_targets(fake, sample):
+    assert labels("cli_sample:top") == ["cli_sample:top"]
+    assert labels("cli_sample:Shape.make") == ["cli_sample:Shape.make"]
+    assert labels("cli_sample:Shape.unit") == ["cli_sample:Shape.unit"]
+    assert labels("cli_sample:Shape.area") == ["cli_sample:Shape.area.fget"]
+    assert len(labels("cli_sample:Shape")) == 5
+    [(_, code)] = cli.resolve_target("cli_sample:outer.<locals>.inner")
+    assert code.co_name == "inner"
+
+
+def test_file_target_lists_module_and_every_function(fake, sample):
+    names = [label.rpartition(":")[2] for label in labels(str(sample))]
+    assert names == ["<module>", "top", "outer", "outer.<locals>.inner", "Shape.__init__",
+                     "Shape.area", "Shape.unit", "Shape.make", "Shape.Inner.method"]
+    assert labels("%s:Shape.Inner.method" % sample) == ["%s:Shape.Inner.method" % sample]
+
+
+def test_file_target_output(capsys, fake, sample):
+    status, out, _ = run(capsys, "decompile", str(sample))
+    assert status == 0
+    assert "# %s:outer.<locals>.inner\n# decompiled inner\n" % sample in out
+
+
+def test_pyc_target_is_the_module_code(capsys, fake, sample, tmp_path):
+    pyc = tmp_path / "sample.pyc"
+    py_compile.compile(str(sample), cfile=str(pyc), doraise=True)
+    status, out, err = run(capsys, "decompile", str(pyc))
+    assert (status, out, err) == (0, "# decompiled <module>\n", "")
+
+
+def test_demo_with_stand_in(capsys, fake):
+    status, out, _ = run(capsys, "demo")
+    assert status == 0
+    for fn in examples.EXAMPLES:
+        assert "# decompiled %s" % fn.__name__ in out
+
+
+# --- success with the real decompiler ------------------------------------------
+
+def compiles(source):
+    compile(source, "<decompiled>", "exec")
+    return True
+
+
+def test_demo(capsys):
+    status, out, err = run(capsys, "demo")
+    assert (status, err) == (0, "")
+    for fn in examples.EXAMPLES:
+        assert "def %s(" % fn.__name__ in out
+    assert compiles(out)
+
+
+def test_decompile_function_behaves_like_the_original(capsys):
+    status, out, err = run(capsys, "decompile", "unveil.examples:parse_numbers")
+    assert (status, err) == (0, "")
+    namespace = {}
+    exec(out, namespace)
+    items = ["1", "x", 2, None, "40"]
+    assert namespace["parse_numbers"](items) == examples.parse_numbers(items)
+
+
+def test_decompile_closure(capsys):
+    status, out, _ = run(capsys, "decompile", "unveil.examples:make_counter")
+    assert status == 0
+    namespace = {}
+    exec(out, namespace)
+    step = namespace["make_counter"](5)
+    assert (step(), step(10)) == (6, 16)
+
+
+def test_decompile_nested_function(capsys):
+    status, out, _ = run(capsys, "decompile", "unveil.examples:make_counter.<locals>.step")
+    assert status == 0 and "count" in out
+
+
+def test_decompile_stdlib_method(capsys):
+    status, out, _ = run(capsys, "decompile", "json.decoder:JSONDecoder.decode")
+    assert status == 0 and "def decode(" in out and compiles(out)
+
+
+def test_decompile_module(capsys, sample):
+    status, out, err = run(capsys, "decompile", "cli_sample")
+    assert (status, err) == (0, "")
+    assert "# cli_sample:Shape.Inner.method\n" in out and compiles(out)
+
+
+def test_decompile_py_file(capsys, sample):
+    status, out, err = run(capsys, "decompile", str(sample))
+    assert (status, err) == (0, "")
+    assert "# %s:<module>\n" % sample in out and compiles(out)
+
+
+def test_decompile_pyc_file(capsys, sample, tmp_path):
+    pyc = tmp_path / "sample.pyc"
+    py_compile.compile(str(sample), cfile=str(pyc), doraise=True)
+    status, out, err = run(capsys, "decompile", str(pyc))
+    assert (status, err) == (0, "")
+    namespace = {}
+    exec(out, namespace)
+    assert namespace["top"](4) == [0, 2, 4, 6]
+    assert namespace["Shape"].make(3).area == 9
+
+
+@pytest.mark.parametrize("argv", [[sys.executable, "-m", "unveil"], ["unveil"]])
+def test_entry_points(argv):
+    if argv == ["unveil"]:
+        script = os.path.join(os.path.dirname(sys.executable), "unveil")
+        if not os.path.exists(script):
+            pytest.skip("the unveil console script is not installed beside %s" % sys.executable)
+        argv = [script]
+    done = subprocess.run(argv + ["demo"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "def make_counter(" in done.stdout
+
+
+def test_entry_point_error_exit_status():
+    done = subprocess.run([sys.executable, "-m", "unveil", "decompile", "no_such_module_for_unveil"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    assert done.returncode == 2
+    assert done.stderr == "unveil: error: no module named 'no_such_module_for_unveil'\n"
