@@ -35,7 +35,9 @@ def _for(s, loop, frame, region):
     frame.run(s.instrs[header.start:header.end - 1])
     iterator = frame.pop_raw()
     if not isinstance(iterator, si.Iter):
-        raise DecompilationError("for loop over a non-iterator at %d" % header.start)
+        # an iterator made elsewhere (a comprehension's ``.0``, a resume
+        # function's stack): ``iter()`` of an iterator is the iterator itself
+        iterator = si.Iter(si.as_expr(iterator))
     exit_pos = s.instrs[header.end - 1].target
     follow = _for_follow(s, loop, exit_pos)
     loop.follow = s.g.block_at.get(follow) if follow is not None else None

@@ -510,16 +510,21 @@ def _keywords(names, values):
 
 
 def _pop_callable(f, has_null):
+    """Pop the callable of a call; return it and any argument hidden in its slot.
+
+    With a NULL slot (3.11+), the pair is (NULL, callable) or, in 3.13 and for
+    methods, (callable, NULL).  A pair without NULL is ``callable(self, ...)``:
+    the compiler emits it when it calls a comprehension function.
+    """
     first = f.pop_raw()
     if not has_null:
-        return first
+        return first, []
     second = f.pop_raw()
     if first is NULL:
-        return second
+        return second, []
     if second is NULL:
-        return first
-    # 3.11+ bound method: (method, self) pair; both are the attribute here
-    return second
+        return first, []
+    return second, [as_expr(first)]
 
 
 @handles("CALL")
@@ -529,7 +534,8 @@ def _call(f, ins):
         kwnames = _tuple_value(f.pop())
     kwnames = kwnames or ()
     args = f.popn(argc)
-    func = _pop_callable(f, has_null)
+    func, hidden = _pop_callable(f, has_null)
+    args = hidden + args
     nkw = len(kwnames)
     pos, kwvals = (args[:len(args) - nkw], args[len(args) - nkw:]) if nkw else (args, [])
     f.ctx.call(f, func, pos, _keywords(kwnames, kwvals))
@@ -540,7 +546,9 @@ def _call_ex(f, ins):
     has_kwargs, has_null = ins.argval
     kwargs = f.pop() if has_kwargs else None
     args = f.pop()
-    func = _pop_callable(f, has_null)
+    func, hidden = _pop_callable(f, has_null)
+    if hidden:
+        raise DecompilationError("CALL_FUNCTION_EX with a self slot is not supported")
     if isinstance(args, ast.Tuple):
         pos = args.elts
     elif isinstance(args, ast.Constant) and isinstance(args.value, tuple):
