@@ -86,7 +86,8 @@ class FunctionContext:
         if len(args) == 1 and not keywords and isinstance(args[0], (si.Function, ClassBuild)):
             args[0].decorators.insert(0, func)
             return frame.push(args[0])
-        frame.push(ast.Call(func=si.as_expr(func), args=[si.as_expr(a) for a in args], keywords=keywords))
+        frame.push(ast.Call(func=si.as_expr(func), args=[si.as_expr(a) for a in args],
+                            keywords=[ast.keyword(arg=k.arg, value=si.as_expr(k.value)) for k in keywords]))
 
     def make_function(self, frame, ins):
         flags, has_qualname = ins.argval if isinstance(ins.argval, tuple) else (ins.arg or 0, False)

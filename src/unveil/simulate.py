@@ -40,10 +40,11 @@ class Frame:
         """Pop a value used as an expression."""
         return as_expr(self.pop_raw())
 
-    def popn(self, n):
+    def popn(self, n, raw=False):
+        """Pop ``n`` values, deepest first (as expressions unless ``raw``)."""
         if n == 0:
             return []
-        vals = [self.pop() for _ in range(n)]
+        vals = [self.pop_raw() if raw else self.pop() for _ in range(n)]
         vals.reverse()
         return vals
 
@@ -533,7 +534,7 @@ def _call(f, ins):
     if kwnames == "stack":
         kwnames = _tuple_value(f.pop())
     kwnames = kwnames or ()
-    args = f.popn(argc)
+    args = f.popn(argc, raw=True)
     func, hidden = _pop_callable(f, has_null)
     args = hidden + args
     nkw = len(kwnames)
