@@ -81,8 +81,7 @@ class Code:
 
 def normalise(code):
     """Return the :class:`Code` of ``code`` for the running interpreter."""
-    raw = list(dis.get_instructions(code))
-    table = versions.exception_entries(code, raw)
+    raw, table = versions.instructions_of(code)
     out = []
     state = _State(code, raw)
     for pos, ins in enumerate(raw):
@@ -210,7 +209,7 @@ def _jump(name):
 def _load_global(ins, state):
     out = [Instr("LOAD_GLOBAL", ins.arg, ins.argval)]
     if versions.global_pushes_null(ins):
-        out.append(Instr("PUSH_NULL"))
+        out.insert(0 if versions.NULL_BELOW_GLOBAL else 1, Instr("PUSH_NULL"))
     return out
 
 

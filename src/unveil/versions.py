@@ -25,6 +25,19 @@ _LEGACY_BINARY = {
 }
 
 
+def instructions_of(code):
+    """The ``dis`` instructions of ``code`` and its exception table.
+
+    Before 3.11 the block-stack instructions are first rewritten into the
+    exception-table form by :mod:`unveil.legacy`.
+    """
+    raw = list(dis.get_instructions(code))
+    if PY < (3, 11):
+        from . import legacy
+        return legacy.translate(code, raw)
+    return raw, exception_entries(code, raw)
+
+
 def exception_entries(code, raw):
     """(start, end, target, depth, lasti) offsets of the exception table, 3.11+."""
     if PY < (3, 11):
@@ -42,6 +55,10 @@ def line_of(ins):
 
 def global_pushes_null(ins):
     return PY >= (3, 11) and bool(ins.arg & 1)
+
+
+#: 3.11 and 3.12 push the NULL of ``LOAD_GLOBAL`` below the global, 3.13 above.
+NULL_BELOW_GLOBAL = PY < (3, 13)
 
 
 def attr_is_method(ins):
