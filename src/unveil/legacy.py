@@ -51,6 +51,8 @@ class _I:
         self.argval = argval
         self.argrepr = argrepr
         self.opcode = opcode if opcode is not None else dis.opmap.get(op)
+        if arg is None and self.opcode is not None and self.opcode >= dis.HAVE_ARGUMENT:
+            self.arg = 0
         self.line = line
         self.target = target
 

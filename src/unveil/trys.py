@@ -32,6 +32,25 @@ def is_transparent(instrs, block):
     return False
 
 
+def outermost(s, handler, current):
+    """The outermost try a block opens inside the region of handler ``current``.
+
+    A block's own handler is the innermost one; following each handler's
+    handler (through transparent cleanups) reaches the enclosing ones.
+    """
+    chain = []
+    h = s.effective(handler)
+    while h is not None and h != current and h not in chain and len(chain) < 64:
+        chain.append(h)
+        hb = s.g.block_at.get(h[0])
+        if hb is None:
+            break
+        h = s.effective(hb.handler)
+    if not chain or h != current:
+        return s.effective(handler)
+    return chain[-1]
+
+
 def _covered(s, block, handler):
     x = block.handler
     for _ in range(64):
@@ -116,11 +135,16 @@ def structure_try(s, block, handler, frame, region):
     orelse = []
     if exit_ is not None and after is not None and exit_ != after:
         else_frame = Frame(s.ctx, frame.stack)
-        end = s.seq(exit_, else_frame, region.child(stop=after))
+        else_exits = []
+        end = s.seq(exit_, else_frame, region.child(stop=after, exits=else_exits))
         else_frame.flush_parallel()
         orelse = else_frame.out
-        if end != after:
+        if end != after and (end is not None or else_exits):
             raise DecompilationError("else clause at %d does not rejoin" % exit_)
+        if region.exits is not None:
+            region.exits.extend(else_exits)
+        # an else clause that ends in return/raise (3.12+ copies small exit
+        # blocks into each path): only the handlers reach what follows
         exit_ = after
     elif exit_ is None:
         exit_ = after
