@@ -381,18 +381,43 @@ class HookFinder:
 
 # --------------------------------------------------------------------------- running tests
 
+class TestTimeout(BaseException):
+    """Raised (by SIGALRM) in a test that runs past its time limit."""
+
+
 class Recorder:
     """Collects the outcome of every test by id: pass, fail, skip, xfail."""
 
-    def __init__(self):
+    def __init__(self, limits=None, default_limit=60.0):
         self.outcomes = {}
         self.errors = {}
+        self.durations = {}
+        self.limits = limits or {}
+        self.default_limit = default_limit
+        self.timeouts = []
 
     def result_class(self):
         import unittest
         recorder = self
 
         class Result(unittest.TextTestResult):
+            def startTest(self, test):
+                super().startTest(test)
+                self._t0 = time.perf_counter()
+                limit = recorder.limits.get(test.id(), recorder.default_limit)
+                if hasattr(signal, "setitimer"):
+                    def expire(signum, frame, test_id=test.id(), limit=limit):
+                        recorder.timeouts.append(test_id)
+                        raise TestTimeout("test ran longer than %.1fs (the per-test limit)" % limit)
+                    signal.signal(signal.SIGALRM, expire)
+                    signal.setitimer(signal.ITIMER_REAL, limit)
+
+            def stopTest(self, test):
+                if hasattr(signal, "setitimer"):
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                recorder.durations[test.id()] = round(time.perf_counter() - getattr(self, "_t0", 0), 4)
+                super().stopTest(test)
+
             def _set(self, test, outcome, err=None):
                 tid = test.id()
                 if recorder.outcomes.get(tid) == "fail" and outcome == "pass":
@@ -488,7 +513,11 @@ def worker(args):
                                            before=lambda m: vars(m).update(all_bindings.get(m.__name__, {}))))
         out["imported_before_hook"] = early
         out["module_files"] = {n: getattr(sys.modules.get(n), "__file__", None) for n in sorted(all_bindings)}
-    recorder = Recorder()
+    limits = {}
+    if args.limits:
+        with open(args.limits) as f:
+            limits = json.load(f)
+    recorder = Recorder(limits, args.test_limit)
     swapper = None
     if args.mode == "function":
         sys.path.insert(0, SRC)
@@ -499,12 +528,17 @@ def worker(args):
         for name, mod in list(sys.modules.items()):
             if want(name) and mod is not None:
                 swapper.swap_module(mod)
+        # Written now too, so that a run that later times out or crashes still reports them.
+        with open(args.out + ".swap", "w") as f:
+            json.dump(swapper.summary(), f)
     run_tests(test_module, recorder)
     if args.mode == "module":
         out["module_files"] = {n: getattr(sys.modules.get(n), "__file__", None) for n in sorted(all_bindings)}
     out["seconds"] = round(time.time() - t0, 2)
     out["tests"] = recorder.outcomes
     out["errors"] = recorder.errors
+    out["durations"] = recorder.durations
+    out["timeouts"] = recorder.timeouts
     if swapper is not None:
         out.update(swapper.summary())
     with open(args.out, "w") as f:
@@ -617,6 +651,11 @@ def run_worker(name, mode, timeout, extra_env=None, extra_args=()):
         with open(log, "rb") as f:
             tail = f.read()[-2000:].decode("utf-8", "replace")
         result = {"module": name, "mode": mode, "status": status, "tests": {}, "errors": {}, "log_tail": tail}
+        try:
+            with open(out + ".swap") as f:
+                result.update(json.load(f))
+        except (OSError, ValueError):
+            pass
     result["wall_seconds"] = round(time.time() - t0, 2)
     shutil.rmtree(tmp, ignore_errors=True)
     return result
@@ -645,6 +684,19 @@ def run_module(name, timeout=300, module_mode=False):
     """Every mode of one module; a result record."""
     rec = {"module": name, "test_module": MODULES[name][0]}
     base = run_worker(name, "baseline", timeout)
+    # A test of a swapped run may take 10 times as long as in the baseline, plus 5 s:
+    # decompiled code that loops forever costs seconds, not the whole run's limit.
+    fd, limits = tempfile.mkstemp(suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        json.dump({t: 5.0 + 10 * d for t, d in base.get("durations", {}).items()}, f)
+    try:
+        _run_modes(rec, base, name, timeout, module_mode, ["--limits", limits, "--test-limit", "30"])
+    finally:
+        os.unlink(limits)
+    return rec
+
+
+def _run_modes(rec, base, name, timeout, module_mode, limit_args):
     rec["baseline"] = {"status": base["status"], "seconds": base["wall_seconds"],
                        "counts": _counts(base)}
     if base["status"] != "ok":
@@ -657,18 +709,18 @@ def run_module(name, timeout=300, module_mode=False):
                 try:
                     stats = build_module_tree(name, tree)
                 except Exception as exc:
-                    rec["module"] = {"status": "build failed: %s" % short_error(exc), "passes": False}
+                    rec["module_mode"] = {"status": "build failed: %s" % short_error(exc), "passes": False}
                     continue
                 bpath = os.path.join(tree, "_unveil_bindings.pickle")
                 with open(bpath, "wb") as f:
                     pickle.dump({m: b for m, b in stats.pop("bindings").items()}, f)
                 # Modules that are not decompiled still need an (empty) entry for the hook.
                 after = run_worker(name, "module", timeout, extra_env={"PYTHONPATH": tree},
-                                   extra_args=["--tree", tree, "--bindings", bpath])
+                                   extra_args=["--tree", tree, "--bindings", bpath] + limit_args)
             finally:
                 shutil.rmtree(tree, ignore_errors=True)
         else:
-            after = run_worker(name, mode, timeout)
+            after = run_worker(name, mode, timeout, extra_args=limit_args)
             stats = {k: after.get(k) for k in ("functions", "decompiled", "recompiled", "identical",
                                                "seconds_decompile", "seconds_recompile", "failed_functions",
                                                "swapped_modules", "function_objects_swapped")}
@@ -682,8 +734,8 @@ def run_module(name, timeout=300, module_mode=False):
         r["passes"] = bool(r["baseline_ok"] and after["status"] == "ok" and not regressed)
         if mode == "module":
             r["passes"] = r["passes"] and not stats.get("failed_files")
-        rec[mode] = r
-    return rec
+        r["timeouts"] = after.get("timeouts", [])
+        rec[mode if mode == "function" else "module_mode"] = r
 
 
 def _counts(res):
@@ -732,8 +784,8 @@ def _progress(rec):
         rec["module"], rec["baseline"]["counts"]["pass"], sum(rec["baseline"]["counts"].values()),
         "pass" if f["passes"] else "FAIL", f.get("functions") or 0, f.get("decompiled") or 0,
         f.get("recompiled") or 0, f.get("identical") or 0)
-    if "module" in rec:
-        line += "  module: %s" % ("pass" if rec["module"].get("passes") else "FAIL")
+    if "module_mode" in rec:
+        line += "  module: %s" % ("pass" if rec["module_mode"].get("passes") else "FAIL")
     print(line, file=sys.stderr, flush=True)
 
 
@@ -750,7 +802,7 @@ def table(report):
                  tot("functions"), tot("decompiled"), tot("recompiled"), tot("identical"),
                  sum(r["passes"] for r in fm), len(mods), sum(r.get("seconds_decompile") or 0 for r in fm))]
     if report["module_mode"]:
-        mm = [m.get("module", {}) for m in mods]
+        mm = [m.get("module_mode", {}) for m in mods]
         t = lambda k: sum(r.get(k) or 0 for r in mm)
         lines.append("| module (files) | %d | %d | %d | %d | %d/%d | %.2f |" % (
             t("files"), t("decompiled"), t("recompiled"), t("identical"),
@@ -760,7 +812,7 @@ def table(report):
     for m in mods:
         f = m["function"]
         c = m["baseline"]["counts"]
-        mm = m.get("module")
+        mm = m.get("module_mode")
         lines.append("| %s | %d/%d | %d | %d | %d | %d | %s | %s |" % (
             m["module"], c["pass"] + c["xfail"], sum(c.values()), f.get("functions") or 0, f.get("decompiled") or 0,
             f.get("recompiled") or 0, f.get("identical") or 0, _verdict(m, f),
@@ -784,7 +836,7 @@ def failures(report, max_items=6):
     out = []
     for m in report["modules"]:
         for mode in ("function", "module"):
-            r = m.get(mode)
+            r = m.get(mode if mode == "function" else "module_mode")
             if not r or r.get("passes"):
                 continue
             out.append("%s [%s mode]: %s" % (m["module"], mode, _verdict(m, r)))
@@ -828,6 +880,8 @@ def main():
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
     parser.add_argument("--bindings", help=argparse.SUPPRESS)
+    parser.add_argument("--limits", help=argparse.SUPPRESS)
+    parser.add_argument("--test-limit", type=float, default=120.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         return worker(args)

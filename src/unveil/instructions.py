@@ -182,7 +182,23 @@ def _link(out, table, state):
             if out[i].handler is None:
                 out[i].handler = (target, depth, lasti)
     _fill_split_handlers(out)
+    _fill_jump_handlers(out)
     return out
+
+
+def _fill_jump_handlers(out):
+    """A jump cannot raise, and 3.12+ leaves some out of the exception table
+    (the back edges of comprehension filters, for one).  One that continues a
+    covered instruction towards a target under the same handler shares it."""
+    for i in range(1, len(out)):
+        ins = out[i]
+        if ins.op != "JUMP" or ins.handler is not None or ins.target is None:
+            continue
+        prev = out[i - 1]
+        if prev.handler is None or prev.op in TERMINAL:
+            continue
+        if ins.target < len(out) and out[ins.target].handler == prev.handler:
+            ins.handler = prev.handler
 
 
 def _fill_split_handlers(out):

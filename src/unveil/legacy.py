@@ -36,7 +36,7 @@ _JUMP_OPS = set(dis.hasjrel) | set(dis.hasjabs)
 # Width, in canonical stack slots, of each tag of the simulated legacy stack.
 # An exception triple (tb, value, type) is one canonical value; the exit of a
 # ``with`` whose handler runs is two (3.11 keeps ``lasti`` next to it).
-_WIDTH = {"v": 1, "d": 0, "e0": 0, "e1": 1, "e2": 0, "XL": 2, "N": 0}
+_WIDTH = {"v": 1, "d": 0, "e0": 0, "e1": 1, "e2": 0, "XL": 2, "N": 0, "ph": 0}
 _TRIPLE = ("e0", "e1", "e2")
 
 
@@ -68,9 +68,12 @@ def translate(code, raw):
     if not any(r.opname in _SETUPS for r in raw):
         return raw, []
     instrs = _wrap(raw)
+    placeholders = set()
     if any(i.op in ("BEGIN_FINALLY", "CALL_FINALLY") for i in instrs):
+        placeholders = _placeholders(instrs)
         instrs = _lower_finally(instrs)
-    return _Rewriter(code, instrs).run()
+    _merge_exit_copies(instrs)
+    return _Rewriter(code, instrs, placeholders).run()
 
 
 def _wrap(raw):
@@ -126,6 +129,28 @@ def _lower_finally(instrs):
         _retarget(instrs, ins, repl[0])
         instrs[pos:pos + 1] = repl
     return instrs
+
+
+def _placeholders(instrs):
+    """3.8's ``LOAD_CONST None`` reserving a slot under a finally body that returns.
+
+    ``return`` inside ``finally`` makes 3.8 push ``None`` before
+    ``SETUP_FINALLY`` and pop it after the ``END_FINALLY``; 3.9+ has no such
+    slot, so it is tagged and never emitted.
+    """
+    out = set()
+    for k in range(len(instrs) - 1):
+        ins = instrs[k]
+        if ins.op == "LOAD_CONST" and ins.argval is None and instrs[k + 1].op == "SETUP_FINALLY":
+            start = _index(instrs, instrs[k + 1].target)
+            try:
+                end = _finally_end(instrs, start)
+            except DecompilationError:
+                continue
+            if end + 1 < len(instrs) and instrs[end + 1].op == "POP_TOP" \
+                    and any(i.op == "RETURN_VALUE" for i in instrs[start:end]):
+                out.add(id(ins))
+    return out
 
 
 def _index(instrs, target):
@@ -193,6 +218,73 @@ def _retarget(instrs, old, new):
             i.target = new
 
 
+# --- 3.10: copies of a finally exit ------------------------------------------
+
+_ENDS = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE") + _UNCONDITIONAL
+
+
+def _merge_exit_copies(instrs):
+    """Jump to one copy of ``POP_BLOCK; <finally body>; <exit>`` instead of another.
+
+    3.10 gives every path leaving a ``try`` with ``finally`` its own copy of
+    the inlined finally body and of what follows it; 3.9 and 3.11 make the
+    except clauses jump to the copy that ends the ``else`` path.  A copy that is
+    entered by jumps only and repeats one entered by falling through is
+    replaced by a jump to that one.
+    """
+    starts = [k for k, i in enumerate(instrs) if i.op == "POP_BLOCK"]
+    if len(starts) < 2:
+        return
+    spans = {k: _exit_span(instrs, k) for k in starts}
+    jumped = {}
+    for i in instrs:
+        if i.target is not None:
+            jumped.setdefault(id(i.target), []).append(i)
+    for c in starts:
+        if spans[c] is None or c == 0 or instrs[c - 1].op not in _ENDS or id(instrs[c]) not in jumped:
+            continue
+        for d in starts:
+            if d == c or spans[d] is None or (d > 0 and instrs[d - 1].op in _ENDS):
+                continue
+            if _same_span(instrs, c, spans[c], d, spans[d]):
+                for j in jumped.pop(id(instrs[c])):
+                    j.target = instrs[d]
+                    jumped.setdefault(id(instrs[d]), []).append(j)
+                break
+
+
+def _exit_span(instrs, start):
+    for j in range(start, min(len(instrs), start + 200)):
+        op = instrs[j].op
+        if op in _SETUPS:
+            return None
+        if op in _ENDS:
+            return j + 1
+    return None
+
+
+def _same_span(instrs, a, a_end, b, b_end):
+    if a_end - a != b_end - b:
+        return False
+    pos_a = {id(instrs[k]): k - a for k in range(a, a_end)}
+    pos_b = {id(instrs[k]): k - b for k in range(b, b_end)}
+    for x, y in zip(instrs[a:a_end], instrs[b:b_end]):
+        if x.op != y.op or x.arg != y.arg or type(x.argval) is not type(y.argval):
+            return False
+        if x.target is not None or y.target is not None:
+            if x.target is None or y.target is None:
+                return False
+            rx, ry = pos_a.get(id(x.target)), pos_b.get(id(y.target))
+            if (rx, ry) == (None, None):
+                if x.target is not y.target:
+                    return False
+            elif rx != ry:
+                return False
+        elif x.argval != y.argval:
+            return False
+    return True
+
+
 # --- step 2: block-stack simulation and rewriting --------------------------------
 
 class _Out:
@@ -220,8 +312,9 @@ def _handler_of(blocks):
 
 
 class _Rewriter:
-    def __init__(self, code, instrs):
+    def __init__(self, code, instrs, placeholders=()):
         self.code = code
+        self.placeholders = placeholders
         self.instrs = instrs
         self.index = {id(i): k for k, i in enumerate(instrs)}
         self.states = [None] * len(instrs)
@@ -309,6 +402,8 @@ class _Rewriter:
             return [(nxt, stack[:-3], _drop_handler_block(blocks))]
         if op == "PUSH_NULL_FINALLY":
             return [(nxt, stack + ("N",), blocks)]
+        if op == "LOAD_CONST" and id(ins) in self.placeholders:
+            return [(nxt, stack + ("ph",), blocks)]
         if op == "DUP_TOP":
             return [(nxt, stack + ("d" if stack and stack[-1] == "e2" else "v",), blocks)]
         if op == "JUMP_IF_NOT_EXC_MATCH":
@@ -317,7 +412,8 @@ class _Rewriter:
             return [(nxt, stack[:-2] + ("v",), blocks)]
         if op in ("ROT_TWO", "ROT_THREE", "ROT_FOUR", "ROT_N"):
             n = {"ROT_TWO": 2, "ROT_THREE": 3, "ROT_FOUR": 4}.get(op) or ins.arg
-            s.insert(len(s) - n + 1, s.pop())
+            top = s.pop()
+            s.insert(len(s) - n + 1, top)
             return [(nxt, tuple(s), blocks)]
         if op in ("END_FINALLY", "POP_FINALLY"):
             return self._step_finally(k, s, blocks)
@@ -401,6 +497,10 @@ class _Rewriter:
         top = stack[-1] if stack else None
         if op in ("SETUP_FINALLY", "SETUP_ASYNC_WITH", "POP_BLOCK", "PUSH_NULL_FINALLY"):
             return []
+        if op == "LOAD_CONST" and id(ins) in self.placeholders:
+            return []
+        if op == "ROT_TWO" and "ph" in stack[-2:]:
+            return []
         if op == "SETUP_WITH":
             return [_Out("BEFORE_WITH")]
         if op == "DUP_TOP":
@@ -412,7 +512,7 @@ class _Rewriter:
         if op == "JUMP_IF_NOT_EXC_MATCH":
             return [_Out("CHECK_EXC_MATCH"), _Out("POP_JUMP_IF_FALSE", target=ins.target)]
         if op == "POP_TOP":
-            if top in ("e0", "e2", "d", "N"):
+            if top in ("e0", "e2", "d", "N", "ph"):
                 return []
             if top == "XL":
                 return [_Out("POP_TOP"), _Out("POP_TOP")]

@@ -237,7 +237,7 @@ def _pop_top(f, ins):
     value = f.pop_raw()
     if isinstance(value, si.Chain):
         f.emit(ast.Assign(targets=value.targets, value=value.value))
-    elif hasattr(value, "_import") or getattr(value, "_short_circuit", False):
+    elif hasattr(value, "_import") or getattr(value, "_copied", False):
         pass
     elif isinstance(value, si.Marker):
         f.ctx.discard(f, value)
@@ -247,7 +247,12 @@ def _pop_top(f, ins):
 
 @handles("COPY")
 def _copy(f, ins):
-    f.push(f.stack[-ins.argval])
+    """Duplicate a stack value; dropping one copy later (and/or values,
+    chained comparisons) is not an expression statement."""
+    value = f.stack[-ins.argval]
+    if isinstance(value, ast.AST):
+        value._copied = True
+    f.push(value)
 
 
 @handles("SWAP")

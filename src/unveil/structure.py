@@ -196,7 +196,7 @@ class Structurer:
 
     # -- conditionals ---------------------------------------------------------
     def conditional(self, block, last, frame, region):
-        cond = _test_value(frame)
+        cond = frame.pop()
         jc = _jump_condition(last.op, cond)
         state = Branch(jc, last.target, block.end, list(frame.stack), list(frame.stack))
         chain_end = self.absorb(state, block, frame)
@@ -263,7 +263,7 @@ class Structurer:
             return None
         if f.out or not f.stack or not si.is_expr(f.top()):
             return None
-        cond = _test_value(f)
+        cond = f.pop()
         t, ts = self.through_cleanup(last.target, list(f.stack))
         e, es = self.through_cleanup(block.end, list(f.stack))
         return _jump_condition(last.op, cond), t, e, ts, es
@@ -365,15 +365,6 @@ class Branch:
 
     def __init__(self, c, t, e, t_stack, e_stack):
         self.c, self.t, self.e, self.t_stack, self.e_stack = c, t, e, t_stack, e_stack
-
-
-def _test_value(frame):
-    """Pop a branch condition; a copy left below it (and/or values) is marked
-    so that dropping it later does not become an expression statement."""
-    cond = frame.pop()
-    if frame.stack and frame.stack[-1] is cond:
-        cond._short_circuit = True
-    return cond
 
 
 def _jump_condition(op, cond):

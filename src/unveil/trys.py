@@ -26,10 +26,25 @@ def is_transparent(instrs, block):
         return True
     if ops == ["STOPITERATION_ERROR", "RERAISE"]:
         return True
-    if ops in (["SWAP", "POP_TOP", "SWAP", "STORE_FAST", "RERAISE"],
-               ["SWAP", "POP_TOP", "SWAP", "STORE_FAST_MAYBE_NULL", "RERAISE"]):
+    if _is_inline_comprehension_cleanup(ops):
         return True
     return False
+
+
+_RESTORES = ("STORE_FAST", "STORE_FAST_MAYBE_NULL")
+
+
+def _is_inline_comprehension_cleanup(ops):
+    """3.12+ (PEP 709): drop the accumulator, restore the saved locals, re-raise.
+
+    ``SWAP 2; POP_TOP; [SWAP n;] STORE_FAST x ...; RERAISE 0``
+    """
+    if len(ops) < 4 or ops[:2] != ["SWAP", "POP_TOP"] or ops[-1] != "RERAISE":
+        return False
+    rest = ops[2:-1]
+    if rest and rest[0] == "SWAP":
+        rest = rest[1:]
+    return bool(rest) and all(op in _RESTORES for op in rest)
 
 
 def outermost(s, handler, current):

@@ -352,3 +352,85 @@ def except_with_exception_type_from_variable(kind):
         return "handled " + type(e).__name__
     except BaseException as e:
         return "base " + type(e).__name__
+
+
+# Shapes that Python 3.8-3.10 compile with the block stack (SETUP_FINALLY,
+# BEGIN_FINALLY/CALL_FINALLY/POP_FINALLY on 3.8, copied finally exits on 3.10).
+
+@case(("value",), ("none",))
+def finally_body_returns(kind):
+    log = []
+    try:
+        log.append(fail_with(kind))
+    finally:
+        return log
+
+
+@case(([1, 0, 2],), ([3, 4],))
+def return_inside_finally_inside_loop(items):
+    for x in items:
+        try:
+            fail_with("none")
+        finally:
+            if not x:
+                break
+            if x > 3:
+                return x
+    return -1
+
+
+@case(("value",), ("key",), ("none",))
+def return_from_except_as(kind):
+    try:
+        fail_with(kind)
+    except ValueError as e:
+        return "value " + str(e)
+    except KeyError:
+        return "key"
+    return "none"
+
+
+@case((["value", "none", "key", "zero"],))
+def break_continue_in_except_as_with_finally(kinds):
+    log = []
+    for kind in kinds:
+        try:
+            fail_with(kind)
+        except (ValueError, KeyError) as e:
+            if isinstance(e, KeyError):
+                break
+            continue
+        except ZeroDivisionError:
+            log.append("zero")
+        finally:
+            log.append(kind)
+    return log
+
+
+@case(("value",), ("key",), ("none",))
+def try_finally_nested_in_finally(kind):
+    log = []
+    try:
+        log.append(fail_with(kind))
+    finally:
+        try:
+            log.append("outer finally")
+        finally:
+            log.append("inner finally")
+    return log
+
+
+@case(("value",), ("none",))
+def try_except_in_except_handler_with_finally(kind):
+    log = []
+    try:
+        fail_with(kind)
+    except ValueError:
+        try:
+            fail_with("key")
+        except KeyError as inner:
+            log.append("inner " + str(inner))
+        finally:
+            log.append("inner finally")
+    log.append("end")
+    return log

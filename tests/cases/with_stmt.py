@@ -258,3 +258,29 @@ def with_exit_suppression_in_loop_continue(fail):
             log.append(i)
         log.append("after %d" % i)
     return log
+
+
+# Shapes that Python 3.8-3.10 compile with SETUP_WITH/WITH_CLEANUP_* blocks.
+
+@case((True,), (False,))
+def return_value_from_nested_with(flag):
+    log = []
+    with Recorder(log, "a") as a:
+        with Recorder(log, "b") as b:
+            if flag:
+                return a + b
+    return log
+
+
+@case((True,), (False,))
+def with_inside_finally(fail):
+    log = []
+    try:
+        if fail:
+            raise KeyError("k")
+    except KeyError:
+        log.append("caught")
+    finally:
+        with Recorder(log, "f") as f:
+            log.append(f)
+    return log
