@@ -78,7 +78,7 @@ class Structurer:
             self.steps += 1
             if self.steps > 200000:
                 raise DecompilationError("structuring does not terminate")
-            if pos == region.stop:
+            if pos == region.stop and not (entering is not None and pos == entering.start):
                 return pos
             if pos >= len(self.instrs):
                 return None

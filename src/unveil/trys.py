@@ -265,14 +265,22 @@ def _finally_elider(s, copy):
         if pos + n > len(s.instrs):
             return None
         base_a, base_b = copy[0].index, pos
+        leaves = None
         for a, b in zip(copy, s.instrs[pos:pos + n]):
             if a.op != b.op:
                 return None
             if a.target is not None:
-                if a.target - base_a != b.target - base_b:
+                if a.target - base_a == n and b.target - base_b != n:
+                    # 3.8-3.10: the normal copy jumps straight past the handler
+                    if leaves not in (None, b.target):
+                        return None
+                    leaves = b.target
+                elif a.target - base_a != b.target - base_b:
                     return None
             elif not _same_arg(a.argval, b.argval):
                 return None
+        if leaves is not None:
+            return leaves if copy[-1].op in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE") else None
         return pos + n
     return elide
 
