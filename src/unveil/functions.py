@@ -366,7 +366,7 @@ class ClassBuild(si.Definition):
         self.body_fn = args[0]
         self.name = args[1].value if isinstance(args[1], ast.Constant) else None
         self.bases = [si.as_expr(a) for a in args[2:]]
-        self.keywords = keywords
+        self.keywords = [ast.keyword(arg=k.arg, value=si.as_expr(k.value)) for k in keywords]
         self.decorators = []
 
     def node(self, def_name=None):
@@ -376,6 +376,13 @@ class ClassBuild(si.Definition):
                             body=stmts or [ast.Pass()], decorator_list=list(self.decorators))
         node.type_params = []
         return node
+
+
+def _is_classcell(value):
+    """The class body's closing ``return __classcell__`` (possibly as a walrus)."""
+    if isinstance(value, ast.NamedExpr):
+        value = value.target
+    return isinstance(value, ast.Name) and value.id == "__classcell__"
 
 
 def _class_body(stmts):
@@ -388,7 +395,7 @@ def _class_body(stmts):
                 and st.targets[0].id == "__doc__" and isinstance(st.value, ast.Constant):
             out.append(ast.Expr(value=st.value))
             continue
-        if isinstance(st, ast.Return) and isinstance(st.value, ast.Name) and st.value.id == "__classcell__":
+        if isinstance(st, ast.Return) and _is_classcell(st.value):
             continue
         if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__classcell__":
             continue

@@ -530,7 +530,7 @@ def _pop_callable(f, has_null):
         return second, []
     if second is NULL:
         return first, []
-    return second, [as_expr(first)]
+    return second, [first]
 
 
 @handles("CALL")

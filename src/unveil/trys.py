@@ -279,9 +279,11 @@ def _finally_elider(s, copy):
                     return None
             elif not _same_arg(a.argval, b.argval):
                 return None
-        if leaves is not None:
-            return leaves if copy[-1].op in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE") else None
-        return pos + n
+        if leaves is not None and copy[-1].op not in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+            after = s.instrs[pos + n] if pos + n < len(s.instrs) else None
+            if pos + n != leaves and not (after is not None and after.op == "JUMP" and after.target == leaves):
+                return None
+        return pos + n if leaves is None else leaves
     return elide
 
 
