@@ -1,5 +1,9 @@
 """Control-flow graph over canonical instructions: blocks, dominators, loops."""
-from .instructions import CONDITIONAL, JUMPS
+from .instructions import CONDITIONAL, JUMPS, Instr
+
+_INVERSE = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
+            "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
+_TERMINAL = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")
 
 
 class Block:
@@ -31,6 +35,7 @@ class Loop:
 class Graph:
     def __init__(self, instrs):
         self.instrs = instrs
+        _share_loop_tests(instrs)
         self.blocks = _split(instrs)
         self.block_at = {b.start: b for b in self.blocks}
         self.of_instr = [None] * len(instrs)
@@ -127,8 +132,87 @@ def _collect_body(body, header, latch, graph):
         for p in x.preds:
             todo.append(p)
         for h_src in graph.blocks:
-            if graph.handler_block(h_src) is x and h_src not in body:
+            if graph.handler_block(h_src) is x and h_src not in body and h_src in graph.idom:
                 todo.append(h_src)
+
+
+def _share_loop_tests(instrs):
+    """Turn a loop's repeated test at the bottom into a jump back to the test at the top.
+
+    3.11+ compile ``while c: B`` as ``if c: do B while c`` with ``continue``
+    jumping to the top test.  When the bottom test repeats the top test (same
+    instructions, same outcomes), jumping to the top one instead is the same
+    program, and the loop has a single header again.
+    """
+    blocks = _split(instrs)
+    by_end = {b.end: b for b in blocks}
+    for k, b in enumerate(blocks):
+        last = instrs[b.end - 1]
+        if last.op not in CONDITIONAL:
+            continue
+        body_start, exit_ = _loop_test_outcomes(instrs, blocks, k)
+        top = by_end.get(body_start)
+        if top is None or top is b or top.handler != b.handler:
+            continue
+        top_last = instrs[top.end - 1]
+        if (top_last.op not in CONDITIONAL or top_last.op != _exit_op(last, body_start)
+                or not _same_target(instrs, top_last.target, exit_)):
+            continue
+        n = 0  # length of the common run of instructions before the two jumps
+        while (n < top.end - 1 - top.start and n < b.end - 1 - b.start
+               and instrs[top.end - 2 - n].same(instrs[b.end - 2 - n])):
+            n += 1
+        if n == 0:
+            continue
+        first = instrs[b.end - 1 - n]
+        jump = Instr("JUMP", target=top.end - 1 - n, line=first.line, offset=first.offset)
+        jump.handler, jump.index = first.handler, first.index
+        instrs[b.end - 1 - n] = jump
+
+
+def _loop_test_outcomes(instrs, blocks, k):
+    """(where the loop goes on, where it exits) for a bottom test block, or (None, None).
+
+    Shapes: ``test; jump-if-true BODY`` falling into the exit (3.11), or
+    ``test; jump-if-false EXIT; JUMP BODY`` (3.12+); BODY lies before the test.
+    """
+    b = blocks[k]
+    last = instrs[b.end - 1]
+    if last.target is not None and last.target <= b.start:
+        return last.target, b.end
+    nxt = blocks[k + 1] if k + 1 < len(blocks) else None
+    if nxt is not None and nxt.end - nxt.start == 1 and instrs[nxt.start].op == "JUMP":
+        back = instrs[nxt.start].target
+        if back is not None and back <= b.start:
+            return back, last.target
+    return None, None
+
+
+def _exit_op(last, body_start):
+    """The top test's jump op that leaves the loop where ``last`` does."""
+    return _INVERSE[last.op] if last.target == body_start else last.op
+
+
+def _same_target(instrs, a, b):
+    """Same position, or two copies of one terminal block (duplicated returns)."""
+    if a == b:
+        return True
+    if a is None or b is None or a >= len(instrs) or b >= len(instrs):
+        return False
+    run_a, run_b = _terminal_run(instrs, a), _terminal_run(instrs, b)
+    return (run_a is not None and run_b is not None and len(run_a) == len(run_b)
+            and all(x.same(y) and x.handler == y.handler for x, y in zip(run_a, run_b)))
+
+
+def _terminal_run(instrs, pos):
+    """The straight-line instructions from ``pos`` to a return/raise, if no jump comes first."""
+    for end in range(pos, min(len(instrs), pos + 8)):
+        op = instrs[end].op
+        if op in JUMPS:
+            return None
+        if op in _TERMINAL:
+            return instrs[pos:end + 1]
+    return None
 
 
 def _split(instrs):

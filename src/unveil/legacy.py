@@ -424,6 +424,8 @@ class _Rewriter:
         if op == "WITH_CLEANUP_FINISH":
             if len(s) >= 2 and s[-2] == "N":
                 return [(nxt, tuple(s[:-1]), blocks)]
+            if nxt < len(self.instrs) and self.instrs[nxt].op == "END_FINALLY":
+                nxt += 1  # the with's END_FINALLY: part of the rewritten exit
             return [(nxt, tuple(s[:-8]), _drop_handler_block(blocks))]
         if op in _NO_NEXT:
             return []

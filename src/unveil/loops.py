@@ -92,7 +92,11 @@ def _loop_target(stmts, marker_type):
 
 
 def _while_from(node):
-    """``while True: ...; if not c: break`` stays; the caller may rewrite with a guard."""
+    """``while True: if not c: break; B`` is ``while c: B``."""
+    first = node.body[0] if node.body else None
+    if (isinstance(first, ast.If) and not first.orelse and len(first.body) == 1
+            and isinstance(first.body[0], ast.Break)):
+        return ast.While(test=negate(first.test), body=node.body[1:] or [ast.Pass()], orelse=node.orelse)
     return node
 
 

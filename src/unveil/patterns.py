@@ -156,7 +156,8 @@ class Decoder:
         if ins.op == "SWAP":
             st[-1], st[-ins.argval] = st[-ins.argval], st[-1]
         elif ins.op == "ROT":
-            st.insert(len(st) - ins.argval + 1, st.pop())
+            top = st.pop()
+            st.insert(len(st) - ins.argval + 1, top)
         elif ins.op == "POP_TOP":
             if len(st) <= self.floor:
                 return False
@@ -429,7 +430,7 @@ class Decoder:
             self.test_jump()
         else:
             self.expect_not_none()
-        out, _, _ = self.items(values) if keys or self.cur().op == "UNPACK_SEQUENCE" else ({}, 0, None)
+        out, _, _ = self.items(values)
         if len(self.stack) >= 2 and self.stack[-2] is val:
             keys_box = self.stack[-1]
         else:
@@ -529,50 +530,62 @@ def _pattern_start(instrs, j, copies=0):
     if j >= len(instrs) or copies > 8:
         return False
     ins = instrs[j]
-    if ins.op in ("MATCH_SEQUENCE", "MATCH_MAPPING"):
+    if ins.op in ("MATCH_SEQUENCE", "MATCH_MAPPING", "POP_JUMP_IF_NOT_NONE"):
         return True
     if ins.op == "COPY" and ins.argval == 1:
         return _pattern_start(instrs, j + 1, copies + 1)
-    if ins.op in ("POP_JUMP_IF_NOT_NONE",):
-        return True
-    k = j
-    if k < len(instrs) and instrs[k].op in _NAME_LOADS:
+    if copies and (ins.op in _STORES or ins.op == "POP_TOP"):
+        return _guarded_capture(instrs, j)
+    if ins.op not in _NAME_LOADS:
+        return False
+    k = j + 1
+    while k < len(instrs) and instrs[k].op in _EXPR_OPS:
         k += 1
-        while k < len(instrs) and instrs[k].op in ("LOAD_ATTR", "LOAD_CONST", "UNARY_NEGATIVE", "BINARY_OP",
-                                                     "BUILD_TUPLE") or (k < len(instrs) and instrs[k].op in _NAME_LOADS):
-            k += 1
-        if k < len(instrs):
-            op = instrs[k].op
-            if op == "MATCH_CLASS":
-                return True
-            if (op == "COMPARE_OP" and instrs[k].argval == "==") or (op == "IS_OP" and not instrs[k].argval):
-                return k + 1 < len(instrs) and instrs[k + 1].op == "POP_JUMP_IF_FALSE"
+    if k >= len(instrs):
+        return False
+    op = instrs[k].op
+    if op == "MATCH_CLASS":
+        return True
+    if (op == "COMPARE_OP" and instrs[k].argval == "==") or (op == "IS_OP" and not instrs[k].argval):
+        return k + 1 < len(instrs) and instrs[k + 1].op == "POP_JUMP_IF_FALSE"
     return False
 
 
-def _has_match_op(instrs, j):
-    """Whether the pattern at ``j`` needs a match statement (uses a MATCH_* opcode)."""
-    for k in range(j, min(j + 12, len(instrs))):
+def _guarded_capture(instrs, j):
+    """``COPY 1; STORE x`` (or ``POP_TOP``), a guard, then ``POP_TOP`` of the subject."""
+    for k in range(j + 1, min(j + 60, len(instrs) - 1)):
         op = instrs[k].op
-        if op in _MATCH_OPS:
-            return True
-        if op in CONDITIONAL or op in ("JUMP", "RETURN_VALUE"):
+        if op in CONDITIONAL:
+            return instrs[k + 1].op == "POP_TOP" and instrs[k + 1].op != "COPY"
+        if op in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER") or op in _MATCH_OPS:
             return False
     return False
 
 
+def _class_head(instrs, q):
+    """Start of ``<class expression>; LOAD_CONST names; MATCH_CLASS`` ending at ``q``."""
+    k = q - 1
+    if k < 0 or instrs[k].op != "LOAD_CONST":
+        return None
+    k -= 1
+    while k >= 0 and instrs[k].op == "LOAD_ATTR":
+        k -= 1
+    if k >= 0 and instrs[k].op in _NAME_LOADS:
+        return k
+    return None
+
+
 def find_head(instrs, pos, end):
     """Index in ``[pos, end)`` where a match statement starts, or None."""
-    if not any(instrs[i].op in _MATCH_OPS or instrs[i].op == "COPY" for i in range(pos, end)):
-        return None
     for i in range(pos, end):
         ins = instrs[i]
-        if ins.op == "COPY" and ins.argval == 1 and _pattern_start(instrs, i + 1):
+        if ins.op == "COPY" and ins.argval == 1 and _pattern_start(instrs, i + 1, 1):
             return i
-        if ins.op in _MATCH_OPS or (ins.op in _NAME_LOADS and _pattern_start(instrs, i)
-                                    and _has_match_op(instrs, i)):
-            if _has_match_op(instrs, i):
-                return i
+        if ins.op in ("MATCH_SEQUENCE", "MATCH_MAPPING"):
+            return i
+        if ins.op == "MATCH_CLASS":
+            h = _class_head(instrs, i)
+            return h if h is not None and h >= pos else None
     return None
 
 
@@ -720,6 +733,8 @@ def _guard(s, gpos, stack, Branch, jump_condition):
     except DecompilationError:
         return None
     if f.out or not f.stack or not si.is_expr(f.top()) or len(f.stack) != len(stack) + 1:
+        return None
+    if any(a is not b for a, b in zip(f.stack, stack)) or (stack and f.top() is stack[-1]):
         return None
     cond = f.pop()
     st = Branch(jump_condition(last.op, cond), last.target, block.end, list(f.stack), list(f.stack))

@@ -263,7 +263,8 @@ def _swap(f, ins):
 
 @handles("ROT")
 def _rot(f, ins):
-    f.stack.insert(len(f.stack) - ins.argval + 1, f.stack.pop())
+    top = f.stack.pop()
+    f.stack.insert(len(f.stack) - ins.argval + 1, top)
 
 
 @handles("RETURN_VALUE")

@@ -15,6 +15,7 @@ from .cfg import postdominators
 from .errors import DecompilationError
 from .instructions import CONDITIONAL
 from .simulate import Frame
+from . import patterns
 from . import trys
 from . import stackitems as si
 from .stackitems import negate
@@ -126,6 +127,11 @@ class Structurer:
         return None
 
     def block(self, pos, block, frame, region):
+        head = patterns.find_head(self.instrs, pos, block.end)
+        if head is not None:
+            done, after = self.match(head, pos, block, frame, region)
+            if done:
+                return after
         last = self.instrs[block.end - 1]
         if last.op in CONDITIONAL:
             frame.run(self.instrs[pos:block.end - 1])
@@ -350,6 +356,21 @@ class Structurer:
             value = ast.IfExp(test=negate(st.c), body=si.as_expr(fv), orelse=si.as_expr(tv))
         frame.stack = base + [value]
         return mpos
+
+    # -- match statements: see patterns.py ----------------------------------------
+    def match(self, head, pos, block, frame, region):
+        """Try a match statement starting at ``head``: (True, continuation) or (False, None)."""
+        saved = (list(frame.stack), len(frame.out), frame.parallel and
+                 (frame.parallel[0], list(frame.parallel[1]), list(frame.parallel[2])))
+        try:
+            frame.run(self.instrs[pos:head])
+            return True, patterns.structure_match(self, head, frame, region)
+        except DecompilationError:
+            if patterns.block_needs_match(self.instrs, pos, block.end):
+                raise
+            frame.stack, frame.parallel = saved[0], saved[2]
+            del frame.out[saved[1]:]
+            return False, None
 
     # -- loops and try: see loops.py and trys.py ------------------------------
     def loop(self, loop, frame, region):

@@ -251,7 +251,9 @@ def _finally_body(s, hblock, stmts):
         stmts.pop()
     start = hblock.start + 1
     end = start
-    while end < len(s.instrs) and not (s.instrs[end].op == "RERAISE" and s.instrs[end].argval == 0):
+    own = s.instrs[hblock.start].handler  # a nested finally's RERAISE has another one
+    while end < len(s.instrs) and not (s.instrs[end].op == "RERAISE" and s.instrs[end].argval == 0
+                                       and s.instrs[end].handler == own):
         end += 1
     return stmts, s.instrs[start:end]
 
