@@ -158,16 +158,30 @@ def _share_loop_tests(instrs):
         if (top_last.op not in CONDITIONAL or top_last.op != _exit_op(last, body_start)
                 or not _same_target(instrs, top_last.target, exit_)):
             continue
-        n = 0  # length of the common run of instructions before the two jumps
-        while (n < top.end - 1 - top.start and n < b.end - 1 - b.start
-               and instrs[top.end - 2 - n].same(instrs[b.end - 2 - n])):
-            n += 1
+        n = _common_test(instrs, top, b)
         if n == 0:
             continue
         first = instrs[b.end - 1 - n]
         jump = Instr("JUMP", target=top.end - 1 - n, line=first.line, offset=first.offset)
         jump.handler, jump.index = first.handler, first.index
         instrs[b.end - 1 - n] = jump
+
+
+def _common_test(instrs, top, bottom):
+    """Length of the test both blocks end with: equal instructions on the test's line.
+
+    The run must start where a statement starts (a load), not mid-expression.
+    """
+    line = instrs[top.end - 1].line
+    n = best = 0
+    while n < top.end - 1 - top.start and n < bottom.end - 1 - bottom.start:
+        a, b = instrs[top.end - 2 - n], instrs[bottom.end - 2 - n]
+        if not a.same(b) or a.line != line or b.line != line:
+            break
+        n += 1
+        if a.op.startswith("LOAD_") or a.op == "PUSH_NULL":
+            best = n
+    return best
 
 
 def _loop_test_outcomes(instrs, blocks, k):

@@ -318,8 +318,48 @@ def lambda_expr(fn):
     elif len(stmts) == 1 and isinstance(stmts[0], ast.Expr) and isinstance(stmts[0].value, ast.Yield):
         body = stmts[0].value
     else:
-        raise DecompilationError("lambda body is not an expression")
+        body = _returns_as_expr(stmts)
+        if body is None:
+            raise DecompilationError("lambda body is not an expression")
     return ast.Lambda(args=signature(fn.code, fn.defaults, fn.kwdefaults), body=body)
+
+
+def _returns_as_expr(stmts):
+    """``if c: return a`` / ``return b`` as ``a if c else b`` (or ``c and a``, ``c or b``).
+
+    3.12+ copies the ``RETURN_VALUE`` of a conditional expression into each
+    arm, so a lambda such as ``lambda x: a if x else b`` comes back as
+    statements.  None when ``stmts`` are not only such returns.
+    """
+    if not stmts:
+        return const(None)
+    first, rest = stmts[0], stmts[1:]
+    if isinstance(first, ast.Return):
+        return first.value if first.value is not None else const(None)
+    if not isinstance(first, ast.If):
+        return None
+    test, body, orelse = first.test, first.body, first.orelse + rest
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, body, orelse = test.operand, orelse, body
+    if _falls_through(first.body):
+        return None
+    yes, no = _returns_as_expr(body), _returns_as_expr(orelse)
+    if yes is None or no is None:
+        return None
+    if no is test:
+        return si.boolop(ast.And(), test, yes)
+    if yes is test:
+        return si.boolop(ast.Or(), test, no)
+    return ast.IfExp(test=test, body=yes, orelse=no)
+
+
+def _falls_through(stmts):
+    last = stmts[-1] if stmts else None
+    if isinstance(last, ast.Return):
+        return False
+    if isinstance(last, ast.If):
+        return _falls_through(last.body) or _falls_through(last.orelse)
+    return True
 
 
 def _def_then_name(frame, fn):

@@ -188,11 +188,11 @@ def _link(out, table, state):
 
 def _fill_jump_handlers(out):
     """A jump cannot raise, and 3.12+ leaves some out of the exception table
-    (the back edges of comprehension filters, for one).  One that continues a
+    (the tests and back edges of comprehension filters, for one).  One that continues a
     covered instruction towards a target under the same handler shares it."""
     for i in range(1, len(out)):
         ins = out[i]
-        if ins.op != "JUMP" or ins.handler is not None or ins.target is None:
+        if ins.op not in JUMPS or ins.handler is not None or ins.target is None:
             continue
         prev = out[i - 1]
         if prev.handler is None or prev.op in TERMINAL:

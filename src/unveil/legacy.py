@@ -230,7 +230,7 @@ def _merge_exit_copies(instrs):
     the inlined finally body and of what follows it; 3.9 and 3.11 make the
     except clauses jump to the copy that ends the ``else`` path.  A copy that is
     entered by jumps only and repeats one entered by falling through is
-    replaced by a jump to that one.
+    replaced by a jump to that one (or, failing that, to an earlier copy).
     """
     starts = [k for k, i in enumerate(instrs) if i.op == "POP_BLOCK"]
     if len(starts) < 2:
@@ -244,7 +244,7 @@ def _merge_exit_copies(instrs):
         if spans[c] is None or c == 0 or instrs[c - 1].op not in _ENDS or id(instrs[c]) not in jumped:
             continue
         for d in starts:
-            if d == c or spans[d] is None or (d > 0 and instrs[d - 1].op in _ENDS):
+            if d == c or spans[d] is None or (d > c and d > 0 and instrs[d - 1].op in _ENDS):
                 continue
             if _same_span(instrs, c, spans[c], d, spans[d]):
                 for j in jumped.pop(id(instrs[c])):

@@ -2,6 +2,7 @@
 import ast
 
 from .errors import DecompilationError
+from .instructions import CONDITIONAL
 from .simulate import Frame
 from . import stackitems as si
 from .stackitems import negate
@@ -13,8 +14,8 @@ def structure_loop(s, loop, frame, region):
     last = s.instrs[header.end - 1]
     if last.op == "FOR_ITER":
         return _for(s, loop, frame, region)
-    exit_ = _breaks_to(s, loop)
-    loop.follow = exit_
+    else_start = _while_else(s, loop)
+    exit_ = loop.follow
     body_frame = Frame(s.ctx, frame.stack)
     inner = region.child(stop=header.start, loop=loop, blocks=None, exits=None, elide=None)
     end = s.seq(header.start, body_frame, inner, entering=header)
@@ -22,12 +23,41 @@ def structure_loop(s, loop, frame, region):
     if end is not None and end != header.start:
         raise DecompilationError("loop body at %d leaves the loop unexpectedly" % header.start)
     body = body_frame.out or [ast.Pass()]
-    frame.emit(_while_from(ast.While(test=si.const(True), body=body, orelse=[])))
+    node = _while_from(ast.While(test=si.const(True), body=body, orelse=[]))
+    if else_start is not None:
+        node.orelse = _else_clause(s, else_start, exit_.start, frame, region)
+    frame.emit(node)
     return s.goto(exit_.start, frame, region) if exit_ is not None else None
 
 
-def _breaks_to(s, loop):
-    return loop.follow
+def _while_else(s, loop):
+    """For ``while c: ... else: E``: set ``loop.else_start`` to E, the follow past it.
+
+    The test at the header leaves to the ``else`` clause; ``break`` jumps
+    beyond it.  Returns the else clause's start, or None without one.
+    """
+    header = loop.header
+    loop.else_start = None
+    last = s.instrs[header.end - 1]
+    if last.op not in CONDITIONAL:
+        return None
+    outside = [b for b in header.succs if b not in loop.body]
+    if len(outside) != 1:
+        return None
+    test_exit = outside[0].start
+    follow = _for_follow(s, loop, test_exit)
+    if follow is None or follow == test_exit:
+        return None
+    loop.follow = s.g.block_at.get(follow)
+    loop.else_start = test_exit
+    return test_exit
+
+
+def _else_clause(s, start, stop, frame, region):
+    else_frame = Frame(s.ctx, frame.stack)
+    s.seq(start, else_frame, region.child(stop=stop))
+    else_frame.flush_parallel()
+    return else_frame.out
 
 
 def _for(s, loop, frame, region):
@@ -50,10 +80,7 @@ def _for(s, loop, frame, region):
     target, body = _loop_target(body_frame.out, si.LoopItem)
     orelse = []
     if follow != exit_pos:
-        else_frame = Frame(s.ctx, frame.stack)
-        s.seq(exit_pos, else_frame, region.child(stop=follow))
-        else_frame.flush_parallel()
-        orelse = else_frame.out
+        orelse = _else_clause(s, exit_pos, follow, frame, region)
     node_cls = ast.AsyncFor if iterator.is_async else ast.For
     node = node_cls(target=target, iter=iterator.expr, body=body or [ast.Pass()], orelse=orelse,
                     type_comment=None)
@@ -66,16 +93,25 @@ def _for(s, loop, frame, region):
 
 
 def _for_follow(s, loop, exit_pos):
-    """Where ``break`` goes: past an ``else`` clause if there is one."""
+    """Where ``break`` goes: past an ``else`` clause if there is one.
+
+    A jump out of the body to a point after the normal exit is a ``break``
+    over an ``else`` clause (jump threading may send it straight on to where
+    the clause itself ends, e.g. an enclosing loop's header).
+    """
     targets = set()
     for b in loop.body:
+        last = s.instrs[b.end - 1]
         for succ in b.succs:
-            if succ not in loop.body and succ.start != exit_pos:
-                last = s.instrs[b.end - 1]
-                if last.op in ("JUMP",) or succ.start != b.end or last.op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"):
-                    targets.add(succ.start)
-    candidates = [t for t in targets if t > exit_pos and s.g.reaches(s.g.block_at[exit_pos], s.g.block_at[t], loop)] if exit_pos in s.g.block_at else []
-    if len(candidates) == 1:
+            if succ not in loop.body and succ.start != exit_pos and (
+                    last.op in ("JUMP", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE") or succ.start != b.end):
+                targets.add(succ.start)
+    # break paths leave the natural loop before they jump: scan the loop's span
+    for ins in s.instrs[loop.header.end:exit_pos]:
+        if ins.op == "JUMP" and ins.target is not None and ins.target > exit_pos:
+            targets.add(ins.target)
+    candidates = sorted(t for t in targets if t > exit_pos)
+    if candidates:
         return candidates[0]
     return exit_pos if exit_pos < len(s.instrs) else None
 
@@ -92,12 +128,32 @@ def _loop_target(stmts, marker_type):
 
 
 def _while_from(node):
-    """``while True: if not c: break; B`` is ``while c: B``."""
+    """``while True: if not c: break; B`` is ``while c: B``.
+
+    A ``break`` to the ``else`` clause (see :func:`_while_else`) must be that
+    guard; anywhere else it cannot be written and the loop is refused.
+    """
     first = node.body[0] if node.body else None
     if (isinstance(first, ast.If) and not first.orelse and len(first.body) == 1
             and isinstance(first.body[0], ast.Break)):
-        return ast.While(test=negate(first.test), body=node.body[1:] or [ast.Pass()], orelse=node.orelse)
+        node = ast.While(test=negate(first.test), body=node.body[1:] or [ast.Pass()], orelse=node.orelse)
+    for n in _walk_loop_body(node.body):
+        if isinstance(n, ast.Break) and getattr(n, "_to_else", False):
+            raise DecompilationError("jump into a while loop's else clause from its body")
     return node
+
+
+def _walk_loop_body(stmts):
+    """Nodes of ``stmts`` that belong to this loop (not to nested loops or functions)."""
+    todo = list(stmts)
+    while todo:
+        n = todo.pop()
+        yield n
+        for child in ast.iter_child_nodes(n):
+            if isinstance(n, (ast.For, ast.AsyncFor, ast.While)) and child in n.body:
+                continue
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                todo.append(child)
 
 
 def rewrite_guarded_while(stmts):

@@ -21,6 +21,7 @@ first one's by stack position where the alternatives meet.
 with the :class:`~unveil.structure.Structurer`.
 """
 import ast
+import dis
 
 from .errors import DecompilationError
 from .instructions import CONDITIONAL
@@ -223,7 +224,11 @@ class Decoder:
                 pos = ins.target
             else:
                 return None
-        return pos if depth == floor else None
+        if depth != floor:
+            return None
+        while pos < len(self.instrs) and self.instrs[pos].op == "JUMP" and seen < 1000:
+            pos, seen = self.instrs[pos].target, seen + 1
+        return pos
 
     def run_expr(self):
         """Run expression instructions (loads, attributes, tuples); False if none."""
@@ -575,10 +580,53 @@ def _class_head(instrs, q):
     return None
 
 
-def find_head(instrs, pos, end):
+_RAW = {}
+_DEBUG = False
+
+
+def nop_before(code, instrs, index):
+    """Whether the raw instruction just before canonical ``index`` is a ``NOP``.
+
+    The compiler marks the start of a trailing ``case _:`` with a NOP carrying
+    its line; an ``else`` or the code after a match has none.
+    """
+    if index >= len(instrs) or instrs[index].offset < 0:
+        return False
+    raw = _RAW.get(id(code))
+    if raw is None or raw[0] is not code:
+        seq = [i for i in dis.get_instructions(code) if i.opname not in ("CACHE", "EXTENDED_ARG")]
+        raw = _RAW[id(code)] = (code, {ins.offset: k for k, ins in enumerate(seq)}, seq)
+    k = raw[1].get(instrs[index].offset)
+    return k is not None and k > 0 and raw[2][k - 1].opname == "NOP"
+
+
+def _value_test(instrs, i):
+    """``LOAD_CONST c`` or a dotted name, compared ``==``/``is`` and jumped on: end index or None."""
+    k = i + 1
+    if instrs[i].op != "LOAD_CONST":
+        if instrs[i].op not in _NAME_LOADS:
+            return None
+        while k < len(instrs) and instrs[k].op == "LOAD_ATTR":
+            k += 1
+        if k == i + 1:
+            return None
+    if k + 1 >= len(instrs):
+        return None
+    op = instrs[k]
+    if (op.op == "COMPARE_OP" and op.argval == "==") or (op.op == "IS_OP" and not op.argval):
+        if instrs[k + 1].op == "POP_JUMP_IF_FALSE":
+            return k + 1
+    return None
+
+
+def find_head(instrs, pos, end, code=None):
     """Index in ``[pos, end)`` where a match statement starts, or None."""
     for i in range(pos, end):
         ins = instrs[i]
+        if code is not None and i > pos and ins.op in ("LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF"):
+            j = _value_test(instrs, i)
+            if j is not None and nop_before(code, instrs, instrs[j].target):
+                return i
         if ins.op == "COPY" and ins.argval == 1 and _pattern_start(instrs, i + 1, 1):
             return i
         if ins.op in ("MATCH_SEQUENCE", "MATCH_MAPPING"):
@@ -619,7 +667,9 @@ def structure_match(s, head, frame, region):
         if s.instrs[pos].op == "COPY" and s.instrs[pos].argval == 1:
             try:
                 case = _case(s, pos, base, subject, True, mpos, Branch, _jump_condition)
-            except DecompilationError:
+            except DecompilationError as exc:
+                if _DEBUG:
+                    print("copied case at %d: %s" % (pos, exc))
                 case = None
         if case is not None and case.fail is not None:
             cases.append(case)
@@ -646,7 +696,13 @@ def structure_match(s, head, frame, region):
     default = last.fail
     if default is not None and s.instrs[default].op == "JUMP" and s.instrs[default].target == stop:
         default = stop
-    if default is not None and default != stop and s.jump_kind(default, region) is None:
+    marked = default is not None and nop_before(s.ctx.code, s.instrs, default)
+    if default is not None and default != stop and not marked and not reached and mpos is None:
+        # no ``case _:``: the code the last case fails to is what follows the match
+        frame.emit(ast.Match(subject=si.as_expr(subject), cases=nodes))
+        frame.stack = base
+        return default
+    if default is not None and (marked or (default != stop and s.jump_kind(default, region) is None)):
         arm = Frame(s.ctx, base)
         end = s.seq(default, arm, region.child(stop=stop))
         arm.flush_parallel()

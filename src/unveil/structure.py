@@ -89,6 +89,8 @@ class Structurer:
                 continue
             if block.start == pos:
                 if block in self.g.loops and block is not entering:
+                    if _inside(region, self.g.loops[block]):
+                        raise DecompilationError("jump back into the loop at %d from inside it" % pos)
                     pos = self.loop(self.g.loops[block], frame, region)
                     continue
                 entering = None
@@ -118,7 +120,7 @@ class Structurer:
         ins = self.instrs[pos] if pos < len(self.instrs) else None
         if ins is not None and ins.op == "JUMP":
             kind = self.jump_kind(ins.target, region.parent or region)
-            if kind in ("break", "continue"):
+            if kind in _JUMP_KINDS:
                 self.jump_out(kind, frame)
                 return None
             pos = ins.target
@@ -127,7 +129,7 @@ class Structurer:
         return None
 
     def block(self, pos, block, frame, region):
-        head = patterns.find_head(self.instrs, pos, block.end)
+        head = patterns.find_head(self.instrs, pos, block.end, self.ctx.code)
         if head is not None:
             done, after = self.match(head, pos, block, frame, region)
             if done:
@@ -155,10 +157,28 @@ class Structurer:
                 return "continue"
             if loop.follow is not None and target == loop.follow.start:
                 return "break"
+            if getattr(loop, "else_start", None) == target:
+                return "else"
+            final = self.through_jumps(target)
+            if final == loop.header.start:
+                return "continue"
+            if loop.follow is not None and final == self.through_jumps(loop.follow.start):
+                return "break"
         return None
 
+    def through_jumps(self, pos):
+        """Where a chain of blocks holding only ``JUMP`` finally leads."""
+        for _ in range(16):
+            if pos is None or pos >= len(self.instrs):
+                return pos
+            ins = self.instrs[pos]
+            if ins.op != "JUMP" or self.g.of_instr[pos].start != pos:
+                return pos
+            pos = ins.target
+        return pos
+
     def jump_out(self, kind, frame):
-        frame.emit(ast.Continue() if kind == "continue" else ast.Break())
+        frame.emit(_jump_stmt(kind))
 
     def goto(self, target, frame, region):
         kind = self.jump_kind(target, region)
@@ -215,7 +235,7 @@ class Structurer:
             mpos = region.stop
         if mpos is None and region.stop is not None and state.e == region.stop:
             mpos = region.stop
-        if t_kind in ("break", "continue") or e_kind in ("break", "continue"):
+        if t_kind in _JUMP_KINDS or e_kind in _JUMP_KINDS:
             return self.branch_out(state, t_kind, e_kind, frame, region)
         if mpos is None:
             return self.branch_no_merge(state, frame, region, chain_end)
@@ -297,7 +317,7 @@ class Structurer:
 
     def branch_out(self, st, t_kind, e_kind, frame, region):
         """At least one side of the branch is ``break``/``continue``."""
-        if t_kind in ("break", "continue"):
+        if t_kind in _JUMP_KINDS:
             frame.emit(ast.If(test=st.c, body=[_jump_stmt(t_kind)], orelse=[]))
             frame.stack = list(st.e_stack)
             return self.goto(st.e, frame, region)
@@ -381,6 +401,9 @@ class Structurer:
         return trys.structure_try(self, block, handler, frame, region)
 
 
+_JUMP_KINDS = ("break", "continue", "else")
+
+
 class Branch:
     """A two-way branch: go to ``t`` if ``c`` else to ``e``, with the stack at each."""
 
@@ -397,8 +420,22 @@ def _jump_condition(op, cond):
     return is_none if op == "POP_JUMP_IF_NONE" else negate(is_none)
 
 
+def _inside(region, loop):
+    """Whether ``region`` lies within the body of ``loop``."""
+    while region is not None:
+        if region.loop is loop:
+            return True
+        region = region.parent
+    return False
+
+
 def _jump_stmt(kind):
-    return ast.Continue() if kind == "continue" else ast.Break()
+    """``continue``/``break``; "else" is the loop test's exit into a while's else clause."""
+    if kind == "continue":
+        return ast.Continue()
+    stmt = ast.Break()
+    stmt._to_else = kind == "else"
+    return stmt
 
 
 def _if(test, body, orelse):

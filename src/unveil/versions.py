@@ -151,6 +151,15 @@ def _return_generator(ins, state):
     return []
 
 
+def _to_bool(ins, state):
+    """3.13 ``TO_BOOL`` before a jump or ``not`` is implied; elsewhere it is
+    ``not not x`` folded by the compiler."""
+    nxt = state.next_raw()
+    if nxt is None or nxt.opname.startswith("POP_JUMP") or nxt.opname == "UNARY_NOT":
+        return []
+    return [_ins.Instr("UNARY_NOT"), _ins.Instr("UNARY_NOT")]
+
+
 def _make_function(ins, state):
     return [_ins.Instr("MAKE_FUNCTION", ins.arg, (ins.arg or 0, PY < (3, 11)))]
 
@@ -167,6 +176,7 @@ TRANSLATORS = {
     "YIELD_FROM": _yield_from,
     "LOAD_CONST": _load_const,
     "RETURN_GENERATOR": _return_generator,
+    "TO_BOOL": _to_bool,
 }
 if PY < (3, 11):
     TRANSLATORS["CALL_FUNCTION_EX"] = _legacy_call_ex
