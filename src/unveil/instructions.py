@@ -183,7 +183,50 @@ def _link(out, table, state):
                 out[i].handler = (target, depth, lasti)
     _fill_split_handlers(out)
     _fill_jump_handlers(out)
-    return out
+    return _fold_backward_conditions(out)
+
+
+_INVERSE_JUMP = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
+                 "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
+
+
+def _fold_backward_conditions(out):
+    """``POP_JUMP_IF_X +1; JUMP back`` is one backward conditional jump.
+
+    3.12+ has only forward conditional jumps and writes a backward one (the
+    ``if not c: continue`` of a loop, a ``while`` bottom test) as an inverted
+    test over a ``JUMP_BACKWARD``; 3.11 has ``POP_JUMP_BACKWARD_IF_X``.
+    """
+    targeted = set()
+    for ins in out:
+        if ins.target is not None:
+            targeted.add(ins.target)
+        if ins.handler is not None:
+            targeted.add(ins.handler[0])
+    drop = set()
+    for i in range(len(out) - 1):
+        c, j = out[i], out[i + 1]
+        if (c.op in _INVERSE_JUMP and c.target == i + 2 and j.op == "JUMP" and j.target is not None
+                and j.target <= i and i + 1 not in targeted and i not in drop
+                and j.handler in (None, c.handler)):
+            c.op = _INVERSE_JUMP[c.op]
+            c.target = j.target
+            drop.add(i + 1)
+    if not drop:
+        return out
+    new_index, kept = {}, []
+    for i, ins in enumerate(out):
+        if i not in drop:
+            new_index[i] = len(kept)
+            kept.append(ins)
+    new_index[len(out)] = len(kept)
+    for i, ins in enumerate(kept):
+        ins.index = i
+        if ins.target is not None:
+            ins.target = new_index[ins.target]
+        if ins.handler is not None:
+            ins.handler = (new_index[ins.handler[0]],) + tuple(ins.handler[1:])
+    return kept
 
 
 def _fill_jump_handlers(out):

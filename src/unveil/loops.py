@@ -22,12 +22,23 @@ def structure_loop(s, loop, frame, region):
     body_frame.flush_parallel()
     if end is not None and end != header.start:
         raise DecompilationError("loop body at %d leaves the loop unexpectedly" % header.start)
-    body = body_frame.out or [ast.Pass()]
+    body = _drop_final_continue(body_frame.out) or [ast.Pass()]
     node = _while_from(ast.While(test=si.const(True), body=body, orelse=[]))
     if else_start is not None:
         node.orelse = _else_clause(s, else_start, exit_.start, frame, region)
     frame.emit(node)
     return s.goto(exit_.start, frame, region) if exit_ is not None else None
+
+
+def _drop_final_continue(body):
+    """A ``continue`` that ends a loop body (or its last ``if``'s arms) says nothing."""
+    if body and isinstance(body[-1], ast.Continue):
+        return body[:-1]
+    if body and isinstance(body[-1], ast.If):
+        last = body[-1]
+        last.body = _drop_final_continue(last.body) or [ast.Pass()]
+        last.orelse = _drop_final_continue(last.orelse)
+    return body
 
 
 def _while_else(s, loop):
@@ -78,6 +89,7 @@ def _for(s, loop, frame, region):
     if end is not None and end != header.start:
         raise DecompilationError("for body at %d leaves the loop unexpectedly" % header.start)
     target, body = _loop_target(body_frame.out, si.LoopItem)
+    body = _drop_final_continue(body)
     orelse = []
     if follow != exit_pos:
         orelse = _else_clause(s, exit_pos, follow, frame, region)

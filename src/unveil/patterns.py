@@ -21,12 +21,12 @@ first one's by stack position where the alternatives meet.
 with the :class:`~unveil.structure.Structurer`.
 """
 import ast
-import dis
 
 from .errors import DecompilationError
 from .instructions import CONDITIONAL
 from .simulate import HANDLERS, Frame
 from . import stackitems as si
+from . import versions
 
 _MATCH_OPS = {"MATCH_SEQUENCE", "MATCH_MAPPING", "MATCH_CLASS", "MATCH_KEYS"}
 _SHUFFLE = {"SWAP", "ROT", "POP_TOP", "STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"}
@@ -594,7 +594,7 @@ def nop_before(code, instrs, index):
         return False
     raw = _RAW.get(id(code))
     if raw is None or raw[0] is not code:
-        seq = [i for i in dis.get_instructions(code) if i.opname not in ("CACHE", "EXTENDED_ARG")]
+        seq = [i for i in versions.instructions_of(code)[0] if i.opname not in ("CACHE", "EXTENDED_ARG")]
         raw = _RAW[id(code)] = (code, {ins.offset: k for k, ins in enumerate(seq)}, seq)
     k = raw[1].get(instrs[index].offset)
     return k is not None and k > 0 and raw[2][k - 1].opname == "NOP"
