@@ -443,8 +443,13 @@ def _format_value(f, ins):
 
 @handles("LIST_APPEND", "SET_ADD")
 def _append(f, ins):
+    """Add to a display being built, or (in a comprehension loop) to the accumulator."""
     value = f.pop()
-    f.emit(si.Appended(target=f.stack[-(ins.arg)], value=value, key=None))
+    target = f.stack[-ins.arg]
+    if isinstance(target, (ast.List, ast.Set)) and not getattr(target, "_accumulator", False):
+        target.elts.append(value)
+    else:
+        f.emit(si.Appended(target=target, value=value, key=None))
 
 
 @handles("MAP_ADD")

@@ -246,19 +246,45 @@ def _is_name_cleanup(st, name):
 
 def _finally_body(s, hblock, stmts):
     """The finally statements, and the instructions the normal path duplicates."""
-    stmts = list(stmts)
-    if stmts and isinstance(stmts[-1], ast.Raise) and stmts[-1].exc is None:
-        stmts.pop()
+    import sys; print("FIN", [ast.dump(x)[:300] for x in stmts], file=sys.stderr)
+    stmts = _strip_final_reraise(list(stmts))
     start = hblock.start + 1
     end = start
-    own = s.instrs[hblock.start].handler  # a nested finally's RERAISE has another one
-    while end < len(s.instrs) and not (s.instrs[end].op == "RERAISE" and s.instrs[end].argval == 0
-                                       and s.instrs[end].handler == own):
+    while end < len(s.instrs) and not _is_finally_end(s.instrs[end]):
         end += 1
     return stmts, s.instrs[start:end]
 
 
+def _is_finally_end(ins):
+    return ins.op == "RERAISE" and ins.argval == 0
+
+
+def _strip_final_reraise(stmts):
+    """Drop the bare ``raise`` ending the handler copy of a finally body.
+
+    It ends every path that finishes the body, so when the body ends in an
+    ``if`` (3.12+ gives each arm its own ``RERAISE``) it is dropped in each arm.
+    """
+    if not stmts:
+        return stmts
+    last = stmts[-1]
+    if isinstance(last, ast.Raise) and last.exc is None:
+        return stmts[:-1]
+    if isinstance(last, ast.If):
+        body = _strip_final_reraise(list(last.body))
+        orelse = _strip_final_reraise(list(last.orelse))
+        if body != last.body or orelse != last.orelse:
+            return stmts[:-1] + [ast.If(test=last.test, body=body or [ast.Pass()], orelse=orelse)]
+    return stmts
+
+
 def _finally_elider(s, copy):
+    """Skip the normal-path copy of a finally body; return where it continues.
+
+    A jump of the handler copy to its final ``RERAISE`` leaves the finally
+    body; in the normal-path copy the same jump goes straight to where the
+    code continues (3.12+ threads it), which then must be one place.
+    """
     n = len(copy)
 
     def elide(s, pos, frame):
@@ -267,25 +293,26 @@ def _finally_elider(s, copy):
         if pos + n > len(s.instrs):
             return None
         base_a, base_b = copy[0].index, pos
-        leaves = None
+        exits = set()
         for a, b in zip(copy, s.instrs[pos:pos + n]):
             if a.op != b.op:
                 return None
             if a.target is not None:
-                if a.target - base_a == n and b.target - base_b != n:
-                    # 3.8-3.10: the normal copy jumps straight past the handler
-                    if leaves not in (None, b.target):
-                        return None
-                    leaves = b.target
-                elif a.target - base_a != b.target - base_b:
-                    return None
+                if a.target - base_a == b.target - base_b:
+                    continue
+                if a.target < len(s.instrs) and _is_finally_end(s.instrs[a.target]) \
+                        and not base_b <= b.target < base_b + n:
+                    exits.add(b.target)
+                    continue
+                return None
             elif not _same_arg(a.argval, b.argval):
                 return None
-        if leaves is not None and copy[-1].op not in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
-            after = s.instrs[pos + n] if pos + n < len(s.instrs) else None
-            if pos + n != leaves and not (after is not None and after.op == "JUMP" and after.target == leaves):
-                return None
-        return pos + n if leaves is None else leaves
+        last = copy[-1]
+        if last.op not in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP"):
+            exits.add(pos + n)
+        if len(exits) > 1:
+            return None
+        return exits.pop() if exits else pos + n
     return elide
 
 
