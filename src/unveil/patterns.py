@@ -366,6 +366,7 @@ class Decoder:
             v = Val()
             self.push(v)
             out[index] = self.pattern(v)
+            self.shuffle()
             ins = self.cur()
         self.until_gone(box)
         return out, None, None
@@ -747,9 +748,9 @@ def _case(s, pos, base, subject, copied, mpos, Branch, jump_condition):
         at = dec.land(target, depth, floor)
         if at is not None:
             fails.add(at)
-    if len(fails) > 1:
+    fail = min(fails) if fails else None
+    if any(not _same_code(instrs, fail, other) for other in fails):
         raise DecompilationError("match: case fails to several places at %d" % pos)
-    fail = fails.pop() if fails else None
     gpos = dec.pos
     guard = None
     gstack = base + [subject] if copied else list(base)
@@ -773,6 +774,21 @@ def _case(s, pos, base, subject, copied, mpos, Branch, jump_condition):
     if copied:
         raise DecompilationError("match: case at %d does not pop its subject" % pos)
     return _Case(pattern, None, gpos, fail)
+
+
+def _same_code(instrs, a, b):
+    """Whether ``a`` and ``b`` start copies of the same exit code (duplicated returns)."""
+    if a == b:
+        return True
+    for _ in range(40):
+        if a >= len(instrs) or b >= len(instrs) or not instrs[a].same(instrs[b]):
+            return False
+        if instrs[a].op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+            return True
+        if instrs[a].op in CONDITIONAL or instrs[a].op in ("JUMP", "FOR_ITER"):
+            return False
+        a, b = a + 1, b + 1
+    return False
 
 
 def _guard(s, gpos, stack, Branch, jump_condition):

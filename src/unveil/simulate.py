@@ -281,7 +281,9 @@ def _raise(f, ins):
 
 @handles("RERAISE")
 def _reraise(f, ins):
-    f.emit(ast.Raise(exc=None, cause=None))
+    node = ast.Raise(exc=None, cause=None)
+    node._reraise = True  # not a ``raise`` statement of the source
+    f.emit(node)
 
 
 @handles("BINARY_OP")

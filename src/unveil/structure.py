@@ -35,6 +35,7 @@ class Region:
         self.elide = elide        # exits: code copies to skip (finally bodies, with exits)
         self.exits = exits        # list collecting positions where the region is left
         self.parent = parent
+        self.depth = None         # stack depth at a try body's entry (values above it flow out)
 
     def child(self, **kw):
         r = Region(self.stop, self.loop, self.handler, self.blocks, self.elide, self.exits, self)
@@ -118,6 +119,11 @@ class Structurer:
                     frame.run([ins])
                     return None
         ins = self.instrs[pos] if pos < len(self.instrs) else None
+        depth = region.depth
+        if ins is not None and ins.op == "RETURN_VALUE" and depth is not None and len(frame.stack) > depth:
+            # ``try: return x``: the value is computed inside, the return is not covered
+            frame.run([ins])
+            return None
         if ins is not None and ins.op == "JUMP":
             kind = self.jump_kind(ins.target, region.parent or region)
             if kind in _JUMP_KINDS:

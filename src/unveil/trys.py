@@ -137,7 +137,8 @@ def structure_try(s, block, handler, frame, region):
         elide = _finally_elider(s, copy)
     body_frame = Frame(s.ctx, frame.stack)
     body_exits = []
-    body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=elide)
+    body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=elide,
+                               depth=len(frame.stack))
     s.seq(block.start, body_frame, body_region)
     body_frame.flush_parallel()
     body = body_frame.out or [ast.Pass()]
@@ -246,7 +247,6 @@ def _is_name_cleanup(st, name):
 
 def _finally_body(s, hblock, stmts):
     """The finally statements, and the instructions the normal path duplicates."""
-    import sys; print("FIN", [ast.dump(x)[:300] for x in stmts], file=sys.stderr)
     stmts = _strip_final_reraise(list(stmts))
     start = hblock.start + 1
     end = start
@@ -259,7 +259,7 @@ def _is_finally_end(ins):
     return ins.op == "RERAISE" and ins.argval == 0
 
 
-def _strip_final_reraise(stmts):
+def _strip_final_reraise(stmts, top=True):
     """Drop the bare ``raise`` ending the handler copy of a finally body.
 
     It ends every path that finishes the body, so when the body ends in an
@@ -268,11 +268,11 @@ def _strip_final_reraise(stmts):
     if not stmts:
         return stmts
     last = stmts[-1]
-    if isinstance(last, ast.Raise) and last.exc is None:
-        return stmts[:-1]
+    if isinstance(last, ast.Raise) and last.exc is None and (top or getattr(last, "_reraise", False)):
+        return _strip_final_reraise(stmts[:-1], False)
     if isinstance(last, ast.If):
-        body = _strip_final_reraise(list(last.body))
-        orelse = _strip_final_reraise(list(last.orelse))
+        body = _strip_final_reraise(list(last.body), False)
+        orelse = _strip_final_reraise(list(last.orelse), False)
         if body != last.body or orelse != last.orelse:
             return stmts[:-1] + [ast.If(test=last.test, body=body or [ast.Pass()], orelse=orelse)]
     return stmts
