@@ -380,22 +380,13 @@ def _import_statement(target, value):
             return ast.Import(names=[ast.alias(name=modname, asname=None)])
         return ast.Import(names=[ast.alias(name=modname, asname=asname)])
     module, attr = value._import_from
+    while not hasattr(module, "_import"):  # ``import a.b.c as d`` walks a chain
+        module = module._import_from[0]
     modname, fromlist, level = module._import
     if not fromlist:
-        dotted = ".".join(_attr_chain(value))
-        return ast.Import(names=[ast.alias(name=dotted, asname=local)])
+        return ast.Import(names=[ast.alias(name=modname, asname=local)])
     return ast.ImportFrom(module=modname or None, names=[ast.alias(name=attr, asname=None if attr == local else local)],
                           level=level)
-
-
-def _attr_chain(node):
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    parts.append(node._import[0])
-    parts.reverse()
-    return parts
 
 
 class ClassBuild(si.Definition):

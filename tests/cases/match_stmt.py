@@ -364,3 +364,202 @@ def recursive_match_on_nested_lists(v):
                 return 0
 
     return depth(v)
+
+
+@case(([1, 5],), ([5, 4],), ([2, 9],), ({"k": [7, 8]},), ({"k": (7,)},), ({"k": []},), (3,))
+def or_patterns_binding_names_in_nested_positions(v):
+    match v:
+        case [(1 | 2) as a, b] | [b, (3 | 4) as a]:
+            return a, b
+        case {"k": [x, *_] | (x,)}:
+            return "k", x
+        case _:
+            return None
+
+
+@case(([1, 2, 3, 4],), ([1, 2, 3],), ([5, 5],), ([1, 2],), ([0],))
+def star_capture_in_the_middle(v):
+    match v:
+        case [a, *mid, b, c]:
+            return a, mid, b, c
+        case [*_, x, y] if x == y:
+            return "pair end", x
+    return "none"
+
+
+@case((Pt(Pt(0, 0), [1, 2, 3]),), (Pt(Pt(1, 2), 3),), (Pt(Pt(1, 2), 3.5),), (Pt(Pt(1, 2), "s"),), (Pt(1, 2),), (5,))
+def class_patterns_nested_with_keywords(v):
+    match v:
+        case Pt(x=Pt(0, 0), y=[_, *rest]):
+            return "nested", rest
+        case Pt(Pt(a, _), y=int() | float() as yy):
+            return a, yy
+        case Pt(_, _):
+            return "any pt"
+
+
+@case((1,), ([3, 2],), ([2, 3],), ("abcd",), ("ab",), (None,))
+def cases_fall_through_to_code_after(v):
+    r = []
+    match v:
+        case 1 | 2:
+            r.append("small")
+        case [x, y] if x > y:
+            r.append("desc")
+        case str() as s if len(s) > 2:
+            r.append(s)
+    r.append("end")
+    return r
+
+
+@case((0, True), (0, False), (1, False))
+def wildcard_with_guard_is_not_default(v, flag):
+    match v:
+        case _ if flag:
+            return "flagged"
+        case 0:
+            return "zero"
+    return "other"
+
+
+@case(([None, -3, 4, "stop", 7],), ([1, 2],))
+def match_in_while_with_continue_and_break(items):
+    out = []
+    i = 0
+    while i < len(items):
+        match items[i]:
+            case None:
+                i += 1
+                continue
+            case "stop":
+                break
+            case int(n) if n < 0:
+                out.append(-n)
+            case n:
+                out.append(n)
+        i += 1
+    return out
+
+
+@case(({"a": 1, "b": 2},), ({"a": 1},), ({"c": 3},), ({},), ([1],))
+def mapping_patterns_rest_only(v):
+    match v:
+        case {"a": 1, **kw} if kw:
+            return kw
+        case {**kw} if kw:
+            return "all", kw
+        case {}:
+            return "empty"
+
+
+@case((0, 0), (0, 5), (5, 0), (2, 3))
+def tuple_subject_with_or_captures(a, b):
+    match a, b:
+        case (0, 0):
+            return "origin"
+        case (0, y) | (y, 0):
+            return "axis", y
+        case (x, y):
+            return x + y
+
+
+@case(([1, 2, 3], True), ([2], True), ([1], False))
+def match_inside_if_branch(v, c):
+    if c:
+        match v:
+            case [1, *r]:
+                x = r
+            case _:
+                x = None
+        return x
+    return "no"
+
+
+@case((True,), (False,), (None,), ([None, True],), ([None, False],), (1,))
+def singleton_patterns_in_sequences(v):
+    match v:
+        case True:
+            return "T"
+        case False:
+            return "F"
+        case None:
+            return "N"
+        case [None, True]:
+            return "list"
+
+
+@case(([1, [2, 3], {"d": 4, "e": [5, 6, 7]}, Pt(8, 9)],), ([1, [2, 3], {"d": 4, "e": []}, Pt(8, 9)],))
+def many_captures_across_pattern_kinds(v):
+    match v:
+        case [a, [b, c], {"d": d, "e": [e, *f]}, Pt(g, y=h)]:
+            return a, b, c, d, e, f, g, h
+
+
+@case(([4, 0],), ([0, 6],), ({"x": 9},), (Pt(1, 2),), ([1, 1],))
+def or_pattern_three_alternatives(v):
+    match v:
+        case [x, 0] | [0, x] | {"x": x}:
+            return x
+        case Pt(x=x) | Pt(y=x):
+            return "pt", x
+
+
+@case(([1, 2],), ([3, 4],), (5,))
+def guard_with_walrus(v):
+    match v:
+        case [x, y] if (s := x + y) > 3:
+            return s
+        case _:
+            return 0
+
+
+@case(([1], {"k": 2}), ([1], {}), (3, {}))
+def nested_match_statements(v, w):
+    match v:
+        case [a]:
+            match w:
+                case {"k": b}:
+                    return a, b
+                case _:
+                    return a
+        case _:
+            return None
+
+
+@case((-1,), (-2.5,), (1 - 2j,), ({-1: "m"},), (0,))
+def negative_and_complex_literals(v):
+    match v:
+        case -1 | -2.5:
+            return "neg"
+        case 1 - 2j:
+            return "cpx"
+        case {-1: x}:
+            return x
+
+
+@case(([1, 2, 3],), ([1],), ([],), ((),), (5,))
+def sequence_patterns_of_wildcards(v):
+    match v:
+        case [_, _, _]:
+            return 3
+        case [_, *_]:
+            return "1+"
+        case [*_]:
+            return "seq"
+
+
+@case(({"a": "x", "b": Pt(1, 2)},), ({"a": "z", "b": Pt(1, 2)},), ({"a": "y", "b": 1},))
+def mapping_values_with_or_and_as(v):
+    match v:
+        case {"a": "x" | "y" as q, "b": Pt() as p}:
+            return q, p.x
+
+
+@case(([1, 2],), (7,))
+def captures_used_by_closures(v):
+    match v:
+        case [x, y]:
+            f = lambda: x + y  # noqa: E731
+        case x:
+            f = lambda: x  # noqa: E731
+    return f()
