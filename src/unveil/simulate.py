@@ -237,7 +237,7 @@ def _pop_top(f, ins):
     value = f.pop_raw()
     if isinstance(value, si.Chain):
         f.emit(ast.Assign(targets=value.targets, value=value.value))
-    elif hasattr(value, "_import") or getattr(value, "_copied", False):
+    elif hasattr(value, "_import") or hasattr(value, "_import_from") or getattr(value, "_copied", False):
         pass
     elif isinstance(value, si.Marker):
         f.ctx.discard(f, value)

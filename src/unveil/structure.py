@@ -96,7 +96,7 @@ class Structurer:
                     continue
                 entering = None
                 eff = trys.outermost(self, block.handler, region.handler)
-                if eff != region.handler:
+                if eff is not None and eff != region.handler:
                     pos = self.try_(block, eff, frame, region)
                     if pos is not None:
                         pos = self.goto(pos, frame, region)
