@@ -56,7 +56,7 @@ class Structurer:
         frame = Frame(self.ctx)
         if self.g.entry is None:
             return []
-        region = Region(handler=self.effective(self.g.entry.handler))
+        region = Region(handler=None)
         self.seq(0, frame, region)
         frame.flush_parallel()
         return frame.out
