@@ -1,4 +1,14 @@
-"""The case library: every case decompiles, recompiles and behaves the same."""
+"""The case library: every case decompiles, recompiles and behaves the same.
+
+Cases listed for this interpreter in ``known_failures.json`` (written by
+``python -m tests.triage --write-known``) are strict xfails: each carries the
+reason it fails, and the suite fails when one starts passing, so the list
+stays exact.
+"""
+import json
+import os
+import sys
+
 import pytest
 
 from tests.cases.registry import all_cases
@@ -6,10 +16,20 @@ from tests.outcome import outcome
 from tests.roundtrip import rebuild, same_bytecode
 
 CASES = all_cases()
+_KNOWN_PATH = os.path.join(os.path.dirname(__file__), "known_failures.json")
+with open(_KNOWN_PATH) as _f:
+    KNOWN = json.load(_f).get("%d.%d" % sys.version_info[:2], {})
 _identical = []
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def _param(case):
+    marks = ()
+    if case.name in KNOWN:
+        marks = pytest.mark.xfail(strict=True, reason="known failure: " + KNOWN[case.name])
+    return pytest.param(case, id=case.name, marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_case(case):
     new, source = rebuild(case.fn)
     for call in case.calls:
@@ -23,11 +43,20 @@ def test_case(case):
 
 
 def test_case_count():
-    assert len(CASES) >= 1
+    assert len(CASES) >= 300
 
 
-def teardown_module(module):
+def test_known_failures_name_real_cases():
+    names = {c.name for c in CASES}
+    assert not set(KNOWN) - names, "stale entries in known_failures.json"
+
+
+def summary():
+    """Lines for the terminal summary (see conftest.py)."""
+    total = len(CASES)
+    lines = ["case library on %d.%d: %d cases, %d checked and correct, %d known failures"
+             % (sys.version_info[:2] + (total, len(_identical), len(KNOWN)))]
     if _identical:
-        share = 100.0 * sum(_identical) / len(_identical)
-        print("\nperfect decompilation: %d/%d behaviourally correct cases (%.1f%%) have identical bytecode"
-              % (sum(_identical), len(_identical), share))
+        lines.append("perfect decompilation: %d/%d cases (%.1f%%) recompile to identical bytecode"
+                     % (sum(_identical), total, 100.0 * sum(_identical) / total))
+    return lines

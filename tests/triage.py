@@ -1,10 +1,14 @@
 """Run the case library outside pytest and print one line per failing case.
 
-    python -m tests.triage [substring ...]
+    python -m tests.triage [--write-known] [substring ...]
 
 A quick view for fixing the decompiler: each failure is shown with the first
 line of its error, and the closing line counts passes and failures.
+``--write-known`` records this interpreter's failures, with their reasons, in
+``tests/known_failures.json``, which the test suite turns into strict xfails.
 """
+import json
+import os
 import signal
 import sys
 import traceback
@@ -32,9 +36,15 @@ def check(case):
     return None
 
 
+KNOWN = os.path.join(os.path.dirname(__file__), "known_failures.json")
+
+
 def main(argv):
+    write = "--write-known" in argv
+    argv = [a for a in argv if a != "--write-known"]
     signal.signal(signal.SIGALRM, _alarm)
     failed = passed = 0
+    failures = {}
     for case in all_cases():
         if argv and not any(a in case.name for a in argv):
             continue
@@ -47,10 +57,24 @@ def main(argv):
             signal.alarm(0)
         if reason:
             failed += 1
+            failures[case.name] = reason[:200]
             print("%-60s %s" % (case.name, reason[:200]))
         else:
             passed += 1
     print("%d.%d: %d passed, %d failed" % (sys.version_info[:2] + (passed, failed)))
+    if write:
+        _write_known(failures)
+
+
+def _write_known(failures):
+    known = {}
+    if os.path.exists(KNOWN):
+        with open(KNOWN) as f:
+            known = json.load(f)
+    known["%d.%d" % sys.version_info[:2]] = dict(sorted(failures.items()))
+    with open(KNOWN, "w") as f:
+        json.dump(dict(sorted(known.items())), f, indent=1)
+        f.write("\n")
 
 
 if __name__ == "__main__":
