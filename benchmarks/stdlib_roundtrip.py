@@ -310,6 +310,8 @@ class Swapper:
     def _swap_module(self, module):
         fns = self.functions_of(module)
         plan = [(fn, self.new_code(fn)) for fn in fns]   # decompile everything before swapping anything
+        if os.environ.get("UNVEIL_JUDGE_SABOTAGE"):
+            plan = _sabotage(plan)
         for fn, (new, bindings) in plan:
             if new is None:
                 continue
@@ -340,6 +342,23 @@ class Swapper:
             "functions_by_name": {"%s@%d" % (r["name"], r["line"]): [r["decompiled"], r["recompiled"], r["identical"]]
                                   for r in recs},
         }
+
+
+def _sabotage(plan):
+    """Self-test of the judge (tests/test_stdlib_slice.py): give each function the
+    recompiled code of another function with the same signature, so tests must fail."""
+    groups = {}
+    for i, (fn, (new, _)) in enumerate(plan):
+        if new is not None and not new.co_freevars:
+            sig = (new.co_argcount, new.co_kwonlyargcount, new.co_flags & 0xC, new.co_varnames[:new.co_argcount])
+            groups.setdefault(sig, []).append(i)
+    plan = list(plan)
+    for members in groups.values():
+        if len(members) > 1:
+            codes = [plan[i][1] for i in members]
+            for i, c in zip(members, codes[1:] + codes[:1]):
+                plan[i] = (plan[i][0], c)
+    return plan
 
 
 class HookFinder:
@@ -890,10 +909,11 @@ def failures(report, max_items=6):
             if r.get("suspects"):
                 out.append("    suspects (in tracebacks): %s" % ", ".join(r["suspects"]))
             ff = r.get("failed_functions") or r.get("failed_files") or []
+            what = "function not swapped" if mode == "function" else "file not decompiled"
             for f in ff[:max_items]:
-                out.append("    not swapped: %s" % f)
+                out.append("    %s: %s" % (what, f))
             if len(ff) > max_items:
-                out.append("    ... %d more functions not swapped" % (len(ff) - max_items))
+                out.append("    ... %d more" % (len(ff) - max_items))
             if r.get("log_tail"):
                 out.append("    log: " + r["log_tail"].strip().splitlines()[-1][:200] if r["log_tail"].strip() else "")
     return "\n".join(out)

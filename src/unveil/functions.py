@@ -83,7 +83,8 @@ class FunctionContext:
             return frame.push(ClassBuild(self, args, keywords))
         if isinstance(func, si.Function) and func.code.co_name in COMPREHENSIONS and len(args) == 1:
             return frame.push(self.comprehension(func, args[0]))
-        if len(args) == 1 and not keywords and isinstance(args[0], (si.Function, ClassBuild)):
+        if len(args) == 1 and not keywords and isinstance(args[0], (si.Function, ClassBuild)) \
+                and not _is_lambda(args[0]):
             args[0].decorators.insert(0, func)
             return frame.push(args[0])
         frame.push(ast.Call(func=si.as_expr(func), args=[si.as_expr(a) for a in args],
@@ -144,6 +145,11 @@ class FunctionContext:
             raise DecompilationError("cannot rebuild %s" % fn.code.co_name)
         node.generators[0].iter = arg
         return node
+
+
+def _is_lambda(defn):
+    """A lambda passed to a call is an argument, never a decorated ``def``."""
+    return isinstance(defn, si.Function) and defn.code.co_name == "<lambda>"
 
 
 def _is_literal(value):

@@ -122,10 +122,16 @@ def _for_follow(s, loop, exit_pos):
     for ins in s.instrs[loop.header.end:exit_pos]:
         if ins.op == "JUMP" and ins.target is not None and ins.target > exit_pos:
             targets.add(ins.target)
-    candidates = sorted(t for t in targets if t > exit_pos)
+    candidates = sorted(t for t in targets if t > exit_pos and not _reraises(s, t))
     if candidates:
         return candidates[0]
     return exit_pos if exit_pos < len(s.instrs) else None
+
+
+def _reraises(s, pos):
+    """Whether ``pos`` starts a handler's re-raise (a way out, never a ``break``)."""
+    block = s.g.block_at.get(pos)
+    return block is not None and not block.succs and s.instrs[block.end - 1].op == "RERAISE"
 
 
 def _loop_target(stmts, marker_type):

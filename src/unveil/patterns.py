@@ -39,6 +39,10 @@ _EXPR_OPS = {"LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_FAST_C
 _NAME_LOADS = _EXPR_OPS - {"LOAD_ATTR", "UNARY_NEGATIVE", "BINARY_OP", "BUILD_TUPLE"}
 
 
+_OPPOSITE = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
+             "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
+
+
 class Val(si.Marker):
     """A value a pattern is matched against (subject, element, attribute...)."""
 
@@ -118,6 +122,7 @@ class Decoder:
         self.frame = Frame(s.ctx, stack)
         self.floor = floor     # stack depth below which the case never pops
         self.fails = []        # (jump target, stack depth after the jump's pop)
+        self.jumped = None     # set when a test jumps to its case body's jump target
 
     @property
     def stack(self):
@@ -177,7 +182,7 @@ class Decoder:
         return True
 
     def shuffle(self):
-        while self.pos < len(self.instrs) and self.shuffle_one():
+        while self.jumped is None and self.pos < len(self.instrs) and self.shuffle_one():
             pass
 
     def until_gone(self, item, follow_jumps=False):
@@ -190,11 +195,22 @@ class Decoder:
             if not self.shuffle_one():
                 self.fail("value of the pattern not consumed")
 
-    def test_jump(self):
-        """A conditional jump on a test result: its target is a failure exit."""
+    def test_jump(self, fail_op="POP_JUMP_IF_FALSE"):
+        """A conditional jump on a test result.
+
+        Normally the jump (``fail_op``) leaves on failure; the opposite jump is
+        a test whose success branch was only a jump (``case 1: continue``), so
+        the success path goes on at its target and the failure falls through.
+        """
         ins = self.expect(*CONDITIONAL)
         self.pop()
-        self.fails.append((ins.target, len(self.stack)))
+        if ins.op == fail_op:
+            self.fails.append((ins.target, len(self.stack)))
+        elif ins.op == _OPPOSITE[fail_op]:
+            self.fails.append((self.pos, len(self.stack)))
+            self.pos = self.jumped = ins.target
+        else:
+            self.fail("unexpected %s" % ins.op)
         return ins
 
     def expect_not_none(self):
@@ -202,8 +218,8 @@ class Decoder:
         self.expect("COPY")
         self.push(_Box("copy"))
         ins = self.cur()
-        if ins.op == "POP_JUMP_IF_NONE":
-            self.test_jump()
+        if ins.op in ("POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE"):
+            self.test_jump("POP_JUMP_IF_NONE")
             return
         self.expect("LOAD_CONST")
         self.expect("IS_OP")
@@ -243,7 +259,7 @@ class Decoder:
     def pattern(self, val):
         """The pattern matched against ``val`` (on top of the stack when it starts)."""
         self.shuffle()
-        if not self.stack or self.stack[-1] is not val:
+        if self.jumped is not None or not self.stack or self.stack[-1] is not val:
             return _Leaf(val)
         ins = self.cur()
         if ins.op == "MATCH_SEQUENCE":
@@ -253,7 +269,7 @@ class Decoder:
         if ins.op == "COPY" and ins.argval == 1:
             return self.as_or(val)
         if ins.op in ("POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NONE"):
-            self.test_jump()
+            self.test_jump("POP_JUMP_IF_NOT_NONE")
             return ast.MatchSingleton(value=None)
         if ins.op in _EXPR_OPS:
             saved = self.pos, list(self.stack)
@@ -622,7 +638,25 @@ def _value_test(instrs, i):
 
 def find_head(instrs, pos, end, code=None):
     """Index in ``[pos, end)`` where a match statement starts, or None."""
-    for i in range(pos, end):
+    heads = find_heads(instrs, pos, end, code)
+    return heads[0] if heads else None
+
+
+def find_heads(instrs, pos, end, code=None):
+    """Indices in ``[pos, end)`` where a match statement may start, most likely first."""
+    out = []
+    i = pos
+    while i < end:
+        h = _first_head(instrs, i, end, pos, code)
+        if h is None:
+            break
+        out.append(h)
+        i = h + 1
+    return out
+
+
+def _first_head(instrs, start, end, pos, code):
+    for i in range(start, end):
         ins = instrs[i]
         if code is not None and i > pos and ins.op in ("LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF"):
             j = _value_test(instrs, i)
@@ -645,8 +679,9 @@ def block_needs_match(instrs, pos, end):
 # --- structuring ------------------------------------------------------------
 
 class _Case:
-    def __init__(self, pattern, guard, body_pos, fail):
+    def __init__(self, pattern, guard, body_pos, fail, jumped=False):
         self.pattern, self.guard, self.body_pos, self.fail = pattern, guard, body_pos, fail
+        self.jumped = jumped
 
 
 def structure_match(s, head, frame, region):
@@ -682,36 +717,38 @@ def structure_match(s, head, frame, region):
     else:
         raise DecompilationError("match: too many cases")
 
+    default = last.fail
+    if default is not None and s.instrs[default].op == "JUMP" and s.instrs[default].target == stop:
+        default = stop
+    marked = default is not None and nop_before(s.ctx.code, s.instrs, default)
+    after = None
+    if (mpos is None and default is not None and not marked and default != region.stop
+            and s.jump_kind(default, region) is None):
+        # no ``case _:``: the last case fails to the code after the match, and
+        # the bodies that do not leave (return, break, continue) go there too
+        after = stop = default
+
     nodes = []
     reached = False
     for case in cases:
-        arm = Frame(s.ctx, base)
-        end = s.seq(case.body_pos, arm, region.child(stop=stop))
-        arm.flush_parallel()
+        body, end = _body(s, case.body_pos, case.jumped, base, region, stop)
         if end is not None:
             if end != stop:
                 raise DecompilationError("match: case body at %d does not end with the match" % case.body_pos)
             reached = True
         nodes.append(ast.match_case(pattern=_materialize(case.pattern), guard=case.guard,
-                                    body=arm.out or [ast.Pass()]))
-    default = last.fail
-    if default is not None and s.instrs[default].op == "JUMP" and s.instrs[default].target == stop:
-        default = stop
-    marked = default is not None and nop_before(s.ctx.code, s.instrs, default)
-    if default is not None and default != stop and not marked and not reached and mpos is None:
-        # no ``case _:``: the code the last case fails to is what follows the match
+                                    body=body or [ast.Pass()]))
+    if after is not None:
         frame.emit(ast.Match(subject=si.as_expr(subject), cases=nodes))
         frame.stack = base
-        return default
+        return after
     if default is not None and (marked or (default != stop and s.jump_kind(default, region) is None)):
-        arm = Frame(s.ctx, base)
-        end = s.seq(default, arm, region.child(stop=stop))
-        arm.flush_parallel()
+        body, end = _body(s, default, False, base, region, stop)
         if end is not None:
             if end != stop:
                 raise DecompilationError("match: default case at %d does not end with the match" % default)
             reached = True
-        nodes.append(ast.match_case(pattern=_wild(), guard=None, body=arm.out or [ast.Pass()]))
+        nodes.append(ast.match_case(pattern=_wild(), guard=None, body=body or [ast.Pass()]))
     elif default is not None:
         reached = True
         if default != stop:
@@ -724,6 +761,22 @@ def structure_match(s, head, frame, region):
     if mpos is not None:
         return mpos
     return stop if reached else None
+
+
+def _body(s, pos, jumped, base, region, stop):
+    """Statements of a case body at ``pos`` and where it ends (``stop``) or None."""
+    inner = region.child(stop=stop)
+    if jumped:
+        # the case test jumps straight to where its body would jump
+        kind = s.jump_kind(pos, inner)
+        if kind == "stop":
+            return [], stop
+        if kind in ("break", "continue"):
+            return [ast.Break() if kind == "break" else ast.Continue()], None
+    arm = Frame(s.ctx, base)
+    end = s.seq(pos, arm, inner)
+    arm.flush_parallel()
+    return arm.out, end
 
 
 def _case(s, pos, base, subject, copied, mpos, Branch, jump_condition):
@@ -752,6 +805,10 @@ def _case(s, pos, base, subject, copied, mpos, Branch, jump_condition):
     if any(not _same_code(instrs, fail, other) for other in fails):
         raise DecompilationError("match: case fails to several places at %d" % pos)
     gpos = dec.pos
+    if dec.jumped is not None:
+        if copied:
+            raise DecompilationError("match: copied case jumps to its body at %d" % gpos)
+        return _Case(pattern, None, gpos, fail, jumped=True)
     guard = None
     gstack = base + [subject] if copied else list(base)
     if copied and instrs[gpos].op == "POP_TOP":
@@ -806,8 +863,10 @@ def _guard(s, gpos, stack, Branch, jump_condition):
         return None
     if f.out or not f.stack or not si.is_expr(f.top()) or len(f.stack) != len(stack) + 1:
         return None
-    if any(a is not b for a, b in zip(f.stack, stack)) or (stack and f.top() is stack[-1]):
+    if any(a is not b for a, b in zip(f.stack, stack)):
         return None
+    if stack and any(n is stack[-1] for n in ast.walk(f.top())):
+        return None   # the guard does not use the subject: this is code after a copy
     cond = f.pop()
     st = Branch(jump_condition(last.op, cond), last.target, block.end, list(f.stack), list(f.stack))
     s.absorb(st, block, f)

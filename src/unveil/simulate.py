@@ -92,8 +92,17 @@ class Frame:
         unpack = slot.unpack
         unpack.targets[slot.index] = target
         root = unpack.root()
-        if root.complete():
-            self.emit(ast.Assign(targets=[root.node()], value=root.value))
+        if not root.complete():
+            return
+        if self.parallel is not None:
+            # ``a, (b, c) = c, (a, b)``: the nested target joins the pending tuple
+            base, targets, values = self.parallel
+            targets.append(root.node())
+            values.append(root.value)
+            if len(self.stack) <= base:
+                self.flush_parallel()
+            return
+        self.emit(ast.Assign(targets=[root.node()], value=root.value))
 
     def _store_parallel(self, target, value):
         if self.parallel is None:

@@ -135,9 +135,9 @@ class Structurer:
         return None
 
     def block(self, pos, block, frame, region):
-        head = patterns.find_head(self.instrs, pos, block.end, self.ctx.code)
-        if head is not None:
-            done, after = self.match(head, pos, block, frame, region)
+        heads = patterns.find_heads(self.instrs, pos, block.end, self.ctx.code)
+        if heads:
+            done, after = self.match(heads, pos, block, frame, region)
             if done:
                 return after
         last = self.instrs[block.end - 1]
@@ -384,19 +384,22 @@ class Structurer:
         return mpos
 
     # -- match statements: see patterns.py ----------------------------------------
-    def match(self, head, pos, block, frame, region):
-        """Try a match statement starting at ``head``: (True, continuation) or (False, None)."""
+    def match(self, heads, pos, block, frame, region):
+        """Try a match statement at each candidate head: (True, continuation) or (False, None)."""
         saved = (list(frame.stack), len(frame.out), frame.parallel and
                  (frame.parallel[0], list(frame.parallel[1]), list(frame.parallel[2])))
-        try:
-            frame.run(self.instrs[pos:head])
-            return True, patterns.structure_match(self, head, frame, region)
-        except DecompilationError:
-            if patterns.block_needs_match(self.instrs, pos, block.end):
-                raise
-            frame.stack, frame.parallel = saved[0], saved[2]
-            del frame.out[saved[1]:]
-            return False, None
+        error = None
+        for head in heads:
+            try:
+                frame.run(self.instrs[pos:head])
+                return True, patterns.structure_match(self, head, frame, region)
+            except DecompilationError as exc:
+                error = exc
+                frame.stack, frame.parallel = list(saved[0]), saved[2]
+                del frame.out[saved[1]:]
+        if patterns.block_needs_match(self.instrs, pos, block.end):
+            raise error
+        return False, None
 
     # -- loops and try: see loops.py and trys.py ------------------------------
     def loop(self, loop, frame, region):

@@ -101,6 +101,8 @@ def _kind(s, hblock):
     if instrs[i].op != "PUSH_EXC_INFO":
         raise DecompilationError("exception handler at %d has an unknown shape" % i)
     nxt = instrs[i + 1].op if i + 1 < len(instrs) else None
+    if _star_prologue(instrs, i + 1):
+        return "star"
     if nxt == "WITH_EXCEPT_START":
         return "with"
     if nxt == "POP_TOP":
@@ -124,6 +126,8 @@ def structure_try(s, block, handler, frame, region):
     body_blocks = _region(s, block, handler)
     if kind == "with":
         return _with(s, block, handler, hblock, body_blocks, frame, region)
+    if kind == "star":
+        return _try_star(s, block, handler, hblock, body_blocks, frame, region)
     hframe = Frame(s.ctx, frame.stack[:handler[1]] + ([si.Marker()] if handler[2] else []) + [si.Exc()])
     h_blocks = _region(s, hblock, hblock.handler) if hblock.handler else {hblock}
     h_exits = []
@@ -166,6 +170,145 @@ def structure_try(s, block, handler, frame, region):
         exit_ = after
     frame.emit(ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=[]))
     return exit_
+
+
+# --- except* -----------------------------------------------------------------
+
+def _star_prologue(instrs, i):
+    """Length of the code that sets up an ``except*`` handler at ``i``, or 0.
+
+    The handler keeps the original exception and a list of the exceptions
+    raised by its clauses: ``COPY 1; BUILD_LIST 0; SWAP 2`` (3.11) or
+    ``BUILD_LIST 0; COPY 2`` (3.12+).
+    """
+    ops = [x.op for x in instrs[i:i + 3]]
+    if ops == ["COPY", "BUILD_LIST", "SWAP"] and instrs[i].argval == 1 and instrs[i + 1].argval == 0 \
+            and instrs[i + 2].argval == 2:
+        return 3
+    if ops[:2] == ["BUILD_LIST", "COPY"] and instrs[i].argval == 0 and instrs[i + 1].argval == 2:
+        return 2
+    return 0
+
+
+_STORES = ("STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL")
+
+
+def _try_star(s, block, handler, hblock, body_blocks, frame, region):
+    """``try`` with ``except*`` clauses.
+
+    Each clause is ``<type>; CHECK_EG_MATCH; COPY 1; POP_JUMP_IF_NONE next;
+    STORE name | POP_TOP; <body>``, the body covered by a handler that adds
+    what it raises to the list; after the last clause ``PREP_RERAISE_STAR``
+    re-raises whatever is left.
+    """
+    instrs = s.instrs
+    p = hblock.start + 1
+    p += _star_prologue(instrs, p)
+    base = frame.stack[:handler[1]] + ([si.Marker()] if handler[2] else [])
+    inner = base + [si.PrevExc(), si.Marker(), si.Marker(), si.Marker()]
+    handlers = []
+    while True:
+        if p >= len(instrs):
+            raise DecompilationError("except* handler at %d runs off the code" % hblock.start)
+        if instrs[p].op == "LIST_APPEND" and instrs[p].argval == 1:
+            p += 1
+        if instrs[p].op == "PREP_RERAISE_STAR":
+            break
+        q = p
+        while q < len(instrs) and instrs[q].op != "CHECK_EG_MATCH":
+            if instrs[q].target is not None or instrs[q].op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+                raise DecompilationError("except* clause at %d has an unknown shape" % p)
+            q += 1
+        tframe = Frame(s.ctx, [])
+        tframe.run(instrs[p:q])
+        if len(tframe.stack) != 1 or tframe.out:
+            raise DecompilationError("except* clause at %d has an unknown shape" % p)
+        type_ = tframe.pop()
+        if [x.op for x in instrs[q + 1:q + 3]] != ["COPY", "POP_JUMP_IF_NONE"]:
+            raise DecompilationError("except* clause at %d has an unknown shape" % p)
+        no_match = instrs[q + 2].target
+        bind = instrs[q + 3]
+        name = None
+        if bind.op in _STORES:
+            name = s.ctx.identifier(bind.argval)
+        elif bind.op != "POP_TOP":
+            raise DecompilationError("except* clause at %d has an unknown shape" % p)
+        body = _star_body(s, q + 4, bind.handler, inner, region)
+        handlers.append(ast.ExceptHandler(type=type_, name=name, body=body or [ast.Pass()]))
+        if no_match >= len(instrs) or instrs[no_match].op != "POP_TOP":
+            raise DecompilationError("except* clause at %d has an unknown shape" % p)
+        p = no_match + 1
+    # PREP_RERAISE_STAR; COPY 1; POP_JUMP_IF_NOT_NONE reraise; POP_TOP; POP_EXCEPT
+    tail = [x.op for x in instrs[p + 1:p + 5]]
+    if tail != ["COPY", "POP_JUMP_IF_NOT_NONE", "POP_TOP", "POP_EXCEPT"]:
+        raise DecompilationError("except* handler at %d has an unknown ending" % hblock.start)
+    after = p + 5
+    if after < len(instrs) and instrs[after].op == "JUMP":
+        after = instrs[after].target
+    body_frame = Frame(s.ctx, frame.stack)
+    body_exits = []
+    body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=None,
+                               depth=len(frame.stack))
+    s.seq(block.start, body_frame, body_region)
+    body_frame.flush_parallel()
+    body = body_frame.out or [ast.Pass()]
+    exit_ = _one(body_exits, "try body")
+    orelse, exit_ = _else_clause(s, exit_, after, frame, region)
+    frame.emit(ast.TryStar(body=body, handlers=handlers, orelse=orelse, finalbody=[]))
+    return exit_
+
+
+def _star_body(s, start, outer_handler, stack, region):
+    """Statements of one ``except*`` clause body starting at ``start``."""
+    instrs = s.instrs
+    if start >= len(instrs):
+        return []
+    h = instrs[start].handler
+    if h is None or h == outer_handler or not _is_star_cleanup(s, h):
+        return []  # an empty body: straight to the name cleanup
+    bframe = Frame(s.ctx, stack)
+    blocks = _region(s, s.g.of_instr[start], h)
+    s.seq(start, bframe, region.child(stop=None, handler=h, blocks=blocks, exits=[], elide=_elide_star))
+    bframe.flush_parallel()
+    return bframe.out
+
+
+def _is_star_cleanup(s, handler):
+    """``[name = None; del name;] LIST_APPEND 3; POP_TOP``: keep what a clause raised."""
+    instrs = s.instrs
+    i = handler[0]
+    if i + 2 < len(instrs) and instrs[i].op == "LOAD_CONST" and instrs[i].argval is None \
+            and instrs[i + 1].op in _STORES and instrs[i + 2].op.startswith("DELETE"):
+        i += 3
+    return i + 1 < len(instrs) and instrs[i].op == "LIST_APPEND" and instrs[i].argval == 3 \
+        and instrs[i + 1].op == "POP_TOP"
+
+
+def _elide_star(s, pos, frame):
+    """``name = None; del name`` after an ``except*`` clause body."""
+    instrs = s.instrs
+    if pos + 2 < len(instrs) and instrs[pos].op == "LOAD_CONST" and instrs[pos].argval is None \
+            and instrs[pos + 1].op in _STORES and instrs[pos + 2].op.startswith("DELETE") \
+            and instrs[pos + 1].argval == instrs[pos + 2].argval:
+        return pos + 3
+    return pos
+
+
+def _else_clause(s, exit_, after, frame, region):
+    """The ``else`` clause between the try body's exit and the handlers' exit."""
+    if exit_ is None:
+        return [], after
+    if after is None or exit_ == after:
+        return [], exit_
+    else_frame = Frame(s.ctx, frame.stack)
+    else_exits = []
+    end = s.seq(exit_, else_frame, region.child(stop=after, exits=else_exits))
+    else_frame.flush_parallel()
+    if end != after and (end is not None or else_exits):
+        raise DecompilationError("else clause at %d does not rejoin" % exit_)
+    if region.exits is not None:
+        region.exits.extend(else_exits)
+    return else_frame.out, after
 
 
 def _one(exits, what):
