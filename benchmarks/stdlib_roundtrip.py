@@ -350,7 +350,7 @@ def _sabotage(plan):
     groups = {}
     for i, (fn, (new, _)) in enumerate(plan):
         if new is not None and not new.co_freevars:
-            sig = (new.co_argcount, new.co_kwonlyargcount, new.co_flags & 0xC, new.co_varnames[:new.co_argcount])
+            sig = (new.co_argcount, new.co_kwonlyargcount, new.co_flags & 0xC)
             groups.setdefault(sig, []).append(i)
     plan = list(plan)
     for members in groups.values():

@@ -158,6 +158,8 @@ def _share_loop_tests(instrs):
         if (top_last.op not in CONDITIONAL or top_last.op != _exit_op(last, body_start)
                 or not _same_target(instrs, top_last.target, exit_)):
             continue
+        if any(j < body_start and j not in range(top.start, top.end) for j in _jumps_to(instrs, body_start)):
+            continue  # the body is entered from elsewhere too (``while a or b``)
         n = _common_test(instrs, top, b)
         if n == 0:
             continue
@@ -165,6 +167,11 @@ def _share_loop_tests(instrs):
         jump = Instr("JUMP", target=top.end - 1 - n, line=first.line, offset=first.offset)
         jump.handler, jump.index = first.handler, first.index
         instrs[b.end - 1 - n] = jump
+
+
+def _jumps_to(instrs, pos):
+    """Indexes of the jumps that target ``pos``."""
+    return [i for i, ins in enumerate(instrs) if ins.op in JUMPS and ins.target == pos]
 
 
 def _common_test(instrs, top, bottom):

@@ -183,7 +183,52 @@ def _link(out, table, state):
                 out[i].handler = (target, depth, lasti)
     _fill_split_handlers(out)
     _fill_jump_handlers(out)
+    out = _fold_async_for(out)
     return _fold_backward_conditions(out)
+
+
+def _fold_async_for(out):
+    """``GET_ANEXT; YIELD_FROM`` covered by an ``END_ASYNC_FOR`` handler is a
+    ``FOR_ITER`` (argval ``"async"``) that leaves to after ``END_ASYNC_FOR``.
+
+    The handler only ends the loop on ``StopAsyncIteration``; with it folded
+    in, ``async for`` has the shape of ``for``.
+    """
+    drop = set()
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.op != "GET_ANEXT" or b.op != "YIELD_FROM" or a.handler is None or b.handler != a.handler:
+            continue
+        end = a.handler[0]
+        if end >= len(out) or out[end].op != "END_ASYNC_FOR":
+            continue
+        outer = out[end].handler
+        a.op, a.arg, a.argval, a.target, a.handler = "FOR_ITER", None, "async", end + 1, outer
+        drop.update((i + 1, end))
+        for ins in out:
+            if ins.handler is not None and ins.handler[0] == end:
+                ins.handler = outer
+    return _reindex(out, drop)
+
+
+def _reindex(out, drop):
+    """``out`` without the instructions at ``drop``; jumps and handlers renumbered
+    (one to a dropped instruction goes to the next one kept)."""
+    if not drop:
+        return out
+    new_index, kept = {}, []
+    for i, ins in enumerate(out):
+        new_index[i] = len(kept)
+        if i not in drop:
+            kept.append(ins)
+    new_index[len(out)] = len(kept)
+    for i, ins in enumerate(kept):
+        ins.index = i
+        if ins.target is not None:
+            ins.target = new_index[min(ins.target, len(out))]
+        if ins.handler is not None:
+            ins.handler = (new_index[ins.handler[0]],) + tuple(ins.handler[1:])
+    return kept
 
 
 _INVERSE_JUMP = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
@@ -212,21 +257,7 @@ def _fold_backward_conditions(out):
             c.op = _INVERSE_JUMP[c.op]
             c.target = j.target
             drop.add(i + 1)
-    if not drop:
-        return out
-    new_index, kept = {}, []
-    for i, ins in enumerate(out):
-        if i not in drop:
-            new_index[i] = len(kept)
-            kept.append(ins)
-    new_index[len(out)] = len(kept)
-    for i, ins in enumerate(kept):
-        ins.index = i
-        if ins.target is not None:
-            ins.target = new_index[ins.target]
-        if ins.handler is not None:
-            ins.handler = (new_index[ins.handler[0]],) + tuple(ins.handler[1:])
-    return kept
+    return _reindex(out, drop)
 
 
 def _fill_jump_handlers(out):
@@ -352,6 +383,8 @@ def _intrinsic_1(ins, state):
     name = versions.intrinsic_name(ins)
     if name in ("INTRINSIC_UNARY_POSITIVE", "UNARY_POSITIVE"):
         return [Instr("UNARY_POSITIVE")]
+    if name in ("INTRINSIC_ASYNC_GEN_WRAP", "ASYNC_GEN_WRAP"):
+        return []  # the value an async generator yields: nothing in the source
     return [Instr(name.replace("INTRINSIC_", ""), ins.arg, name)]
 
 

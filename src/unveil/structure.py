@@ -51,6 +51,7 @@ class Structurer:
         self.instrs = graph.instrs
         self._pdom = {}
         self.steps = 0
+        self.max_steps = 10000 + 50 * len(self.instrs)  # re-structuring is bounded, not exponential
 
     def body(self):
         frame = Frame(self.ctx)
@@ -78,7 +79,7 @@ class Structurer:
         """Structure from ``pos``; return where the sequence stops, or None if it cannot go on."""
         while pos is not None:
             self.steps += 1
-            if self.steps > 200000:
+            if self.steps > self.max_steps:
                 raise DecompilationError("structuring does not terminate")
             if pos == region.stop and not (entering is not None and pos == entering.start):
                 return pos
@@ -110,14 +111,22 @@ class Structurer:
         A ``return``/``break``/``continue`` right after the copy belongs inside
         the region; any other position is recorded as a normal exit.
         """
+        skipped = False
         if region.elide is not None:
             after = region.elide(self, pos, frame)
             if after is not None and after != pos:
-                pos = after
+                pos, skipped = after, True
                 ins = self.instrs[pos] if pos < len(self.instrs) else None
                 if ins is not None and ins.op == "RETURN_VALUE":
                     frame.run([ins])
                     return None
+        if (not skipped or getattr(region.elide, "keeps_order", False)) and self.return_tail(pos):
+            # 3.12+ copies a short ``return`` tail (``break`` then ``return x``
+            # after the loop) to the end of the path: it cannot raise, so it
+            # may as well be inside (not after a finally or with exit copy,
+            # which must run before the value is loaded)
+            frame.run(self.instrs[pos:self.g.of_instr[pos].end])
+            return None
         ins = self.instrs[pos] if pos < len(self.instrs) else None
         depth = region.depth
         if ins is not None and ins.op == "RETURN_VALUE" and depth is not None and len(frame.stack) > depth:
@@ -133,6 +142,16 @@ class Structurer:
         if region.exits is not None:
             region.exits.append(pos)
         return None
+
+    _SAFE_TAIL = ("POP_TOP", "LOAD_FAST", "LOAD_CONST", "RETURN_VALUE")
+
+    def return_tail(self, pos):
+        """Whether ``pos`` starts a block reached from one place that only returns."""
+        block = self.g.of_instr[pos] if pos < len(self.instrs) else None
+        if block is None or len(block.preds) != 1:
+            return False
+        ops = [i.op for i in self.instrs[pos:block.end]]
+        return ops[-1] == "RETURN_VALUE" and all(op in self._SAFE_TAIL for op in ops)
 
     def block(self, pos, block, frame, region):
         heads = patterns.find_heads(self.instrs, pos, block.end, self.ctx.code)

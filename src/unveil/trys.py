@@ -332,6 +332,9 @@ def _elide_except(s, pos, frame):
     return _follow_jump(s, pos)
 
 
+_elide_except.keeps_order = True
+
+
 def _follow_jump(s, pos):
     return pos
 

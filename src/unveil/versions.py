@@ -12,7 +12,7 @@ PY = sys.version_info[:2]
 
 #: Instructions with no effect on the decompiled program.
 DROPPED = {"CACHE", "EXTENDED_ARG", "RESUME", "PRECALL", "NOP", "TO_BOOL", "MAKE_CELL",
-           "COPY_FREE_VARS", "GEN_START", "NOT_TAKEN", "SETUP_ANNOTATIONS_NOOP"}
+           "COPY_FREE_VARS", "GEN_START", "ASYNC_GEN_WRAP", "NOT_TAKEN", "SETUP_ANNOTATIONS_NOOP"}
 
 #: Whether ``CALL`` consumes a NULL-or-self slot below the callable.
 CALL_HAS_NULL = PY >= (3, 11)
