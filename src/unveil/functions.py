@@ -144,6 +144,8 @@ class FunctionContext:
         if node is None:
             raise DecompilationError("cannot rebuild %s" % fn.code.co_name)
         node.generators[0].iter = arg
+        if fn.code.co_flags & inspect.CO_COROUTINE:
+            node._awaited_call = True  # 3.11 awaits an async comprehension's function
         return node
 
 
@@ -270,6 +272,8 @@ def function_def(fn, def_name=None, bindings=None):
     body = decls + body
     args = signature(code, fn.defaults, fn.kwdefaults, fn.annotations)
     returns = _annotation_map(fn.annotations).get("return")
+    if code.co_flags & inspect.CO_ASYNC_GENERATOR:
+        _bare_returns(body)
     if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) and not _contains_yield(body):
         body = body + [ast.If(test=const(False), body=[ast.Expr(value=ast.Yield(value=None))], orelse=[])]
     cls = ast.AsyncFunctionDef if code.co_flags & (inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR) else ast.FunctionDef
@@ -277,6 +281,18 @@ def function_def(fn, def_name=None, bindings=None):
                decorator_list=list(fn.decorators), returns=returns, type_comment=None)
     node.type_params = []
     return node
+
+
+def _bare_returns(body):
+    """``return None`` as ``return``: an async generator may not return a value."""
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and node.value.value is None:
+            node.value = None
+        todo.extend(ast.iter_child_nodes(node))
 
 
 def _contains_yield(body):

@@ -79,6 +79,9 @@ def _for(s, loop, frame, region):
         # an iterator made elsewhere (a comprehension's ``.0``, a resume
         # function's stack): ``iter()`` of an iterator is the iterator itself
         iterator = si.Iter(si.as_expr(iterator))
+    if s.instrs[header.end - 1].argval == "async" and not iterator.is_async:
+        # an async generator expression gets its ``.0`` ready from GET_AITER
+        iterator = si.Iter(iterator.expr, is_async=True)
     exit_pos = s.instrs[header.end - 1].target
     follow = _for_follow(s, loop, exit_pos)
     loop.follow = s.g.block_at.get(follow) if follow is not None else None

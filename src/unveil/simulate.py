@@ -666,7 +666,7 @@ def _get_awaitable(f, ins):
 def _yield_from(f, ins):
     value = f.pop_raw()
     if isinstance(value, si.Awaitable):
-        if isinstance(value.expr, si.Marker):
+        if isinstance(value.expr, si.Marker) or getattr(value.expr, "_awaited_call", False):
             f.push(value.expr)
         else:
             f.push(ast.Await(value=value.expr))

@@ -90,7 +90,8 @@ class Structurer:
                 pos = self.leave(pos, frame, region)
                 continue
             if block.start == pos:
-                if block in self.g.loops and block is not entering:
+                if block in self.g.loops and block is not entering \
+                        and not trys.encloses_loop(self, block, self.g.loops[block], region):
                     if _inside(region, self.g.loops[block]):
                         raise DecompilationError("jump back into the loop at %d from inside it" % pos)
                     pos = self.loop(self.g.loops[block], frame, region)
@@ -277,6 +278,15 @@ class Structurer:
                 if pure is None:
                     continue
                 c2, t2, e2, st2_t, st2_e = pure
+                # the other side may reach the same place through a cleanup
+                # block (``not a < b < c``): compare where it finally lands
+                other = "t" if which == "e" else "e"
+                pos_o, stack_o = getattr(st, other), getattr(st, other + "_stack")
+                if pos_o not in (t2, e2):
+                    pos_n, stack_n = self.through_cleanup(pos_o, stack_o)
+                    if pos_n in (t2, e2):
+                        setattr(st, other, pos_n)
+                        setattr(st, other + "_stack", stack_n)
                 if which == "e":
                     if t2 == st.t and _same_stack(st2_t, st.t_stack):
                         st.c, st.e, st.e_stack = _or(st.c, c2), e2, st2_e
@@ -320,14 +330,15 @@ class Structurer:
         return _jump_condition(last.op, cond), t, e, ts, es
 
     def through_cleanup(self, pos, stack):
-        """Skip blocks that only drop stack values (chained-comparison cleanups)."""
+        """Skip blocks that only drop stack values (chained-comparison cleanups) or jump."""
         for _ in range(4):
             block = self.g.of_instr[pos] if pos < len(self.instrs) else None
             if block is None or block.start != pos or len(block.preds) < 1:
                 return pos, stack
             body = self.instrs[block.start:block.end]
             ops = [i.op for i in body]
-            if not ops or any(op not in ("POP_TOP", "SWAP", "JUMP") for op in ops) or "POP_TOP" not in ops:
+            if not ops or any(op not in ("POP_TOP", "SWAP", "JUMP") for op in ops) or (
+                    "POP_TOP" not in ops and not (ops == ["JUMP"] and body[0].target > pos)):
                 return pos, stack
             if ops[-1] == "JUMP":
                 body, nxt = body[:-1], body[-1].target

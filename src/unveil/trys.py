@@ -66,6 +66,15 @@ def outermost(s, handler, current):
     return chain[-1]
 
 
+def encloses_loop(s, block, loop, region):
+    """Whether a try starting at loop header ``block`` holds the whole loop
+    (``try: while True: ...``): then the try is structured first."""
+    eff = outermost(s, block.handler, region.handler)
+    if eff is None or eff == region.handler:
+        return False
+    return all(_covered(s, b, eff) for b in loop.body)
+
+
 def _covered(s, block, handler):
     x = block.handler
     for _ in range(64):
