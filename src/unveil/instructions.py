@@ -436,7 +436,7 @@ for _name in ("LOAD_CONST", "LOAD_FAST", "LOAD_FAST_CHECK", "STORE_FAST", "DELET
               "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE",
               "LIST_TO_TUPLE", "UNPACK_SEQUENCE", "UNPACK_EX", "MAKE_FUNCTION",
               "SET_FUNCTION_ATTRIBUTE", "LOAD_BUILD_CLASS", "IMPORT_NAME",
-              "IMPORT_FROM", "IMPORT_STAR", "YIELD_VALUE", "LOAD_ASSERTION_ERROR",
+              "IMPORT_FROM", "IMPORT_STAR", "LOAD_ASSERTION_ERROR",
               "PUSH_EXC_INFO", "POP_EXCEPT", "CHECK_EXC_MATCH", "CHECK_EG_MATCH",
               "WITH_EXCEPT_START", "BEFORE_WITH", "BEFORE_ASYNC_WITH",
               "SETUP_ANNOTATIONS", "LOAD_LOCALS", "GET_LEN", "MATCH_MAPPING",
@@ -444,6 +444,7 @@ for _name in ("LOAD_CONST", "LOAD_FAST", "LOAD_FAST_CHECK", "STORE_FAST", "DELET
               "PRINT_EXPR", "PREP_RERAISE_STAR", "END_SEND", "CLEANUP_THROW", "EXIT_INIT_CHECK"):
     TRANSLATORS[_name] = _same
 TRANSLATORS.update({
+    "YIELD_VALUE": _pseudo("YIELD_VALUE", None),  # 3.12+ oparg: stack depth, not source
     "LOAD_GLOBAL": _load_global,
     "LOAD_ATTR": _load_attr,
     "BINARY_OP": _binary_op,

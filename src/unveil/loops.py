@@ -5,6 +5,7 @@ from .errors import DecompilationError
 from .instructions import CONDITIONAL
 from .simulate import Frame
 from . import stackitems as si
+from . import trys
 from .stackitems import negate
 
 
@@ -125,16 +126,24 @@ def _for_follow(s, loop, exit_pos):
     for ins in s.instrs[loop.header.end:exit_pos]:
         if ins.op == "JUMP" and ins.target is not None and ins.target > exit_pos:
             targets.add(ins.target)
-    candidates = sorted(t for t in targets if t > exit_pos and not _reraises(s, t))
+    candidates = sorted(t for t in targets if t > exit_pos and not _reraises(s, t, loop))
     if candidates:
         return candidates[0]
     return exit_pos if exit_pos < len(s.instrs) else None
 
 
-def _reraises(s, pos):
-    """Whether ``pos`` starts a handler's re-raise (a way out, never a ``break``)."""
+def _reraises(s, pos, loop=None):
+    """Whether ``pos`` is handler code: a re-raise (a way out, never a ``break``)
+    or the next clause of an except handler started in the loop."""
     block = s.g.block_at.get(pos)
-    return block is not None and not block.succs and s.instrs[block.end - 1].op == "RERAISE"
+    if block is None:
+        return False
+    if not block.succs and s.instrs[block.end - 1].op == "RERAISE":
+        return True
+    if loop is None or block.handler is None or block.handler == loop.header.handler:
+        return False
+    hb = s.g.block_at.get(block.handler[0])
+    return hb is not None and s.instrs[hb.start].op == "COPY" and trys.is_transparent(s.instrs, hb)
 
 
 def _loop_target(stmts, marker_type):

@@ -134,6 +134,13 @@ class Structurer:
             # ``try: return x``: the value is computed inside, the return is not covered
             frame.run([ins])
             return None
+        if ins is not None and ins.op == "POP_TOP" and isinstance(frame.top(), si.Iter) \
+                and pos + 1 < len(self.instrs) and self.instrs[pos + 1].op == "JUMP" \
+                and self.jump_kind(self.instrs[pos + 1].target, region.parent or region) == "break":
+            # ``break`` out of a for loop from inside a try/with: drop the iterator, jump
+            frame.pop_raw()
+            self.jump_out("break", frame)
+            return None
         if ins is not None and ins.op == "JUMP":
             kind = self.jump_kind(ins.target, region.parent or region)
             if kind in _JUMP_KINDS:
@@ -384,6 +391,9 @@ class Structurer:
             arms.append((arm, end))
         (fa, fend), (ta, tend) = arms
         split = frame.stack
+        if (fend == mpos and tend == mpos and _same_stack(fa.stack, ta.stack)
+                and _same_stack(fa.stack, split[:len(fa.stack)])):
+            split = frame.stack = list(fa.stack)  # both sides dropped the same copies
         if fend == mpos and tend == mpos and not (_same_stack(fa.stack, split) and _same_stack(ta.stack, split)):
             return self.value_merge(st, fa, ta, frame, mpos)
         test = negate(st.c)
@@ -486,6 +496,13 @@ def _same_stack(a, b):
 
 
 def _or(a, b):
+    """``a or b``; ``not x or not y`` over a shared operand is ``not (x and y)``,
+    so that a chained comparison's middle operand is written (and evaluated) once."""
+    if (isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.Not) and isinstance(b, ast.UnaryOp)
+            and isinstance(b.op, ast.Not)):
+        merged = _and(a.operand, b.operand)
+        if isinstance(merged, ast.Compare) and merged is not b.operand:
+            return ast.UnaryOp(op=ast.Not(), operand=merged)
     return si.boolop(ast.Or(), a, b)
 
 

@@ -405,7 +405,8 @@ def _finally_body(s, hblock, stmts):
     stmts = _strip_final_reraise(list(stmts))
     start = hblock.start + 1
     end = start
-    while end < len(s.instrs) and not _is_finally_end(s.instrs[end]):
+    own = s.instrs[hblock.start].handler  # a nested finally's RERAISE has another handler
+    while end < len(s.instrs) and not (_is_finally_end(s.instrs[end]) and s.instrs[end].handler == own):
         end += 1
     return stmts, s.instrs[start:end]
 
@@ -464,7 +465,10 @@ def _finally_elider(s, copy):
                 return None
         last = copy[-1]
         if last.op not in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP"):
-            exits.add(pos + n)
+            after = s.instrs[pos + n] if pos + n < len(s.instrs) else None
+            # 3.8-3.10 end the normal copy with a jump where the other exits go
+            exits.add(after.target if after is not None and after.op == "JUMP" and after.target in exits
+                      else pos + n)
         if len(exits) > 1:
             return None
         return exits.pop() if exits else pos + n

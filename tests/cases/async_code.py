@@ -338,3 +338,53 @@ async def while_loop_with_await_condition(n):
         out.append(i)
         i += 2
     return out
+
+
+@case((3,), (0,))
+def async_generator_with_early_return_in_handler(n):
+    async def agen():
+        try:
+            while True:
+                v = yield n
+                if v is None:
+                    return
+        except ValueError:
+            yield "thrown"
+            return
+
+    async def drive():
+        g = agen()
+        out = [await g.asend(None), await g.asend(1)]
+        out.append(await g.athrow(ValueError("x")))
+        try:
+            await g.asend(None)
+        except StopAsyncIteration:
+            out.append("done")
+        return out
+
+    return run(drive())
+
+
+@case((4, 2), (3, None))
+async def async_for_break_inside_try_except(n, stop):
+    seen = []
+    async for i in Ticker(n):
+        try:
+            if i == stop:
+                break
+            seen.append(10 // (i - 1))
+        except ZeroDivisionError:
+            seen.append("div0")
+            continue
+    return seen
+
+
+@case((3,),)
+async def async_generator_expression_consumed_by_async_comprehension(n):
+    squares = (i * i async for i in Ticker(n) if i != 1)
+    return [s async for s in squares], [await run_later(k) for k in range(n)]
+
+
+async def run_later(k):
+    await suspend()
+    return -k

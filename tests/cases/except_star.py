@@ -147,3 +147,35 @@ def except_star_split_and_subgroup_methods():
     match_, rest = eg.split(ValueError)
     sub = eg.subgroup(lambda e: isinstance(e, TypeError))
     return names(match_), names(rest), names(sub), str(eg), repr(ValueError(1))
+
+
+@case(("value",), ("type",), ("none",))
+def except_star_unnamed_clauses_and_empty_body(kind):
+    log = []
+    errors = {"value": [ValueError("v")], "type": [TypeError("t")], "none": []}[kind]
+    try:
+        if errors:
+            raise ExceptionGroup("g", errors)
+        log.append("no error")
+    except* ValueError:
+        pass
+    except* TypeError:
+        log.append("type")
+        log.append(len(errors))
+    return log
+
+
+@case((0,), (1,), (2,))
+def except_star_with_nested_try_and_loop_in_clause(n):
+    log = []
+    try:
+        raise ExceptionGroup("g", [ValueError(n)])
+    except* ValueError as eg:
+        for e in eg.exceptions:
+            try:
+                log.append(10 // e.args[0])
+            except ZeroDivisionError:
+                log.append("div0")
+            if e.args[0] > 1:
+                log.append("big")
+    return log

@@ -434,3 +434,30 @@ def try_except_in_except_handler_with_finally(kind):
             log.append("inner finally")
     log.append("end")
     return log
+
+
+@case((3,), (0,))
+def try_around_while_true_loop(n):
+    log = []
+    i = 0
+    try:
+        while True:
+            log.append(10 // (n - i))
+            i += 1
+    except ZeroDivisionError:
+        log.append("stopped at %d" % i)
+    return log
+
+
+@case((4, 2), (3, None))
+def break_inside_try_body_in_for_loop(n, stop):
+    seen = []
+    for i in range(n):
+        try:
+            if i == stop:
+                break
+            seen.append(10 // (i - 1))
+        except ZeroDivisionError:
+            seen.append("div0")
+            continue
+    return seen

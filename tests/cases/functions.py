@@ -389,3 +389,23 @@ def function_defined_conditionally(n):
         def f():
             return "even"
     return f()
+
+
+@case((2,), (0,), (-1,))
+def lambdas_returning_conditional_and_boolean_values(n):
+    # 3.12+ copies the return into each arm of these expressions
+    pick = lambda x: "pos" if x > 0 else ("zero" if x == 0 else "neg")
+    both = lambda x: x and x * 10
+    either = lambda x: x or "empty"
+    maybe_none = lambda x: None if x else x
+    return pick(n), both(n), either(n), maybe_none(n)
+
+
+@case((3,),)
+def lambda_passed_to_a_call_is_not_a_decorator(n):
+    def apply(f):
+        return f(n)
+
+    doubled = apply(lambda x: x * 2)
+    keyed = sorted(range(n), key=lambda x: -x)
+    return doubled, keyed
