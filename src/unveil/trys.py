@@ -501,6 +501,11 @@ def _elide_with(s, pos, frame):
     return p
 
 
+# ``__exit__`` cannot rebind this frame's fast locals: a ``return local`` copied
+# after the exit call may move inside the with body
+_elide_with.keeps_order = True
+
+
 def _with(s, block, handler, hblock, body_blocks, frame, region):
     if len(frame.stack) < 2 or not isinstance(frame.stack[-1], si.WithValue):
         raise DecompilationError("with statement without its context at %d" % block.start)
