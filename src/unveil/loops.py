@@ -32,13 +32,18 @@ def structure_loop(s, loop, frame, region):
 
 
 def _drop_final_continue(body):
-    """A ``continue`` that ends a loop body (or its last ``if``'s arms) says nothing."""
+    """A ``continue`` that ends a loop body (or the arms of its last if/try) says nothing."""
     if body and isinstance(body[-1], ast.Continue):
         return body[:-1]
-    if body and isinstance(body[-1], ast.If):
-        last = body[-1]
+    last = body[-1] if body else None
+    if isinstance(last, ast.If):
         last.body = _drop_final_continue(last.body) or [ast.Pass()]
         last.orelse = _drop_final_continue(last.orelse)
+    elif isinstance(last, ast.Try):
+        if not last.orelse:  # a continue in the body also skips the else clause
+            last.body = _drop_final_continue(last.body) or [ast.Pass()]
+        for h in last.handlers:
+            h.body = _drop_final_continue(h.body) or [ast.Pass()]
     return body
 
 

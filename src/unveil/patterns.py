@@ -668,7 +668,8 @@ def _first_head(instrs, start, end, pos, code):
             return i
         if ins.op == "MATCH_CLASS":
             h = _class_head(instrs, i)
-            return h if h is not None and h >= pos else None
+            if h is not None and h >= start:
+                return h
     return None
 
 

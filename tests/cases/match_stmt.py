@@ -563,3 +563,28 @@ def captures_used_by_closures(v):
         case x:
             f = lambda: x  # noqa: E731
     return f()
+
+
+@case(([2, 1, 0, 5],), ([1, 1],), ([3],))
+def match_in_for_with_break_and_continue_then_code(vs):
+    seen = []
+    for v in vs:
+        match v:
+            case 0:
+                break
+            case 1:
+                continue
+        seen.append(v)
+    else:
+        return "else", seen
+    return "broke", seen
+
+
+@case((2,), ([1],), (5,))
+def walrus_in_subject(v):
+    match (w := v * 2):
+        case 4:
+            return "four", w
+        case [*_]:
+            return "seq"
+    return w
