@@ -598,7 +598,6 @@ def _class_head(instrs, q):
 
 
 _RAW = {}
-_DEBUG = False
 
 
 def nop_before(code, instrs, index):
@@ -704,9 +703,7 @@ def structure_match(s, head, frame, region):
         if s.instrs[pos].op == "COPY" and s.instrs[pos].argval == 1:
             try:
                 case = _case(s, pos, base, subject, True, mpos, Branch, _jump_condition)
-            except DecompilationError as exc:
-                if _DEBUG:
-                    print("copied case at %d: %s" % (pos, exc))
+            except DecompilationError:
                 case = None
         if case is not None and case.fail is not None:
             cases.append(case)

@@ -379,11 +379,22 @@ class Structurer:
         first_is_e = st.e <= st.t
         body_pos, body_stack, test = (st.e, st.e_stack, negate(st.c)) if first_is_e else (st.t, st.t_stack, st.c)
         rest_pos, rest_stack = (st.t, st.t_stack) if first_is_e else (st.e, st.e_stack)
+        exits = region.exits
+        known_exits = len(exits) if exits is not None else 0
         arm = Frame(self.ctx, body_stack)
         end = self.seq(body_pos, arm, region.child(stop=None))
         arm.flush_parallel()
         if end is not None:
             raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
+        if exits is not None and len(exits) > known_exits:
+            # the side went on past the region (a try body's end): so must the
+            # other side, as the else branch, not as code after the if
+            other = Frame(self.ctx, rest_stack)
+            if self.seq(rest_pos, other, region.child(stop=None)) is not None:
+                raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
+            other.flush_parallel()
+            frame.emit(_if(test, arm.out, other.out))
+            return None
         frame.emit(ast.If(test=test, body=arm.out or [ast.Pass()], orelse=[]))
         frame.stack = list(rest_stack)
         return rest_pos
