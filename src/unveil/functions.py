@@ -4,6 +4,7 @@ A :class:`FunctionContext` decompiles one code object; nested code objects
 (functions, lambdas, classes, comprehensions) get contexts of their own,
 sharing the :class:`Bindings` of placeholder names for non-literal constants.
 """
+import __future__
 import ast
 import inspect
 import keyword
@@ -16,6 +17,8 @@ from .loops import _generators, build_comprehension, rewrite_guarded_while
 from .structure import Structurer
 from . import stackitems as si
 from .stackitems import const, name
+
+FUTURE_ANNOTATIONS = __future__.annotations.compiler_flag
 
 LITERALS = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))
 COMPREHENSIONS = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
@@ -202,13 +205,13 @@ def _replace_yields(node, marker):
 
 # --- functions and classes as statements -------------------------------------
 
-def signature(code, defaults=None, kwdefaults=None, annotations=None):
+def signature(code, defaults=None, kwdefaults=None, annotations=None, future=False):
     """``ast.arguments`` for ``code`` with default and annotation expressions."""
     names = code.co_varnames
     nargs = code.co_argcount
     nposonly = getattr(code, "co_posonlyargcount", 0)
     nkw = code.co_kwonlyargcount
-    ann = _annotation_map(annotations)
+    ann = _annotation_map(annotations, future)
     pos = [ast.arg(arg=n, annotation=ann.get(n), type_comment=None) for n in names[:nargs]]
     kwonly = [ast.arg(arg=n, annotation=ann.get(n), type_comment=None) for n in names[nargs:nargs + nkw]]
     i = nargs + nkw
@@ -243,7 +246,7 @@ def _dict_items(node):
     raise DecompilationError("keyword defaults are not a dict")
 
 
-def _annotation_map(node):
+def _annotation_map(node, future=False):
     if node is None:
         return {}
     if isinstance(node, ast.Dict):
@@ -253,9 +256,19 @@ def _annotation_map(node):
         return {items[i].value: items[i + 1] for i in range(0, len(items), 2)}
     if isinstance(node, ast.Constant) and isinstance(node.value, tuple):
         items = node.value
-        return {items[i]: name(items[i + 1]) if isinstance(items[i + 1], str) else const(items[i + 1])
-                for i in range(0, len(items), 2)}
+        return {items[i]: _annotation_value(items[i + 1], future) for i in range(0, len(items), 2)}
     return {}
+
+
+def _annotation_value(value, future):
+    """An annotation stored as a constant: source text under ``from __future__
+    import annotations``, else the constant itself."""
+    if future and isinstance(value, str):
+        try:
+            return ast.parse(value, mode="eval").body
+        except SyntaxError:
+            pass
+    return const(value)
 
 
 def function_def(fn, def_name=None, bindings=None):
@@ -270,8 +283,9 @@ def function_def(fn, def_name=None, bindings=None):
     if sub.nonlocals:
         decls.append(ast.Nonlocal(names=sorted(sub.nonlocals)))
     body = decls + body
-    args = signature(code, fn.defaults, fn.kwdefaults, fn.annotations)
-    returns = _annotation_map(fn.annotations).get("return")
+    future = bool(fn.ctx.code.co_flags & FUTURE_ANNOTATIONS) if fn.ctx is not None else False
+    args = signature(code, fn.defaults, fn.kwdefaults, fn.annotations, future)
+    returns = _annotation_map(fn.annotations, future).get("return")
     if code.co_flags & inspect.CO_ASYNC_GENERATOR:
         _bare_returns(body)
     if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) and not _contains_yield(body):
