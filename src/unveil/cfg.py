@@ -102,8 +102,12 @@ class Graph:
         exits = []
         for b in sorted(loop.body, key=lambda x: x.start):
             for s in b.succs:
-                if s not in loop.body and s not in exits:
+                # a handler's re-raise is exception machinery, not where the loop goes on
+                if s not in loop.body and s not in exits and self.instrs[s.end - 1].op != "RERAISE":
                     exits.append(s)
+        # code after the loop is in the same try as the loop, not in a handler's clause
+        same_try = [s for s in exits if s.handler == loop.header.handler]
+        exits = same_try or exits
         if not exits:
             return None
         return max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), s.start))

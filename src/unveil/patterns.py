@@ -616,6 +616,11 @@ def nop_before(code, instrs, index):
     return k is not None and k > 0 and raw[2][k - 1].opname == "NOP"
 
 
+def _same_handler(instrs, a, b):
+    """Whether ``b`` is in the same try as ``a`` (a ``try:`` also leaves a NOP)."""
+    return b is not None and b < len(instrs) and instrs[a].handler == instrs[b].handler
+
+
 def _value_test(instrs, i):
     """``LOAD_CONST c`` or a dotted name, compared ``==``/``is`` and jumped on: end index or None."""
     k = i + 1
@@ -659,7 +664,8 @@ def _first_head(instrs, start, end, pos, code):
         ins = instrs[i]
         if code is not None and i > pos and ins.op in ("LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF"):
             j = _value_test(instrs, i)
-            if j is not None and nop_before(code, instrs, instrs[j].target):
+            if (j is not None and nop_before(code, instrs, instrs[j].target)
+                    and _same_handler(instrs, j, instrs[j].target)):
                 return i
         if ins.op == "COPY" and ins.argval == 1 and _pattern_start(instrs, i + 1, 1):
             return i

@@ -358,7 +358,10 @@ class Structurer:
             else:
                 nxt = block.end
             f = Frame(self.ctx, stack)
-            f.run(body)
+            try:
+                f.run(body)
+            except DecompilationError:  # pops what this path does not hold: not a cleanup
+                return pos, stack
             if f.out:
                 return pos, stack
             pos, stack = nxt, f.stack

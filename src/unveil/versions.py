@@ -164,6 +164,20 @@ def _make_function(ins, state):
     return [_ins.Instr("MAKE_FUNCTION", ins.arg, (ins.arg or 0, PY < (3, 11)))]
 
 
+# 3.8 builds starred displays and call arguments from N operands at once.
+_LEGACY_UNPACK = {
+    "BUILD_TUPLE_UNPACK": "tuple", "BUILD_TUPLE_UNPACK_WITH_CALL": "tuple",
+    "BUILD_LIST_UNPACK": "list", "BUILD_SET_UNPACK": "set",
+    "BUILD_MAP_UNPACK": "dict", "BUILD_MAP_UNPACK_WITH_CALL": "dict",
+}
+
+
+def _legacy_unpack(ins, state):
+    kind = _LEGACY_UNPACK[ins.opname]
+    op = "BUILD_MAP_UNPACK" if kind == "dict" else "BUILD_UNPACK"
+    return [_ins.Instr(op, ins.arg, kind)]
+
+
 TRANSLATORS = {
     "MAKE_FUNCTION": _make_function,
     "CALL_FUNCTION": _legacy_call(None, False),
@@ -180,6 +194,9 @@ TRANSLATORS = {
 }
 if PY < (3, 11):
     TRANSLATORS["CALL_FUNCTION_EX"] = _legacy_call_ex
+if PY < (3, 9):
+    for _op in _LEGACY_UNPACK:
+        TRANSLATORS[_op] = _legacy_unpack
 for _op in list(dis.opmap):
     if _op.startswith(("BINARY_", "INPLACE_")) and _op.partition("_")[2] in _LEGACY_BINARY:
         TRANSLATORS[_op] = _legacy_binary

@@ -1,0 +1,75 @@
+"""Shapes found failing on the standard library (module named in each docstring)."""
+from tests.cases.registry import case
+
+
+@case(("ab  c", 0, " "), ("a b", 1, " "), (1, 0, ""))
+def try_in_while_after_break(s, end, ws):
+    """json.decoder.JSONArray: a handler's re-raise is not the loop's exit."""
+    while True:
+        end += 1
+        if s == 1 or end > 3:
+            break
+        try:
+            if s[end] in ws:
+                end += 1
+        except IndexError:
+            pass
+        except TypeError:
+            break
+    return end
+
+
+@case((5, 0, 10), (50, 0, 10), (-1, 0, 10))
+def negated_chained_comparison(year, lo, hi):
+    """calendar.weekday: ``not a <= b <= c`` keeps the middle operand single."""
+    if not lo <= year <= hi:
+        year = 2000 + year % 400
+    return year
+
+
+class _Ip:
+    def __init__(self, ip, version):
+        self._ip, self._version = ip, version
+
+
+@case((_Ip(1, 4), _Ip(1, 4)), (_Ip(1, 4), _Ip(1, 6)), (_Ip(1, 4), 3))
+def return_boolean_value_from_try(a, b):
+    """ipaddress._BaseAddress.__eq__: ``try: return x and y``."""
+    try:
+        return a._ip == b._ip and a._version == b._version
+    except AttributeError:
+        return NotImplemented
+
+
+@case(([1, 2], [3]), ([], []), ([1], []))
+def while_or_condition_with_two_ifs(fromlist, tolist):
+    """difflib.HtmlDiff._line_wrapper: ``while a or b`` with if/else arms."""
+    out = []
+    while fromlist or tolist:
+        if fromlist:
+            fromdata = fromlist.pop(0)
+        else:
+            fromdata = "-"
+        if tolist:
+            todata = tolist.pop(0)
+        else:
+            todata = "-"
+        out.append((fromdata, todata))
+    return out
+
+
+@case((0,), (3,), (7,))
+def while_with_continue_and_else(n):
+    """3.11 while layout: continue jumps to the top test, break skips the else."""
+    i = 0
+    seen = []
+    while i < n:
+        i += 1
+        if i % 2:
+            continue
+        if i > 5:
+            break
+        seen.append(i)
+    else:
+        seen.append("else")
+    return seen, i
