@@ -19,6 +19,9 @@ to CPython 3.11+ bytecode, with these changes:
   ``FORMAT_SIMPLE``/``FORMAT_WITH_SPEC``/``CONVERT_VALUE`` become ``FORMAT_VALUE``
   with ``argval = (conversion, has_spec)``;
 * ``yield from``/``await`` send loops become one ``YIELD_FROM`` instruction;
+* 3.8's ``BUILD_{TUPLE,LIST,SET}_UNPACK[_WITH_CALL]`` become ``BUILD_UNPACK n``
+  (``argval`` ``"tuple"``/``"list"``/``"set"``) and ``BUILD_MAP_UNPACK[_WITH_CALL]``
+  becomes ``BUILD_MAP_UNPACK n``: each pops ``n`` iterables or mappings;
 * ``handler`` on each instruction gives the exception-table entry covering it
   as ``(target_index, depth, lasti)`` or ``None``.
 

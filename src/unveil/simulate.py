@@ -469,21 +469,52 @@ def _map_add(f, ins):
     f.emit(si.Appended(target=f.stack[-(ins.arg)], value=value, key=key))
 
 
+def _spread(f, value, ordered):
+    """The display items of an iterable spliced into a display: ``*value``,
+    or its own items when the compiler built or folded it from plain ones.
+
+    A set keeps its star inside an ``ordered`` (list or tuple) display: its
+    iteration order need not be the order of its items.
+    """
+    kinds = (tuple,) if ordered else (tuple, frozenset)
+    if isinstance(value, ast.Constant) and isinstance(value.value, kinds):
+        return [f.ctx.constant(v) for v in value.value]
+    kinds = (ast.List, ast.Tuple) if ordered else (ast.List, ast.Tuple, ast.Set)
+    if isinstance(value, kinds) and not getattr(value, "_accumulator", False):
+        return list(value.elts)
+    return [ast.Starred(value=value, ctx=ast.Load())]
+
+
+def _spread_map(value):
+    """(keys, values) of a mapping merged into a dict display; key None is ``**value``."""
+    if isinstance(value, ast.Dict) and not getattr(value, "_accumulator", False):
+        return list(value.keys), list(value.values)
+    return [None], [value]
+
+
 @handles("LIST_EXTEND", "SET_UPDATE")
 def _extend(f, ins):
     value = f.pop()
     target = f.stack[-ins.arg]
-    if isinstance(value, ast.Constant) and isinstance(value.value, (tuple, frozenset)):
-        items = [f.ctx.constant(v) for v in value.value]
-    elif isinstance(value, (ast.List, ast.Tuple, ast.Set)) and not getattr(value, "_accumulator", False):
-        items = list(value.elts)
-    else:
-        items = [ast.Starred(value=value, ctx=ast.Load())]
+    items = _spread(f, value, ins.op == "LIST_EXTEND")
     if isinstance(target, ast.Call):  # set() accumulator
         target = ast.Set(elts=[])
         f.stack[-ins.arg] = target
     target.elts.extend(items)
     target._accumulator = False
+
+
+@handles("BUILD_UNPACK")
+def _build_unpack(f, ins):
+    """3.8: a tuple, list or set display of ``ins.arg`` spliced iterables."""
+    items = []
+    for value in f.popn(ins.arg):
+        items.extend(_spread(f, value, ins.argval != "set"))
+    if ins.argval == "set":
+        f.push(ast.Set(elts=items))
+    else:
+        cls = ast.Tuple if ins.argval == "tuple" else ast.List
+        f.push(cls(elts=items, ctx=ast.Load()))
 
 
 @handles("LIST_TO_TUPLE")
@@ -495,13 +526,21 @@ def _list_to_tuple(f, ins):
 def _dict_update(f, ins):
     value = f.pop()
     target = f.stack[-ins.arg]
-    if isinstance(value, ast.Dict) and not getattr(value, "_accumulator", False):
-        target.keys.extend(value.keys)
-        target.values.extend(value.values)
-    else:
-        target.keys.append(None)
-        target.values.append(value)
+    keys, values = _spread_map(value)
+    target.keys.extend(keys)
+    target.values.extend(values)
     target._accumulator = False
+
+
+@handles("BUILD_MAP_UNPACK")
+def _build_map_unpack(f, ins):
+    """3.8: a dict display (or call keywords) of ``ins.arg`` merged mappings."""
+    node = ast.Dict(keys=[], values=[])
+    for value in f.popn(ins.arg):
+        keys, values = _spread_map(value)
+        node.keys.extend(keys)
+        node.values.extend(values)
+    f.push(node)
 
 
 @handles("UNPACK_SEQUENCE")

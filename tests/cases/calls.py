@@ -173,3 +173,13 @@ def forward_all_arguments(*args, **kwargs):
         return collect(*a[::-1], **{key.upper(): val for key, val in k.items()})
 
     return inner(*args, **kwargs), inner(0, *args, y=5, **kwargs)
+
+
+@case(([1, 2], {"k": 3}, {"j": 4}), ([], {}, {}))
+def method_call_with_several_stars(lst, d1, d2):
+    class C:
+        def m(self, *args, **kw):
+            return args, sorted(kw.items())
+
+    c = C()
+    return c.m(*lst, 0, *lst, a=1, **d1, **d2), c.m(**d1, x=1, **d2), c.m(*lst, *d1)

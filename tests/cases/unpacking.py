@@ -187,3 +187,17 @@ def starred_at_various_positions(t):
     *d, e, f = t
     g, *h, i, j = t
     return c, d, h, (a, b, e, f, g, i, j)
+
+
+@case((3, 1, [7, 8], {"k": 1}), (1, 3, (), {}))
+def starred_displays_mixed_with_plain_items(x, y, lst, d):
+    # a set starred inside a list or tuple keeps its own iteration order
+    return (
+        [*{x, y}],
+        (*lst, *{x, y}),
+        [x, *lst, y, *[y, x]],
+        sorted({x, *lst, y, *(x + 1,)}),
+        {**d, **{}},
+        {"a": x, **d, "b": y, **{"c": 0}},
+        [*lst, *(), *[]],
+    )
