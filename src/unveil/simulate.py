@@ -94,15 +94,20 @@ class Frame:
         root = unpack.root()
         if not root.complete():
             return
-        if self.parallel is not None:
+        targets = root.chained + [root.node()]
+        if self.top() is root.value:
+            # the unpacked value was copied first: more targets follow (``a, b = c = v``)
+            self.stack[-1] = si.Chain(targets, root.value)
+            return
+        if self.parallel is not None and not root.chained:
             # ``a, (b, c) = c, (a, b)``: the nested target joins the pending tuple
-            base, targets, values = self.parallel
-            targets.append(root.node())
+            base, pending, values = self.parallel
+            pending.append(root.node())
             values.append(root.value)
             if len(self.stack) <= base:
                 self.flush_parallel()
             return
-        self.emit(ast.Assign(targets=[root.node()], value=root.value))
+        self.emit(ast.Assign(targets=targets, value=root.value))
 
     def _store_parallel(self, target, value):
         if self.parallel is None:
@@ -559,6 +564,8 @@ def _push_slots(f, count, star):
     if isinstance(value, si.Slot):
         unpack = si.Unpack(None, count, star, parent=(value.unpack, value.index))
         value.unpack.targets[value.index] = unpack
+    elif isinstance(value, si.Chain):  # ``a = b, c = v``: unpacking after plain targets
+        unpack = si.Unpack(value.value, count, star, chained=value.targets)
     else:
         unpack = si.Unpack(as_expr(value), count, star)
     for i in reversed(range(count)):

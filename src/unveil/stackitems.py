@@ -95,11 +95,12 @@ class Function(Definition):
 class Unpack:
     """One UNPACK_SEQUENCE/UNPACK_EX: collects targets slot by slot."""
 
-    def __init__(self, value, count, star, parent=None):
+    def __init__(self, value, count, star, parent=None, chained=()):
         self.value = value
         self.targets = [None] * count
         self.star = star
         self.parent = parent
+        self.chained = list(chained)  # earlier targets of ``a = b, c = v``
 
     def complete(self):
         return all(t is not None and (not isinstance(t, Unpack) or t.complete())
