@@ -95,9 +95,13 @@ class Frame:
         if not root.complete():
             return
         targets = root.chained + [root.node()]
-        if self.top() is root.value:
+        top = self.top()
+        if top is root.value:
             # the unpacked value was copied first: more targets follow (``a, b = c = v``)
             self.stack[-1] = si.Chain(targets, root.value)
+            return
+        if isinstance(top, si.Chain) and top.value is root.value:
+            top.targets = targets  # a copy of a chain was unpacked: the chain grows
             return
         if self.parallel is not None and not root.chained:
             # ``a, (b, c) = c, (a, b)``: the nested target joins the pending tuple
