@@ -438,6 +438,14 @@ class Structurer:
         orig, op = st.simple or (None, None)
         if orig is not None and tv is orig and op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"):
             value = _and(tv, fv) if op == "POP_JUMP_IF_FALSE" else _or(tv, fv)
+        elif _last_operand(st.c, ast.And) is tv:
+            value = _or(st.c, fv)   # (a and b) or c: true means b, which is the value
+        elif _last_operand(st.c, ast.Or) is fv:
+            value = _and(st.c, tv)  # (a or b) and c: false means b, which is the value
+        elif _last_operand(negate(st.c), ast.And) is fv:
+            value = _or(negate(st.c), tv)
+        elif _last_operand(negate(st.c), ast.Or) is tv:
+            value = _and(negate(st.c), fv)
         else:
             value = ast.IfExp(test=negate(st.c), body=si.as_expr(fv), orelse=si.as_expr(tv))
         frame.stack = base + [value]
@@ -487,6 +495,13 @@ def _jump_condition(op, cond):
         return negate(cond)
     is_none = ast.Compare(left=cond, ops=[ast.Is()], comparators=[si.const(None)])
     return is_none if op == "POP_JUMP_IF_NONE" else negate(is_none)
+
+
+def _last_operand(cond, op_type):
+    """The last operand of a ``BoolOp`` of ``op_type`` (whose value it yields), or None."""
+    if isinstance(cond, ast.BoolOp) and isinstance(cond.op, op_type):
+        return cond.values[-1]
+    return None
 
 
 def _inside(region, loop):
