@@ -4,6 +4,11 @@ from .instructions import CONDITIONAL, JUMPS, Instr
 _INVERSE = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
             "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
 _TERMINAL = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")
+# ops that continue an expression with the value below them (a duplicated tail)
+_EXPRESSION_TAIL = {"BUILD_SLICE", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "BUILD_STRING",
+                    "BINARY_OP", "BINARY_SUBSCR", "BINARY_SLICE", "CALL", "CALL_FUNCTION_EX",
+                    "COMPARE_OP", "CONTAINS_OP", "IS_OP", "FORMAT_VALUE", "LOAD_ATTR", "LOAD_METHOD",
+                    "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "LIST_TO_TUPLE"}
 
 
 class Block:
@@ -36,6 +41,7 @@ class Graph:
     def __init__(self, instrs):
         self.instrs = instrs
         _share_loop_tests(instrs)
+        _share_return_tails(instrs)
         self.blocks = _split(instrs)
         self.block_at = {b.start: b for b in self.blocks}
         self.of_instr = [None] * len(instrs)
@@ -193,6 +199,35 @@ def _common_test(instrs, top, bottom):
         if a.op.startswith("LOAD_") or a.op == "PUSH_NULL":
             best = n
     return best
+
+
+def _share_return_tails(instrs):
+    """Jump to one copy of an expression tail that 3.12+ duplicated into each arm.
+
+    ``return f(a if c else b)`` may be compiled with ``f(...); return`` copied
+    after both arms.  When two blocks end in the same instructions, starting
+    with one that consumes the arms' value, on the same source lines (a copy
+    the compiler made, not two statements that look alike), the earlier copy
+    becomes a jump to the later one: the same program, with a merge point.
+    """
+    blocks = [b for b in _split(instrs) if instrs[b.end - 1].op == "RETURN_VALUE"]
+    for k, early in enumerate(blocks):
+        for late in blocks[k + 1:]:
+            n = 0
+            while (n < early.end - early.start and n < late.end - late.start
+                   and instrs[early.end - 1 - n].same(instrs[late.end - 1 - n])
+                   and instrs[early.end - 1 - n].handler == instrs[late.end - 1 - n].handler
+                   and instrs[early.end - 1 - n].line == instrs[late.end - 1 - n].line):
+                n += 1
+            # the whole common tail must consume what the arms computed
+            if n < 2 or instrs[early.end - n].op not in _EXPRESSION_TAIL or (
+                    early.end - n == early.start and late.end - n == late.start):
+                continue
+            first = instrs[early.end - n]
+            jump = Instr("JUMP", target=late.end - n, line=first.line, offset=first.offset)
+            jump.handler, jump.index = first.handler, first.index
+            instrs[early.end - n] = jump
+            break
 
 
 def _loop_test_outcomes(instrs, blocks, k):
