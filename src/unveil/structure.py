@@ -121,6 +121,8 @@ class Structurer:
                 if ins is not None and ins.op == "RETURN_VALUE":
                     frame.run([ins])
                     return None
+                if self.return_through_enclosing(pos, frame, region):
+                    return None
         if (not skipped or getattr(region.elide, "keeps_order", False)) and self.return_tail(pos):
             # 3.12+ copies a short ``return`` tail (``break`` then ``return x``
             # after the loop) to the end of the path: it cannot raise, so it
@@ -150,6 +152,27 @@ class Structurer:
         if region.exits is not None:
             region.exits.append(pos)
         return None
+
+    def return_through_enclosing(self, pos, frame, region):
+        """``return`` from nested with/finally bodies: each enclosing region's exit
+        copy follows the inner one; if skipping them all reaches the return, emit it."""
+        saved_stack, saved_out = list(frame.stack), len(frame.out)
+        outer, inner_blocks = region.parent, region.blocks
+        while outer is not None:
+            if outer.elide is not None and outer.blocks is not inner_blocks:
+                inner_blocks = outer.blocks
+                after = outer.elide(self, pos, frame)
+                if after is None or after == pos:
+                    break
+                pos = after
+                ins = self.instrs[pos] if pos < len(self.instrs) else None
+                if ins is not None and ins.op == "RETURN_VALUE":
+                    frame.run([ins])
+                    return True
+            outer = outer.parent
+        frame.stack[:] = saved_stack
+        del frame.out[saved_out:]
+        return False
 
     _SAFE_TAIL = ("POP_TOP", "LOAD_FAST", "LOAD_CONST", "RETURN_VALUE")
 
