@@ -159,20 +159,34 @@ class Structurer:
         saved_stack, saved_out = list(frame.stack), len(frame.out)
         outer, inner_blocks = region.parent, region.blocks
         while outer is not None:
+            while (pos < len(self.instrs) and self.instrs[pos].op == "POP_TOP"
+                   and isinstance(frame.top(), si.Iter)):
+                frame.pop_raw()  # a return inside a for loop drops its iterator
+                pos += 1
             if outer.elide is not None and outer.blocks is not inner_blocks:
                 inner_blocks = outer.blocks
                 after = outer.elide(self, pos, frame)
                 if after is None or after == pos:
                     break
                 pos = after
-                ins = self.instrs[pos] if pos < len(self.instrs) else None
-                if ins is not None and ins.op == "RETURN_VALUE":
-                    frame.run([ins])
+                tail = self._constant_return(pos)
+                if tail:
+                    frame.run(tail)  # ``return`` (of a value loaded before or after the copies)
                     return True
             outer = outer.parent
         frame.stack[:] = saved_stack
         del frame.out[saved_out:]
         return False
+
+    def _constant_return(self, pos):
+        """``[LOAD_CONST] RETURN_VALUE`` at ``pos`` as a list, else None (a constant
+        return value is loaded after the exit copies; others before)."""
+        run = self.instrs[pos:pos + 2]
+        if run and run[0].op == "RETURN_VALUE":
+            return run[:1]
+        if len(run) == 2 and run[0].op == "LOAD_CONST" and run[1].op == "RETURN_VALUE":
+            return run
+        return None
 
     _SAFE_TAIL = ("POP_TOP", "LOAD_FAST", "LOAD_CONST", "RETURN_VALUE")
 
