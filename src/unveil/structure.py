@@ -11,7 +11,7 @@ A jump whose target cannot be given a structured form raises
 """
 import ast
 
-from .cfg import postdominators
+from .cfg import Loop, postdominators
 from .errors import DecompilationError
 from .instructions import CONDITIONAL
 from .simulate import Frame
@@ -211,6 +211,11 @@ class Structurer:
         if last.op == "JUMP":
             frame.run(self.instrs[pos:block.end - 1])
             return self.goto(last.target, frame, region)
+        if last.op == "FOR_ITER" and pos == block.start:
+            # a for loop whose body never loops back (it always returns or raises)
+            loop = self.g.loops[block] = Loop(block, {block})
+            loop.follow = self.g.block_at.get(last.target)
+            return self.loop(loop, frame, region)
         if last.op == "FOR_ITER":
             raise DecompilationError("FOR_ITER outside a recognised loop at %d" % last.index)
         frame.run(self.instrs[pos:block.end])

@@ -73,3 +73,13 @@ def while_with_continue_and_else(n):
     else:
         seen.append("else")
     return seen, i
+
+
+@case(({"a": 1, "b": 2},), ({},))
+def for_body_always_returns(d):
+    """configparser.RawConfigParser.popitem: a for loop with no back edge."""
+    for key in sorted(d):
+        value = d[key]
+        del d[key]
+        return key, value
+    raise KeyError("empty")
