@@ -5,7 +5,7 @@ import os
 import types
 
 from .errors import DecompilationError
-from .functions import Bindings, FunctionContext, function_def
+from .functions import Bindings, FunctionContext, annotated_assignments, function_def
 from . import stackitems as si
 from .unparse import unparse
 
@@ -51,7 +51,7 @@ def decompile_code(obj):
                 node.name = FunctionContext(code).identifier(code.co_name)
             tree = ast.Module(body=[node], type_ignores=[])
         else:
-            body = FunctionContext(code, bindings).statements()
+            body = annotated_assignments(FunctionContext(code, bindings).statements())
             tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
         _check_single_use(tree)
         source = unparse(tree)

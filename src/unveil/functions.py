@@ -467,4 +467,34 @@ def _class_body(stmts):
         if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__classcell__":
             continue
         out.append(st)
+    return annotated_assignments(out)
+
+
+def annotated_assignments(stmts):
+    """``x = v; __annotations__['x'] = T`` (class and module bodies) is ``x: T = v``."""
+    out = []
+    for st in stmts:
+        key = _annotation_key(st)
+        if key is None:
+            out.append(st)
+            continue
+        target, value = ast.Name(id=key, ctx=ast.Store()), None
+        prev = out[-1] if out else None
+        if (isinstance(prev, ast.Assign) and len(prev.targets) == 1 and isinstance(prev.targets[0], ast.Name)
+                and prev.targets[0].id == key):
+            out.pop()
+            value = prev.value
+        out.append(ast.AnnAssign(target=target, annotation=st.value, value=value, simple=1))
     return out
+
+
+def _annotation_key(st):
+    """The name of ``__annotations__['name'] = T``, else None."""
+    if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Subscript)):
+        return None
+    sub = st.targets[0]
+    key = sub.slice.value if isinstance(sub.slice, ast.Index) else sub.slice
+    if (isinstance(sub.value, ast.Name) and sub.value.id == "__annotations__"
+            and isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier()):
+        return key.value
+    return None
