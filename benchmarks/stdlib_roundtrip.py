@@ -777,6 +777,8 @@ def _run_modes(rec, base, name, timeout, module_mode, limit_args):
         r = dict(stats, status=after["status"], seconds=after["wall_seconds"], counts=_counts(after),
                  regressed=regressed, suspects=suspects(after, regressed),
                  first_errors={t: _last_line(after["errors"].get(t, "")) for t in regressed[:10]})
+        # The test module did not import, or test_main crashed: say why.
+        r["harness_errors"] = {t: _last_line(after["errors"].get(t, "")) for t in after["tests"] if t.startswith("<")}
         if after["status"] != "ok":
             r["log_tail"] = after.get("log_tail")
         r["baseline_ok"] = base["status"] == "ok" and r["counts"] is not None and rec["baseline"]["counts"]["pass"] > 0
@@ -828,7 +830,10 @@ def run_all(names, timeout, module_mode, jobs, progress=True):
 
 
 def _revision():
-    """The git commit of the working tree and whether src/unveil differs from it (read-only git)."""
+    """The git commit of the working tree and whether src/unveil differs from it (read-only git),
+    as it was when the driver took its snapshot of src/unveil."""
+    if os.environ.get("UNVEIL_JUDGE_REV"):
+        return os.environ["UNVEIL_JUDGE_REV"]
     try:
         head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, universal_newlines=True).stdout.strip()
@@ -906,6 +911,8 @@ def failures(report, max_items=6):
                 out.append("    test %s: %s" % (t, r["first_errors"].get(t, "")))
             if len(r.get("regressed") or []) > max_items:
                 out.append("    ... %d more regressed tests" % (len(r["regressed"]) - max_items))
+            for t, e in (r.get("harness_errors") or {}).items():
+                out.append("    %s: %s" % (t, e))
             if r.get("suspects"):
                 out.append("    suspects (in tracebacks): %s" % ", ".join(r["suspects"]))
             ff = r.get("failed_functions") or r.get("failed_files") or []
@@ -954,6 +961,7 @@ def main():
         shutil.copytree(os.path.join(SRC, "unveil"), os.path.join(snapshot, "unveil"),
                         ignore=shutil.ignore_patterns("__pycache__"))
         os.environ["UNVEIL_JUDGE_SRC"] = SRC = snapshot
+        os.environ["UNVEIL_JUDGE_REV"] = _revision()
         try:
             return _main(args)
         finally:
