@@ -550,11 +550,19 @@ class _Rewriter:
         return [_plain(ins)]
 
     def _reraise_kind(self, k, blocks):
-        if k > 0 and self.instrs[k - 1].op.startswith("DELETE_"):
+        if k >= 3 and _is_name_cleanup_end(self.instrs[k - 3:k]):
             return 1
         if blocks and blocks[-1][0] == "H" and self.kinds.get(blocks[-1][1]) == "with":
             return 2
         return 0
+
+
+def _is_name_cleanup_end(run):
+    """``n = None; del n`` (the end of ``except E as n``), not any ``del`` in a finally."""
+    load, store, delete = run
+    return (load.op == "LOAD_CONST" and load.argval is None and store.op.startswith("STORE_")
+            and delete.op.startswith("DELETE_") and store.argval == delete.argval
+            and not delete.op in ("DELETE_ATTR", "DELETE_SUBSCR"))
 
 
 def _plain(ins):

@@ -83,3 +83,22 @@ def for_body_always_returns(d):
         del d[key]
         return key, value
     raise KeyError("empty")
+
+
+class _Box:
+    pass
+
+
+@case((True,), (False,))
+def del_attribute_in_finally(fail):
+    """email.generator.Generator._write (3.8-3.10): a ``del`` ending a finally
+    body is not the cleanup of ``except E as name``."""
+    box = _Box()
+    try:
+        box.munge = None
+        if fail:
+            raise ValueError("x")
+    finally:
+        seen = box.munge
+        del box.munge
+    return seen, hasattr(box, "munge")
