@@ -88,12 +88,19 @@ class Frame:
             return self._store_parallel(target, value)
         self.emit(ast.Assign(targets=[target], value=value))
 
+    def drop_slot(self, slot):
+        """``POP_TOP`` of an unpacked item: the compiler dropped a dead store there."""
+        dropped = ast.Name(id="_", ctx=ast.Store())
+        dropped._dropped = True
+        self._store_slot(slot, dropped)
+
     def _store_slot(self, slot, target):
         unpack = slot.unpack
         unpack.targets[slot.index] = target
         root = unpack.root()
         if not root.complete():
             return
+        _fill_dropped(root)
         targets = root.chained + [root.node()]
         top = self.top()
         if top is root.value:
@@ -135,6 +142,31 @@ class Frame:
         else:
             self.out.append(ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
                                        value=ast.Tuple(elts=values, ctx=ast.Load())))
+
+
+def _fill_dropped(root):
+    """Name the targets of dropped items after the later store to the same name.
+
+    3.13 compiles ``_, _, x = v`` with a POP_TOP for the first ``_`` (a dead
+    store): the name it stood for is one stored later in the same unpacking.
+    """
+    flat = []
+
+    def walk(u):
+        for i, t in enumerate(u.targets):
+            if isinstance(t, si.Unpack):
+                walk(t)
+            else:
+                flat.append((u, i, t))
+
+    walk(root)
+    for k, (u, i, t) in enumerate(flat):
+        if not getattr(t, "_dropped", False):
+            continue
+        later = [x for _, _, x in flat[k + 1:] if isinstance(x, ast.Name) and not getattr(x, "_dropped", False)]
+        if not later:
+            raise DecompilationError("an unpacked item is dropped with no later store to name it")
+        u.targets[i] = ast.Name(id=later[0].id, ctx=ast.Store())
 
 
 def _plain(value):
@@ -257,6 +289,8 @@ def _pop_top(f, ins):
         f.emit(ast.Assign(targets=value.targets, value=value.value))
     elif hasattr(value, "_import") or hasattr(value, "_import_from") or getattr(value, "_copied", False):
         pass
+    elif isinstance(value, si.Slot):
+        f.drop_slot(value)
     elif isinstance(value, si.Marker):
         f.ctx.discard(f, value)
     else:

@@ -102,3 +102,17 @@ def del_attribute_in_finally(fail):
         seen = box.munge
         del box.munge
     return seen, hasattr(box, "munge")
+
+
+@case(("user@[::1]:80",), ("host:8",), ("plain",))
+def unpack_with_repeated_underscore(netloc):
+    """urllib.parse._NetlocResultMixinStr._hostinfo (3.13): a dead store in an
+    unpacking is compiled as POP_TOP."""
+    _, _, hostinfo = netloc.rpartition("@")
+    _, have_open_br, bracketed = hostinfo.partition("[")
+    if have_open_br:
+        hostname, _, port = bracketed.partition("]")
+        _, _, port = port.partition(":")
+    else:
+        hostname, _, port = hostinfo.partition(":")
+    return hostname, port or None
