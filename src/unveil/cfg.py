@@ -114,9 +114,19 @@ class Graph:
         # code after the loop is in the same try as the loop, not in a handler's clause
         same_try = [s for s in exits if s.handler == loop.header.handler]
         exits = same_try or exits
+        # a path that only returns is not necessarily where the loop goes on: with
+        # nothing else, leave it to the paths themselves (``break`` out of a
+        # ``with`` is its exit copy and the function's return)
+        going_on = [s for s in exits if s.succs or not self._starts_with_exit_copy(s)]
+        exits = going_on
         if not exits:
             return None
         return max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), s.start))
+
+    def _starts_with_exit_copy(self, block):
+        """A terminal block that starts with a ``with`` exit call (``None, None, None``)."""
+        ops = [(i.op, i.argval) for i in self.instrs[block.start:block.start + 4]]
+        return ops[:3] == [("LOAD_CONST", None)] * 3 and len(ops) == 4 and ops[3][0] == "CALL"
 
     def reaches(self, a, b, loop=None):
         """Whether ``b`` is reachable from ``a`` by normal edges, staying out of ``loop``."""

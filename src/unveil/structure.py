@@ -306,7 +306,8 @@ class Structurer:
         e_kind = self.jump_kind(state.e, region)
         merge = self.merge_point(self.g.of_instr[chain_end], region)
         mpos = merge.start if merge is not None else None
-        if mpos is None and region.blocks is not None and len(frame.stack) > (region.depth or 0):
+        if (mpos is None and region.blocks is not None and region.depth is not None
+                and len(frame.stack) > region.depth and si.is_expr(frame.stack[-1])):
             # a value computed in a try body flows out of it (``try: return a and b``)
             for pos in (state.t, state.e):
                 if pos < len(self.instrs) and self.g.of_instr[pos] not in region.blocks:

@@ -116,3 +116,28 @@ def unpack_with_repeated_underscore(netloc):
     else:
         hostname, _, port = hostinfo.partition(":")
     return hostname, port or None
+
+
+class _Lock:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("enter")
+
+    def __exit__(self, *exc):
+        self.log.append("exit")
+
+
+@case(([3, 2, 1],), ([],))
+def break_from_with_in_while_true(q):
+    """sched.scheduler.run: ``break`` inside a ``with`` inside ``while True``."""
+    log = []
+    lock = _Lock(log)
+    while True:
+        with lock:
+            if not q:
+                break
+            x = q.pop()
+        log.append(x)
+    return log
