@@ -114,10 +114,17 @@ class Graph:
         # code after the loop is in the same try as the loop, not in a handler's clause
         same_try = [s for s in exits if s.handler == loop.header.handler]
         exits = same_try or exits
-        # a path that only returns is not necessarily where the loop goes on: with
-        # nothing else, leave it to the paths themselves (``break`` out of a
-        # ``with`` is its exit copy and the function's return)
-        going_on = [s for s in exits if s.succs or not self._starts_with_exit_copy(s)]
+        # leaving a ``with`` inside the loop runs its exit copy first: the loop
+        # goes on where that copy jumps, or nowhere if it returns
+        going_on = []
+        for s in exits:
+            if self._starts_with_exit_copy(s):
+                last = self.instrs[s.end - 1]
+                if last.op != "JUMP":
+                    continue  # the with exit then the function's return
+                s = self.block_at.get(last.target)  # ``break`` out of a with: exit, then jump
+            if s is not None and s not in going_on and s not in loop.body:
+                going_on.append(s)
         exits = going_on
         if not exits:
             return None
