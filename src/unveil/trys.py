@@ -403,12 +403,25 @@ def _is_name_cleanup(st, name):
 def _finally_body(s, hblock, stmts):
     """The finally statements, and the instructions the normal path duplicates."""
     stmts = _strip_final_reraise(list(stmts))
+    _refuse_reraise_in_loops(stmts)
     start = hblock.start + 1
     end = start
     own = s.instrs[hblock.start].handler  # a nested finally's RERAISE has another handler
     while end < len(s.instrs) and not (_is_finally_end(s.instrs[end]) and s.instrs[end].handler == own):
         end += 1
     return stmts, s.instrs[start:end]
+
+
+def _refuse_reraise_in_loops(stmts):
+    """A bare ``raise`` left inside a loop of the handler copy is a ``break`` (or
+    else-clause end) that the compiler threaded to the final ``RERAISE``: the
+    handler copy cannot be read back faithfully, so refuse rather than guess."""
+    for node in stmts:
+        for loop in ast.walk(node):
+            if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+                for n in ast.walk(loop):
+                    if isinstance(n, ast.Raise) and n.exc is None:
+                        raise DecompilationError("a loop inside a finally body leaves it by a threaded jump")
 
 
 def _is_finally_end(ins):
