@@ -113,13 +113,15 @@ class Structurer:
         the region; any other position is recorded as a normal exit.
         """
         skipped = False
+        if region.elide is None and self.return_through_enclosing(pos, frame, region):
+            return None  # a return from an inner try goes through outer exit copies
         if region.elide is not None:
             after = region.elide(self, pos, frame)
             if after is not None and after != pos:
                 pos, skipped = after, True
-                ins = self.instrs[pos] if pos < len(self.instrs) else None
-                if ins is not None and ins.op == "RETURN_VALUE":
-                    frame.run([ins])
+                tail = self._constant_return(pos)
+                if tail:  # return (a constant is loaded only after the exit copy)
+                    frame.run(tail)
                     return None
                 if self.return_through_enclosing(pos, frame, region):
                     return None
