@@ -39,6 +39,8 @@ def _drop_final_continue(body):
     if isinstance(last, ast.If):
         last.body = _drop_final_continue(last.body) or [ast.Pass()]
         last.orelse = _drop_final_continue(last.orelse)
+    elif isinstance(last, (ast.With, ast.AsyncWith)):
+        last.body = _drop_final_continue(last.body) or [ast.Pass()]
     elif isinstance(last, ast.Try):
         if not last.orelse:  # a continue in the body also skips the else clause
             last.body = _drop_final_continue(last.body) or [ast.Pass()]

@@ -156,8 +156,9 @@ class Structurer:
         return None
 
     def return_through_enclosing(self, pos, frame, region):
-        """``return`` from nested with/finally bodies: each enclosing region's exit
-        copy follows the inner one; if skipping them all reaches the return, emit it."""
+        """``return``/``break``/``continue`` from nested with/finally bodies: each
+        enclosing region's exit copy follows the inner one; if skipping them
+        reaches the return or the loop jump, emit it."""
         saved_stack, saved_out = list(frame.stack), len(frame.out)
         outer, inner_blocks = region.parent, region.blocks
         while outer is not None:
@@ -175,6 +176,12 @@ class Structurer:
                 if tail:
                     frame.run(tail)  # ``return`` (of a value loaded before or after the copies)
                     return True
+                ins = self.instrs[pos] if pos < len(self.instrs) else None
+                if ins is not None and ins.op == "JUMP":
+                    kind = self.jump_kind(ins.target, outer.parent or outer)
+                    if kind in ("break", "continue"):  # out of nested with/finally in a loop
+                        self.jump_out(kind, frame)
+                        return True
             outer = outer.parent
         frame.stack[:] = saved_stack
         del frame.out[saved_out:]
