@@ -119,7 +119,7 @@ class Structurer:
             after = region.elide(self, pos, frame)
             if after is not None and after != pos:
                 pos, skipped = after, True
-                tail = self._constant_return(pos)
+                tail = self._constant_return(pos, frame)
                 if tail:  # return (a constant is loaded only after the exit copy)
                     frame.run(tail)
                     return None
@@ -172,7 +172,7 @@ class Structurer:
                 if after is None or after == pos:
                     break
                 pos = after
-                tail = self._constant_return(pos)
+                tail = self._constant_return(pos, frame)
                 if tail:
                     frame.run(tail)  # ``return`` (of a value loaded before or after the copies)
                     return True
@@ -187,15 +187,26 @@ class Structurer:
         del frame.out[saved_out:]
         return False
 
-    def _constant_return(self, pos):
+    def _constant_return(self, pos, frame=None):
         """``[LOAD_CONST] RETURN_VALUE`` at ``pos`` as a list, else None (a constant
-        return value is loaded after the exit copies; others before)."""
+        return value is loaded after the exit copies; others before).
+
+        With ``frame``, a return inside for loops first drops their iterators
+        from under the value (``SWAP 2; POP_TOP``); they are popped from ``frame``.
+        """
+        iterators = 0
+        while (frame is not None and [i.op for i in self.instrs[pos:pos + 2]] == ["SWAP", "POP_TOP"]
+               and self.instrs[pos].argval == 2 and len(frame.stack) >= 2 + iterators
+               and isinstance(frame.stack[-2 - iterators], si.Iter)):
+            iterators += 1
+            pos += 2
         run = self.instrs[pos:pos + 2]
-        if run and run[0].op == "RETURN_VALUE":
-            return run[:1]
-        if len(run) == 2 and run[0].op == "LOAD_CONST" and run[1].op == "RETURN_VALUE":
-            return run
-        return None
+        if not (run and run[0].op == "RETURN_VALUE") and not (
+                len(run) == 2 and run[0].op == "LOAD_CONST" and run[1].op == "RETURN_VALUE"):
+            return None
+        for _ in range(iterators):  # a new list: the old one may be a branch's saved stack
+            frame.stack = frame.stack[:-2] + frame.stack[-1:]
+        return run[:1] if run[0].op == "RETURN_VALUE" else run
 
     _SAFE_TAIL = ("POP_TOP", "LOAD_FAST", "LOAD_CONST", "RETURN_VALUE")
 
