@@ -247,28 +247,27 @@ def _dict_items(node):
 
 
 def _annotation_map(node, future=False):
-    if node is None:
-        return {}
+    """``{parameter name: annotation expression}`` from MAKE_FUNCTION's annotations."""
     if isinstance(node, ast.Dict):
-        return {k.value: v for k, v in zip(node.keys, node.values)}
-    if isinstance(node, ast.Tuple):
-        items = node.elts
-        return {items[i].value: items[i + 1] for i in range(0, len(items), 2)}
-    if isinstance(node, ast.Constant) and isinstance(node.value, tuple):
-        items = node.value
-        return {items[i]: _annotation_value(items[i + 1], future) for i in range(0, len(items), 2)}
-    return {}
+        pairs = zip(node.keys, node.values)
+    elif isinstance(node, ast.Tuple):  # 3.10+: flat (name, value, ...) tuple
+        pairs = zip(node.elts[0::2], node.elts[1::2])
+    elif isinstance(node, ast.Constant) and isinstance(node.value, tuple):
+        pairs = [(const(k), const(v)) for k, v in zip(node.value[0::2], node.value[1::2])]
+    else:
+        return {}
+    return {k.value: _annotation_value(v, future) for k, v in pairs}
 
 
-def _annotation_value(value, future):
-    """An annotation stored as a constant: source text under ``from __future__
-    import annotations``, else the constant itself."""
-    if future and isinstance(value, str):
+def _annotation_value(node, future):
+    """An annotation; under ``from __future__ import annotations`` it is stored as
+    source text, which is parsed back into the expression."""
+    if future and isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
-            return ast.parse(value, mode="eval").body
+            return ast.parse(node.value, mode="eval").body
         except SyntaxError:
             pass
-    return const(value)
+    return node
 
 
 def function_def(fn, def_name=None, bindings=None):

@@ -1,7 +1,11 @@
 """Compile decompiled text back into a code object with a reference frame layout."""
+import __future__
 import types
 
 from .errors import DecompilationError
+
+#: compiler flags of the original that change what the same text compiles to
+_FUTURE_FLAGS = __future__.annotations.compiler_flag
 
 
 def _find(code, name):
@@ -30,7 +34,8 @@ def recompile(source, like, filename=None):
     """
     text = _wrap_in_closure(source, like.co_freevars) if like.co_freevars else source
     try:
-        module = compile(text, filename or like.co_filename, "exec")
+        module = compile(text, filename or like.co_filename, "exec",
+                         flags=like.co_flags & _FUTURE_FLAGS, dont_inherit=True)
     except SyntaxError as exc:
         raise DecompilationError("decompiled source of %s does not compile: %s" % (like.co_name, exc)) from exc
     if not (like.co_flags & 0x2):  # not CO_NEWLOCALS: module or class body

@@ -141,3 +141,30 @@ def break_from_with_in_while_true(q):
             x = q.pop()
         log.append(x)
     return log
+
+
+@case((0,), (1,), (5,))
+def return_from_try_finally_inside_for(n):
+    """A return inside a for loop inside try/finally drops the loop's iterator
+    after the finally copy; the value is computed before it."""
+    log = []
+
+    def f():
+        for j in range(3):
+            try:
+                if j == n:
+                    return ("ret", j)
+            finally:
+                log.append(j)
+        return "done"
+
+    return f(), log
+
+
+@case((True,), (False,))
+def string_annotation_without_future_import(flag):
+    """A string annotation is a constant unless ``from __future__ import annotations``."""
+    def inner(x: "int" = 1) -> "ret":
+        return x
+
+    return inner(), inner.__annotations__, flag
