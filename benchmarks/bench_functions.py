@@ -58,6 +58,35 @@ def _on_alarm(signum, frame):
     raise _Timeout("took too long")
 
 
+class TimeLimit(BaseException):
+    """Raised by :func:`with_time_limit` (a BaseException: ``except Exception`` lets it through)."""
+
+
+def _time_limit_alarm(signum, frame):
+    raise TimeLimit()
+
+
+def with_time_limit(seconds, fn, *args):
+    """``fn(*args)``, raising TimeLimit after ``seconds`` (Unix main thread only)."""
+    if not hasattr(signal, "setitimer"):
+        return fn(*args)
+    old = signal.signal(signal.SIGALRM, _time_limit_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return fn(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def load_by_path(name, path):
+    """Import the file ``path`` as module ``name`` (scripts that are not packages)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def time_decompiler(decompile, functions, repeat=1, timeout=10.0):
     """Time ``decompile(code.replace())`` on each function; fresh copies every round.
 

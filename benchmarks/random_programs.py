@@ -48,11 +48,9 @@ first use with the running interpreter; the script re-runs itself there).
 import argparse
 import ast
 import collections
-import dis
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -60,6 +58,8 @@ import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import bench_functions  # noqa: E402  (time limit, loading by path; shared with the other benchmarks)
 SRC = os.path.join(ROOT, "src")
 VENV = os.path.join(HERE, ".venv-hypo-%d.%d" % sys.version_info[:2])
 REQUIREMENTS = ("hypothesmith>=0.3",)
@@ -96,45 +96,20 @@ def ensure_venv():
 
 # --------------------------------------------------------------------------- judging one program
 
-class _Timeout(BaseException):
-    pass
+_DROP = ("CACHE", "EXTENDED_ARG", "NOP")
+_ROUNDTRIP = []
 
 
-def _alarm(signum, frame):
-    raise _Timeout()
-
-
-def limited(seconds, fn, *args):
-    if not hasattr(signal, "setitimer"):
-        return fn(*args)
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return fn(*args)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def instructions(code):
+def instructions(code, nested=True):
     """tests/roundtrip.py's comparable instruction list, NOPs dropped."""
-    out = []
-    for ins in dis.get_instructions(code):
-        if ins.opname in ("CACHE", "EXTENDED_ARG", "NOP"):
-            continue
-        arg = ins.argval
-        if isinstance(arg, types.CodeType):
-            arg = ("code", arg.co_name, tuple(instructions(arg)))
-        elif ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs or "JUMP" in ins.opname \
-                or ins.opname in ("FOR_ITER", "SEND"):
-            arg = "jump"
-        out.append((ins.opname, repr(arg)))
-    return out
+    if not _ROUNDTRIP:  # loaded on first use: it imports unveil, put on sys.path by main()
+        _ROUNDTRIP.append(bench_functions.load_by_path("_unveil_roundtrip", os.path.join(ROOT, "tests", "roundtrip.py")))
+    return _ROUNDTRIP[0].instructions(code, _DROP, nested)
 
 
 def code_difference(c1, c2, path="module"):
     """Where two code trees first differ: "module.f.<listcomp>: STORE_FAST argument differs"."""
-    flat = lambda c: [(op, arg if not arg.startswith("('code'") else "code") for op, arg in _flat(c)]
+    flat = lambda c: [(op, arg if not arg.startswith("('code'") else "code") for op, arg in instructions(c, nested=False)]
     a, b = flat(c1), flat(c2)
     if a != b:
         return "%s: %s" % (path, first_difference(a, b))
@@ -144,21 +119,6 @@ def code_difference(c1, c2, path="module"):
         if instructions(k1) != instructions(k2):
             return code_difference(k1, k2, path + "." + k1.co_name)
     return "%s: nested code differs" % path
-
-
-def _flat(code):
-    out = []
-    for ins in dis.get_instructions(code):
-        if ins.opname in ("CACHE", "EXTENDED_ARG", "NOP"):
-            continue
-        arg = ins.argval
-        if isinstance(arg, types.CodeType):
-            arg = ("code", arg.co_name)
-        elif ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs or "JUMP" in ins.opname \
-                or ins.opname in ("FOR_ITER", "SEND"):
-            arg = "jump"
-        out.append((ins.opname, repr(arg)))
-    return out
 
 
 def first_difference(a, b):
@@ -199,8 +159,8 @@ def judge(unveil, source, code=None):
     verdicts = []
     # the module as a whole
     try:
-        dec = limited(LIMIT, unveil.decompile_code, code)
-    except _Timeout:
+        dec = bench_functions.with_time_limit(LIMIT, unveil.decompile_code, code)
+    except bench_functions.TimeLimit:
         return ("timeout", "module: decompile timed out", "")
     except Exception as exc:
         return ("decompile-error", "module: %s: %s" % (type(exc).__name__, blank(str(exc))), str(exc)[:300])
@@ -223,9 +183,9 @@ def judge(unveil, source, code=None):
         label = "function" if fn.co_name not in ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>") \
             else fn.co_name
         try:
-            d = limited(LIMIT, unveil.decompile_code, fn)
+            d = bench_functions.with_time_limit(LIMIT, unveil.decompile_code, fn)
             r = unveil.recompile(d.source, fn)
-        except _Timeout:
+        except bench_functions.TimeLimit:
             return ("timeout", "%s: decompile timed out" % label, "")
         except Exception as exc:
             kind = "recompile-error" if "does not compile" in str(exc) or "frame layout" in str(exc) else "decompile-error"
@@ -448,7 +408,6 @@ def shrink(unveil, strategy, signature, seen_source, budget):
 def run(args):
     sys.path.insert(0, SRC)
     import unveil
-    from hypothesis import HealthCheck, Phase, given, settings, seed as hyp_seed
 
     results = []
     names = ["grammar", "structured"] if args.strategy == "both" else [args.strategy]

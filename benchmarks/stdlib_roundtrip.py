@@ -67,6 +67,8 @@ import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import bench_functions  # noqa: E402  (time limit, loading by path; shared with the other benchmarks)
 # The unveil that is judged: the working tree's, or (in the runs started by the driver)
 # a snapshot of it taken when the driver started, so that all runs judge the same code.
 SRC = os.environ.get("UNVEIL_JUDGE_SRC") or os.path.join(ROOT, "src")
@@ -139,33 +141,9 @@ def wanted(name, targets):
     return False
 
 
-class _Timeout(BaseException):
-    """The decompiler ran past DECOMPILE_LIMIT (a BaseException: not swallowed by ``except Exception``)."""
-
-
-def _alarm(signum, frame):
-    raise _Timeout()
-
-
-def with_time_limit(seconds, fn, *args):
-    """``fn(*args)``, raising _Timeout after ``seconds`` (Unix main thread only)."""
-    if not hasattr(signal, "setitimer"):
-        return fn(*args)
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return fn(*args)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def load_roundtrip():
     """tests/roundtrip.py (for ``same_bytecode``), loaded by path."""
-    spec = importlib.util.spec_from_file_location("_unveil_roundtrip", os.path.join(ROOT, "tests", "roundtrip.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return bench_functions.load_by_path("_unveil_roundtrip", os.path.join(ROOT, "tests", "roundtrip.py"))
 
 
 def short_error(exc):
@@ -266,9 +244,9 @@ class Swapper:
         result = (None, {})
         t0 = time.perf_counter()
         try:
-            dec = with_time_limit(DECOMPILE_LIMIT, self.unveil.decompile_code, code)
+            dec = bench_functions.with_time_limit(DECOMPILE_LIMIT, self.unveil.decompile_code, code)
             rec["decompiled"] = True
-        except _Timeout:
+        except bench_functions.TimeLimit:
             rec["error"] = "decompile: timed out after %gs" % DECOMPILE_LIMIT
         except Exception as exc:  # DecompilationError or a crash: both are failures
             rec["error"] = "decompile: " + short_error(exc)
@@ -286,13 +264,13 @@ class Swapper:
                 bindings = renamed
             t0 = time.perf_counter()
             try:
-                new = with_time_limit(DECOMPILE_LIMIT, self.unveil.recompile, source, code)
+                new = bench_functions.with_time_limit(DECOMPILE_LIMIT, self.unveil.recompile, source, code)
                 if len(new.co_freevars) != len(code.co_freevars):
                     raise ValueError("free variables %s != %s" % (new.co_freevars, code.co_freevars))
                 rec["recompiled"] = True
                 rec["identical"] = bool(self.same_bytecode(code, new))
                 result = (new, bindings)
-            except _Timeout:
+            except bench_functions.TimeLimit:
                 rec["error"] = "recompile: timed out"
             except Exception as exc:
                 rec["error"] = "recompile: " + short_error(exc)
@@ -641,10 +619,10 @@ def build_module_tree(name, tree):
             code = compile(f.read(), path, "exec", dont_inherit=True)
         t0 = time.perf_counter()
         try:
-            dec = with_time_limit(DECOMPILE_LIMIT * 5, unveil.decompile_code, code)
+            dec = bench_functions.with_time_limit(DECOMPILE_LIMIT * 5, unveil.decompile_code, code)
         except BaseException as exc:
             stats["seconds_decompile"] += time.perf_counter() - t0
-            stats["failed_files"].append("%s: decompile: %s" % (mod, short_error(exc) if not isinstance(exc, _Timeout) else "timed out"))
+            stats["failed_files"].append("%s: decompile: %s" % (mod, short_error(exc) if not isinstance(exc, bench_functions.TimeLimit) else "timed out"))
             shutil.copyfile(path, dest)     # keep the original so the package is complete
             continue
         stats["seconds_decompile"] += time.perf_counter() - t0

@@ -17,16 +17,20 @@ def rebuild(fn):
     return new, result.source
 
 
-def instructions(code):
-    """Comparable (opname, argument) pairs of ``code`` and nested code objects."""
+def instructions(code, drop=("CACHE", "EXTENDED_ARG"), nested=True):
+    """Comparable (opname, argument) pairs of ``code``, jump targets erased.
+
+    Nested code objects are compared whole, or only by name if not ``nested``.
+    """
     out = []
     for ins in dis.get_instructions(code):
-        if ins.opname in ("CACHE", "EXTENDED_ARG"):
+        if ins.opname in drop:
             continue
         arg = ins.argval
         if isinstance(arg, types.CodeType):
-            arg = ("code", arg.co_name, tuple(instructions(arg)))
-        elif ins.opname in dis.hasjrel or ins.opname in dis.hasjabs or "JUMP" in ins.opname or ins.opname in ("FOR_ITER", "SEND"):
+            arg = ("code", arg.co_name, tuple(instructions(arg, drop))) if nested else ("code", arg.co_name)
+        elif ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs or "JUMP" in ins.opname \
+                or ins.opname in ("FOR_ITER", "SEND"):
             arg = "jump"
         out.append((ins.opname, repr(arg)))
     return out

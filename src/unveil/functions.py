@@ -13,7 +13,7 @@ import types
 from .cfg import Graph
 from .errors import DecompilationError
 from .instructions import normalise
-from .loops import _generators, build_comprehension, rewrite_guarded_while
+from .loops import _generators, rewrite_guarded_while
 from .structure import Structurer
 from . import stackitems as si
 from .stackitems import const, name

@@ -28,7 +28,6 @@ to CPython 3.11+ bytecode, with these changes:
 Python 3.8-3.10 block-stack bytecode is translated to the same exception-table
 form in :mod:`unveil.legacy`.
 """
-import dis
 import sys
 
 from .errors import DecompilationError

@@ -813,7 +813,6 @@ def _case(s, pos, base, subject, copied, mpos, Branch, jump_condition):
         if copied:
             raise DecompilationError("match: copied case jumps to its body at %d" % gpos)
         return _Case(pattern, None, gpos, fail, jumped=True)
-    guard = None
     gstack = base + [subject] if copied else list(base)
     if copied and instrs[gpos].op == "POP_TOP":
         return _Case(pattern, None, gpos + 1, fail)
