@@ -148,35 +148,12 @@ def structure_try(s, block, handler, frame, region):
     if kind == "finally":
         final, copy = _finally_body(s, hblock, hframe.out)
         elide = _finally_elider(s, copy)
-    body_frame = Frame(s.ctx, frame.stack)
-    body_exits = []
-    body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=elide,
-                               depth=len(frame.stack))
-    s.seq(block.start, body_frame, body_region)
-    body_frame.flush_parallel()
-    body = body_frame.out or [ast.Pass()]
-    exit_ = _one(body_exits, "try body")
+    body, exit_ = _try_body(s, block, handler, body_blocks, frame, region, elide)
     if kind == "finally":
         frame.emit(ast.Try(body=body, handlers=[], orelse=[], finalbody=final or [ast.Pass()]))
         return exit_
     handlers = _clauses(hframe.out)
-    after = _one(h_exits, "except clauses")
-    orelse = []
-    if exit_ is not None and after is not None and exit_ != after:
-        else_frame = Frame(s.ctx, frame.stack)
-        else_exits = []
-        end = s.seq(exit_, else_frame, region.child(stop=after, exits=else_exits))
-        else_frame.flush_parallel()
-        orelse = else_frame.out
-        if end != after and (end is not None or else_exits):
-            raise DecompilationError("else clause at %d does not rejoin" % exit_)
-        if region.exits is not None:
-            region.exits.extend(else_exits)
-        # an else clause that ends in return/raise (3.12+ copies small exit
-        # blocks into each path): only the handlers reach what follows
-        exit_ = after
-    elif exit_ is None:
-        exit_ = after
+    orelse, exit_ = _else_clause(s, exit_, _one(h_exits, "except clauses"), frame, region)
     frame.emit(ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=[]))
     return exit_
 
@@ -254,14 +231,7 @@ def _try_star(s, block, handler, hblock, body_blocks, frame, region):
     after = p + 5
     if after < len(instrs) and instrs[after].op == "JUMP":
         after = instrs[after].target
-    body_frame = Frame(s.ctx, frame.stack)
-    body_exits = []
-    body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=None,
-                               depth=len(frame.stack))
-    s.seq(block.start, body_frame, body_region)
-    body_frame.flush_parallel()
-    body = body_frame.out or [ast.Pass()]
-    exit_ = _one(body_exits, "try body")
+    body, exit_ = _try_body(s, block, handler, body_blocks, frame, region, None)
     orelse, exit_ = _else_clause(s, exit_, after, frame, region)
     frame.emit(ast.TryStar(body=body, handlers=handlers, orelse=orelse, finalbody=[]))
     return exit_
@@ -303,8 +273,23 @@ def _elide_star(s, pos, frame):
     return pos
 
 
+def _try_body(s, block, handler, body_blocks, frame, region, elide):
+    """The statements of a try body and the one place it leaves to (or None)."""
+    body_frame = Frame(s.ctx, frame.stack)
+    body_exits = []
+    body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=elide,
+                               depth=len(frame.stack))
+    s.seq(block.start, body_frame, body_region)
+    body_frame.flush_parallel()
+    return body_frame.out or [ast.Pass()], _one(body_exits, "try body")
+
+
 def _else_clause(s, exit_, after, frame, region):
-    """The ``else`` clause between the try body's exit and the handlers' exit."""
+    """The ``else`` clause between the try body's exit and the handlers' exit.
+
+    An else clause may end in return/raise (3.12+ copies small exit blocks into
+    each path): then only the handlers reach what follows.
+    """
     if exit_ is None:
         return [], after
     if after is None or exit_ == after:
