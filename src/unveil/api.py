@@ -53,7 +53,6 @@ def decompile_code(obj):
         else:
             body = annotated_assignments(FunctionContext(code, bindings).statements())
             tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
-        _check_single_use(tree)
         source = unparse(tree)
     except DecompilationError:
         raise
@@ -63,22 +62,6 @@ def decompile_code(obj):
         raise DecompilationError("internal error decompiling %s (line %s): %s: %s"
                                  % (code.co_name, code.co_firstlineno, type(exc).__name__, exc)) from exc
     return Decompiled(source + "\n", bindings.names)
-
-
-def _check_single_use(tree):
-    """Refuse output where one evaluated expression would be written twice.
-
-    The stack machine shares a node when bytecode copies a value (``COPY``);
-    if structuring failed to fold both uses into one expression, the text
-    would evaluate it twice.  Names and constants may repeat.
-    """
-    seen = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.expr) and not isinstance(node, (ast.Name, ast.Constant)):
-            if id(node) in seen:
-                raise DecompilationError("a copied value would be evaluated twice (near line %s)"
-                                         % getattr(node, "lineno", "?"))
-            seen.add(id(node))
 
 
 def decompile(obj):

@@ -17,6 +17,7 @@ from .loops import _generators, rewrite_guarded_while
 from .structure import Structurer
 from . import stackitems as si
 from .stackitems import const, name
+from . import statemachine
 
 FUTURE_ANNOTATIONS = __future__.annotations.compiler_flag
 
@@ -135,9 +136,18 @@ class FunctionContext:
 
     # -- results ----------------------------------------------------------------
     def statements(self):
-        graph = Graph(normalise(self.code).instrs)
-        stmts = Structurer(self, graph).body()
-        return _clean(rewrite_guarded_while(stmts))
+        """The body as statements: structured, or failing that an explicit state machine."""
+        try:
+            graph = Graph(normalise(self.code).instrs)
+            stmts = _clean(rewrite_guarded_while(Structurer(self, graph).body()))
+            check_single_use(stmts)
+            return stmts
+        except (DecompilationError, IndexError, KeyError, AttributeError, TypeError, ValueError) as exc:
+            self.globals, self.nonlocals = set(), set()
+            try:
+                return statemachine.lower(self)
+            except DecompilationError:
+                raise exc from None
 
     def comprehension(self, fn, iterable):
         sub = FunctionContext(fn.code, self.bindings)
@@ -150,6 +160,22 @@ class FunctionContext:
         if fn.code.co_flags & inspect.CO_COROUTINE:
             node._awaited_call = True  # 3.11 awaits an async comprehension's function
         return node
+
+
+def check_single_use(stmts):
+    """Refuse output where one evaluated expression would be written twice.
+
+    The stack machine shares a node when bytecode copies a value (``COPY``);
+    if structuring failed to fold both uses into one expression, the text
+    would evaluate it twice.  Names and constants may repeat.
+    """
+    seen = set()
+    for node in ast.walk(ast.Module(body=stmts, type_ignores=[])):
+        if isinstance(node, ast.expr) and not isinstance(node, (ast.Name, ast.Constant)):
+            if id(node) in seen:
+                raise DecompilationError("a copied value would be evaluated twice (near line %s)"
+                                         % getattr(node, "lineno", "?"))
+            seen.add(id(node))
 
 
 def _is_lambda(defn):

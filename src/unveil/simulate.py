@@ -86,7 +86,25 @@ class Frame:
             return self.emit(aug)
         if self.parallel is not None or _plain(self.top()):
             return self._store_parallel(target, value)
+        self.check_unread(target)
         self.emit(ast.Assign(targets=[target], value=value))
+
+    def check_unread(self, target):
+        """Refuse to assign or delete a name that a value still on the stack reads.
+
+        The stack holds expressions unevaluated; compiled source never keeps one
+        across a statement that changes what it reads, but Dynamo's bytecode does,
+        and writing the statement first would change the value.
+        """
+        if not isinstance(target, ast.Name):
+            return
+        for item in self.stack:
+            if isinstance(item, si.Marker) or not isinstance(item, ast.expr):
+                continue
+            for node in ast.walk(item):
+                if isinstance(node, ast.Name) and node.id == target.id:
+                    raise DecompilationError("a value on the stack reads %s, which changes before the value "
+                                             "is used (in %s)" % (target.id, self.ctx.code.co_name))
 
     def drop_slot(self, slot):
         """``POP_TOP`` of an unpacked item: the compiler dropped a dead store there."""
@@ -242,7 +260,9 @@ def _delete_name(f, ins):
         f.ctx.declare_global(ins.argval)
     elif ins.op == "DELETE_DEREF":
         f.ctx.declare_nonlocal(ins.argval)
-    f.emit(ast.Delete(targets=[ast.Name(id=f.ctx.identifier(ins.argval), ctx=ast.Del())]))
+    target = ast.Name(id=f.ctx.identifier(ins.argval), ctx=ast.Del())
+    f.check_unread(target)
+    f.emit(ast.Delete(targets=[target]))
 
 
 @handles("LOAD_ATTR")

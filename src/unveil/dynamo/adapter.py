@@ -1,0 +1,196 @@
+"""Every place unveil touches PyTorch, most of them private or semi-public API.
+
+When a torch release moves one of these, one function here breaks and
+``tests/dynamo/test_adapter.py`` names it.  Nothing else in unveil imports
+torch's internals.
+"""
+import logging
+
+import torch
+import torch._dynamo  # noqa: F401  (registers the submodules used below)
+
+#: the hook points checked by ``tests/dynamo/test_adapter.py``
+HOOK_POINTS = (
+    "torch._dynamo.convert_frame.register_bytecode_hook",
+    "torch._guards.CompileContext.current_compile_id",
+    "logging: torch.__trace (structured trace)",
+    "logging: torch._dynamo.output_graph.__graph_code (graph_code artifact)",
+    "torch._C._dynamo.eval_frame._debug_get_cache_entry_list",
+    "torch._dynamo.guards.GuardManagerWrapper tree",
+    "torch._dynamo.resume_execution.ContinueExecutionCache.cache",
+    "torch.overrides._get_current_function_mode_stack",
+)
+
+
+def torch_version():
+    return torch.__version__
+
+
+def register_bytecode_hook(hook):
+    """Call ``hook(original_code, transformed_code)`` after every Dynamo compile.
+
+    The hook may return a code object to run instead of Dynamo's.  Returns a
+    handle with ``remove()``.
+    """
+    return torch._dynamo.convert_frame.register_bytecode_hook(hook)
+
+
+def current_compile_id():
+    """``"frame/compile"`` of the compile running in this thread, or ``None``."""
+    cid = torch._guards.CompileContext.current_compile_id()
+    if cid is None or cid.frame_id is None:
+        return None
+    return "%s/%s" % (cid.frame_id, cid.frame_compile_id)
+
+
+def record_compile_id(metadata):
+    """The compile id a structured-trace record belongs to, or ``None``."""
+    if metadata.get("frame_id") is None:
+        return None
+    return "%s/%s" % (metadata["frame_id"], metadata.get("frame_compile_id", 0))
+
+
+class _LogTap(logging.Handler):
+    """A handler on one torch logger, enabled at DEBUG while attached."""
+
+    logger_name = None
+
+    def __init__(self, callback):
+        super().__init__(logging.DEBUG)
+        self.callback = callback
+        self.logger = logging.getLogger(self.logger_name)
+        self._saved_level = None
+
+    def attach(self):
+        self._saved_level = self.logger.level
+        self.logger.addHandler(self)
+        if not self.logger.isEnabledFor(logging.DEBUG):
+            self.logger.setLevel(logging.DEBUG)
+
+    def detach(self):
+        self.logger.removeHandler(self)
+        self.logger.setLevel(self._saved_level)
+
+    def handleError(self, record):  # noqa: N802  (logging's name) - never print our errors into torch's logs
+        pass
+
+
+class StructuredTrace(_LogTap):
+    """torch's structured trace (what TORCH_TRACE writes): ``callback(event, metadata, payload)``.
+
+    torch only builds these records while the ``torch.__trace`` logger has a handler.
+    """
+
+    logger_name = "torch.__trace"
+
+    def emit(self, record):
+        metadata = getattr(record, "metadata", None)
+        if isinstance(metadata, dict) and metadata:
+            event = next(iter(metadata))
+            self.callback(event, metadata, getattr(record, "payload", None))
+
+
+class GraphCodeLog(_LogTap):
+    """The ``graph_code`` logging artifact: ``callback(name, graph_module)`` per Dynamo graph."""
+
+    logger_name = "torch._dynamo.output_graph.__graph_code"
+
+    def emit(self, record):
+        for arg in record.args or ():
+            # torch's LazyString wraps a closure over the graph module; Dynamo
+            # stores the graph's global name in its meta["backend_id"]
+            for cell in getattr(getattr(arg, "func", None), "__closure__", None) or ():
+                value = cell.cell_contents
+                if isinstance(value, torch.fx.GraphModule):
+                    self.callback(value.meta.get("backend_id", "graph"), value)
+                    return
+
+
+class CacheEntry:
+    """One entry of Dynamo's cache for a code object, newest first."""
+
+    def __init__(self, raw):
+        self.transformed = raw.code
+        cid = raw.compile_id
+        self.compile_id = "%s/%s" % (cid.frame_id, cid.frame_compile_id) if cid is not None else None
+        self.guard_manager = raw.guard_manager
+
+    def check(self, f_locals):
+        """Dynamo's own guard on ``f_locals`` (a dict of the frame's locals)."""
+        return bool(self.guard_manager.check(f_locals))
+
+    def guard_args(self):
+        return list(getattr(self.guard_manager, "args", None) or ["L", "G", "**___kwargs_ignored"])
+
+    def guard_tree(self):
+        """The guard tree as :class:`GuardNode` s, relational guards listed once."""
+        seen = set()
+
+        def leaves(mgr):
+            out = []
+            for guard in mgr.get_leaf_guards():
+                relational = isinstance(guard, torch._C._dynamo.guards.RelationalGuard)
+                if relational and id(guard) in seen:
+                    continue
+                seen.add(id(guard))
+                out.append((type(guard).__name__, list(guard.verbose_code_parts())))
+            return out
+
+        def visit(mgr, accessor):
+            node = GuardNode(mgr.get_source(), mgr.get_type_of_guarded_value(), accessor, leaves(mgr))
+            if hasattr(mgr, "get_key_value_managers"):
+                for _, (key_mgr, val_mgr) in sorted(mgr.get_key_value_managers().items()):
+                    for sub in (key_mgr, val_mgr):
+                        if sub is not None:
+                            node.children.append(visit(sub, "dict item"))
+            for acc, child in zip(mgr.get_accessors(), mgr.get_child_managers()):
+                node.children.append(visit(child, acc.repr()))
+            return node
+
+        root = visit(self.guard_manager.root, None)
+        for guard in self.guard_manager.root.get_epilogue_lambda_guards():
+            root.epilogue.append((type(guard).__name__, list(guard.verbose_code_parts())))
+        return root
+
+
+class GuardNode:
+    """A value Dynamo guards: its source expression, type, and leaf guards."""
+
+    def __init__(self, source, value_type, accessor, leaves):
+        self.source = source
+        self.value_type = value_type
+        self.accessor = accessor
+        self.leaves = leaves          # [(guard kind, [verbose code parts])]
+        self.children = []
+        self.epilogue = []            # root only: shape guards checked last
+
+
+def cache_entries(code):
+    """Dynamo's cache entries for ``code``, in the order Dynamo tries them."""
+    from torch._C._dynamo.eval_frame import _debug_get_cache_entry_list
+    return [CacheEntry(raw) for raw in _debug_get_cache_entry_list(code)]
+
+
+def resume_codes(code):
+    """The resume functions Dynamo generated for ``code`` so far."""
+    from torch._dynamo.resume_execution import ContinueExecutionCache
+    table = ContinueExecutionCache.cache.get(code) or {}
+    return list(table.values())
+
+
+def function_mode_stack_types():
+    """Qualified names of the torch function modes active now, bottom first."""
+    stack = torch.overrides._get_current_function_mode_stack()
+    return ["%s.%s" % (type(m).__module__, type(m).__qualname__) for m in stack]
+
+
+def sympy_interp_names():
+    """Names that Dynamo's shape guards may call (its SYMPY_INTERP table)."""
+    from torch.fx.experimental.symbolic_shapes import SYMPY_INTERP
+    return set(SYMPY_INTERP)
+
+
+def guard_globals(entry):
+    """The globals dict the entry's guard reads as ``G`` (the frame's globals)."""
+    scope = getattr(entry.guard_manager, "global_scope", None) or {}
+    return scope.get("G")

@@ -1,0 +1,167 @@
+"""The full-code file of a function: all of torch.compile's work on it as one Python module.
+
+Layout: the globals the code reads (from the function's module), the original
+function, each resume function and compiled graph, each cache entry's guard and
+transformed code, and last a dispatch function per code object that does what
+Dynamo's C frame evaluation does: try each entry's guard in Dynamo's order, run
+that entry's transformed code, otherwise compile anew (here: run the original).
+"""
+import ast
+import inspect
+import types
+
+from ..unparse import unparse
+from .guards_file import identifier
+
+
+def signature_text(code):
+    """``(params, call_args)`` source for a function with ``code``'s arguments."""
+    names = code.co_varnames
+    npos, nkw = code.co_argcount, code.co_kwonlyargcount
+    posonly = getattr(code, "co_posonlyargcount", 0)
+    params, call = [], []
+    for i in range(npos):
+        params.append(names[i])
+        call.append(names[i])
+        if posonly and i == posonly - 1:
+            params.append("/")
+    i = npos + nkw
+    if code.co_flags & inspect.CO_VARARGS:
+        params.append("*" + names[i])
+        call.append("*" + names[i])
+        i += 1
+    elif nkw:
+        params.append("*")
+    for j in range(npos, npos + nkw):
+        params.append(names[j])
+        call.append("%s=%s" % (names[j], names[j]))
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        params.append("**" + names[i])
+        call.append("**" + names[i])
+    return ", ".join(params), ", ".join(call)
+
+
+def argument_names(code):
+    n = code.co_argcount + code.co_kwonlyargcount
+    n += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    return code.co_varnames[:n]
+
+
+def renamed(source, new_name):
+    """``source`` (one decompiled def) with the function renamed."""
+    tree = ast.parse(source)
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.name = new_name
+            break
+    return unparse(tree.body)
+
+
+def global_names(code):
+    """Global names ``code`` and its nested code objects read."""
+    names = set()
+    todo = [code]
+    while todo:
+        c = todo.pop()
+        names.update(c.co_names)
+        todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    return names
+
+
+def dispatch_name(fn):
+    return fn.dispatch_name if getattr(fn, "dispatch_name", None) else identifier(fn.code.co_name)
+
+
+def _section(title):
+    return ["", "", "# " + "-" * 70, "# " + title, "# " + "-" * 70]
+
+
+def _code_blocks(fn, session, out, used):
+    """The original/resume source, graphs, guards and transformed code of ``fn``; then its dispatch."""
+    original = "__original_" + identifier(fn.code.co_name)
+    out += _section("%s %s (%s:%d)" % ("resume function" if fn.is_resume else "function", fn.code.co_name,
+                                       fn.code.co_filename, fn.code.co_firstlineno))
+    source = fn.resume_source if fn.is_resume else None
+    if source is None:
+        try:
+            from ..api import decompile
+            source = decompile(fn.code)
+        except Exception as exc:  # decompile raises DecompilationError; anything else is ours too
+            source = None
+            out.append("# the original bytecode could not be decompiled: %s" % exc)
+    if source is not None:
+        out.append("# The original bytecode, decompiled (what runs when no cache entry's guard passes).")
+        out.append(renamed(source, original))
+    for entry, comp in fn.entries:
+        out += _section("cache entry for compile %s of %s" % (comp.cid, fn.code.co_name))
+        for name, text in session.graphs.get(comp.cid, []):
+            out.append("# Graph %s (file %s.%s.graph.%s.py): `forward` below is what the backend compiled;"
+                       % (name, fn.key, comp.tag, name))
+            out.append("# %s is the backend's compiled version of it, taken from the module's globals."
+                       % name)
+            body = text[text.index("class GraphModule"):]
+            out.append(body.replace("class GraphModule(", "class %s_GraphModule(" % name, 1).rstrip())
+        used.update(global_names(comp.run_code))
+        if comp.guards is not None:
+            out.append("\n".join(comp.guards.comments[:1]))
+            out.append(comp.guards.body.rstrip())
+        if comp.source is not None:
+            out.append("# Transformed code (file %s)." % comp.transformed_file)
+            out.append(renamed(comp.source, "__transformed_%s_for_%s" % (comp.tag, identifier(fn.key))))
+        else:
+            out.append("# the transformed code could not be decompiled; see %s" % comp.transformed_file)
+    for child in session.functions.values():
+        if child.parent is fn:
+            _code_blocks(child, session, out, used)
+    params, call = signature_text(fn.code)
+    out += _section("dispatch of %s: what Dynamo's frame evaluation does on each call" % fn.code.co_name)
+    out.append("def %s(%s):" % (dispatch_name(fn), params))
+    args = argument_names(fn.code)
+    out.append("    L = {%s}  # the frame's locals on entry" % ", ".join("%r: %s" % (a, a) for a in args))
+    for entry, comp in fn.entries:
+        if comp.guards is not None and comp.source is not None:
+            out.append("    if %s(L, G):" % comp.guards.name)
+            out.append("        return __transformed_%s_for_%s(%s)" % (comp.tag, identifier(fn.key), call))
+    out.append("    # No entry's guard passes: Dynamo compiles the frame anew and adds an entry")
+    out.append("    # (or, past its recompile limit, runs the original bytecode).")
+    out.append("    return %s(%s)" % (original, call))
+
+
+def full_code_text(fn, session):
+    """The full-code module of user function ``fn`` (resume functions included)."""
+    _name_resume_functions(fn, session)
+    body, used = [], set()
+    _code_blocks(fn, session, body, used)
+    imports = {"import importlib", "import torch"}
+    for f in session.functions.values():
+        for _, comp in f.entries:
+            if comp.guards is not None:
+                imports.update(comp.guards.imports)
+    module = (fn.globals or {}).get("__name__", "__main__")
+    head = ['"""Everything torch.compile did to %s (%s:%d), as one plain Python module.'
+            % (fn.code.co_name, fn.code.co_filename, fn.code.co_firstlineno), "",
+            "Read it from the bottom: the dispatch function %s does what Dynamo's frame" % dispatch_name(fn),
+            "evaluation does on each call (guards in order, then that entry's transformed code).",
+            "Transformed code calls the compiled graphs and the resume functions defined above it.",
+            '"""']
+    head += sorted(i for i in imports if i.startswith(("import", "from")))
+    head += [i for i in sorted(imports) if not i.startswith(("import", "from"))]
+    head += ["", "# The globals the code runs with: those of %s's module." % fn.code.co_name,
+             "G = importlib.import_module(%r).__dict__" % module]
+    defined = {f.dispatch_name for f in session.functions.values() if getattr(f, "dispatch_name", None)}
+    taken = [n for n in sorted(used) if n in (fn.globals or {}) and n not in defined]
+    if taken:
+        head.append("# Names the transformed code reads from those globals:")
+        head += ["%s = G[%r]" % (n, n) for n in taken]
+    return "\n".join(head + body) + "\n"
+
+
+def _name_resume_functions(fn, session):
+    """Give each resume function the global name Dynamo's transformed code calls it by."""
+    globals_ = fn.globals or {}
+    for f in session.functions.values():
+        if not f.is_resume:
+            continue
+        for gname, value in globals_.items():
+            if gname.startswith("__resume_at_") and getattr(value, "__code__", None) is f.code:
+                f.dispatch_name = gname

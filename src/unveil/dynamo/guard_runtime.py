@@ -1,0 +1,91 @@
+"""The checks that dumped guard functions call, written out in plain Python.
+
+Each mirrors one kind of Dynamo leaf guard (C++ in torch/csrc/dynamo/guards.cpp).
+"""
+import json
+import math
+
+import torch
+from torch.utils import _device as utils_device  # noqa: F401  (dumped guards name it)
+
+inf = float("inf")
+
+
+def qualified_name(cls):
+    return "%s.%s" % (cls.__module__, cls.__qualname__)
+
+
+def check_type_id(value, type_id):
+    """TYPE_MATCH: the value's type is the very type object seen at compile time."""
+    return id(type(value)) == type_id
+
+
+def check_obj_id(value, obj_id):
+    """ID_MATCH: the value is the very object seen at compile time."""
+    return id(value) == obj_id
+
+
+def dict_contains(key, mapping):
+    """DICT_CONTAINS: ``key in mapping``, without a subclass's ``__contains__``."""
+    return dict.__contains__(mapping, key)
+
+
+def check_tensor(value, type_name, dispatch_keys, dtype, device, requires_grad, size, stride):
+    """TENSOR_MATCH: exact tensor type, dispatch keys, dtype, device index,
+    requires_grad, and every size and stride that is not dynamic (``None``)."""
+    if qualified_name(type(value)) != type_name:
+        return False
+    if dispatch_key_set(value) != dispatch_keys:
+        return False
+    if value.dtype != dtype or value.requires_grad != requires_grad:
+        return False
+    if device is not None and value.device.index != device:
+        return False
+    if value.dim() != len(size):
+        return False
+    for actual, expected in zip(value.size(), size):
+        if expected is not None and actual != expected:
+            return False
+    for actual, expected in zip(value.stride(), stride):
+        if expected is not None and actual != expected:
+            return False
+    return True
+
+
+def dispatch_key_set(tensor):
+    """The tensor's dispatch keys as Dynamo sees them (thread-local include/exclude applied)."""
+    keys = torch._C._dispatch_keys(tensor)
+    keys = (keys | torch._C._dispatch_tls_local_include_set()) - torch._C._dispatch_tls_local_exclude_set()
+    return repr(keys)
+
+
+def check_no_aliasing(*tensors):
+    """NO_TENSOR_ALIASING: no tensor is passed twice under different names."""
+    return len({id(t) for t in tensors}) == len(tensors)
+
+
+def check_global_state(expected_json):
+    """GLOBAL_STATE: grad mode, autocast, default dtype, deterministic algorithms,
+    TF32 flags and thread count are as they were at compile time."""
+    guard = torch._C._dynamo.guards.GlobalStateGuard()
+    return json.loads(guard.__getstate__()) == json.loads(expected_json)
+
+
+def check_torch_function_mode_stack(expected_types):
+    """TORCH_FUNCTION_MODE_STACK: the same torch function modes are active."""
+    stack = torch.overrides._get_current_function_mode_stack()
+    return [qualified_name(type(m)) for m in stack] == list(expected_types)
+
+
+def check_saved_tensors_hooks(expected_ids):
+    """AUTOGRAD_SAVED_TENSORS_HOOKS: the innermost saved-tensors hooks are the same
+    (``None``: none that Dynamo can inline)."""
+    from torch._functorch._aot_autograd import utils
+    hooks = utils.top_saved_tensors_hooks()
+    if not utils.saved_tensors_hooks_are_inlineable(hooks):
+        return expected_ids is None
+    return tuple(map(id, hooks)) == expected_ids
+
+
+def math_isnan(value):
+    return math.isnan(value)

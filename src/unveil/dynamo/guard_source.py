@@ -1,0 +1,157 @@
+"""Dynamo's guard tree written as a Python function.
+
+Dynamo checks guards in C++; each leaf guard only carries a description
+("verbose code part") that is Python for most kinds and prose for a few.  This
+module turns every leaf into a Python condition (calling the checks in
+:mod:`unveil.dynamo.guard_runtime`) with a comment saying what it checks, and
+writes one function per cache entry that returns what Dynamo's guard returns.
+"""
+import ast
+import re
+
+from ..unparse import unparse
+
+#: guard kind -> what the comment says it checks
+_KIND_TEXT = {
+    "TENSOR_MATCH": "tensor type, dispatch keys, dtype, device, requires_grad, sizes and strides",
+    "TYPE_MATCH": "exact type",
+    "ID_MATCH": "object identity",
+    "EQUALS_MATCH": "value",
+    "TRUE_MATCH": "is True",
+    "FALSE_MATCH": "is False",
+    "NONE_MATCH": "is None",
+    "NOT_NONE_MATCH": "is not None",
+    "DICT_CONTAINS": "dictionary key presence",
+    "DIMENSION_DYNAMIC_MARKING_GUARD": "no dynamic-dimension marks added since",
+    "NO_HASATTR": "attribute absence",
+    "LENGTH_CHECK": "length",
+    "DICT_LENGTH": "dictionary length",
+    "NO_TENSOR_ALIASING": "these tensors are distinct objects",
+    "GLOBAL_STATE": "global torch state (grad mode, autocast, default dtype, ...)",
+    "TORCH_FUNCTION_MODE_STACK": "active torch function modes",
+    "DEFAULT_DEVICE": "default device",
+    "LAMBDA_GUARD": "condition",
+    "DEFAULT_DEVICE_GUARD": "default device",
+}
+
+#: Dynamo's closure names -> the names dumped guards use (from guard_runtime or builtins)
+_RENAMES = {
+    "___check_type_id": "check_type_id",
+    "___check_obj_id": "check_obj_id",
+    "___dict_contains": "dict_contains",
+    "__math_isnan": "math_isnan",
+}
+
+RUNTIME_NAMES = ("check_type_id", "check_obj_id", "dict_contains", "check_tensor", "check_no_aliasing",
+                 "check_global_state", "check_torch_function_mode_stack", "check_saved_tensors_hooks",
+                 "math_isnan", "utils_device", "inf")
+
+_TYPE_SUFFIX = re.compile(r",\s*type=<[^>]*>\s*$")
+_GLOBAL_STATE = re.compile(r"^___check_global_state\(\) against (\{.*\})$")
+_SAVED_HOOKS = re.compile(r"^torch\._functorch\.aot_autograd\.utils\.top_saved_tensors_hooks ids == (.*)$")
+_DISPATCH = re.compile(r"DispatchKeySet\(([^)]*)\)")
+
+
+class Untranslatable(Exception):
+    """A guard description with no Python form that unveil knows."""
+
+
+def _without_comment(part):
+    """The longest prefix before a ``#`` that parses as an expression (guards' comments
+    follow the code after a ``#``, and the code itself may hold ``#`` in strings)."""
+    cuts = [m.start() for m in re.finditer("#", part)] + [len(part)]
+    for cut in cuts:
+        text = _TYPE_SUFFIX.sub("", part[:cut].rstrip())
+        if _GLOBAL_STATE.match(text) or _SAVED_HOOKS.match(text):
+            return text
+        try:
+            ast.parse(text, mode="eval")
+            return text
+        except SyntaxError:
+            continue
+    return _TYPE_SUFFIX.sub("", part.split("#")[0].rstrip())
+
+
+def translate(kind, part, value_type=None, context=None):
+    """One verbose code part as a Python expression over ``L`` and ``G``."""
+    text = _without_comment(part)
+    match = _GLOBAL_STATE.match(text)
+    if match:
+        return "check_global_state(%r)" % match.group(1)
+    match = _SAVED_HOOKS.match(text)
+    if match:
+        return "check_saved_tensors_hooks(%s)" % match.group(1)
+    if text == "___check_torch_function_mode_stack()":
+        return "check_torch_function_mode_stack(%r)" % (list((context or {}).get("function_modes", [])),)
+    if kind == "TENSOR_MATCH":
+        text = _DISPATCH.sub(lambda m: repr("DispatchKeySet(%s)" % m.group(1)), text)
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        raise Untranslatable(text)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in _RENAMES:
+            node.id = _RENAMES[node.id]
+        elif isinstance(node, ast.Name) and node.id.startswith("__") and node.id not in ("__builtins__",):
+            raise Untranslatable(text)
+    if kind == "TENSOR_MATCH":
+        call = tree.body
+        if not (isinstance(call, ast.Call) and len(call.args) >= 4):
+            raise Untranslatable(text)
+        if value_type is not None:
+            call.args[1] = ast.Constant("%s.%s" % (value_type.__module__, value_type.__qualname__))
+        else:
+            raise Untranslatable(text)
+    return unparse(tree.body)
+
+
+def _comment(text):
+    return "# " + " ".join(text.split())
+
+
+class GuardWriter:
+    """Writes the guard function of one cache entry."""
+
+    def __init__(self, context=None):
+        self.context = context or {}
+        self.lines = []
+        self.untranslated = []
+
+    def _leaf(self, kind, parts, node):
+        what = _KIND_TEXT.get(kind, kind.lower().replace("_", " "))
+        for part in parts:
+            code, _, where = part.partition("  # ")
+            comment = "%s: %s" % (kind, what)
+            if node is not None and node.source:
+                comment += " of %s" % node.source
+            if where:
+                comment += "  (from: %s)" % where.strip()
+            self.lines.append("    " + _comment(comment))
+            try:
+                expr = translate(kind, part, node.value_type if node is not None else None, self.context)
+            except Untranslatable as exc:
+                self.untranslated.append(str(exc))
+                self.lines.append("    # NOT TRANSLATED (assumed to pass): " + " ".join(str(exc).split()))
+                continue
+            self.lines.append("    if not (%s):" % expr)
+            self.lines.append("        return False")
+
+    def _node(self, node):
+        for kind, parts in node.leaves:
+            self._leaf(kind, parts, node)
+        for child in node.children:
+            self._node(child)
+
+    def write(self, name, root, args, doc):
+        """Source of ``def name(args): ...`` for the guard tree ``root``."""
+        self.lines = []
+        self._node(root)
+        for kind, parts in root.epilogue:
+            self._leaf(kind, parts, None)
+        body = ["    try:"] + ["    " + line for line in self.lines] + [
+            "    except (KeyError, AttributeError, IndexError, TypeError):",
+            "        return False  # a value the guard reads is missing: Dynamo's accessor fails too",
+            "    return True",
+        ]
+        head = ["def %s(%s):" % (name, ", ".join(args)), '    """%s"""' % doc]
+        return "\n".join(head + body) + "\n"

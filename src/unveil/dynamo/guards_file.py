@@ -1,0 +1,62 @@
+"""The guards file of one cache entry: imports, then the guard function."""
+import ast
+import builtins
+
+from . import adapter
+from .guard_source import RUNTIME_NAMES, GuardWriter
+
+
+def identifier(text):
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in text)
+
+
+def guard_function_name(fn, comp):
+    return "__guard_%s_for_%s" % (comp.tag, identifier(fn.key))
+
+
+def _free_names(source):
+    return {node.id for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+
+
+class GuardsText:
+    """One entry's guard function, the imports it needs and the header comments."""
+
+    def __init__(self, name, comments, imports, body, untranslated):
+        self.name = name
+        self.comments = comments
+        self.imports = imports
+        self.body = body
+        self.untranslated = untranslated
+
+    def file_text(self):
+        return "\n".join(self.comments + self.imports) + "\n\n\n" + self.body
+
+
+def guards_text(fn, comp, entry, recompile_reasons):
+    """The :class:`GuardsText` of cache entry ``entry`` (compile ``comp``) of ``fn``."""
+    writer = GuardWriter({"function_modes": comp.function_modes})
+    name = guard_function_name(fn, comp)
+    doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.cid, fn.code.co_name)
+    body = writer.write(name, entry.guard_tree(), entry.guard_args(), doc)
+    params = {a.lstrip("*") for a in entry.guard_args()}
+    free = _free_names(body) - params - set(dir(builtins))
+    runtime = sorted(free & set(RUNTIME_NAMES))
+    sympy = adapter.sympy_interp_names()
+    comments = ["# Guards of compile %s of %s (%s:%d)." % (comp.cid, fn.code.co_name, fn.code.co_filename,
+                                                           fn.code.co_firstlineno),
+                "# Dynamo's frame evaluation runs this entry's transformed code (%s)" % (comp.transformed_file,),
+                "# only when %s(L, G) is True; L holds the frame's locals, G its globals." % name]
+    for reason in recompile_reasons:
+        comments.append("# Compiled anew because an earlier entry's guard failed: " + " ".join(reason.split()))
+    if writer.untranslated:
+        comments.append("# %d guard(s) below could not be translated and are assumed to pass."
+                        % len(writer.untranslated))
+    imports = ["import torch"]
+    if runtime:
+        imports.append("from unveil.dynamo.guard_runtime import %s" % ", ".join(runtime))
+    needed = sorted(n for n in free - set(RUNTIME_NAMES) - {"torch"} if n in sympy)
+    if needed:
+        imports.append("from torch.fx.experimental.symbolic_shapes import SYMPY_INTERP")
+        imports += ["%s = SYMPY_INTERP[%r]" % (n, n) for n in needed]
+    return GuardsText(name, comments, imports, body, writer.untranslated)

@@ -1,0 +1,570 @@
+"""The last resort: any control flow as an explicit state machine over stack variables.
+
+When structuring fails (Dynamo's resume functions jump into loops; its
+transformed code keeps values on the stack across branches), the code object
+is lowered instruction by instruction: stack slot ``i`` becomes the variable
+``__s<i>``, each basic block becomes one ``if __state == k:`` arm of a
+``while True`` loop, and each jump assigns ``__state``.  Each instruction
+becomes a statement evaluated exactly where the bytecode evaluates it, so the
+output is ugly but behaves the same.  Code with exception handlers or
+generators is not lowered (a clear error instead).
+"""
+import ast
+import inspect
+
+from .errors import DecompilationError
+from .instructions import normalise
+from .unparse import unparse
+
+_NULL = object()  # a slot holding the NULL of a 3.11+ call: no variable, no value
+
+_ENDS_BLOCK = {"JUMP", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
+               "POP_JUMP_IF_NOT_NONE", "FOR_ITER", "RETURN_VALUE", "RAISE_VARARGS"}
+
+_UNARY = {"UNARY_NOT": "not %s", "UNARY_NEGATIVE": "-%s", "UNARY_INVERT": "~%s", "UNARY_POSITIVE": "+%s"}
+_CONDITIONS = {"POP_JUMP_IF_FALSE": "not %s", "POP_JUMP_IF_TRUE": "%s",
+               "POP_JUMP_IF_NONE": "%s is None", "POP_JUMP_IF_NOT_NONE": "%s is not None"}
+_CONVERSIONS = {1: "str(%s)", 2: "repr(%s)", 3: "ascii(%s)"}
+
+HANDLERS = {}
+
+
+def handles(*ops):
+    def register(fn):
+        for op in ops:
+            HANDLERS[op] = fn
+        return fn
+    return register
+
+
+class Machine:
+    """The slots of one basic block being lowered, and the lines it emits."""
+
+    def __init__(self, lowering, slots):
+        self.low = lowering
+        self.slots = list(slots)   # per stack slot: _NULL, or the constant loaded into it, or None
+        self.lines = []
+        self.exits = []            # (target block start, slots at the jump)
+
+    def var(self, depth):
+        return "%s%d" % (self.low.stack_prefix, depth)
+
+    def emit(self, line):
+        self.lines.append(line)
+
+    def push(self, expr):
+        self.emit("%s = %s" % (self.var(len(self.slots)), expr))
+        self.slots.append(None)
+
+    def push_const(self, value, text):
+        """A constant is not assigned until a jump needs it in its variable."""
+        self.slots.append(("const", value, text))
+
+    def materialize(self):
+        """Assign every constant still pending to its slot variable (before a jump)."""
+        for depth, kind in enumerate(self.slots):
+            if isinstance(kind, tuple):
+                self.emit("%s = %s" % (self.var(depth), kind[2]))
+                self.slots[depth] = None
+
+    def leave(self, target):
+        self.materialize()
+        self.exits.append((target, list(self.slots)))
+
+    def push_null(self):
+        self.slots.append(_NULL)
+
+    def pop(self):
+        if not self.slots:
+            raise DecompilationError("stack underflow while lowering %s" % self.low.code.co_name)
+        kind = self.slots.pop()
+        if kind is _NULL:
+            return _NULL
+        if isinstance(kind, tuple):
+            return kind[2]
+        return self.var(len(self.slots))
+
+    def popn(self, n):
+        values = [self.pop() for _ in range(n)]
+        return values[::-1]
+
+    def peek(self, n):
+        """The variable of the n-th slot from the top (1 = top)."""
+        depth = len(self.slots) - n
+        if isinstance(self.slots[depth], tuple):
+            return self.slots[depth][2]
+        return self.var(depth)
+
+    def constant_of(self, depth):
+        kind = self.slots[depth]
+        return kind[1] if isinstance(kind, tuple) else None
+
+
+def _value(m, text):
+    if text is _NULL:
+        raise DecompilationError("a NULL stack slot used as a value in %s" % m.low.code.co_name)
+    return text
+
+
+@handles("LOAD_CONST")
+def _load_const(m, ins):
+    m.push_const(ins.argval, m.low.constant(ins.argval))
+
+
+@handles("LOAD_FAST", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_FAST_CHECK", "LOAD_NAME")
+def _load_local(m, ins):
+    m.push(m.low.local(ins.argval))
+
+
+@handles("LOAD_GLOBAL")
+def _load_global(m, ins):
+    m.push(m.low.global_name(ins.argval))
+
+
+@handles("LOAD_FAST_AND_CLEAR")
+def _load_fast_and_clear(m, ins):
+    name = m.low.local(ins.argval)
+    m.push("locals().get(%r)" % name)
+    m.emit("%s = None" % name)
+
+
+@handles("STORE_FAST", "STORE_DEREF", "STORE_NAME")
+def _store_local(m, ins):
+    m.emit("%s = %s" % (m.low.local(ins.argval, store=True), _value(m, m.pop())))
+
+
+@handles("STORE_GLOBAL")
+def _store_global(m, ins):
+    m.low.assigned_globals.add(ins.argval)
+    m.emit("%s = %s" % (ins.argval, _value(m, m.pop())))
+
+
+@handles("DELETE_FAST", "DELETE_DEREF", "DELETE_NAME")
+def _delete_local(m, ins):
+    m.emit("del %s" % m.low.local(ins.argval, store=True))
+
+
+@handles("DELETE_GLOBAL")
+def _delete_global(m, ins):
+    m.low.assigned_globals.add(ins.argval)
+    m.emit("del %s" % ins.argval)
+
+
+@handles("LOAD_ATTR")
+def _load_attr(m, ins):
+    obj = _value(m, m.pop())
+    m.push("%s.%s" % (obj, ins.argval))
+
+
+@handles("LOAD_METHOD")
+def _load_method(m, ins):
+    _load_attr(m, ins)
+    m.push_null()
+
+
+@handles("STORE_ATTR")
+def _store_attr(m, ins):
+    obj, value = m.pop(), m.pop()
+    m.emit("%s.%s = %s" % (obj, ins.argval, _value(m, value)))
+
+
+@handles("DELETE_ATTR")
+def _delete_attr(m, ins):
+    m.emit("del %s.%s" % (m.pop(), ins.argval))
+
+
+@handles("PUSH_NULL")
+def _push_null(m, ins):
+    m.push_null()
+
+
+@handles("POP_TOP")
+def _pop_top(m, ins):
+    m.pop()  # the value was computed when it was pushed; dropping it is a no-op
+
+
+@handles("COPY")
+def _copy(m, ins):
+    depth = len(m.slots) - ins.argval
+    kind = m.slots[depth]
+    if kind is _NULL:
+        m.push_null()
+    elif isinstance(kind, tuple):
+        m.slots.append(kind)
+    else:
+        m.push(m.var(depth))
+
+
+@handles("SWAP")
+def _swap(m, ins):
+    top, other = len(m.slots) - 1, len(m.slots) - ins.argval
+    a, b = m.slots[top], m.slots[other]
+    in_a, in_b = a is None, b is None   # a value held in the slot's variable
+    if in_a and in_b:
+        m.emit("%s, %s = %s, %s" % (m.var(top), m.var(other), m.var(other), m.var(top)))
+    elif in_a:
+        m.emit("%s = %s" % (m.var(other), m.var(top)))
+    elif in_b:
+        m.emit("%s = %s" % (m.var(top), m.var(other)))
+    m.slots[top], m.slots[other] = b, a
+
+
+@handles("BINARY_OP")
+def _binary(m, ins):
+    right, left = m.pop(), m.pop()
+    if ins.argval.endswith("=") and ins.argval not in ("==", "!=", "<=", ">="):
+        target = m.var(len(m.slots))
+        if left != target:
+            m.emit("%s = %s" % (target, left))
+        m.emit("%s %s %s" % (target, ins.argval, right))
+        m.slots.append(None)
+    else:
+        m.push("%s %s %s" % (left, ins.argval, right))
+
+
+@handles("COMPARE_OP")
+def _compare(m, ins):
+    right, left = m.pop(), m.pop()
+    m.push("%s %s %s" % (left, ins.argval, right))
+
+
+@handles("IS_OP")
+def _is(m, ins):
+    right, left = m.pop(), m.pop()
+    m.push("%s %s %s" % (left, "is not" if ins.argval else "is", right))
+
+
+@handles("CONTAINS_OP")
+def _contains(m, ins):
+    right, left = m.pop(), m.pop()
+    m.push("%s %s %s" % (left, "not in" if ins.argval else "in", right))
+
+
+@handles(*_UNARY)
+def _unary(m, ins):
+    m.push(_UNARY[ins.op] % m.pop())
+
+
+@handles("BINARY_SUBSCR")
+def _subscr(m, ins):
+    key, obj = m.pop(), m.pop()
+    m.push("%s[%s]" % (obj, key))
+
+
+@handles("STORE_SUBSCR")
+def _store_subscr(m, ins):
+    key, obj, value = m.pop(), m.pop(), m.pop()
+    m.emit("%s[%s] = %s" % (obj, key, value))
+
+
+@handles("DELETE_SUBSCR")
+def _delete_subscr(m, ins):
+    key, obj = m.pop(), m.pop()
+    m.emit("del %s[%s]" % (obj, key))
+
+
+@handles("BINARY_SLICE")
+def _binary_slice(m, ins):
+    stop, start, obj = m.pop(), m.pop(), m.pop()
+    m.push("%s[%s:%s]" % (obj, start, stop))
+
+
+@handles("STORE_SLICE")
+def _store_slice(m, ins):
+    stop, start, obj, value = m.pop(), m.pop(), m.pop(), m.pop()
+    m.emit("%s[%s:%s] = %s" % (obj, start, stop, value))
+
+
+@handles("BUILD_SLICE")
+def _build_slice(m, ins):
+    m.push("slice(%s)" % ", ".join(m.popn(ins.argval)))
+
+
+def _items(values):
+    return ", ".join(values) + ("," if len(values) == 1 else "")
+
+
+@handles("BUILD_TUPLE")
+def _build_tuple(m, ins):
+    m.push("(%s)" % _items(m.popn(ins.argval)))
+
+
+@handles("BUILD_LIST")
+def _build_list(m, ins):
+    m.push("[%s]" % ", ".join(m.popn(ins.argval)))
+
+
+@handles("BUILD_SET")
+def _build_set(m, ins):
+    values = m.popn(ins.argval)
+    m.push("{%s}" % ", ".join(values) if values else "set()")
+
+
+@handles("BUILD_MAP")
+def _build_map(m, ins):
+    flat = m.popn(2 * ins.argval)
+    m.push("{%s}" % ", ".join("%s: %s" % (flat[i], flat[i + 1]) for i in range(0, len(flat), 2)))
+
+
+@handles("BUILD_CONST_KEY_MAP")
+def _build_const_key_map(m, ins):
+    keys = m.pop()
+    values = m.popn(ins.argval)
+    m.push("dict(zip(%s, (%s)))" % (keys, _items(values)))
+
+
+@handles("BUILD_STRING")
+def _build_string(m, ins):
+    m.push("''.join((%s))" % _items(m.popn(ins.argval)))
+
+
+@handles("FORMAT_VALUE")
+def _format_value(m, ins):
+    conversion, has_spec = ins.argval
+    spec = m.pop() if has_spec else None
+    value = m.pop()
+    value = _CONVERSIONS.get(conversion, "%s") % value
+    m.push("format(%s, %s)" % (value, spec) if spec else "format(%s)" % value)
+
+
+@handles("LIST_APPEND", "SET_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE")
+def _add_to(m, ins):
+    value = m.pop()
+    method = {"LIST_APPEND": "append", "SET_ADD": "add", "LIST_EXTEND": "extend",
+              "SET_UPDATE": "update", "DICT_UPDATE": "update", "DICT_MERGE": "update"}[ins.op]
+    m.emit("%s.%s(%s)" % (m.peek(ins.argval), method, value))
+
+
+@handles("MAP_ADD")
+def _map_add(m, ins):
+    value, key = m.pop(), m.pop()
+    m.emit("%s[%s] = %s" % (m.peek(ins.argval), key, value))
+
+
+@handles("LIST_TO_TUPLE")
+def _list_to_tuple(m, ins):
+    m.push("tuple(%s)" % m.pop())
+
+
+@handles("UNPACK_SEQUENCE")
+def _unpack(m, ins):
+    seq = m.pop()
+    base = len(m.slots)
+    targets = [m.var(base + i) for i in range(ins.argval)][::-1]
+    m.emit("%s = %s" % (_items(targets) if targets else "()", seq))
+    m.slots.extend([None] * ins.argval)
+
+
+@handles("UNPACK_EX")
+def _unpack_ex(m, ins):
+    before, after = ins.argval & 0xFF, ins.argval >> 8
+    seq = m.pop()
+    base = len(m.slots)
+    count = before + 1 + after
+    targets = [m.var(base + i) for i in range(count)][::-1]
+    targets[before] = "*" + targets[before]
+    m.emit("%s = %s" % (", ".join(targets), seq))
+    m.slots.extend([None] * count)
+
+
+def _callable(m, has_null):
+    first = m.pop()
+    if not has_null:
+        return first, []
+    second = m.pop()
+    if first is _NULL:
+        return _value(m, second), []
+    if second is _NULL:
+        return first, []
+    return second, [first]
+
+
+@handles("CALL")
+def _call(m, ins):
+    argc, kwnames, has_null = ins.argval
+    if kwnames == "stack":
+        kwnames = m.constant_of(len(m.slots) - 1)
+        m.pop()
+        if kwnames is None:
+            raise DecompilationError("keyword names of a call are not a constant")
+    kwnames = kwnames or ()
+    args = m.popn(argc)
+    func, hidden = _callable(m, has_null)
+    args = hidden + args
+    npos = len(args) - len(kwnames)
+    parts = args[:npos] + ["%s=%s" % (k, v) if k.isidentifier() else "**{%r: %s}" % (k, v)
+                           for k, v in zip(kwnames, args[npos:])]
+    m.push("%s(%s)" % (func, ", ".join(parts)))
+
+
+@handles("CALL_FUNCTION_EX")
+def _call_ex(m, ins):
+    has_kwargs, has_null = ins.argval
+    kwargs = m.pop() if has_kwargs else None
+    args = m.pop()
+    func, hidden = _callable(m, has_null)
+    parts = hidden + ["*" + args] + (["**" + kwargs] if kwargs else [])
+    m.push("%s(%s)" % (func, ", ".join(parts)))
+
+
+@handles("GET_ITER")
+def _get_iter(m, ins):
+    m.push("iter(%s)" % m.pop())
+
+
+@handles("LOAD_ASSERTION_ERROR")
+def _assertion_error(m, ins):
+    m.push("AssertionError")
+
+
+@handles("RETURN_VALUE")
+def _return(m, ins):
+    m.emit("return %s" % _value(m, m.pop()))
+
+
+@handles("RAISE_VARARGS")
+def _raise(m, ins):
+    if ins.argval == 0:
+        m.emit("raise")
+    elif ins.argval == 1:
+        m.emit("raise %s" % m.pop())
+    else:
+        cause, exc = m.pop(), m.pop()
+        m.emit("raise %s from %s" % (exc, cause))
+
+
+@handles("JUMP")
+def _jump(m, ins):
+    m.leave(ins.target)
+    m.emit(m.low.goto(ins.target))
+
+
+@handles(*_CONDITIONS)
+def _branch(m, ins):
+    cond = _CONDITIONS[ins.op] % m.pop()
+    m.leave(ins.target)
+    m.leave(ins.index + 1)
+    m.emit("%s = %d if %s else %d" % (m.low.state, m.low.block_number(ins.target), cond,
+                                       m.low.block_number(ins.index + 1)))
+    m.emit("continue")
+
+
+@handles("FOR_ITER")
+def _for_iter(m, ins):
+    m.materialize()
+    iterator = m.peek(1)
+    m.exits.append((ins.target, list(m.slots[:-1])))
+    target = m.var(len(m.slots))
+    m.slots.append(None)
+    m.exits.append((ins.index + 1, list(m.slots)))
+    m.emit("try:")
+    m.emit("    %s = next(%s)" % (target, iterator))
+    m.emit("except StopIteration:")
+    m.emit("    %s" % m.low.goto(ins.target).replace("; ", "\n    "))
+    m.emit(m.low.goto(ins.index + 1))
+
+
+class Lowering:
+    """Lowers one code object; :func:`lower` is the entry point."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.code = ctx.code
+        self.instrs = normalise(self.code).instrs
+        names = set(self.code.co_varnames) | set(self.code.co_cellvars) | set(self.code.co_freevars) \
+            | set(self.code.co_names)
+        self.stack_prefix, self.state = "__s", "__state"
+        while any(n.startswith(self.stack_prefix) for n in names) or self.state in names:
+            self.stack_prefix, self.state = "_" + self.stack_prefix, "_" + self.state
+        self.assigned_globals = set()
+        self.stored_free = set()
+        self.starts = self._block_starts()
+
+    def _block_starts(self):
+        starts = {0}
+        for ins in self.instrs:
+            if ins.handler is not None:
+                raise DecompilationError("%s has exception handlers: not lowered to a state machine"
+                                         % self.code.co_name)
+            if ins.op not in HANDLERS:
+                raise DecompilationError("%s cannot be lowered to a state machine (opcode %s)"
+                                         % (self.code.co_name, ins.op))
+            if ins.target is not None:
+                starts.add(ins.target)
+            if ins.op in _ENDS_BLOCK and ins.index + 1 < len(self.instrs):
+                starts.add(ins.index + 1)
+        return sorted(starts)
+
+    def block_number(self, start):
+        return self.starts.index(start)
+
+    def goto(self, start):
+        return "%s = %d; continue" % (self.state, self.block_number(start))
+
+    def constant(self, value):
+        return unparse(self.ctx.constant(value))
+
+    def local(self, name, store=False):
+        ident = self.ctx.identifier(name)
+        if store and name in self.code.co_freevars:
+            self.stored_free.add(ident)
+        return ident
+
+    def global_name(self, name):
+        if name in self.code.co_varnames or name in self.code.co_cellvars or name in self.code.co_freevars:
+            raise DecompilationError("global %s is also a local of %s" % (name, self.code.co_name))
+        return self.ctx.identifier(name)
+
+    def lower(self):
+        """Source lines of the function body."""
+        entry = {0: []}
+        bodies = {}
+        todo = [0]
+        while todo:
+            start = todo.pop()
+            if start in bodies:
+                continue
+            end = next((s for s in self.starts if s > start), len(self.instrs))
+            m = Machine(self, entry[start])
+            for ins in self.instrs[start:end]:
+                HANDLERS[ins.op](m, ins)
+            last = self.instrs[end - 1]
+            if last.op not in _ENDS_BLOCK:
+                if end >= len(self.instrs):
+                    raise DecompilationError("%s runs off its end" % self.code.co_name)
+                m.leave(end)
+                m.emit(self.goto(end))
+            bodies[start] = m.lines
+            for target, slots in m.exits:
+                slots = [k if k is _NULL else None for k in slots]  # constants are known within a block
+                if entry.setdefault(target, slots) != slots:
+                    raise DecompilationError("stack shapes differ where jumps meet in %s" % self.code.co_name)
+                todo.append(target)
+        for name in sorted(self.assigned_globals):
+            self.ctx.declare_global(name)
+        for name in sorted(self.stored_free):
+            self.ctx.declare_nonlocal(name)
+        lines = ["%s = 0" % self.state]
+        lines.append("while True:")
+        first = True
+        for start in self.starts:
+            if start not in bodies:
+                continue  # unreachable
+            lines.append("    %s %s == %d:" % ("if" if first else "elif", self.state, self.block_number(start)))
+            first = False
+            for line in bodies[start]:
+                for part in line.split("\n"):
+                    lines.append("        " + part)
+        return lines
+
+
+def lower(ctx):
+    """The body of ``ctx.code`` as a state machine (``ast`` statements), or ``DecompilationError``."""
+    if ctx.code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
+        raise DecompilationError("%s is a generator or coroutine: not lowered to a state machine"
+                                 % ctx.code.co_name)
+    text = "\n".join(Lowering(ctx).lower())
+    try:
+        return ast.parse(text).body
+    except SyntaxError as exc:
+        raise DecompilationError("state machine for %s does not parse: %s" % (ctx.code.co_name, exc))
