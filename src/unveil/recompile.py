@@ -1,8 +1,10 @@
 """Compile decompiled text back into a code object with a reference frame layout."""
 import __future__
+import ast
 import types
 
 from .errors import DecompilationError
+from .unparse import unparse
 
 #: compiler flags of the original that change what the same text compiles to
 _FUTURE_FLAGS = __future__.annotations.compiler_flag
@@ -26,12 +28,42 @@ def _wrap_in_closure(source, freevars):
     return "\n".join(lines) + "\n"
 
 
+def _with_cells(source, like, missing):
+    """``source`` with a dead nested function in ``like``'s def that makes ``missing`` cells.
+
+    Dynamo's transformed code keeps the cells of inner functions it compiled
+    away; the text no longer needs them, but the frame layout must keep them.
+    """
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == like.co_name:
+            reads = ast.Expr(value=ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Load()) for n in missing],
+                                             ctx=ast.Load()))
+            inner = ast.FunctionDef(name="__unveil_cells__", args=ast.arguments(
+                posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+                body=[reads], decorator_list=[], returns=None, type_comment=None)
+            inner.type_params = []
+            locals_ = [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None))
+                       for n in missing]
+            node.body.append(ast.If(test=ast.Constant(value=False), body=locals_ + [inner], orelse=[]))
+            return unparse(tree.body)
+    return source
+
+
 def recompile(source, like, filename=None):
     """Compile ``source`` and return the code object standing for ``like``.
 
     The result has ``like``'s name, arguments, free and cell variables in the
     same order, so it can replace ``like`` in a function or frame.
     """
+    code = _recompile(source, like, filename)
+    missing = [n for n in like.co_cellvars if n not in code.co_cellvars]
+    if missing and (like.co_flags & 0x2):
+        code = _recompile(_with_cells(source, like, missing), like, filename)
+    return _checked(code, like)
+
+
+def _recompile(source, like, filename):
     text = _wrap_in_closure(source, like.co_freevars) if like.co_freevars else source
     try:
         module = compile(text, filename or like.co_filename, "exec",
@@ -48,6 +80,12 @@ def recompile(source, like, filename=None):
             code = next((c for c in outer.co_consts if isinstance(c, types.CodeType)), None)
         if code is None:
             raise DecompilationError("no code object for %s in the recompiled source" % like.co_name)
+    return code
+
+
+def _checked(code, like):
+    if not (like.co_flags & 0x2):
+        return code
     nargs = like.co_argcount + like.co_kwonlyargcount + bool(like.co_flags & 4) + bool(like.co_flags & 8)
     problems = []
     if code.co_varnames[:nargs] != like.co_varnames[:nargs]:

@@ -59,17 +59,19 @@ class _LogTap(logging.Handler):
         super().__init__(logging.DEBUG)
         self.callback = callback
         self.logger = logging.getLogger(self.logger_name)
-        self._saved_level = None
+        self._saved = None
 
     def attach(self):
-        self._saved_level = self.logger.level
+        self._saved = (self.logger.level, self.logger.propagate)
         self.logger.addHandler(self)
         if not self.logger.isEnabledFor(logging.DEBUG):
+            # enabled only for us: keep the records from reaching the user's handlers
             self.logger.setLevel(logging.DEBUG)
+            self.logger.propagate = False
 
     def detach(self):
         self.logger.removeHandler(self)
-        self.logger.setLevel(self._saved_level)
+        self.logger.level, self.logger.propagate = self._saved
 
     def handleError(self, record):  # noqa: N802  (logging's name) - never print our errors into torch's logs
         pass
@@ -119,8 +121,6 @@ class CacheEntry:
         """Dynamo's own guard on ``f_locals`` (a dict of the frame's locals)."""
         return bool(self.guard_manager.check(f_locals))
 
-    def guard_args(self):
-        return list(getattr(self.guard_manager, "args", None) or ["L", "G", "**___kwargs_ignored"])
 
     def guard_tree(self):
         """The guard tree as :class:`GuardNode` s, relational guards listed once."""

@@ -22,7 +22,7 @@ _KIND_TEXT = {
     "NONE_MATCH": "is None",
     "NOT_NONE_MATCH": "is not None",
     "DICT_CONTAINS": "dictionary key presence",
-    "DIMENSION_DYNAMIC_MARKING_GUARD": "no dynamic-dimension marks added since",
+    "DIMENSION_DYNAMIC_MARKING_GUARD": "not marked dynamic since compile time",
     "NO_HASATTR": "attribute absence",
     "LENGTH_CHECK": "length",
     "DICT_LENGTH": "dictionary length",
@@ -121,9 +121,10 @@ class GuardWriter:
         what = _KIND_TEXT.get(kind, kind.lower().replace("_", " "))
         for part in parts:
             code, _, where = part.partition("  # ")
-            comment = "%s: %s" % (kind, what)
-            if node is not None and node.source:
-                comment += " of %s" % node.source
+            comment = kind
+            if node is not None and node.source not in ("", "L", "G"):
+                comment += " on %s" % node.source
+            comment += ": " + what
             if where:
                 comment += "  (from: %s)" % where.strip()
             self.lines.append("    " + _comment(comment))

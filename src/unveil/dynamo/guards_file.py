@@ -6,6 +6,10 @@ from . import adapter
 from .guard_source import RUNTIME_NAMES, GuardWriter
 
 
+#: every dumped guard takes the frame's locals and globals (Dynamo's own guards may skip G)
+GUARD_PARAMS = ("L", "G", "**___kwargs_ignored")
+
+
 def identifier(text):
     return "".join(c if c.isalnum() or c == "_" else "_" for c in text)
 
@@ -38,8 +42,8 @@ def guards_text(fn, comp, entry, recompile_reasons):
     writer = GuardWriter({"function_modes": comp.function_modes})
     name = guard_function_name(fn, comp)
     doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.cid, fn.code.co_name)
-    body = writer.write(name, entry.guard_tree(), entry.guard_args(), doc)
-    params = {a.lstrip("*") for a in entry.guard_args()}
+    body = writer.write(name, entry.guard_tree(), GUARD_PARAMS, doc)
+    params = {a.lstrip("*") for a in GUARD_PARAMS}
     free = _free_names(body) - params - set(dir(builtins))
     runtime = sorted(free & set(RUNTIME_NAMES))
     sympy = adapter.sympy_interp_names()

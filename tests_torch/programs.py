@@ -1,0 +1,221 @@
+"""Programs for the prepare_debug tests: each is compiled, run, and compared.
+
+A program is a function to compile, how to compile it, and the calls to make.
+``train`` programs also run ``backward`` and compare the gradients.
+"""
+import os
+
+import torch
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+SCALE = 3.0
+
+
+class Program:
+    def __init__(self, name, make, calls, backend="eager", dynamic=None, fullgraph=False, train=False,
+                 graph_breaks=False):
+        self.name = name
+        self.make = make              # () -> (function to compile, parameters to differentiate)
+        self.calls = calls            # () -> list of argument tuples
+        self.backend = backend
+        self.dynamic = dynamic
+        self.fullgraph = fullgraph
+        self.train = train
+        self.graph_breaks = graph_breaks
+
+    def __repr__(self):
+        return self.name
+
+
+def _fn(f):
+    return lambda: (f, [])
+
+
+def _t(*shape, dtype=torch.float32, seed=0):
+    g = torch.Generator().manual_seed(seed + sum(shape))
+    return torch.randn(*shape, generator=g).to(dtype)
+
+
+def arith(x, y):
+    return (x.sin() + y.cos()) * 2 - x / 3
+
+
+def with_print(x):
+    y = x * 2
+    print("halfway")
+    return y + 1
+
+
+def data_dependent_if(x):
+    z = x.sin()
+    if z.sum() > 0:
+        return z * 2
+    return z - 1
+
+
+def with_item(x):
+    n = x.sum().item()
+    return x * n
+
+
+def list_loop(xs):
+    total = xs[0] * 0
+    for t in xs:
+        total = total + t.relu()
+    return total
+
+
+def no_grad_block(x, w):
+    with torch.no_grad():
+        scale = (w * 2).sum()
+    return x * scale + w
+
+
+def try_except(x, options):
+    try:
+        scale = options["scale"]
+    except KeyError:
+        scale = 2.0
+    return (x * scale).sum()
+
+
+def closure(x):
+    k = x.shape[0]
+
+    def inner(v):
+        return v * k + x
+
+    return inner(x).tanh()
+
+
+def generator_sum(x):
+    return sum(x * i for i in range(4))
+
+
+def uses_global(x):
+    return x * SCALE
+
+
+def dict_input(x, cfg):
+    if cfg["double"]:
+        x = x * 2
+    return x + cfg["bias"]
+
+
+def kw_only(x, *, alpha, beta=1.0):
+    return x * alpha + beta
+
+
+def star_args(*xs, **kw):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out + x
+    return out * kw.get("scale", 1)
+
+
+def inner_compiled(x):
+    return x.exp() - 1
+
+
+_inner = torch.compile(inner_compiled, backend="eager")
+
+
+def outer_calls_compiled(x):
+    return _inner(x) * 2 + x
+
+
+def while_break(x):
+    i = 0
+    while True:
+        x = x * 0.5
+        i += 1
+        if i >= 3:
+            break
+    return x
+
+
+class MLP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.l1 = torch.nn.Linear(8, 16)
+        self.l2 = torch.nn.Linear(16, 4)
+
+    def forward(self, x):
+        return self.l2(torch.relu(self.l1(x)))
+
+
+def _module(factory):
+    def make():
+        model = factory()
+        return model, list(model.parameters())
+    return make
+
+
+def _hf(kind):
+    """A tiny HuggingFace model with random weights (no download)."""
+    def make():
+        import transformers as tf
+        torch.manual_seed(0)
+        common = dict(vocab_size=64, num_hidden_layers=1, num_attention_heads=2)
+        if kind == "bert":
+            model = tf.BertModel(tf.BertConfig(hidden_size=16, intermediate_size=32, **common))
+        elif kind == "gpt2":
+            model = tf.GPT2Model(tf.GPT2Config(n_embd=16, n_layer=1, n_head=2, vocab_size=64))
+        elif kind == "t5":
+            model = tf.T5EncoderModel(tf.T5Config(d_model=16, d_ff=32, d_kv=8, num_layers=1, num_heads=2,
+                                                  vocab_size=64))
+        elif kind == "llama":
+            model = tf.LlamaModel(tf.LlamaConfig(hidden_size=16, intermediate_size=32, num_key_value_heads=2,
+                                                 **common))
+        else:
+            raise ValueError(kind)
+        model.eval()
+
+        def run(ids):
+            return model(input_ids=ids).last_hidden_state
+        return run, list(model.parameters())
+    return make
+
+
+def _ids(n):
+    return lambda: [(torch.arange(n).remainder(64).unsqueeze(0),)]
+
+
+PROGRAMS = [
+    Program("arith_fullgraph", _fn(arith), lambda: [(_t(4), _t(4, seed=1))], fullgraph=True),
+    Program("print_break", _fn(with_print), lambda: [(_t(3),)], graph_breaks=True),
+    Program("data_dependent_if", _fn(data_dependent_if), lambda: [(_t(5),), (-_t(5).abs(),)], graph_breaks=True),
+    Program("item_break", _fn(with_item), lambda: [(_t(3),)], graph_breaks=True),
+    Program("tensor_list_loop", _fn(list_loop), lambda: [([_t(3), _t(3, seed=2), _t(3, seed=4)],)]),
+    Program("no_grad", _fn(no_grad_block), lambda: [(_t(3), _t(3, seed=1))]),
+    Program("try_except", _fn(try_except), lambda: [(_t(4), {"scale": 3.0}), (_t(4), {})]),
+    Program("closure", _fn(closure), lambda: [(_t(4),)]),
+    Program("generator", _fn(generator_sum), lambda: [(_t(4),)]),
+    Program("global_read", _fn(uses_global), lambda: [(_t(4),)]),
+    Program("dict_input", _fn(dict_input), lambda: [(_t(3), {"double": True, "bias": 1.0}),
+                                                    (_t(3), {"double": False, "bias": 1.0})]),
+    Program("kw_only", _fn(kw_only), lambda: [(_t(3),)], ),
+    Program("star_args", _fn(star_args), lambda: [(_t(3), _t(3, seed=1), _t(3, seed=2))]),
+    Program("nested_compiled", _fn(outer_calls_compiled), lambda: [(_t(3),)]),
+    Program("while_break", _fn(while_break), lambda: [(_t(3),)]),
+    Program("dynamic_shapes", _fn(arith), lambda: [(_t(3), _t(3)), (_t(5), _t(5)), (_t(7), _t(7))], dynamic=True),
+    Program("recompile_shape", _fn(arith), lambda: [(_t(3), _t(3)), (_t(2, 2), _t(2, 2))], dynamic=False),
+    Program("recompile_dtype", _fn(arith), lambda: [(_t(3), _t(3)), (_t(3, dtype=torch.float64),
+                                                                   _t(3, dtype=torch.float64))]),
+    Program("module_forward", _module(MLP), lambda: [(_t(2, 8),)]),
+    Program("module_train_aot_eager", _module(MLP), lambda: [(_t(2, 8),)], backend="aot_eager", train=True),
+    Program("inductor_fn", _fn(arith), lambda: [(_t(4), _t(4, seed=1))], backend="inductor"),
+    Program("inductor_train", _module(MLP), lambda: [(_t(2, 8),)], backend="inductor", train=True),
+    Program("inductor_graph_break", _fn(data_dependent_if), lambda: [(_t(5),)], backend="inductor",
+            graph_breaks=True),
+    Program("hf_bert", _hf("bert"), _ids(6)),
+    Program("hf_gpt2", _hf("gpt2"), _ids(6)),
+    Program("hf_t5", _hf("t5"), _ids(6)),
+    Program("hf_llama", _hf("llama"), _ids(6)),
+    Program("hf_bert_train", _hf("bert"), _ids(6), backend="aot_eager", train=True),
+]
+
+# the kw_only program needs keyword arguments: its calls bind them through functools.partial
+PROGRAM_KWARGS = {"kw_only": {"alpha": 2.0}, "star_args": {"scale": 2}}
