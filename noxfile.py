@@ -1,13 +1,14 @@
 """Nox sessions for unveil.
 
 ``nox`` (or ``bash .ci/run``) runs the test suite and the random-program
-slice (which needs hypothesmith, kept out of the package) on Python 3.8 to 3.13;
+slice (which needs hypothesmith, kept out of the package) on Python 3.8 to 3.13,
+and the prepare_debug tests (torch 2.13.0, the local CPU wheel) on Python 3.11;
 ``nox -s tests-3.11 -- -k cli`` runs one version, passing ``-k cli`` to pytest.
 """
 import nox
 
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["tests", "random"]
+nox.options.sessions = ["tests", "random", "torch"]
 
 PYTHONS = ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
 
@@ -24,3 +25,13 @@ def random(session):
     """300 hypothesmith programs per version (benchmarks/test_random_slice.py), verdicts printed."""
     session.install("-e", ".[test]", "hypothesmith>=0.3")
     session.run("pytest", "-q", "-s", "benchmarks/test_random_slice.py", *session.posargs)
+
+
+@nox.session(python="3.11")
+def torch(session):
+    """prepare_debug on real torch.compile programs (tests_torch/): torch 2.13.0 from the
+    local wheel first, so that nothing installed later can pull another torch."""
+    session.install("torch==2.13.0")
+    session.install("-e", ".[torch,test]", "transformers", "numpy")
+    session.run("pytest", "-q", "--timeout", "900", "tests_torch", *session.posargs,
+                env={"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"})

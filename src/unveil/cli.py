@@ -63,7 +63,12 @@ def build_parser():
                            help="let unexpected decompiler exceptions raise with a traceback")
     decompile.set_defaults(handler=_cmd_decompile)
 
-    demo = commands.add_parser("demo", help="decompile a few built-in example functions")
+    demo = commands.add_parser(
+        "demo", help="decompile built-in example functions; with torch installed, also dump a "
+                     "built-in torch.compile example with prepare_debug and list the files")
+    demo.add_argument("--dump-dir", default="unveil-demo-dump",
+                      help="where the torch.compile example is dumped (default: %(default)s)")
+    demo.add_argument("--backend", default="eager", help="torch.compile backend (default: %(default)s)")
     demo.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     demo.set_defaults(handler=_cmd_demo)
     return parser
@@ -84,7 +89,22 @@ def _cmd_demo(args):
     from unveil import examples
 
     items = [("unveil.examples:" + fn.__qualname__, fn) for fn in examples.EXAMPLES]
-    return _print_decompiled(items, args.debug, always_label=True)
+    status = _print_decompiled(items, args.debug, always_label=True)
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("# torch is not installed: pip install 'unveil[torch]' for the torch.compile demo")
+        return status
+    from unveil.dynamo import demo
+    session = demo.run(args.dump_dir, backend=args.backend)
+    print("# torch.compile example (unveil.dynamo.demo.TinyNet) dumped to %s:" % session.dump.path)
+    for art in session.dump.artifacts:
+        print("%-18s %-8s %s" % (art["kind"], art.get("compile_id", ""), art["file"]))
+    print("%-18s %-8s %s" % ("index", "", session.index_file))
+    if session.failures:
+        _error("%d part(s) could not be dumped; see %s" % (len(session.failures), session.index_file))
+        return EXIT_ERROR
+    return status
 
 
 def _print_decompiled(items, debug=False, always_label=False):

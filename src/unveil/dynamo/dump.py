@@ -21,6 +21,12 @@ def safe_name(text, limit=60):
     return name[:limit]
 
 
+def short_graph_name(name):
+    """``compiled_fn_1`` for Dynamo's ``__compiled_fn_1_<uuid>`` (file names stay short)."""
+    match = re.match(r"_*(compiled_fn_\d+)", name)
+    return match.group(1) if match else safe_name(name)
+
+
 class DumpDir:
     """Writes files into one directory, never overwriting one, and keeps the index."""
 

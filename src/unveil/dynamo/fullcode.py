@@ -12,6 +12,7 @@ import types
 
 from ..unparse import unparse
 from .guards_file import identifier
+from .dump import short_graph_name
 
 
 def signature_text(code):
@@ -96,7 +97,7 @@ def _code_blocks(fn, session, out, used):
         out += _section("cache entry for compile %s of %s" % (comp.cid, fn.code.co_name))
         for name, text in session.graphs.get(comp.cid, []):
             out.append("# Graph %s (file %s.%s.graph.%s.py): `forward` below is what the backend compiled;"
-                       % (name, fn.key, comp.tag, name))
+                       % (name, fn.key, comp.tag, short_graph_name(name)))
             out.append("# %s is the backend's compiled version of it, taken from the module's globals."
                        % name)
             body = text[text.index("class GraphModule"):]

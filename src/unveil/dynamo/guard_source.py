@@ -118,24 +118,28 @@ class GuardWriter:
         self.untranslated = []
 
     def _leaf(self, kind, parts, node):
-        what = _KIND_TEXT.get(kind, kind.lower().replace("_", " "))
+        """One leaf guard: a comment on what it checks, then one condition (its parts joined by ``and``)."""
+        comment = kind
+        if node is not None and node.source not in ("", "L", "G"):
+            comment += " on %s" % node.source
+        comment += ": " + _KIND_TEXT.get(kind, kind.lower().replace("_", " "))
+        wheres = sorted({part.partition("  # ")[2].strip() for part in parts} - {""})
+        if wheres:
+            comment += "  (from: %s)" % wheres[0]
+        self.lines.append("    " + _comment(comment))
+        exprs = []
         for part in parts:
-            code, _, where = part.partition("  # ")
-            comment = kind
-            if node is not None and node.source not in ("", "L", "G"):
-                comment += " on %s" % node.source
-            comment += ": " + what
-            if where:
-                comment += "  (from: %s)" % where.strip()
-            self.lines.append("    " + _comment(comment))
             try:
-                expr = translate(kind, part, node.value_type if node is not None else None, self.context)
+                exprs.append(translate(kind, part, node.value_type if node is not None else None, self.context))
             except Untranslatable as exc:
                 self.untranslated.append(str(exc))
                 self.lines.append("    # NOT TRANSLATED (assumed to pass): " + " ".join(str(exc).split()))
-                continue
-            self.lines.append("    if not (%s):" % expr)
-            self.lines.append("        return False")
+        if not exprs:
+            return
+        condition = exprs[0] if len(exprs) == 1 else ("\n" + " " * 12 + "and ").join(
+            "(%s)" % e for e in exprs)
+        self.lines.append("    if not (%s):" % condition)
+        self.lines.append("        return False")
 
     def _node(self, node):
         for kind, parts in node.leaves:

@@ -15,7 +15,7 @@ import traceback
 import warnings
 
 from . import adapter
-from .dump import DumpDir, failure_text, safe_name
+from .dump import DumpDir, failure_text, safe_name, short_graph_name
 from .graphs import graph_file_text, link_comment
 from .fullcode import full_code_text
 from .guards_file import guards_text
@@ -303,7 +303,7 @@ class DebugSession:
                     "%s.%s.%s%s.py" % (fn.key, comp.tag, kind, suffix), header + payload,
                     function=fn.key, compile_id=comp.cid, kind=kind, ok=True))
         for name, text in self.graphs.get(comp.cid, []):
-            self.dump.write("%s.%s.graph.%s.py" % (fn.key, comp.tag, safe_name(name)),
+            self.dump.write("%s.%s.graph.%s.py" % (fn.key, comp.tag, short_graph_name(name)),
                             link_comment(linked) + text, function=fn.key, compile_id=comp.cid,
                             kind="graph", graph=name, ok=True)
 

@@ -1,0 +1,108 @@
+"""One test per place unveil touches torch (unveil.dynamo.adapter): a torch release
+that moves a hook point fails here, by name, before anything else does."""
+import torch
+
+from unveil.dynamo import adapter
+
+
+def breaking(x):
+    y = x.cos()
+    if y.sum() > 0:
+        return y * 2
+    return y - 1
+
+
+def compile_and_run(fn, backend="eager", *calls):
+    torch._dynamo.reset()
+    compiled = torch.compile(fn, backend=backend)
+    for args in calls or [(torch.randn(3),)]:
+        out = compiled(*args)
+    return out
+
+
+def test_bytecode_hook_sees_original_and_transformed_code_and_compile_id():
+    seen = []
+    handle = adapter.register_bytecode_hook(lambda code, new: seen.append((code, new, adapter.current_compile_id())))
+    try:
+        compile_and_run(breaking)
+    finally:
+        handle.remove()
+    assert seen[0][0] is breaking.__code__
+    assert seen[0][1] is not breaking.__code__ and seen[0][1].co_name == "breaking"
+    assert seen[0][2] == "0/0"
+
+
+def test_structured_trace_events_that_prepare_debug_reads():
+    events = []
+    trace = adapter.StructuredTrace(lambda event, metadata, payload: events.append((event, metadata, payload)))
+    trace.attach()
+    try:
+        torch._dynamo.reset()
+        w = torch.randn(3, requires_grad=True)
+        compiled = torch.compile(lambda x: (breaking(x) * w).sum(), backend="aot_eager")
+        compiled(torch.randn(3)).backward()
+        compiled(torch.randn(3).double()).backward()        # recompiles
+    finally:
+        trace.detach()
+    names = {e for e, _, _ in events} | {m["artifact"]["name"] for e, m, _ in events if e == "artifact"}
+    assert {"aot_forward_graph", "aot_backward_graph", "aot_joint_graph",
+            "dynamo_graph_break_reason", "recompile_reasons"} <= names, names
+    assert all(adapter.record_compile_id(m) for e, m, _ in events if e == "aot_forward_graph")
+
+
+def test_structured_trace_carries_inductor_output_code():
+    events = []
+    trace = adapter.StructuredTrace(lambda event, metadata, payload: events.append((event, payload)))
+    trace.attach()
+    try:
+        compile_and_run(lambda x: x.sin() + 1, "inductor")
+    finally:
+        trace.detach()
+    code = [p for e, p in events if e == "inductor_output_code"]
+    assert code and "def call(" in code[0]
+
+
+def test_graph_code_log_gives_each_graph_module_and_its_global_name():
+    graphs = []
+    log = adapter.GraphCodeLog(lambda name, gm: graphs.append((name, gm)))
+    log.attach()
+    try:
+        compile_and_run(breaking)
+    finally:
+        log.detach()
+    assert graphs and all(isinstance(gm, torch.fx.GraphModule) for _, gm in graphs)
+    assert graphs[0][0].startswith("__compiled_fn_")
+    assert graphs[0][1].meta["dynamo_compile_id"].frame_id == 0
+
+
+def test_cache_entries_guards_and_globals():
+    compile_and_run(breaking, "eager", (torch.randn(3),), (torch.randn(3, dtype=torch.float64),))
+    entries = adapter.cache_entries(breaking.__code__)
+    assert [e.compile_id for e in entries] == ["0/1", "0/0"]   # newest first
+    assert entries[1].check({"x": torch.randn(3)}) and not entries[1].check({"x": torch.randn(3).double()})
+    tree = entries[1].guard_tree()
+    kinds = set()
+
+    def walk(node):
+        kinds.update(kind for kind, _ in node.leaves)
+        for child in node.children:
+            walk(child)
+    walk(tree)
+    assert {"TENSOR_MATCH", "GLOBAL_STATE"} <= kinds, kinds
+    assert adapter.guard_globals(entries[0]) is globals()
+
+
+def test_resume_codes_of_a_graph_break():
+    compile_and_run(breaking)
+    codes = adapter.resume_codes(breaking.__code__)
+    assert codes and all(c.co_name.startswith("torch_dynamo_resume_in_breaking") for c in codes)
+
+
+def test_function_mode_stack_and_shape_guard_names():
+    assert adapter.function_mode_stack_types() == []
+
+    class Mode(torch.overrides.TorchFunctionMode):
+        pass
+    with Mode():
+        assert adapter.function_mode_stack_types() == [Mode.__module__ + "." + Mode.__qualname__]
+    assert {"math", "IsNonOverlappingAndDenseIndicator"} <= adapter.sympy_interp_names()
