@@ -37,35 +37,85 @@ def handles(*ops):
     return register
 
 
+class Pending:
+    """A value computed by the bytecode but not yet written: its expression text.
+
+    ``reads`` is the set of locals a pure load reads (``LOAD_FAST``), or ``None``
+    for any other expression, whose evaluation may have effects.
+    """
+
+    __slots__ = ("text", "reads", "value")
+
+    def __init__(self, text, reads=None, value=None):
+        self.text = text
+        self.reads = reads
+        self.value = value            # the constant, for LOAD_CONST
+
+    @property
+    def effectful(self):
+        return self.reads is None and self.value is None and not self.is_const
+
+    is_const = False
+
+
+class Const(Pending):
+    is_const = True
+
+
 class Machine:
-    """The slots of one basic block being lowered, and the lines it emits."""
+    """The slots of one basic block being lowered, and the lines it emits.
+
+    A slot holds ``_NULL``, ``None`` (the value is in the slot's variable), or a
+    :class:`Pending` expression.  Pending expressions are folded into the
+    expression or statement that consumes them, which keeps the bytecode's
+    evaluation order as long as effectful ones are consumed in the order they
+    were made: so before any statement, before a new expression made from an
+    effectful one, and before a ``SWAP`` moves an effectful one, every other
+    effectful pending value is written to its variable, oldest first (stack
+    order is creation order).
+    """
 
     def __init__(self, lowering, slots):
         self.low = lowering
-        self.slots = list(slots)   # per stack slot: _NULL, or the constant loaded into it, or None
+        self.slots = list(slots)
         self.lines = []
         self.exits = []            # (target block start, slots at the jump)
+        self._consumed_effect = False
 
     def var(self, depth):
         return "%s%d" % (self.low.stack_prefix, depth)
 
+    def _write(self, depth):
+        kind = self.slots[depth]
+        if isinstance(kind, Pending):
+            self.lines.append("%s = %s" % (self.var(depth), kind.text))
+            self.slots[depth] = None
+
+    def materialize(self, effectful_only=False):
+        """Write pending values to their variables, oldest first."""
+        for depth, kind in enumerate(self.slots):
+            if isinstance(kind, Pending) and (kind.effectful or not effectful_only):
+                self._write(depth)
+
+    def invalidate(self, local):
+        """Write the pending loads of ``local`` before a statement rebinds it."""
+        for depth, kind in enumerate(self.slots):
+            if isinstance(kind, Pending) and kind.reads and local in kind.reads:
+                self._write(depth)
+
     def emit(self, line):
+        self.materialize(effectful_only=True)
+        self._consumed_effect = False
         self.lines.append(line)
 
-    def push(self, expr):
-        self.emit("%s = %s" % (self.var(len(self.slots)), expr))
-        self.slots.append(None)
+    def push(self, expr, reads=None):
+        if self._consumed_effect:
+            self.materialize(effectful_only=True)
+            self._consumed_effect = False
+        self.slots.append(Pending(expr, reads))
 
     def push_const(self, value, text):
-        """A constant is not assigned until a jump needs it in its variable."""
-        self.slots.append(("const", value, text))
-
-    def materialize(self):
-        """Assign every constant still pending to its slot variable (before a jump)."""
-        for depth, kind in enumerate(self.slots):
-            if isinstance(kind, tuple):
-                self.emit("%s = %s" % (self.var(depth), kind[2]))
-                self.slots[depth] = None
+        self.slots.append(Const(text, value=value))
 
     def leave(self, target):
         self.materialize()
@@ -80,8 +130,10 @@ class Machine:
         kind = self.slots.pop()
         if kind is _NULL:
             return _NULL
-        if isinstance(kind, tuple):
-            return kind[2]
+        if isinstance(kind, Pending):
+            if kind.effectful:
+                self._consumed_effect = True
+            return kind.text if kind.text.isidentifier() else "(%s)" % kind.text
         return self.var(len(self.slots))
 
     def popn(self, n):
@@ -89,15 +141,18 @@ class Machine:
         return values[::-1]
 
     def peek(self, n):
-        """The variable of the n-th slot from the top (1 = top)."""
+        """The variable of the n-th slot from the top (1 = top), written if pending."""
         depth = len(self.slots) - n
-        if isinstance(self.slots[depth], tuple):
-            return self.slots[depth][2]
-        return self.var(depth)
+        kind = self.slots[depth]
+        if isinstance(kind, Pending) and not kind.is_const:
+            self.materialize(effectful_only=True)
+            self._write(depth)
+        kind = self.slots[depth]
+        return kind.text if isinstance(kind, Const) else self.var(depth)
 
     def constant_of(self, depth):
         kind = self.slots[depth]
-        return kind[1] if isinstance(kind, tuple) else None
+        return kind.value if isinstance(kind, Const) else None
 
 
 def _value(m, text):
@@ -111,7 +166,13 @@ def _load_const(m, ins):
     m.push_const(ins.argval, m.low.constant(ins.argval))
 
 
-@handles("LOAD_FAST", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_FAST_CHECK", "LOAD_NAME")
+@handles("LOAD_FAST", "LOAD_FAST_CHECK")
+def _load_fast(m, ins):
+    name = m.low.local(ins.argval)
+    m.push(name, reads=frozenset([name]))
+
+
+@handles("LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME")
 def _load_local(m, ins):
     m.push(m.low.local(ins.argval))
 
@@ -130,7 +191,10 @@ def _load_fast_and_clear(m, ins):
 
 @handles("STORE_FAST", "STORE_DEREF", "STORE_NAME")
 def _store_local(m, ins):
-    m.emit("%s = %s" % (m.low.local(ins.argval, store=True), _value(m, m.pop())))
+    name = m.low.local(ins.argval, store=True)
+    value = _value(m, m.pop())
+    m.invalidate(name)
+    m.emit("%s = %s" % (name, value))
 
 
 @handles("STORE_GLOBAL")
@@ -141,7 +205,9 @@ def _store_global(m, ins):
 
 @handles("DELETE_FAST", "DELETE_DEREF", "DELETE_NAME")
 def _delete_local(m, ins):
-    m.emit("del %s" % m.low.local(ins.argval, store=True))
+    name = m.low.local(ins.argval, store=True)
+    m.invalidate(name)
+    m.emit("del %s" % name)
 
 
 @handles("DELETE_GLOBAL")
@@ -189,15 +255,21 @@ def _copy(m, ins):
     kind = m.slots[depth]
     if kind is _NULL:
         m.push_null()
-    elif isinstance(kind, tuple):
-        m.slots.append(kind)
+    elif isinstance(kind, Pending) and (kind.is_const or kind.reads):
+        m.slots.append(kind)        # a constant or a local's load: the same text twice
     else:
-        m.push(m.var(depth))
+        m.materialize(effectful_only=True)
+        m._write(depth)
+        m.push(m.var(depth), reads=frozenset([m.var(depth)]))
 
 
 @handles("SWAP")
 def _swap(m, ins):
     top, other = len(m.slots) - 1, len(m.slots) - ins.argval
+    if any(isinstance(k, Pending) and k.effectful for k in (m.slots[top], m.slots[other])):
+        m.materialize(effectful_only=True)
+    m.invalidate(m.var(top))
+    m.invalidate(m.var(other))
     a, b = m.slots[top], m.slots[other]
     in_a, in_b = a is None, b is None   # a value held in the slot's variable
     if in_a and in_b:
