@@ -148,3 +148,32 @@ def test_program(program, tmp_path):
                             for f in session.functions.values())
     assert_same(plain, rerun)
     assert_same(plain_grads, rerun_grads)
+
+
+@pytest.mark.parametrize("program", [p for p in PROGRAMS if p.graph_breaks], ids=repr)
+def test_dumped_resume_functions_run_in_place(program, tmp_path):
+    """Each resume function, recompiled from its dumped file, replaces Dynamo's in the
+    globals the transformed code calls it from; the program must give the same results."""
+    _, plain, _, _ = execute(program)
+    torch._dynamo.reset()
+    fn, _ = program.make()
+    compiled = torch.compile(fn, backend=program.backend)
+    kwargs = PROGRAM_KWARGS.get(program.name, {})
+    calls = program.calls()
+    with unveil.prepare_debug(tmp_path) as session:
+        for args in calls:
+            compiled(*args, **kwargs)
+    g = fn.__globals__
+    swapped = []
+    for record in session.functions.values():
+        if not record.is_resume or record.resume_file is None:
+            continue
+        text = (tmp_path / record.resume_file).read_text()
+        for name, value in list(g.items()):
+            if name.startswith("__resume_at_") and getattr(value, "__code__", None) is record.code:
+                value.__code__ = unveil.recompile(text, record.code)
+                swapped.append(value.__code__)
+    assert swapped, "no resume function found in the module's globals"
+    again = [compiled(*args, **kwargs).detach() for args in calls]
+    assert_same(plain, again)
+    assert any(adapter.cache_entries(code) for code in swapped), "the recompiled resume functions never ran"

@@ -1,0 +1,112 @@
+"""prepare_debug as a context manager: hooks come and go, nesting, threads, failures."""
+import json
+import logging
+import threading
+import warnings
+
+import pytest
+import torch
+
+import unveil
+from unveil.dynamo import UnveilWarning, session as session_module
+
+
+def f(x):
+    y = x.sin()
+    if y.sum() > 0:
+        return y + 1
+    return y - 1
+
+
+def run(fn=f, *args):
+    torch._dynamo.reset()
+    return torch.compile(fn, backend="eager")(*(args or (torch.randn(4),)))
+
+
+def hooks_installed():
+    from torch._dynamo.convert_frame import _bytecode_hooks
+    trace = logging.getLogger("torch.__trace")
+    return bool(_bytecode_hooks) or any(isinstance(h, logging.Handler) and type(h).__module__.startswith("unveil")
+                                        for h in trace.handlers)
+
+
+def test_leaving_removes_every_hook_even_after_an_exception(tmp_path):
+    assert not hooks_installed()
+    with pytest.raises(ZeroDivisionError):
+        with unveil.prepare_debug(tmp_path):
+            assert hooks_installed()
+            run()
+            1 / 0
+    assert not hooks_installed()
+    assert (tmp_path / "index.json").exists()
+
+
+def test_entering_the_same_session_twice_is_an_error(tmp_path):
+    debug = unveil.prepare_debug(tmp_path)
+    with debug:
+        with pytest.raises(RuntimeError, match="already active"):
+            with debug:
+                pass
+    assert not hooks_installed()
+
+
+def test_nested_sessions_both_dump_and_the_hooks_go_with_the_outer(tmp_path):
+    with unveil.prepare_debug(tmp_path / "outer") as outer:
+        with unveil.prepare_debug(tmp_path / "inner") as inner:
+            run()
+        assert hooks_installed()
+    assert not hooks_installed()
+    for d in (outer, inner):
+        index = json.loads((tmp_path / d.dump_dir.rsplit("/", 1)[1] / "index.json").read_text())
+        assert index["failures"] == [] and any(a["kind"] == "transformed_code" for a in index["artifacts"])
+
+
+def test_a_second_run_into_the_same_directory_never_overwrites(tmp_path):
+    for _ in range(2):
+        with unveil.prepare_debug(tmp_path):
+            run()
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert "index.json" in names and "run2.index.json" in names
+    first = json.loads((tmp_path / "index.json").read_text())
+    second = json.loads((tmp_path / "run2.index.json").read_text())
+    assert not {a["file"] for a in first["artifacts"]} & {a["file"] for a in second["artifacts"]}
+
+
+def test_compiles_in_threads_are_all_dumped(tmp_path):
+    def g(x):
+        return x.cos() * 3
+
+    def h(x):
+        return x.tanh() - 2
+    torch._dynamo.reset()
+    results = {}
+    with unveil.prepare_debug(tmp_path) as debug:
+        threads = [threading.Thread(target=lambda fn=fn: results.setdefault(fn.__name__, torch.compile(
+            fn, backend="eager")(torch.ones(3)))) for fn in (g, h)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert set(results) == {"g", "h"} and debug.failures == []
+    assert {fn.code.co_name for fn in debug.functions.values()} == {"g", "h"}
+
+
+def test_a_failure_of_ours_is_written_warned_once_and_the_program_runs_on(tmp_path, monkeypatch):
+    def broken(code):
+        raise unveil.DecompilationError("simulated failure in %s" % code.co_name)
+    monkeypatch.setattr(session_module, "decompile_code", broken)
+    x = torch.randn(4)
+    expected = f(x)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with unveil.prepare_debug(tmp_path, run_dumped=True) as debug:
+            out = run(f, x)
+    torch.testing.assert_close(out, expected)
+    assert len([w for w in caught if issubclass(w.category, UnveilWarning)]) == 1
+    index = json.loads((tmp_path / "index.json").read_text())
+    failed = [a for a in index["artifacts"] if not a["ok"]]
+    assert failed and all("simulated failure" in a["error"] for a in failed)
+    text = (tmp_path / failed[0]["file"]).read_text()
+    assert "simulated failure" in text and "LOAD_FAST" in text      # the bytecode instead of source
+    compile(text, failed[0]["file"], "exec")
+    assert debug.failures
