@@ -107,6 +107,26 @@ def check_guards(program, fn, calls, dump_dir, index):
     assert outcomes == {True, False}, "the guard checks never saw both outcomes: %s" % outcomes
 
 
+def check_full_code(program, fn, calls, dump_dir, index, expected):
+    """The full-code module's dispatch function, called like the compiled function, gives
+    the same results (closures excepted: their free variables are not in the module)."""
+    kwargs = PROGRAM_KWARGS.get(program.name, {})
+    code, _ = frame_locals(fn, calls[0], kwargs)
+    if code.co_freevars:
+        return
+    key = next(f["key"] for f in index["functions"]
+               if f["name"] == code.co_name and f["line"] == code.co_firstlineno and f["kind"] == "function")
+    art = next(a for a in index["artifacts"] if a["kind"] == "full_code" and a["function"] == key)
+    path = os.path.join(dump_dir, art["file"])
+    namespace = {"__name__": "unveil_full_code"}
+    exec(compile(open(path).read(), path, "exec"), namespace)
+    dispatch = namespace[code.co_name]
+    receiver = (fn,) if isinstance(fn, torch.nn.Module) else ()
+    with torch.no_grad():
+        outs = [dispatch(*receiver, *args, **kwargs).detach() for args in calls]
+    assert_same([e.detach() for e in expected], outs)
+
+
 @pytest.mark.parametrize("program", PROGRAMS, ids=repr)
 def test_program(program, tmp_path):
     _, plain, plain_grads, _ = execute(program)
@@ -138,6 +158,7 @@ def test_program(program, tmp_path):
     for path in dump_dir.glob("*.py"):
         compile(path.read_text(), str(path), "exec")
     check_guards(program, fn, calls, dump_dir, index)
+    check_full_code(program, fn, calls, dump_dir, index, plain)
     assert session.failures == []
 
     with unveil.prepare_debug(tmp_path / "run", run_dumped=True) as session:

@@ -126,6 +126,13 @@ def _code_blocks(fn, session, out, used):
     out.append("    # No entry's guard passes: Dynamo compiles the frame anew and adds an entry")
     out.append("    # (or, past its recompile limit, runs the original bytecode).")
     out.append("    return %s(%s)" % (original, call))
+    where = _function_path(fn.code, fn.globals or {})
+    if where is not None:
+        out.append("")
+        out.append("# Default argument values, as the compiled function has them.")
+        for name in (dispatch_name(fn), original):
+            out.append("%s.__defaults__ = %s.__defaults__" % (name, where))
+            out.append("%s.__kwdefaults__ = %s.__kwdefaults__" % (name, where))
 
 
 def full_code_text(fn, session):
@@ -155,6 +162,21 @@ def full_code_text(fn, session):
         head.append("# Names the transformed code reads from those globals:")
         head += ["%s = G[%r]" % (n, n) for n in taken]
     return "\n".join(head + body) + "\n"
+
+
+def _function_path(code, globals_):
+    """``G[...]`` source reaching the function or method with ``code`` and defaults, or ``None``."""
+    for name, value in globals_.items():
+        candidates = [("G[%r]" % name, value)]
+        if isinstance(value, type):
+            candidates += [("G[%r].%s" % (name, attr), member) for attr, member in vars(value).items()
+                           if attr.isidentifier()]
+        for path, obj in candidates:
+            if getattr(obj, "__code__", None) is code:
+                if getattr(obj, "__defaults__", None) or getattr(obj, "__kwdefaults__", None):
+                    return path
+                return None
+    return None
 
 
 def _name_resume_functions(fn, session):
