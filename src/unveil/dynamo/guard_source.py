@@ -9,7 +9,6 @@ writes one function per cache entry that returns what Dynamo's guard returns.
 import ast
 import re
 
-from ..unparse import unparse
 
 #: guard kind -> what the comment says it checks
 _KIND_TEXT = {
@@ -56,25 +55,38 @@ class Untranslatable(Exception):
     """A guard description with no Python form that unveil knows."""
 
 
+def _parse(text):
+    try:
+        return ast.parse(text, mode="eval")
+    except SyntaxError:
+        return None
+
+
 def _without_comment(part):
-    """The longest prefix before a ``#`` that parses as an expression (guards' comments
-    follow the code after a ``#``, and the code itself may hold ``#`` in strings)."""
+    """``(code, tree)``: the longest prefix before a ``#`` that parses as an expression
+    (guards' comments follow the code after a ``#``; the code may hold ``#`` in strings)."""
     cuts = [m.start() for m in re.finditer("#", part)] + [len(part)]
     for cut in cuts:
         text = _TYPE_SUFFIX.sub("", part[:cut].rstrip())
         if _GLOBAL_STATE.match(text) or _SAVED_HOOKS.match(text):
-            return text
-        try:
-            ast.parse(text, mode="eval")
-            return text
-        except SyntaxError:
-            continue
-    return _TYPE_SUFFIX.sub("", part.split("#")[0].rstrip())
+            return text, None
+        tree = _parse(text)
+        if tree is not None:
+            return text, tree
+    return _TYPE_SUFFIX.sub("", part.split("#")[0].rstrip()), None
+
+
+#: identifiers outside attribute access and string starts (a cheap stand-in for ast.walk)
+_WORDS = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)")
+
+
+def words(text):
+    return set(_WORDS.findall(text))
 
 
 def translate(kind, part, value_type=None, context=None):
     """One verbose code part as a Python expression over ``L`` and ``G``."""
-    text = _without_comment(part)
+    text, tree = _without_comment(part)
     match = _GLOBAL_STATE.match(text)
     if match:
         return "check_global_state(%r)" % match.group(1)
@@ -82,27 +94,25 @@ def translate(kind, part, value_type=None, context=None):
     if match:
         return "check_saved_tensors_hooks(%s)" % match.group(1)
     if text == "___check_torch_function_mode_stack()":
-        return "check_torch_function_mode_stack(%r)" % (list((context or {}).get("function_modes", [])),)
+        modes = list((context or {}).get("function_modes", []))
+        return "check_torch_function_mode_stack(%r)" % (modes,)
     if kind == "TENSOR_MATCH":
         text = _DISPATCH.sub(lambda m: repr("DispatchKeySet(%s)" % m.group(1)), text)
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
+        tree = _parse(text)
+        call = tree.body if tree is not None else None
+        if value_type is None or not (isinstance(call, ast.Call) and len(call.args) >= 4):
+            raise Untranslatable(text)
+        arg = call.args[1]  # the type's bare name: written as its qualified name
+        text = (text[:arg.col_offset] + repr("%s.%s" % (value_type.__module__, value_type.__qualname__))
+                + text[arg.end_col_offset:])
+    if tree is None:
         raise Untranslatable(text)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id in _RENAMES:
-            node.id = _RENAMES[node.id]
-        elif isinstance(node, ast.Name) and node.id.startswith("__") and node.id not in ("__builtins__",):
+    if "__" in text:
+        for old in words(text) & set(_RENAMES):
+            text = re.sub(r"\b%s\b" % re.escape(old), _RENAMES[old], text)
+        if any(n.startswith("__") and n != "__builtins__" for n in words(text)):
             raise Untranslatable(text)
-    if kind == "TENSOR_MATCH":
-        call = tree.body
-        if not (isinstance(call, ast.Call) and len(call.args) >= 4):
-            raise Untranslatable(text)
-        if value_type is not None:
-            call.args[1] = ast.Constant("%s.%s" % (value_type.__module__, value_type.__qualname__))
-        else:
-            raise Untranslatable(text)
-    return unparse(tree.body)
+    return text
 
 
 def _comment(text):

@@ -1,9 +1,8 @@
 """The guards file of one cache entry: imports, then the guard function."""
-import ast
 import builtins
 
 from . import adapter
-from .guard_source import RUNTIME_NAMES, GuardWriter
+from .guard_source import RUNTIME_NAMES, GuardWriter, words
 
 
 #: every dumped guard takes the frame's locals and globals (Dynamo's own guards may skip G)
@@ -16,11 +15,6 @@ def identifier(text):
 
 def guard_function_name(fn, comp):
     return "__guard_%s_for_%s" % (comp.tag, identifier(fn.key))
-
-
-def _free_names(source):
-    return {node.id for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
 
 
 class GuardsText:
@@ -44,7 +38,7 @@ def guards_text(fn, comp, entry, recompile_reasons):
     doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.cid, fn.code.co_name)
     body = writer.write(name, entry.guard_tree(), GUARD_PARAMS, doc)
     params = {a.lstrip("*") for a in GUARD_PARAMS}
-    free = _free_names(body) - params - set(dir(builtins))
+    free = words(body) - params - set(dir(builtins))
     runtime = sorted(free & set(RUNTIME_NAMES))
     sympy = adapter.sympy_interp_names()
     comments = ["# Guards of compile %s of %s (%s:%d)." % (comp.cid, fn.code.co_name, fn.code.co_filename,
