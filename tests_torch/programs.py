@@ -215,6 +215,9 @@ PROGRAMS = [
     Program("hf_t5", _hf("t5"), _ids(6)),
     Program("hf_llama", _hf("llama"), _ids(6)),
     Program("hf_bert_train", _hf("bert"), _ids(6), backend="aot_eager", train=True),
+    Program("hf_gpt2_train", _hf("gpt2"), _ids(6), backend="aot_eager", train=True),
+    Program("hf_t5_train", _hf("t5"), _ids(6), backend="aot_eager", train=True),
+    Program("hf_llama_train", _hf("llama"), _ids(6), backend="aot_eager", train=True),
 ]
 
 # the kw_only program needs keyword arguments: its calls bind them through functools.partial

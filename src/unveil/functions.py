@@ -66,9 +66,7 @@ class FunctionContext:
         return name(self.bindings.name_for(value))
 
     def identifier(self, ident):
-        if ident.isidentifier() and not keyword.iskeyword(ident):
-            return ident
-        return "_unveil_" + "".join(c if c.isalnum() or c == "_" else "_" for c in ident)
+        return identifier(ident)
 
     def declare_global(self, ident):
         if self.code.co_flags & inspect.CO_NEWLOCALS:
@@ -231,9 +229,16 @@ def _replace_yields(node, marker):
 
 # --- functions and classes as statements -------------------------------------
 
+def identifier(ident):
+    """``ident``, or a valid stand-in for a name the compiler made (``.0``) or Dynamo chose."""
+    if ident.isidentifier() and not keyword.iskeyword(ident):
+        return ident
+    return "_unveil_" + "".join(c if c.isalnum() or c == "_" else "_" for c in ident)
+
+
 def signature(code, defaults=None, kwdefaults=None, annotations=None, future=False):
     """``ast.arguments`` for ``code`` with default and annotation expressions."""
-    names = code.co_varnames
+    names = [identifier(n) for n in code.co_varnames]
     nargs = code.co_argcount
     nposonly = getattr(code, "co_posonlyargcount", 0)
     nkw = code.co_kwonlyargcount
