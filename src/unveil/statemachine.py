@@ -11,6 +11,7 @@ generators is not lowered (a clear error instead).
 """
 import ast
 import inspect
+import re
 
 from .errors import DecompilationError
 from .instructions import normalise
@@ -24,7 +25,8 @@ _ENDS_BLOCK = {"JUMP", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NON
 _UNARY = {"UNARY_NOT": "not %s", "UNARY_NEGATIVE": "-%s", "UNARY_INVERT": "~%s", "UNARY_POSITIVE": "+%s"}
 _CONDITIONS = {"POP_JUMP_IF_FALSE": "not %s", "POP_JUMP_IF_TRUE": "%s",
                "POP_JUMP_IF_NONE": "%s is None", "POP_JUMP_IF_NOT_NONE": "%s is not None"}
-_CONVERSIONS = {1: "str(%s)", 2: "repr(%s)", 3: "ascii(%s)"}
+_NAMES = re.compile(r"[A-Za-z_]\w*")
+_CONVERSIONS = {"s": "str(%s)", "r": "repr(%s)", "a": "ascii(%s)"}
 
 HANDLERS = {}
 
@@ -65,43 +67,68 @@ class Const(Pending):
 class Machine:
     """The slots of one basic block being lowered, and the lines it emits.
 
-    A slot holds ``_NULL``, ``None`` (the value is in the slot's variable), or a
+    A slot holds ``_NULL``, the name of the variable holding its value, or a
     :class:`Pending` expression.  Pending expressions are folded into the
     expression or statement that consumes them, which keeps the bytecode's
     evaluation order as long as effectful ones are consumed in the order they
     were made: so before any statement, before a new expression made from an
     effectful one, and before a ``SWAP`` moves an effectful one, every other
-    effectful pending value is written to its variable, oldest first (stack
-    order is creation order).
+    effectful pending value is written to a variable, oldest first (stack
+    order is creation order).  ``SWAP`` and ``COPY`` only move names; at a jump
+    every slot *i* is written to its canonical variable ``__s<i>``.
     """
 
     def __init__(self, lowering, slots):
         self.low = lowering
         self.slots = list(slots)
         self.lines = []
-        self.exits = []            # (target block start, slots at the jump)
+        self.exits = []            # (target block start, stack shape at the jump)
+        self.terminator = None     # how the block ends, unless it returns or raises (see Lowering)
         self._consumed_effect = False
 
-    def var(self, depth):
+    def canonical(self, depth):
         return "%s%d" % (self.low.stack_prefix, depth)
+
+    def claim(self, depth, reserved=()):
+        """A variable for a new value at ``depth``: no live slot or pending value reads it."""
+        used = {k for k in self.slots if isinstance(k, str)} | set(reserved)
+        name, n = self.canonical(depth), 0
+        while name in used:
+            n += 1
+            name = "%s_%d" % (self.canonical(depth), n)
+        self.invalidate(name)
+        return name
 
     def _write(self, depth):
         kind = self.slots[depth]
         if isinstance(kind, Pending):
-            self.lines.append("%s = %s" % (self.var(depth), kind.text))
-            self.slots[depth] = None
+            name = self.claim(depth)
+            self.lines.append("%s = %s" % (name, kind.text))
+            self.slots[depth] = name
 
     def materialize(self, effectful_only=False):
-        """Write pending values to their variables, oldest first."""
+        """Write pending values to variables, oldest first."""
         for depth, kind in enumerate(self.slots):
             if isinstance(kind, Pending) and (kind.effectful or not effectful_only):
                 self._write(depth)
 
-    def invalidate(self, local):
-        """Write the pending loads of ``local`` before a statement rebinds it."""
+    def invalidate(self, name):
+        """Write the pending loads of ``name`` before a statement rebinds it."""
         for depth, kind in enumerate(self.slots):
-            if isinstance(kind, Pending) and kind.reads and local in kind.reads:
+            if isinstance(kind, Pending) and kind.reads and name in kind.reads:
                 self._write(depth)
+
+    def canonicalize(self):
+        """Every value in its slot's canonical variable (what the next block expects)."""
+        self.materialize()
+        moves = [(self.canonical(d), k) for d, k in enumerate(self.slots)
+                 if isinstance(k, str) and k != self.canonical(d)]
+        if moves:
+            self.lines.append("%s = %s" % (", ".join(t for t, _ in moves), ", ".join(v for _, v in moves)))
+        self.slots = [k if k is _NULL else self.canonical(d) for d, k in enumerate(self.slots)]
+
+    def shape(self, slots=None):
+        return [k is _NULL for k in (self.slots if slots is None else slots)]
 
     def emit(self, line):
         self.materialize(effectful_only=True)
@@ -118,8 +145,8 @@ class Machine:
         self.slots.append(Const(text, value=value))
 
     def leave(self, target):
-        self.materialize()
-        self.exits.append((target, list(self.slots)))
+        self.canonicalize()
+        self.exits.append((target, self.shape()))
 
     def push_null(self):
         self.slots.append(_NULL)
@@ -128,13 +155,11 @@ class Machine:
         if not self.slots:
             raise DecompilationError("stack underflow while lowering %s" % self.low.code.co_name)
         kind = self.slots.pop()
-        if kind is _NULL:
-            return _NULL
         if isinstance(kind, Pending):
             if kind.effectful:
                 self._consumed_effect = True
             return kind.text if kind.text.isidentifier() else "(%s)" % kind.text
-        return self.var(len(self.slots))
+        return kind                # _NULL or a variable name
 
     def popn(self, n):
         values = [self.pop() for _ in range(n)]
@@ -148,7 +173,7 @@ class Machine:
             self.materialize(effectful_only=True)
             self._write(depth)
         kind = self.slots[depth]
-        return kind.text if isinstance(kind, Const) else self.var(depth)
+        return kind.text if isinstance(kind, Const) else kind
 
     def constant_of(self, depth):
         kind = self.slots[depth]
@@ -246,21 +271,19 @@ def _push_null(m, ins):
 
 @handles("POP_TOP")
 def _pop_top(m, ins):
-    m.pop()  # the value was computed when it was pushed; dropping it is a no-op
+    kind = m.slots[-1] if m.slots else None
+    value = m.pop()
+    if isinstance(kind, Pending) and kind.effectful:
+        m.emit(value)      # computed but unused: evaluated for its effects, as the bytecode does
 
 
 @handles("COPY")
 def _copy(m, ins):
     depth = len(m.slots) - ins.argval
     kind = m.slots[depth]
-    if kind is _NULL:
-        m.push_null()
-    elif isinstance(kind, Pending) and (kind.is_const or kind.reads):
-        m.slots.append(kind)        # a constant or a local's load: the same text twice
-    else:
+    if isinstance(kind, Pending) and kind.effectful:
         m.materialize(effectful_only=True)
-        m._write(depth)
-        m.push(m.var(depth), reads=frozenset([m.var(depth)]))
+    m.slots.append(m.slots[depth])  # NULL, a constant, a local's load or a variable: shared
 
 
 @handles("SWAP")
@@ -268,16 +291,7 @@ def _swap(m, ins):
     top, other = len(m.slots) - 1, len(m.slots) - ins.argval
     if any(isinstance(k, Pending) and k.effectful for k in (m.slots[top], m.slots[other])):
         m.materialize(effectful_only=True)
-    m.invalidate(m.var(top))
-    m.invalidate(m.var(other))
     a, b = m.slots[top], m.slots[other]
-    in_a, in_b = a is None, b is None   # a value held in the slot's variable
-    if in_a and in_b:
-        m.emit("%s, %s = %s, %s" % (m.var(top), m.var(other), m.var(other), m.var(top)))
-    elif in_a:
-        m.emit("%s = %s" % (m.var(other), m.var(top)))
-    elif in_b:
-        m.emit("%s = %s" % (m.var(top), m.var(other)))
     m.slots[top], m.slots[other] = b, a
 
 
@@ -285,11 +299,11 @@ def _swap(m, ins):
 def _binary(m, ins):
     right, left = m.pop(), m.pop()
     if ins.argval.endswith("=") and ins.argval not in ("==", "!=", "<=", ">="):
-        target = m.var(len(m.slots))
+        target = m.claim(len(m.slots))  # never a name another slot still holds (COPY)
         if left != target:
             m.emit("%s = %s" % (target, left))
         m.emit("%s %s %s" % (target, ins.argval, right))
-        m.slots.append(None)
+        m.slots.append(target)
     else:
         m.push("%s %s %s" % (left, ins.argval, right))
 
@@ -399,11 +413,16 @@ def _format_value(m, ins):
     m.push("format(%s, %s)" % (value, spec) if spec else "format(%s)" % value)
 
 
-@handles("LIST_APPEND", "SET_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE")
+@handles("CONVERT_VALUE")
+def _convert_value(m, ins):
+    m.push(_CONVERSIONS[ins.argval] % m.pop())
+
+
+@handles("LIST_APPEND", "SET_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE")
 def _add_to(m, ins):
     value = m.pop()
     method = {"LIST_APPEND": "append", "SET_ADD": "add", "LIST_EXTEND": "extend",
-              "SET_UPDATE": "update", "DICT_UPDATE": "update", "DICT_MERGE": "update"}[ins.op]
+              "SET_UPDATE": "update", "DICT_UPDATE": "update"}[ins.op]
     m.emit("%s.%s(%s)" % (m.peek(ins.argval), method, value))
 
 
@@ -421,22 +440,28 @@ def _list_to_tuple(m, ins):
 @handles("UNPACK_SEQUENCE")
 def _unpack(m, ins):
     seq = m.pop()
-    base = len(m.slots)
-    targets = [m.var(base + i) for i in range(ins.argval)][::-1]
-    m.emit("%s = %s" % (_items(targets) if targets else "()", seq))
-    m.slots.extend([None] * ins.argval)
+    names = _claim_many(m, ins.argval)
+    m.emit("%s = %s" % (_items(names[::-1]) if names else "()", seq))
+    m.slots.extend(names)
 
 
 @handles("UNPACK_EX")
 def _unpack_ex(m, ins):
     before, after = ins.argval & 0xFF, ins.argval >> 8
     seq = m.pop()
-    base = len(m.slots)
-    count = before + 1 + after
-    targets = [m.var(base + i) for i in range(count)][::-1]
+    names = _claim_many(m, before + 1 + after)
+    targets = names[::-1]
     targets[before] = "*" + targets[before]
-    m.emit("%s = %s" % (", ".join(targets), seq))
-    m.slots.extend([None] * count)
+    m.emit("%s = %s" % (_items(targets), seq))
+    m.slots.extend(names)
+
+
+def _claim_many(m, count):
+    """Distinct variables for ``count`` new slots, deepest first."""
+    base, names = len(m.slots), []
+    for i in range(count):
+        names.append(m.claim(base + i, reserved=names))
+    return names
 
 
 def _callable(m, has_null):
@@ -508,32 +533,36 @@ def _raise(m, ins):
 @handles("JUMP")
 def _jump(m, ins):
     m.leave(ins.target)
-    m.emit(m.low.goto(ins.target))
+    m.terminator = ("goto", ins.target)
 
 
 @handles(*_CONDITIONS)
 def _branch(m, ins):
-    cond = _CONDITIONS[ins.op] % m.pop()
+    operand = m.pop()
+    m.materialize(effectful_only=True)
+    slot_names = {m.canonical(d) for d in range(len(m.slots))}
+    if set(_NAMES.findall(operand)) & slot_names:
+        # the jump's renaming of slot variables must not change what the test reads
+        name = m.claim(len(m.slots))
+        m.lines.append("%s = %s" % (name, operand))
+        operand = name
     m.leave(ins.target)
     m.leave(ins.index + 1)
-    m.emit("%s = %d if %s else %d" % (m.low.state, m.low.block_number(ins.target), cond,
-                                       m.low.block_number(ins.index + 1)))
-    m.emit("continue")
+    if ins.op == "POP_JUMP_IF_FALSE":
+        m.terminator = ("branch", operand, ins.index + 1, ins.target)
+    else:
+        m.terminator = ("branch", _CONDITIONS[ins.op] % operand, ins.target, ins.index + 1)
 
 
 @handles("FOR_ITER")
 def _for_iter(m, ins):
-    m.materialize()
+    m.canonicalize()
     iterator = m.peek(1)
-    m.exits.append((ins.target, list(m.slots[:-1])))
-    target = m.var(len(m.slots))
-    m.slots.append(None)
-    m.exits.append((ins.index + 1, list(m.slots)))
-    m.emit("try:")
-    m.emit("    %s = next(%s)" % (target, iterator))
-    m.emit("except StopIteration:")
-    m.emit("    %s" % m.low.goto(ins.target).replace("; ", "\n    "))
-    m.emit(m.low.goto(ins.index + 1))
+    m.exits.append((ins.target, m.shape()[:-1]))
+    target = m.canonical(len(m.slots))
+    m.slots.append(target)
+    m.exits.append((ins.index + 1, m.shape()))
+    m.terminator = ("next", target, iterator, ins.target, ins.index + 1)
 
 
 class Lowering:
@@ -589,44 +618,84 @@ class Lowering:
 
     def lower(self):
         """Source lines of the function body."""
-        entry = {0: []}
-        bodies = {}
+        entry = {0: []}            # block start -> stack shape (True where NULL)
+        blocks = {}
         todo = [0]
         while todo:
             start = todo.pop()
-            if start in bodies:
+            if start in blocks:
                 continue
             end = next((s for s in self.starts if s > start), len(self.instrs))
-            m = Machine(self, entry[start])
+            m = Machine(self, [_NULL if null else "%s%d" % (self.stack_prefix, d)
+                               for d, null in enumerate(entry[start])])
             for ins in self.instrs[start:end]:
                 HANDLERS[ins.op](m, ins)
-            last = self.instrs[end - 1]
-            if last.op not in _ENDS_BLOCK:
+            if self.instrs[end - 1].op not in _ENDS_BLOCK:
                 if end >= len(self.instrs):
                     raise DecompilationError("%s runs off its end" % self.code.co_name)
                 m.leave(end)
-                m.emit(self.goto(end))
-            bodies[start] = m.lines
-            for target, slots in m.exits:
-                slots = [k if k is _NULL else None for k in slots]  # constants are known within a block
-                if entry.setdefault(target, slots) != slots:
+                m.terminator = ("goto", end)
+            blocks[start] = m
+            for target, shape in m.exits:
+                if entry.setdefault(target, shape) != shape:
                     raise DecompilationError("stack shapes differ where jumps meet in %s" % self.code.co_name)
                 todo.append(target)
         for name in sorted(self.assigned_globals):
             self.ctx.declare_global(name)
         for name in sorted(self.stored_free):
             self.ctx.declare_nonlocal(name)
-        lines = ["%s = 0" % self.state]
-        lines.append("while True:")
+        return self._as_tree(blocks) or self._as_machine(blocks)
+
+    def _as_tree(self, blocks):
+        """Nested ``if``/``else`` when every block but the first has one predecessor and
+        nothing loops (Dynamo's graph-break code): no state variable needed."""
+        preds = {}
+        for start, m in blocks.items():
+            for target, _ in m.exits:
+                preds[target] = preds.get(target, 0) + 1
+        if preds.get(0) or any(n > 1 for n in preds.values()):
+            return None
+        if any(m.terminator and m.terminator[0] == "next" for m in blocks.values()):
+            return None
+
+        def render(start, indent):
+            m = blocks[start]
+            out = [indent + line for text in m.lines for line in text.split("\n")]
+            term = m.terminator
+            if term is None:
+                return out
+            if term[0] == "goto":
+                return out + render(term[1], indent)
+            _, cond, true, false = term
+            return (out + [indent + "if %s:" % cond] + render(true, indent + "    ")
+                    + [indent + "else:"] + render(false, indent + "    "))
+        return render(0, "")
+
+    def _as_machine(self, blocks):
+        """``while True`` over ``if __state == k`` arms, one per block."""
+        lines = ["%s = 0" % self.state, "while True:"]
         first = True
         for start in self.starts:
-            if start not in bodies:
+            if start not in blocks:
                 continue  # unreachable
             lines.append("    %s %s == %d:" % ("if" if first else "elif", self.state, self.block_number(start)))
             first = False
-            for line in bodies[start]:
-                for part in line.split("\n"):
-                    lines.append("        " + part)
+            m = blocks[start]
+            body = [line for text in m.lines for line in text.split("\n")]
+            term = m.terminator
+            if term is not None and term[0] == "goto":
+                body.append(self.goto(term[1]))
+            elif term is not None and term[0] == "branch":
+                _, cond, true, false = term
+                body.append("%s = %d if %s else %d" % (self.state, self.block_number(true), cond,
+                                                       self.block_number(false)))
+                body.append("continue")
+            elif term is not None:
+                _, target, iterator, done, more = term
+                body += ["try:", "    %s = next(%s)" % (target, iterator), "except StopIteration:",
+                         "    %s = %d" % (self.state, self.block_number(done)), "    continue",
+                         self.goto(more)]
+            lines += ["        " + line for line in body]
         return lines
 
 

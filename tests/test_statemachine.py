@@ -1,0 +1,62 @@
+"""The state-machine fallback judged on its own: every case it can lower (no exception
+handlers, no generators, no nested functions) is lowered directly, without trying to
+structure it first, recompiled and called; results must match the original's."""
+import ast
+import types
+
+import pytest
+
+import unveil
+from unveil.errors import DecompilationError
+from unveil.functions import FunctionContext, function_def
+from unveil import stackitems as si, statemachine
+from unveil.unparse import unparse
+
+from tests.cases.registry import all_cases
+from tests.outcome import outcome
+
+CASES = all_cases()
+
+
+def lowered_source(fn):
+    """``def`` source of ``fn`` whose body is the state machine, or ``None`` if not lowerable."""
+    code = fn.__code__
+    ctx = FunctionContext(code)
+    try:
+        body = statemachine.lower(ctx)
+    except DecompilationError:
+        return None
+    holder = si.Function(code)
+    holder.ctx = ctx
+    holder.decorators = []
+    node = function_def(holder)
+    node.body = ([ast.Global(names=sorted(ctx.globals))] if ctx.globals else []) \
+        + ([ast.Nonlocal(names=sorted(ctx.nonlocals))] if ctx.nonlocals else []) + body
+    return unparse(node), ctx.bindings.names
+
+
+def rebuild(fn, source, bindings):
+    code = unveil.recompile(source, fn.__code__)
+    glob = dict(fn.__globals__, **bindings) if bindings else fn.__globals__
+    new = types.FunctionType(code, glob, fn.__name__, fn.__defaults__, fn.__closure__)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    return new
+
+
+LOWERED = {}
+for case in CASES:
+    result = lowered_source(case.fn)
+    if result is not None:
+        LOWERED[case.name] = (case, result)
+
+
+def test_the_state_machine_is_judged_on_many_cases():
+    assert len(LOWERED) >= 150, "only %d cases could be lowered" % len(LOWERED)
+
+
+@pytest.mark.parametrize("name", sorted(LOWERED))
+def test_lowered_case_behaves_the_same(name):
+    case, (source, bindings) = LOWERED[name]
+    new = rebuild(case.fn, source, bindings)
+    for call in case.calls:
+        assert outcome(new, call) == outcome(case.fn, call), (call, source)
