@@ -205,6 +205,8 @@ PROGRAMS = [
     Program("recompile_dtype", _fn(arith), lambda: [(_t(3), _t(3)), (_t(3, dtype=torch.float64),
                                                                    _t(3, dtype=torch.float64))]),
     Program("module_forward", _module(MLP), lambda: [(_t(2, 8),)]),
+    Program("module_graph_break", _module(lambda: __import__("unveil.dynamo.demo", fromlist=["TinyNet"]).TinyNet()),
+            lambda: [(_t(2, 8),), (_t(3, 8) * 0.01,)], graph_breaks=True),
     Program("module_train_aot_eager", _module(MLP), lambda: [(_t(2, 8),)], backend="aot_eager", train=True),
     Program("inductor_fn", _fn(arith), lambda: [(_t(4), _t(4, seed=1))], backend="inductor"),
     Program("inductor_train", _module(MLP), lambda: [(_t(2, 8),)], backend="inductor", train=True),

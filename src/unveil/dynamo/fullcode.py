@@ -70,7 +70,10 @@ def global_names(code):
 
 
 def dispatch_name(fn):
-    return fn.dispatch_name if getattr(fn, "dispatch_name", None) else identifier(fn.code.co_name)
+    """The user function's own name; for a resume function, the global Dynamo calls it by."""
+    if getattr(fn, "global_names", None):
+        return fn.global_names[0]
+    return identifier(fn.key) if fn.is_resume else identifier(fn.code.co_name)
 
 
 def _section(title):
@@ -79,7 +82,7 @@ def _section(title):
 
 def _code_blocks(fn, session, out, used):
     """The original/resume source, graphs, guards and transformed code of ``fn``; then its dispatch."""
-    original = "__original_" + identifier(fn.code.co_name)
+    original = "__original_" + identifier(fn.key)
     out += _section("%s %s (%s:%d)" % ("resume function" if fn.is_resume else "function", fn.code.co_name,
                                        fn.code.co_filename, fn.code.co_firstlineno))
     source = fn.resume_source if fn.is_resume else None
@@ -126,6 +129,8 @@ def _code_blocks(fn, session, out, used):
     out.append("    # No entry's guard passes: Dynamo compiles the frame anew and adds an entry")
     out.append("    # (or, past its recompile limit, runs the original bytecode).")
     out.append("    return %s(%s)" % (original, call))
+    for alias in getattr(fn, "global_names", [])[1:]:
+        out.append("%s = %s  # Dynamo made one global per compile that calls it" % (alias, dispatch_name(fn)))
     where = _function_path(fn.code, fn.globals or {})
     if where is not None:
         out.append("")
@@ -156,7 +161,7 @@ def full_code_text(fn, session):
     head += [i for i in sorted(imports) if not i.startswith(("import", "from"))]
     head += ["", "# The globals the code runs with: those of %s's module." % fn.code.co_name,
              "G = importlib.import_module(%r).__dict__" % module]
-    defined = {f.dispatch_name for f in session.functions.values() if getattr(f, "dispatch_name", None)}
+    defined = {n for f in session.functions.values() for n in getattr(f, "global_names", [])}
     taken = [n for n in sorted(used) if n in (fn.globals or {}) and n not in defined]
     if taken:
         head.append("# Names the transformed code reads from those globals:")
@@ -183,8 +188,8 @@ def _name_resume_functions(fn, session):
     """Give each resume function the global name Dynamo's transformed code calls it by."""
     globals_ = fn.globals or {}
     for f in session.functions.values():
-        if not f.is_resume:
-            continue
-        for gname, value in globals_.items():
-            if gname.startswith("__resume_at_") and getattr(value, "__code__", None) is f.code:
-                f.dispatch_name = gname
+        if f.is_resume:
+            f.global_names = sorted((gname for gname, value in globals_.items()
+                                     if gname.startswith("__resume_at_")
+                                     and getattr(value, "__code__", None) is f.code),
+                                    key=lambda n: int(n.rsplit("_", 1)[1]))
