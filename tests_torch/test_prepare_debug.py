@@ -184,7 +184,7 @@ def test_dumped_resume_functions_run_in_place(program, tmp_path):
     with unveil.prepare_debug(tmp_path) as session:
         for args in calls:
             compiled(*args, **kwargs)
-    g = fn.__globals__
+    g = (type(fn).forward if isinstance(fn, torch.nn.Module) else fn).__globals__
     swapped = []
     for record in session.functions.values():
         if not record.is_resume or record.resume_file is None:
