@@ -165,8 +165,20 @@ def full_code_text(fn, session):
     taken = [n for n in sorted(used) if n in (fn.globals or {}) and n not in defined]
     if taken:
         head.append("# Names the transformed code reads from those globals:")
-        head += ["%s = G[%r]" % (n, n) for n in taken]
+        head += ["%s = G[%r]  # %s" % (n, n, _describe_global(n, fn.globals[n])) for n in taken]
     return "\n".join(head + body) + "\n"
+
+
+def _describe_global(name, value):
+    """Where a global the transformed code reads comes from, for a comment."""
+    if name.startswith("__compiled_fn"):
+        return "the backend's compiled graph (see its graph file)"
+    if name.startswith("__import_"):
+        return "module %s, imported by Dynamo" % getattr(value, "__name__", "?")
+    if name.startswith("__resume_at_"):
+        return "a resume function (see its resume_function file)"
+    text = repr(value)
+    return "%s: %s" % (type(value).__name__, text if len(text) <= 60 else text[:57] + "...")
 
 
 def _function_path(code, globals_):
