@@ -46,12 +46,13 @@ class Pending:
     for any other expression, whose evaluation may have effects.
     """
 
-    __slots__ = ("text", "reads", "value")
+    __slots__ = ("text", "reads", "value", "slice")
 
     def __init__(self, text, reads=None, value=None):
         self.text = text
         self.reads = reads
         self.value = value            # the constant, for LOAD_CONST
+        self.slice = None             # "a:b" when the value is a slice built here
 
     @property
     def effectful(self):
@@ -145,6 +146,10 @@ class Machine:
         self.slots.append(Const(text, value=value))
 
     def leave(self, target):
+        if self.low.keep_names:      # the target is written inline right after: no renaming
+            self.materialize()
+            self.exits.append((target, list(self.slots)))
+            return
         self.canonicalize()
         self.exits.append((target, self.shape()))
 
@@ -333,20 +338,27 @@ def _unary(m, ins):
 
 @handles("BINARY_SUBSCR")
 def _subscr(m, ins):
-    key, obj = m.pop(), m.pop()
+    key, obj = _key(m), m.pop()
     m.push("%s[%s]" % (obj, key))
 
 
 @handles("STORE_SUBSCR")
 def _store_subscr(m, ins):
-    key, obj, value = m.pop(), m.pop(), m.pop()
+    key, obj, value = _key(m), m.pop(), m.pop()
     m.emit("%s[%s] = %s" % (obj, key, value))
 
 
 @handles("DELETE_SUBSCR")
 def _delete_subscr(m, ins):
-    key, obj = m.pop(), m.pop()
+    key, obj = _key(m), m.pop()
     m.emit("del %s[%s]" % (obj, key))
+
+
+def _key(m):
+    """A subscript key: ``a:b`` for a slice built just before (same evaluation order)."""
+    kind = m.slots[-1] if m.slots else None
+    text = m.pop()
+    return kind.slice if isinstance(kind, Pending) and kind.slice else text
 
 
 @handles("BINARY_SLICE")
@@ -363,7 +375,9 @@ def _store_slice(m, ins):
 
 @handles("BUILD_SLICE")
 def _build_slice(m, ins):
-    m.push("slice(%s)" % ", ".join(m.popn(ins.argval)))
+    parts = m.popn(ins.argval)
+    m.push("slice(%s)" % ", ".join(parts))
+    m.slots[-1].slice = ":".join("" if p == "None" else p for p in parts)
 
 
 def _items(values):
@@ -541,7 +555,7 @@ def _branch(m, ins):
     operand = m.pop()
     m.materialize(effectful_only=True)
     slot_names = {m.canonical(d) for d in range(len(m.slots))}
-    if set(_NAMES.findall(operand)) & slot_names:
+    if not m.low.keep_names and set(_NAMES.findall(operand)) & slot_names:
         # the jump's renaming of slot variables must not change what the test reads
         name = m.claim(len(m.slots))
         m.lines.append("%s = %s" % (name, operand))
@@ -579,6 +593,7 @@ class Lowering:
             self.stack_prefix, self.state = "_" + self.stack_prefix, "_" + self.state
         self.assigned_globals = set()
         self.stored_free = set()
+        self.keep_names = False
         self.starts = self._block_starts()
 
     def _block_starts(self):
@@ -618,7 +633,19 @@ class Lowering:
 
     def lower(self):
         """Source lines of the function body."""
-        entry = {0: []}            # block start -> stack shape (True where NULL)
+        blocks = self._blocks()
+        if self._is_tree(blocks):
+            self.keep_names = True   # again, letting each block keep its predecessor's variables
+            blocks = self._blocks()
+        for name in sorted(self.assigned_globals):
+            self.ctx.declare_global(name)
+        for name in sorted(self.stored_free):
+            self.ctx.declare_nonlocal(name)
+        return self._as_tree(blocks) if self.keep_names else self._as_machine(blocks)
+
+    def _blocks(self):
+        """Lower every reachable block: start -> :class:`Machine`."""
+        entry = {0: []}            # block start -> slots on entry
         blocks = {}
         todo = [0]
         while todo:
@@ -626,8 +653,8 @@ class Lowering:
             if start in blocks:
                 continue
             end = next((s for s in self.starts if s > start), len(self.instrs))
-            m = Machine(self, [_NULL if null else "%s%d" % (self.stack_prefix, d)
-                               for d, null in enumerate(entry[start])])
+            m = Machine(self, entry[start] if self.keep_names else
+                        [_NULL if null else "%s%d" % (self.stack_prefix, d) for d, null in enumerate(entry[start])])
             for ins in self.instrs[start:end]:
                 HANDLERS[ins.op](m, ins)
             if self.instrs[end - 1].op not in _ENDS_BLOCK:
@@ -636,27 +663,25 @@ class Lowering:
                 m.leave(end)
                 m.terminator = ("goto", end)
             blocks[start] = m
-            for target, shape in m.exits:
-                if entry.setdefault(target, shape) != shape:
+            for target, slots in m.exits:
+                if entry.setdefault(target, slots) != slots and not self.keep_names:
                     raise DecompilationError("stack shapes differ where jumps meet in %s" % self.code.co_name)
                 todo.append(target)
-        for name in sorted(self.assigned_globals):
-            self.ctx.declare_global(name)
-        for name in sorted(self.stored_free):
-            self.ctx.declare_nonlocal(name)
-        return self._as_tree(blocks) or self._as_machine(blocks)
+        return blocks
 
-    def _as_tree(self, blocks):
-        """Nested ``if``/``else`` when every block but the first has one predecessor and
-        nothing loops (Dynamo's graph-break code): no state variable needed."""
+    @staticmethod
+    def _is_tree(blocks):
+        """No loops and one predecessor per block: nested ``if``/``else`` will do."""
         preds = {}
-        for start, m in blocks.items():
+        for m in blocks.values():
             for target, _ in m.exits:
                 preds[target] = preds.get(target, 0) + 1
         if preds.get(0) or any(n > 1 for n in preds.values()):
-            return None
-        if any(m.terminator and m.terminator[0] == "next" for m in blocks.values()):
-            return None
+            return False
+        return not any(m.terminator and m.terminator[0] == "next" for m in blocks.values())
+
+    def _as_tree(self, blocks):
+        """Nested ``if``/``else`` (Dynamo's graph-break code): no state variable needed."""
 
         def render(start, indent):
             m = blocks[start]
