@@ -17,20 +17,21 @@ interpreter compiles is judged twice:
 The comparison is on *normalised bytecode*: the instruction lists of
 tests/roundtrip.py's ``same_bytecode`` (opcode names and argument values; jump
 targets, CACHE and EXTENDED_ARG ignored; nested code objects compared
-recursively), with NOPs also dropped.  Why not behaviour: hypothesmith's
-programs are almost never runnable (they use unbound names, call arbitrary
-objects, loop forever, ``import`` random modules), so running them compares
-mostly ``NameError``s and would risk side effects.  Where the bytecode differs,
-the fallback is AST equivalence: the decompiled source and the original source
-parse to the same AST after normalisation (``ast.dump`` without positions, of
-``ast.parse(ast.unparse(...))`` on 3.9+, so that spelling differences such as
-redundant parentheses or quote styles vanish).  A program is a *failure* when
-unveil raises (``DecompilationError`` or a crash), the decompiled text does not
-compile, the decompiler runs over the time limit, or neither bytecode nor AST
-match.  "Bytecode differs, AST same" is counted but is not a failure.  The AST
-fallback is strict: a correct decompilation that differs in both bytecode and
-syntax (e.g. ``if not a: pass`` rebuilt as ``if a: ...`` with other jumps) is
-reported as a mismatch to be looked at; both comparisons are printed.
+recursively), with NOPs also dropped.  Where the bytecode differs, the next
+test is AST equivalence: the decompiled source and the original source parse
+to the same AST after normalisation (``ast.dump`` without positions, of
+``ast.parse(ast.unparse(...))`` on 3.9+, so that spelling differences vanish).
+Where both differ, the last test is behaviour: both programs run (undefined
+names the generator uses get harmless values) and their ``f`` (or ``C().f``)
+is called on a few fixed argument tuples with a time limit per step; outcomes
+(value repr or exception type and message, addresses erased) must be equal.
+This check is weak where the generated code fails early (many calls end in the
+same ``TypeError``), so "same behaviour" is counted apart from the exact
+verdicts.  A program is a *failure* when unveil raises (``DecompilationError``
+or a crash), the decompiled text does not compile, the decompiler runs over
+the time limit, or the behaviour differs ("mismatch").  Comprehension code
+objects are judged through their parent: alone, their ``.0`` parameter has no
+source spelling.
 
 Failures are grouped by a signature (the kind, plus the error message with
 names and numbers blanked, or the first differing instruction).  For each of
@@ -48,6 +49,7 @@ first use with the running interpreter; the script re-runs itself there).
 import argparse
 import ast
 import collections
+import itertools
 import json
 import os
 import re
@@ -150,6 +152,9 @@ def blank(message):
     return _BLANK.sub(lambda m: (m.group(1) + " _") if m.group(1) else "_", message)[:160]
 
 
+_COMPREHENSIONS = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>")
+
+
 def judge(unveil, source, code=None):
     """Verdict on one program: (kind, signature, detail).  kind is one of ok,
     ast-equivalent, failure kinds (decompile-error, recompile-error, timeout,
@@ -176,12 +181,19 @@ def judge(unveil, source, code=None):
             same_ast = False
         if not same_ast:
             where = re.sub(r"\.(?!<)\w+", ".f", code_difference(code, new))  # names blanked
-            return ("mismatch", where, dec.source)
-        verdicts.append("ast-equivalent")
-    # every function on its own
+            original, decompiled = behaviour(code), behaviour(new)
+            if original != decompiled:
+                return ("mismatch", where, "%s\n# original: %s\n# decompiled: %s"
+                        % (dec.source, original, decompiled))
+            verdicts.append("same-behaviour")
+        else:
+            verdicts.append("ast-equivalent")
+    # every function on its own; comprehensions are judged through their parent above
+    # (their ".0" parameter has no source spelling, so alone they cannot keep the frame layout)
     for fn in nested_functions(code):
-        label = "function" if fn.co_name not in ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>") \
-            else fn.co_name
+        if fn.co_name in _COMPREHENSIONS:
+            continue
+        label = "function" if fn.co_name != "<lambda>" else fn.co_name
         try:
             d = bench_functions.with_time_limit(LIMIT, unveil.decompile_code, fn)
             r = unveil.recompile(d.source, fn)
@@ -193,7 +205,45 @@ def judge(unveil, source, code=None):
         fa, fb = instructions(fn), instructions(r)
         if fa != fb:
             verdicts.append("function bytecode differs")   # the module's comparison already judged it
-    return ("ast-equivalent" if "ast-equivalent" in verdicts else "ok", "", "")
+    for verdict in ("same-behaviour", "ast-equivalent"):
+        if verdict in verdicts:
+            return (verdict, "", "")
+    return ("ok", "", "")
+
+
+#: the calls a program's ``f`` (or ``C().f``) gets when its bytecode and AST both differ
+CALLS = ((0, 1), (3, [1, 2]), ("ab", None), ([1, 2, 3], 2, 5), (-1, 0, None, 7), (2.5, "x"))
+_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+
+
+def behaviour(code):
+    """What running ``code`` and calling its ``f`` on :data:`CALLS` does, as comparable text.
+
+    Names the generated programs use but never define get harmless values; each
+    step has a time limit (an endless loop in both is "the same")."""
+    namespace = {"__name__": "hypothesmith", "E": ValueError, "F": KeyError, "B": object}
+
+    def outcome(fn):
+        try:
+            value = bench_functions.with_time_limit(1.0, fn)
+            if isinstance(value, types.GeneratorType):
+                value = bench_functions.with_time_limit(1.0, lambda: list(itertools.islice(value, 50)))
+            return "value " + _ADDRESS.sub("", repr(value))[:200]
+        except bench_functions.TimeLimit:
+            return "timeout"
+        except BaseException as exc:  # the program's own exceptions are outcomes too
+            return "raise %s: %s" % (type(exc).__name__, _ADDRESS.sub("", str(exc))[:200])
+
+    results = [outcome(lambda: exec(code, namespace))]
+    target = namespace.get("f")
+    if target is None and isinstance(namespace.get("C"), type):
+        instance = outcome(lambda: namespace["C"]())
+        results.append(instance)
+        if instance.startswith("value"):
+            target = getattr(bench_functions.with_time_limit(1.0, namespace["C"]), "f", None)
+    if callable(target):
+        results += [outcome(lambda args=args: target(*args)) for args in CALLS]
+    return results
 
 
 FAILURES = ("decompile-error", "recompile-error", "timeout", "mismatch")
@@ -472,14 +522,15 @@ def run_strategy(unveil, sname, examples, args):
 
 def report(res, show=10):
     lines = ["Python %s: %d programs" % (res["python"], res["examples"]), "",
-             "| strategy | generated | compiled | same bytecode | AST-equivalent | decompile error "
-             "| recompile error | timeout | mismatch | failures | seconds |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| strategy | generated | compiled | same bytecode | AST-equivalent | same behaviour "
+             "| decompile error | recompile error | timeout | different behaviour | failures | seconds |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in res["strategies"]:
         c = r["counts"]
         judged = c.get("compiled", 0)
-        lines.append("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d (%.1f%%) | %.0f+%.0f |" % (
+        lines.append("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d (%.1f%%) | %.0f+%.0f |" % (
             r["strategy"], c.get("generated", 0), judged, c.get("ok", 0), c.get("ast-equivalent", 0),
+            c.get("same-behaviour", 0),
             c.get("decompile-error", 0), c.get("recompile-error", 0), c.get("timeout", 0), c.get("mismatch", 0),
             r["failures"], 100.0 * r["failures"] / judged if judged else 0.0,
             r["seconds"]["generate+judge"], r["seconds"]["shrink"]))

@@ -42,7 +42,7 @@ def test_every_program_gets_a_verdict(result):
         c = r["counts"]
         assert c["generated"] == r["examples"], c
         assert c["compiled"] >= 0.9 * c["generated"], c
-        verdicts = sum(c.get(k, 0) for k in ("ok", "ast-equivalent") + rp.FAILURES)
+        verdicts = sum(c.get(k, 0) for k in ("ok", "ast-equivalent", "same-behaviour") + rp.FAILURES)
         assert verdicts == c["compiled"], c
         assert r["failures"] == sum(g["count"] for g in r["signatures"])
 
