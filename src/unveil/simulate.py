@@ -5,6 +5,7 @@ Each opcode has one small handler in :data:`HANDLERS`; control flow is not
 handled here but by :mod:`unveil.structure`, which drives a frame block by block.
 """
 import ast
+import itertools
 
 from .errors import DecompilationError
 from . import stackitems as si
@@ -18,6 +19,9 @@ BINOPS = {
 CMPOPS = {"<": ast.Lt, "<=": ast.LtE, "==": ast.Eq, "!=": ast.NotEq, ">": ast.Gt, ">=": ast.GtE}
 
 
+_PUSHES = itertools.count()
+
+
 class Frame:
     """Simulated stack plus the statement list being built."""
 
@@ -29,6 +33,8 @@ class Frame:
 
     # -- stack --------------------------------------------------------------
     def push(self, value):
+        if isinstance(value, ast.AST) and not hasattr(value, "_seq"):
+            value._seq = next(_PUSHES)   # when it was computed: parallel assignments keep this order
         self.stack.append(value)
 
     def pop_raw(self):
@@ -155,6 +161,10 @@ class Frame:
             return
         _, targets, values = self.parallel
         self.parallel = None
+        # 3.11+ stores ``a, b = x, y`` as STORE b; STORE a (no SWAP): list the pairs in the
+        # order their values were computed, so the text evaluates them in that order
+        pairs = sorted(zip(targets, values), key=lambda tv: getattr(tv[1], "_seq", 0))
+        targets, values = [t for t, _ in pairs], [v for _, v in pairs]
         if len(targets) == 1:
             self.out.append(ast.Assign(targets=targets, value=values[0]))
         else:

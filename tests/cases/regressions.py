@@ -168,3 +168,28 @@ def string_annotation_without_future_import(flag):
         return x
 
     return inner(), inner.__annotations__, flag
+
+
+@case((1, 2), ("a", None), same_bytecode=True)
+def parallel_assignment_keeps_evaluation_order(a, b):
+    """Random programs: 3.11+ stores ``x, y = e1, e2`` in reverse without a SWAP;
+    the text must still evaluate e1 first (here both may raise different errors)."""
+    log = []
+
+    def note(v):
+        log.append(v)
+        return v + v
+
+    x, y = note(a), note(b)
+    return x, y, log
+
+
+@case((1,), (None,), same_bytecode=True)
+def parallel_assignment_of_failing_calls(a):
+    """Random programs: ``c, b = (i(i(None)), 0 + a)`` with i None raises from the first."""
+    i = None
+    try:
+        c, b = (i(i(None)), 0 + a)
+    except TypeError as exc:
+        return str(exc)
+    return c, b

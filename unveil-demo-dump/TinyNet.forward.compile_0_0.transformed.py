@@ -1,0 +1,63 @@
+# Transformed code of forward (compile 0/0): the bytecode Dynamo runs in place of the original
+# Original: /work/main/src/unveil/dynamo/demo.py:12
+# Globals Dynamo created: __import_torch_dot_nn_dot_modules_dot_module, __import_torch_dot_nn_dot_modules_dot_linear, __compiled_fn_1_52daa921_5cf3_47d7_87d1_38b8b2e58a24, __import_torch_dot__dynamo_dot_utils, __resume_at_128_2, __resume_at_138_3
+def forward(self, x):
+    __s1 = __compiled_fn_1_52daa921_5cf3_47d7_87d1_38b8b2e58a24
+    __s3 = __import_torch_dot__dynamo_dot_utils.record_pregraph_bytecode_enter
+    tmp_1 = __s3
+    tmp_2 = __s3()
+    __s2 = self._modules['encode']._parameters
+    tmp_3 = __s2
+    __s2 = __s2['weight']
+    __s3 = tmp_3['bias']
+    __s6 = __import_torch_dot__dynamo_dot_utils.record_pregraph_bytecode_exit
+    tmp_4 = __s6
+    __s6(tmp_2)
+    __s0 = __s1(__s2, __s3, x)
+    del tmp_3
+    del tmp_1
+    del tmp_4
+    graph_out_0 = __s0
+    __s0 = [()]
+    __s1 = graph_out_0[0]
+    __s2 = [graph_out_0[1]]
+    __s3 = __s2[0:1]
+    __s3.extend([self])
+    __s2 = [__s3]
+    del graph_out_0
+    if __s1:
+        __s2[0][0:0] = []
+        __s2_1 = __s2[0]
+        __s1 = [__s2_1]
+        __s2 = __s0[0]
+        __s1_1 = [__s2]
+        __s2 = __s1[0]
+        __s4 = __s2[1]
+        __s5 = __s2[0]
+        __s3 = [__s4, __s5]
+        __s2[0:] = __s3
+        __s2 = []
+        __s2_1 = __resume_at_128_2
+        __s4 = __s1[-1]
+        del __s1[-1]
+        __s2 = [__s2, __s1]
+        __s2.extend(__s4)
+        return __s2_1(*__s2)
+    else:
+        __s2[0][0:0] = []
+        __s2_1 = __s2[0]
+        __s1 = [__s2_1]
+        __s2 = __s0[0]
+        __s1_1 = [__s2]
+        __s2 = __s1[0]
+        __s4 = __s2[1]
+        __s5 = __s2[0]
+        __s3 = [__s4, __s5]
+        __s2[0:] = __s3
+        __s2 = []
+        __s2_1 = __resume_at_138_3
+        __s4 = __s1[-1]
+        del __s1[-1]
+        __s2 = [__s2, __s1]
+        __s2.extend(__s4)
+        return __s2_1(*__s2)

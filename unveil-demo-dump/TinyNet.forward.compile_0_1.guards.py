@@ -1,0 +1,107 @@
+# Guards of compile 0/1 of forward (/work/main/src/unveil/dynamo/demo.py:12).
+# Dynamo's frame evaluation runs this entry's transformed code (TinyNet.forward.compile_0_1.transformed.py)
+# only when __guard_compile_0_1_for_TinyNet_forward(L, G) is True; L holds the frame's locals, G its globals.
+# Compiled anew because an earlier entry's guard failed: 0/0: tensor 'x' size mismatch at index 0. expected 2, actual 3
+import torch
+from unveil.dynamo.guard_runtime import check_global_state, check_obj_id, check_saved_tensors_hooks, check_tensor, check_torch_function_mode_stack, check_type_id, dict_contains, utils_device
+
+
+def __guard_compile_0_1_for_TinyNet_forward(L, G, **___kwargs_ignored):
+    """True when Dynamo may run the transformed code of compile 0/1 of forward."""
+    try:
+        # LAMBDA_GUARD: condition (from: _dynamo/output_graph.py:1135 in init_ambient_guards)
+        if not (check_saved_tensors_hooks(None)):
+            return False
+        # GLOBAL_STATE: global torch state (grad mode, autocast, default dtype, ...)
+        if not (check_global_state('{"allow_bf16_reduce":0,"allow_fp16_reduce":0,"allow_tf32":false,"autocast_state":{"cached_enabled":true,"dtype":[15,5,5,15,5,5,15,15,5,5],"enabled":[false,false,false,false,false,false,false,false,false,false]},"default_dtype":6,"deterministic_algorithms":false,"deterministic_algorithms_warn_only":false,"grad_mode":true,"num_threads":2,"torch_function":true,"torch_function_all_disabled":false}')):
+            return False
+        # TORCH_FUNCTION_MODE_STACK: active torch function modes
+        if not (check_torch_function_mode_stack([])):
+            return False
+        # DEFAULT_DEVICE: default device (from: _dynamo/output_graph.py:1122 in init_ambient_guards)
+        if not (utils_device.CURRENT_DEVICE == None):
+            return False
+        # TENSOR_MATCH on L['x']: tensor type, dispatch keys, dtype, device, requires_grad, sizes and strides (from: return F.linear(input, self.weight, self.bias) # nn/modules/linear.py:134 in forward)
+        if not (check_tensor(L['x'], 'torch.Tensor', 'DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)', torch.float32, device=None, requires_grad=False, size=[None, 8], stride=[8, 1])):
+            return False
+        # DIMENSION_DYNAMIC_MARKING_GUARD on L['x']: not marked dynamic since compile time (from: return F.linear(input, self.weight, self.bias) # nn/modules/linear.py:134 in forward)
+        if not ((hasattr(L['x'], '_dynamo_dynamic_indices') == False)
+            and (hasattr(L['x'], '_dynamo_weak_dynamic_indices') == False)
+            and (hasattr(L['x'], '_dynamo_unbacked_indices') == False)
+            and (hasattr(L['x'], '_dynamo_strict_unbacked_indices') == False)
+            and (hasattr(L['x'], '_dynamo_static_indices') == False)):
+            return False
+        # ID_MATCH on G['torch']: object identity (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward)
+        if not (check_obj_id(G['torch'], 140357371992224)):
+            return False
+        # ID_MATCH on G['torch'].relu: object identity (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward)
+        if not (check_obj_id(G['torch'].relu, 140357361453792)):
+            return False
+        # ID_MATCH on G['__import_torch_dot_nn_dot_modules_dot_linear']: object identity (from: return F.linear(input, self.weight, self.bias) # nn/modules/linear.py:134 in forward)
+        if not (check_obj_id(G['__import_torch_dot_nn_dot_modules_dot_linear'], 140356850294496)):
+            return False
+        # ID_MATCH on G['__import_torch_dot_nn_dot_modules_dot_linear'].F: object identity (from: return F.linear(input, self.weight, self.bias) # nn/modules/linear.py:134 in forward)
+        if not (check_obj_id(G['__import_torch_dot_nn_dot_modules_dot_linear'].F, 140356850296416)):
+            return False
+        # ID_MATCH on G['__import_torch_dot_nn_dot_modules_dot_linear'].F.linear: object identity (from: return F.linear(input, self.weight, self.bias) # nn/modules/linear.py:134 in forward)
+        if not (check_obj_id(G['__import_torch_dot_nn_dot_modules_dot_linear'].F.linear, 140357358079488)):
+            return False
+        # ID_MATCH on G['__import_torch_dot_nn_dot_modules_dot_module']: object identity (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward)
+        if not (check_obj_id(G['__import_torch_dot_nn_dot_modules_dot_module'], 140356932245744)):
+            return False
+        # TYPE_MATCH on G['__import_torch_dot_nn_dot_modules_dot_module']._global_forward_hooks: exact type (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward (HINT: type OrderedDict))
+        if not (check_type_id(G['__import_torch_dot_nn_dot_modules_dot_module']._global_forward_hooks, 140357405090496)):
+            return False
+        # TYPE_MATCH on G['__import_torch_dot_nn_dot_modules_dot_module']._global_backward_hooks: exact type (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward (HINT: type OrderedDict))
+        if not (check_type_id(G['__import_torch_dot_nn_dot_modules_dot_module']._global_backward_hooks, 140357405090496)):
+            return False
+        # TYPE_MATCH on G['__import_torch_dot_nn_dot_modules_dot_module']._global_forward_pre_hooks: exact type (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward (HINT: type OrderedDict))
+        if not (check_type_id(G['__import_torch_dot_nn_dot_modules_dot_module']._global_forward_pre_hooks, 140357405090496)):
+            return False
+        # TYPE_MATCH on G['__import_torch_dot_nn_dot_modules_dot_module']._global_backward_pre_hooks: exact type (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward (HINT: type OrderedDict))
+        if not (check_type_id(G['__import_torch_dot_nn_dot_modules_dot_module']._global_backward_pre_hooks, 140357405090496)):
+            return False
+        # TYPE_MATCH on L['self']: exact type (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward (HINT: type TinyNet))
+        if not (check_type_id(L['self'], 93854953070128)):
+            return False
+        # TYPE_MATCH on L['self']._modules: exact type (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward (HINT: type dict))
+        if not (check_type_id(L['self']._modules, 140357405085344)):
+            return False
+        # TYPE_MATCH on L['self']._modules['encode']: exact type (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward (HINT: type Linear))
+        if not (check_type_id(L['self']._modules['encode'], 93854909934960)):
+            return False
+        # DICT_CONTAINS on L['self']._modules['encode'].__dict__: dictionary key presence (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward)
+        if not (not dict_contains('forward', L['self']._modules['encode'].__dict__)):
+            return False
+        # TYPE_MATCH on L['self']._modules['encode']._parameters: exact type (from: return F.linear(input, self.weight, self.bias) # nn/modules/linear.py:134 in forward (HINT: type dict))
+        if not (check_type_id(L['self']._modules['encode']._parameters, 140357405085344)):
+            return False
+        # TENSOR_MATCH on L['self']._modules['encode']._parameters['bias']: tensor type, dispatch keys, dtype, device, requires_grad, sizes and strides (from: return F.linear(input, self.weight, self.bias) # nn/modules/linear.py:134 in forward)
+        if not (check_tensor(L['self']._modules['encode']._parameters['bias'], 'torch.nn.parameter.Parameter', 'DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)', torch.float32, device=None, requires_grad=True, size=[16], stride=[1])):
+            return False
+        # DIMENSION_DYNAMIC_MARKING_GUARD on L['self']._modules['encode']._parameters['bias']: not marked dynamic since compile time (from: return F.linear(input, self.weight, self.bias) # nn/modules/linear.py:134 in forward)
+        if not ((hasattr(L['self']._modules['encode']._parameters['bias'], '_dynamo_dynamic_indices') == False)
+            and (hasattr(L['self']._modules['encode']._parameters['bias'], '_dynamo_weak_dynamic_indices') == False)
+            and (hasattr(L['self']._modules['encode']._parameters['bias'], '_dynamo_unbacked_indices') == False)
+            and (hasattr(L['self']._modules['encode']._parameters['bias'], '_dynamo_strict_unbacked_indices') == False)
+            and (hasattr(L['self']._modules['encode']._parameters['bias'], '_dynamo_static_indices') == False)):
+            return False
+        # TENSOR_MATCH on L['self']._modules['encode']._parameters['weight']: tensor type, dispatch keys, dtype, device, requires_grad, sizes and strides (from: return F.linear(input, self.weight, self.bias) # nn/modules/linear.py:134 in forward)
+        if not (check_tensor(L['self']._modules['encode']._parameters['weight'], 'torch.nn.parameter.Parameter', 'DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)', torch.float32, device=None, requires_grad=True, size=[16, 8], stride=[8, 1])):
+            return False
+        # DIMENSION_DYNAMIC_MARKING_GUARD on L['self']._modules['encode']._parameters['weight']: not marked dynamic since compile time (from: return F.linear(input, self.weight, self.bias) # nn/modules/linear.py:134 in forward)
+        if not ((hasattr(L['self']._modules['encode']._parameters['weight'], '_dynamo_dynamic_indices') == False)
+            and (hasattr(L['self']._modules['encode']._parameters['weight'], '_dynamo_weak_dynamic_indices') == False)
+            and (hasattr(L['self']._modules['encode']._parameters['weight'], '_dynamo_unbacked_indices') == False)
+            and (hasattr(L['self']._modules['encode']._parameters['weight'], '_dynamo_strict_unbacked_indices') == False)
+            and (hasattr(L['self']._modules['encode']._parameters['weight'], '_dynamo_static_indices') == False)):
+            return False
+        # TYPE_MATCH on L['self']._parameters: exact type (from: h = torch.relu(self.encode(x)) # ork/main/src/unveil/dynamo/demo.py:13 in forward (HINT: type dict))
+        if not (check_type_id(L['self']._parameters, 140357405085344)):
+            return False
+        # LAMBDA_GUARD: condition (from: return F.linear(input, self.weight, self.bias) # nn/modules/linear.py:134 in forward (user code shown is first use of this value--the guard itself is not due user code but due to 0/1 specialization in the framework; to avoid specialization try torch._dynamo.decorators.mark_unbacked(tensor, dim)))
+        if not (2 <= L['x'].size()[0]):
+            return False
+    except (KeyError, AttributeError, IndexError, TypeError):
+        return False  # a value the guard reads is missing: Dynamo's accessor fails too
+    return True
