@@ -326,8 +326,8 @@ def compiles(source):
     return True
 
 
-def test_demo(capsys):
-    status, out, err = run(capsys, "demo")
+def test_demo(capsys, tmp_path):
+    status, out, err = run(capsys, "demo", "--dump-dir", str(tmp_path / "dump"))
     assert (status, err) == (0, "")
     for fn in examples.EXAMPLES:
         assert "def %s(" % fn.__name__ in out

@@ -110,3 +110,16 @@ def test_a_failure_of_ours_is_written_warned_once_and_the_program_runs_on(tmp_pa
     assert "simulated failure" in text and "LOAD_FAST" in text      # the bytecode instead of source
     compile(text, failed[0]["file"], "exec")
     assert debug.failures
+
+
+def test_the_demo_command_dumps_the_built_in_example_and_lists_it(tmp_path, capsys):
+    from unveil.cli import main
+    assert main(["demo", "--dump-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    compile(out, "<demo output>", "exec")          # the listing is comments after the examples
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert index["failures"] == []
+    kinds = {a["kind"] for a in index["artifacts"]}
+    assert {"transformed_code", "guards", "graph", "resume_function", "full_code"} <= kinds
+    for art in index["artifacts"]:
+        assert art["file"] in out

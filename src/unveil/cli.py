@@ -99,8 +99,8 @@ def _cmd_demo(args):
     session = demo.run(args.dump_dir, backend=args.backend)
     print("# torch.compile example (unveil.dynamo.demo.TinyNet) dumped to %s:" % session.dump.path)
     for art in session.dump.artifacts:
-        print("%-18s %-8s %s" % (art["kind"], art.get("compile_id", ""), art["file"]))
-    print("%-18s %-8s %s" % ("index", "", session.index_file))
+        print("#   %-18s %-8s %s" % (art["kind"], art.get("compile_id", ""), art["file"]))
+    print("#   %-18s %-8s %s" % ("index", "", session.index_file))
     if session.failures:
         _error("%d part(s) could not be dumped; see %s" % (len(session.failures), session.index_file))
         return EXIT_ERROR
