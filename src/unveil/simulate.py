@@ -22,6 +22,12 @@ CMPOPS = {"<": ast.Lt, "<=": ast.LtE, "==": ast.Eq, "!=": ast.NotEq, ">": ast.Gt
 _PUSHES = itertools.count()
 
 
+def _computed_at(value):
+    """When a stack value was finished: the latest push among its nodes (a node built by
+    the structurer, such as a conditional expression, carries its parts' stamps)."""
+    return max((getattr(n, "_seq", -1) for n in ast.walk(value)), default=-1)
+
+
 class Frame:
     """Simulated stack plus the statement list being built."""
 
@@ -163,7 +169,7 @@ class Frame:
         self.parallel = None
         # 3.11+ stores ``a, b = x, y`` as STORE b; STORE a (no SWAP): list the pairs in the
         # order their values were computed, so the text evaluates them in that order
-        pairs = sorted(zip(targets, values), key=lambda tv: getattr(tv[1], "_seq", 0))
+        pairs = sorted(zip(targets, values), key=lambda tv: _computed_at(tv[1]))
         targets, values = [t for t, _ in pairs], [v for _, v in pairs]
         if len(targets) == 1:
             self.out.append(ast.Assign(targets=targets, value=values[0]))

@@ -193,3 +193,17 @@ def parallel_assignment_of_failing_calls(a):
     except TypeError as exc:
         return str(exc)
     return c, b
+
+
+@case(([1, 2], 0), ([], 1))
+def parallel_assignment_of_comprehension_and_conditional(xs, k):
+    """Random programs (3.8): a conditional expression, a node the structurer builds,
+    still counts as computed after the comprehension before it."""
+    log = []
+
+    def note(v):
+        log.append(v)
+        return v
+
+    ys, z = [note(x) for x in xs], (note("t") if k else note("f"))
+    return ys, z, log
