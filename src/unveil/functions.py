@@ -113,6 +113,10 @@ class FunctionContext:
             fn.defaults = frame.pop()
         frame.push(fn)
 
+    def lambda_value(self, fn):
+        """The ``lambda`` expression of a lambda function on the stack."""
+        return lambda_expr(fn)
+
     def define(self, frame, target, value):
         """Store of a function, class or import: the statement that makes it."""
         plain = isinstance(target, ast.Name)

@@ -23,8 +23,10 @@ _PUSHES = itertools.count()
 
 
 def _computed_at(value):
-    """When a stack value was finished: the latest push among its nodes (a node built by
-    the structurer, such as a conditional expression, carries its parts' stamps)."""
+    """When a stack value was finished: its own push, or for a node the structurer built
+    (a conditional expression) the latest push among its parts."""
+    if hasattr(value, "_seq"):
+        return value._seq
     return max((getattr(n, "_seq", -1) for n in ast.walk(value)), default=-1)
 
 
@@ -39,7 +41,7 @@ class Frame:
 
     # -- stack --------------------------------------------------------------
     def push(self, value):
-        if isinstance(value, ast.AST) and not hasattr(value, "_seq"):
+        if isinstance(value, (ast.AST, si.Function)) and not hasattr(value, "_seq"):
             value._seq = next(_PUSHES)   # when it was computed: parallel assignments keep this order
         self.stack.append(value)
 
@@ -86,7 +88,12 @@ class Frame:
                 value.targets.append(target)
                 return None
             return self.emit(ast.Assign(targets=value.targets + [target], value=value.value))
-        if isinstance(value, si.Definition) or hasattr(value, "_import") or hasattr(value, "_import_from"):
+        if isinstance(value, si.Function) and value.code.co_name == "<lambda>" \
+                and (self.parallel is not None or _plain(self.top())):
+            # ``a, b = lambda: 0, f(a)``: the lambda is one value of a parallel assignment
+            seq, value = getattr(value, "_seq", -1), self.ctx.lambda_value(value)
+            value._seq = seq
+        elif isinstance(value, si.Definition) or hasattr(value, "_import") or hasattr(value, "_import_from"):
             return self.ctx.define(self, target, value)
         if isinstance(value, si.Marker):
             return self.emit(ast.Assign(targets=[target], value=value))

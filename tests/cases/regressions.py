@@ -207,3 +207,10 @@ def parallel_assignment_of_comprehension_and_conditional(xs, k):
 
     ys, z = [note(x) for x in xs], (note("t") if k else note("f"))
     return ys, z, log
+
+
+@case((lambda: 5, lambda v: v * 2), (lambda: "a", len))
+def parallel_assignment_with_a_lambda(a, i):
+    """Random programs (3.9): ``a, i = lambda: 65, i(a())`` must call the old ``a``."""
+    a, i = lambda: 65, i(a())
+    return a(), i
