@@ -265,4 +265,9 @@ def _generators(loop, acc):
             continue
         if len(body) == 1 and isinstance(body[0], si.Appended) and body[0].target is acc:
             return gens, (body[0].value, body[0].key)
+        if all(isinstance(st, ast.Pass) for st in body):
+            # the compiler dropped an element behind a constant-false condition
+            # (``[f(x) for x in xs if None]``): iterate all the same, add nothing
+            comp.ifs.append(ast.Constant(value=False))
+            return gens, (ast.Constant(value=None), ast.Constant(value=None))
         return None, None

@@ -214,3 +214,13 @@ def parallel_assignment_with_a_lambda(a, i):
     """Random programs (3.9): ``a, i = lambda: 65, i(a())`` must call the old ``a``."""
     a, i = lambda: 65, i(a())
     return a(), i
+
+
+@case(([1, 2],), ([],))
+def comprehension_with_constant_false_condition(xs):
+    """Random programs (3.12): the compiler drops the element of ``[f(x) for x in xs if None]``;
+    the loop must stay a comprehension, so its variable does not leak."""
+    x = "outer"
+    ys = [undefined_name(x) for x in xs if None]  # noqa: F821  (never evaluated)
+    zs = {x: x for x in xs if 0}
+    return ys, zs, x
