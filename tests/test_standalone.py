@@ -24,3 +24,25 @@ def test_nested_code_objects_decompile_to_valid_python():
     for code in _nested(comprehensions.__code__):
         source = unveil.decompile(code)
         ast.parse(source)          # compiler-made parameter names such as ".0" are renamed
+
+
+def dead_code_closures(b):
+    def g(a):
+        if not (299 or b):      # folded away: b stays a free variable of g, unread
+            a = a
+        return a
+
+    def h():
+        k = 1
+        if 0:
+            return lambda: k    # folded away: k stays a cell variable of h
+        return 2
+
+    return g, h
+
+
+def test_recompile_keeps_free_and_cell_variables_that_only_dead_code_named():
+    for code in _nested(dead_code_closures.__code__):
+        if code.co_name in ("g", "h"):
+            new = unveil.recompile(unveil.decompile(code), code)
+            assert (new.co_freevars, new.co_cellvars) == (code.co_freevars, code.co_cellvars)

@@ -28,26 +28,40 @@ def _wrap_in_closure(source, freevars):
     return "\n".join(lines) + "\n"
 
 
-def _with_cells(source, like, missing):
-    """``source`` with a dead nested function in ``like``'s def that makes ``missing`` cells.
+def _keeping(source, like, cells, free):
+    """``source`` with dead code in ``like``'s def that makes ``cells`` cell variables
+    and ``free`` free variables again.
 
-    Dynamo's transformed code keeps the cells of inner functions it compiled
-    away; the text no longer needs them, but the frame layout must keep them.
+    The compiler keeps a cell or free variable for a name only used in code it
+    then removed (``if not (1 or b): ...``), and Dynamo's transformed code keeps
+    the cells of inner functions it compiled away; the text no longer names
+    them, but the frame layout must keep them.
     """
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == like.co_name:
-            reads = ast.Expr(value=ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Load()) for n in missing],
-                                             ctx=ast.Load()))
-            inner = ast.FunctionDef(name="__unveil_cells__", args=ast.arguments(
-                posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
-                body=[reads], decorator_list=[], returns=None, type_comment=None)
-            inner.type_params = []
-            locals_ = [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None))
-                       for n in missing]
-            node.body.append(ast.If(test=ast.Constant(value=False), body=locals_ + [inner], orelse=[]))
+            dead = []
+            if free:
+                dead.append(_reads(free))
+            if cells:
+                inner = ast.FunctionDef(name="__unveil_cells__", args=ast.arguments(
+                    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+                    body=[_reads(cells)], decorator_list=[], returns=None, type_comment=None)
+                inner.type_params = []
+                dead += [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None))
+                         for n in cells if n not in like.co_varnames[:_argument_count(like)]]
+                dead.append(inner)
+            node.body.append(ast.If(test=ast.Constant(value=False), body=dead, orelse=[]))
             return unparse(tree.body)
     return source
+
+
+def _reads(names):
+    return ast.Expr(value=ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Load()) for n in names], ctx=ast.Load()))
+
+
+def _argument_count(code):
+    return code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
 
 
 def recompile(source, like, filename=None):
@@ -57,9 +71,10 @@ def recompile(source, like, filename=None):
     same order, so it can replace ``like`` in a function or frame.
     """
     code = _recompile(source, like, filename)
-    missing = [n for n in like.co_cellvars if n not in code.co_cellvars]
-    if missing and (like.co_flags & 0x2):
-        code = _recompile(_with_cells(source, like, missing), like, filename)
+    cells = [n for n in like.co_cellvars if n not in code.co_cellvars]
+    free = [n for n in like.co_freevars if n not in code.co_freevars]
+    if (cells or free) and (like.co_flags & 0x2):
+        code = _recompile(_keeping(source, like, cells, free), like, filename)
     return _checked(code, like)
 
 
@@ -86,7 +101,7 @@ def _recompile(source, like, filename):
 def _checked(code, like):
     if not (like.co_flags & 0x2):
         return code
-    nargs = like.co_argcount + like.co_kwonlyargcount + bool(like.co_flags & 4) + bool(like.co_flags & 8)
+    nargs = _argument_count(like)
     problems = []
     if code.co_varnames[:nargs] != like.co_varnames[:nargs]:
         problems.append("arguments %s != %s" % (code.co_varnames[:nargs], like.co_varnames[:nargs]))
