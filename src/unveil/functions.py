@@ -165,7 +165,8 @@ class FunctionContext:
 
 
 def check_single_use(stmts):
-    """Refuse output where one evaluated expression would be written twice.
+    """Refuse output where one evaluated expression would be written twice, or where
+    structuring left one of its own markers.
 
     The stack machine shares a node when bytecode copies a value (``COPY``);
     if structuring failed to fold both uses into one expression, the text
@@ -173,6 +174,8 @@ def check_single_use(stmts):
     """
     seen = set()
     for node in ast.walk(ast.Module(body=stmts, type_ignores=[])):
+        if type(node).__module__.startswith("unveil"):
+            raise DecompilationError("structuring left a %s in the output" % type(node).__name__)
         if isinstance(node, ast.expr) and not isinstance(node, (ast.Name, ast.Constant)):
             if id(node) in seen:
                 raise DecompilationError("a copied value would be evaluated twice (near line %s)"

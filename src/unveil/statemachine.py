@@ -6,8 +6,9 @@ is lowered instruction by instruction: stack slot ``i`` becomes the variable
 ``__s<i>``, each basic block becomes one ``if __state == k:`` arm of a
 ``while True`` loop, and each jump assigns ``__state``.  Each instruction
 becomes a statement evaluated exactly where the bytecode evaluates it, so the
-output is ugly but behaves the same.  Code with exception handlers or
-generators is not lowered (a clear error instead).
+output is ugly but behaves the same.  Blocks under an exception-table entry
+run inside ``try``/``except`` that jump to the handler block.  Generators and
+code that makes functions are not lowered (a clear error instead).
 """
 import ast
 import inspect
@@ -20,7 +21,7 @@ from .unparse import unparse
 _NULL = object()  # a slot holding the NULL of a 3.11+ call: no variable, no value
 
 _ENDS_BLOCK = {"JUMP", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
-               "POP_JUMP_IF_NOT_NONE", "FOR_ITER", "RETURN_VALUE", "RAISE_VARARGS"}
+               "POP_JUMP_IF_NOT_NONE", "FOR_ITER", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE"}
 
 _UNARY = {"UNARY_NOT": "not %s", "UNARY_NEGATIVE": "-%s", "UNARY_INVERT": "~%s", "UNARY_POSITIVE": "+%s"}
 _CONDITIONS = {"POP_JUMP_IF_FALSE": "not %s", "POP_JUMP_IF_TRUE": "%s",
@@ -85,6 +86,7 @@ class Machine:
         self.lines = []
         self.exits = []            # (target block start, stack shape at the jump)
         self.terminator = None     # how the block ends, unless it returns or raises (see Lowering)
+        self.handler_depth = 0     # slots below it are what the block's exception handler sees
         self._consumed_effect = False
 
     def canonical(self, depth):
@@ -93,6 +95,9 @@ class Machine:
     def claim(self, depth, reserved=()):
         """A variable for a new value at ``depth``: no live slot or pending value reads it."""
         used = {k for k in self.slots if isinstance(k, str)} | set(reserved)
+        for kind in self.slots:
+            if isinstance(kind, Pending):
+                used.update(_NAMES.findall(kind.text))
         name, n = self.canonical(depth), 0
         while name in used:
             n += 1
@@ -298,6 +303,8 @@ def _swap(m, ins):
         m.materialize(effectful_only=True)
     a, b = m.slots[top], m.slots[other]
     m.slots[top], m.slots[other] = b, a
+    if other < m.handler_depth:
+        m.canonicalize()   # the handler reads slots below its depth from their own variables
 
 
 @handles("BINARY_OP")
@@ -536,12 +543,63 @@ def _return(m, ins):
 @handles("RAISE_VARARGS")
 def _raise(m, ins):
     if ins.argval == 0:
-        m.emit("raise")
+        # bare ``raise``: the exception this code is handling, else the caller's
+        h = m.low.handled
+        m.emit("if %s is not None:\n    raise %s\nraise" % (h, h))
     elif ins.argval == 1:
         m.emit("raise %s" % m.pop())
     else:
         cause, exc = m.pop(), m.pop()
         m.emit("raise %s from %s" % (exc, cause))
+
+
+@handles("PUSH_EXC_INFO")
+def _push_exc_info(m, ins):
+    """Enter a handler: the previous handled exception goes on the stack under the new one.
+
+    The handled exception lives in a variable (``__handled``) rather than in the
+    interpreter's state, so ``sys.exc_info()`` and implicit chaining
+    (``__context__``) inside lowered handlers are not reproduced."""
+    exc = m.peek(1)
+    m.pop()
+    h = m.low.handled
+    previous = m.claim(len(m.slots), reserved=[exc])
+    m.invalidate(h)
+    m.emit("%s = %s" % (previous, h))
+    m.emit("%s = %s" % (h, exc))
+    m.slots += [previous, exc]
+
+
+@handles("POP_EXCEPT")
+def _pop_except(m, ins):
+    previous = m.pop()
+    m.invalidate(m.low.handled)
+    m.emit("%s = %s" % (m.low.handled, previous))
+
+
+@handles("CHECK_EXC_MATCH")
+def _check_exc_match(m, ins):
+    kind = m.pop()
+    m.push("isinstance(%s, %s)" % (m.peek(1), kind))
+
+
+@handles("RERAISE")
+def _reraise(m, ins):
+    m.emit("raise %s" % m.pop())
+
+
+@handles("BEFORE_WITH")
+def _before_with(m, ins):
+    manager = m.peek(1)
+    m.pop()
+    m.push("%s.__exit__" % manager)
+    m.push("%s.__enter__()" % manager)
+
+
+@handles("WITH_EXCEPT_START")
+def _with_except_start(m, ins):
+    exit_, exc = m.peek(4), m.peek(1)
+    m.push("%s(type(%s), %s, %s.__traceback__)" % (exit_, exc, exc, exc))
 
 
 @handles("JUMP")
@@ -588,9 +646,10 @@ class Lowering:
         self.instrs = normalise(self.code).instrs
         names = set(self.code.co_varnames) | set(self.code.co_cellvars) | set(self.code.co_freevars) \
             | set(self.code.co_names)
-        self.stack_prefix, self.state = "__s", "__state"
-        while any(n.startswith(self.stack_prefix) for n in names) or self.state in names:
-            self.stack_prefix, self.state = "_" + self.stack_prefix, "_" + self.state
+        self.stack_prefix, self.state, self.handled = "__s", "__state", "__handled"
+        while any(n.startswith(self.stack_prefix) for n in names) or {self.state, self.handled} & names:
+            self.stack_prefix, self.state, self.handled = ("_" + self.stack_prefix, "_" + self.state,
+                                                           "_" + self.handled)
         self.assigned_globals = set()
         self.stored_free = set()
         self.keep_names = False
@@ -598,10 +657,13 @@ class Lowering:
 
     def _block_starts(self):
         starts = {0}
+        previous = None
         for ins in self.instrs:
+            if ins.handler != previous:
+                starts.add(ins.index)      # one handler per block
+                previous = ins.handler
             if ins.handler is not None:
-                raise DecompilationError("%s has exception handlers: not lowered to a state machine"
-                                         % self.code.co_name)
+                starts.add(ins.handler[0])
             if ins.op not in HANDLERS:
                 raise DecompilationError("%s cannot be lowered to a state machine (opcode %s)"
                                          % (self.code.co_name, ins.op))
@@ -655,6 +717,8 @@ class Lowering:
             end = next((s for s in self.starts if s > start), len(self.instrs))
             m = Machine(self, entry[start] if self.keep_names else
                         [_NULL if null else "%s%d" % (self.stack_prefix, d) for d, null in enumerate(entry[start])])
+            if self.instrs[start].handler is not None:
+                m.handler_depth = self.instrs[start].handler[1]
             for ins in self.instrs[start:end]:
                 HANDLERS[ins.op](m, ins)
             if self.instrs[end - 1].op not in _ENDS_BLOCK:
@@ -663,15 +727,21 @@ class Lowering:
                 m.leave(end)
                 m.terminator = ("goto", end)
             blocks[start] = m
+            handler = self.instrs[start].handler
+            if handler is not None:
+                target, depth, lasti = handler
+                shape = [k is _NULL for k in entry[start][:depth]]
+                m.exits.append((target, shape + [False] * (bool(lasti) + 1)))
             for target, slots in m.exits:
                 if entry.setdefault(target, slots) != slots and not self.keep_names:
                     raise DecompilationError("stack shapes differ where jumps meet in %s" % self.code.co_name)
                 todo.append(target)
         return blocks
 
-    @staticmethod
-    def _is_tree(blocks):
-        """No loops and one predecessor per block: nested ``if``/``else`` will do."""
+    def _is_tree(self, blocks):
+        """No loops, no handlers, one predecessor per block: nested ``if``/``else`` will do."""
+        if any(ins.handler is not None for ins in self.instrs):
+            return False
         preds = {}
         for m in blocks.values():
             for target, _ in m.exits:
@@ -696,9 +766,25 @@ class Lowering:
                     + [indent + "else:"] + render(false, indent + "    "))
         return render(0, "")
 
+    def _protected(self, body, target, depth, lasti):
+        """``body`` under an exception-table entry: an exception goes to the handler block
+        with the stack cut to ``depth``, then (``lasti``) a stand-in offset, then the exception."""
+        caught, h = "%se" % self.stack_prefix, self.handled
+        out = ["try:"] + ["    " + line for line in body] + ["except BaseException as %s:" % caught]
+        # raised while handling another: chain it, as the interpreter would have
+        out.append("    if %s is not None and %s is not %s and %s.__context__ is None:" % (h, caught, h, caught))
+        out.append("        %s.__context__ = %s" % (caught, h))
+        if lasti:
+            out.append("    %s%d = None" % (self.stack_prefix, depth))
+        out.append("    %s%d = %s" % (self.stack_prefix, depth + bool(lasti), caught))
+        out.append("    " + self.goto(target))
+        return out
+
     def _as_machine(self, blocks):
         """``while True`` over ``if __state == k`` arms, one per block."""
         lines = ["%s = 0" % self.state, "while True:"]
+        if any(ins.op in ("PUSH_EXC_INFO", "RAISE_VARARGS") or ins.handler for ins in self.instrs):
+            lines.insert(0, "%s = None" % self.handled)
         first = True
         for start in self.starts:
             if start not in blocks:
@@ -720,6 +806,9 @@ class Lowering:
                 body += ["try:", "    %s = next(%s)" % (target, iterator), "except StopIteration:",
                          "    %s = %d" % (self.state, self.block_number(done)), "    continue",
                          self.goto(more)]
+            handler = self.instrs[start].handler
+            if handler is not None:
+                body = self._protected(body, *handler)
             lines += ["        " + line for line in body]
         return lines
 
