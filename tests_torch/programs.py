@@ -125,6 +125,19 @@ def outer_calls_compiled(x):
     return _inner(x) * 2 + x
 
 
+def break_inside_with_and_try(x):
+    with torch.no_grad():
+        y = x * 2
+        print("inside no_grad")        # graph break inside a with block
+        z = y + 1
+    try:
+        w = z.sum()
+        print("inside try")            # graph break inside try/finally
+    finally:
+        w = w + 1
+    return w * x
+
+
 def while_break(x):
     i = 0
     while True:
@@ -200,6 +213,7 @@ PROGRAMS = [
     Program("star_args", _fn(star_args), lambda: [(_t(3), _t(3, seed=1), _t(3, seed=2))]),
     Program("nested_compiled", _fn(outer_calls_compiled), lambda: [(_t(3),)]),
     Program("while_break", _fn(while_break), lambda: [(_t(3),)]),
+    Program("break_in_with_and_try", _fn(break_inside_with_and_try), lambda: [(_t(3),)], graph_breaks=True),
     Program("dynamic_shapes", _fn(arith), lambda: [(_t(3), _t(3)), (_t(5), _t(5)), (_t(7), _t(7))], dynamic=True),
     Program("recompile_shape", _fn(arith), lambda: [(_t(3), _t(3)), (_t(2, 2), _t(2, 2))], dynamic=False),
     Program("recompile_dtype", _fn(arith), lambda: [(_t(3), _t(3)), (_t(3, dtype=torch.float64),
