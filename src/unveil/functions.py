@@ -327,11 +327,55 @@ def function_def(fn, def_name=None, bindings=None):
         _bare_returns(body)
     if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) and not _contains_yield(body):
         body = body + [ast.If(test=const(False), body=[ast.Expr(value=ast.Yield(value=None))], orelse=[])]
+    lost = _lost_locals(code, body, sub)
+    if lost:
+        # assigned only in code the compiler removed (after ``while True:``): still locals
+        body = body + [ast.If(test=const(False), body=[ast.Assign(
+            targets=[name(n, store=True) for n in lost], value=const(None))], orelse=[])]
     cls = ast.AsyncFunctionDef if code.co_flags & (inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR) else ast.FunctionDef
     node = cls(name=def_name or code.co_name, args=args, body=body or [ast.Pass()],
                decorator_list=list(fn.decorators), returns=returns, type_comment=None)
     node.type_params = []
     return node
+
+
+def _bound_names(body):
+    """Names the statements bind in their own scope (comprehension targets included)."""
+    bound = set()
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+            todo += node.decorator_list
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif type(node).__name__ in ("MatchAs", "MatchStar") and getattr(node, "name", None):
+            bound.add(node.name)
+        elif type(node).__name__ == "MatchMapping" and getattr(node, "rest", None):
+            bound.add(node.rest)
+        todo += [child for child in ast.iter_child_nodes(node)]
+    return bound
+
+
+def _lost_locals(code, body, ctx):
+    """Locals of ``code`` that nothing in ``body`` binds any more."""
+    nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS) \
+        + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    candidates = [n for n in code.co_varnames[nargs:] + code.co_cellvars
+                  if n.isidentifier() and n not in code.co_varnames[:nargs] and n not in code.co_names
+                  and n not in ctx.globals and n not in ctx.nonlocals]
+    if not candidates:
+        return []
+    bound = _bound_names(body)
+    return sorted(set(n for n in candidates if n not in bound))
 
 
 def _bare_returns(body):

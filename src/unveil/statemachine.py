@@ -818,6 +818,9 @@ def lower(ctx):
     if ctx.code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
         raise DecompilationError("%s is a generator or coroutine: not lowered to a state machine"
                                  % ctx.code.co_name)
+    if not ctx.code.co_flags & inspect.CO_NEWLOCALS:
+        raise DecompilationError("%s is a module or class body: not lowered to a state machine"
+                                 % ctx.code.co_name)
     text = "\n".join(Lowering(ctx).lower())
     try:
         return ast.parse(text).body

@@ -224,3 +224,22 @@ def comprehension_with_constant_false_condition(xs):
     ys = [undefined_name(x) for x in xs if None]  # noqa: F821  (never evaluated)
     zs = {x: x for x in xs if 0}
     return ys, zs, x
+
+
+@case((0,), (9,))
+def name_bound_only_in_unreachable_code(n):
+    """Random programs (3.11): the compiler drops ``b = 1`` after an endless loop, but
+    ``b`` stays local to ``g``; the text must keep it local."""
+    b = "outer"
+
+    def g():
+        if n > 5:
+            return b
+        while True:
+            return "loop"
+        b = 1  # noqa: F841  (unreachable)
+
+    try:
+        return g()
+    except UnboundLocalError:
+        return "unbound"
