@@ -46,3 +46,27 @@ def test_recompile_keeps_free_and_cell_variables_that_only_dead_code_named():
         if code.co_name in ("g", "h"):
             new = unveil.recompile(unveil.decompile(code), code)
             assert (new.co_freevars, new.co_cellvars) == (code.co_freevars, code.co_cellvars)
+
+
+MODULE = '''
+log = []
+try:
+    log.append("body")
+finally:
+    log.append("finally")
+for i in range(3):
+    if i == 1:
+        log.append("one")
+    else:
+        log.append(i)
+'''
+
+
+def test_module_code_with_try_finally_at_the_end_is_valid_and_runs_the_same():
+    code = compile(MODULE, "<module>", "exec")
+    source = unveil.decompile(code)
+    assert "return" not in source      # 3.11+ copies the implicit return into the try body
+    original, decompiled = {}, {}
+    exec(code, original)
+    exec(compile(source, "<decompiled>", "exec"), decompiled)
+    assert original["log"] == decompiled["log"]

@@ -142,6 +142,8 @@ class FunctionContext:
         try:
             graph = Graph(normalise(self.code).instrs)
             stmts = _clean(rewrite_guarded_while(Structurer(self, graph).body()))
+            if not self.code.co_flags & inspect.CO_NEWLOCALS:
+                stmts = _without_returns(stmts)
             check_single_use(stmts)
             return stmts
         except (DecompilationError, IndexError, KeyError, AttributeError, TypeError, ValueError) as exc:
@@ -203,6 +205,27 @@ def _clean(stmts):
         if not getattr(stmts[-1].value, "_explicit", False):
             stmts = stmts[:-1]
     return stmts
+
+
+def _without_returns(stmts):
+    """A module or class body without the implicit ``return None`` s the compiler copied
+    into the last branches (3.11+: into a ``try`` body before its ``finally``)."""
+    out = []
+    for st in stmts:
+        if isinstance(st, ast.Return) and (st.value is None or (
+                isinstance(st.value, ast.Constant) and st.value.value is None)):
+            continue
+        if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                block = getattr(st, field, None)
+                if isinstance(block, list) and block:
+                    if field in ("handlers", "cases"):
+                        for part in block:
+                            part.body = _without_returns(part.body) or [ast.Pass()]
+                    else:
+                        setattr(st, field, _without_returns(block) or ([ast.Pass()] if field in ("body", "finalbody") else []))
+        out.append(st)
+    return out
 
 
 def _comprehension_node(kind, stmts):
