@@ -1,10 +1,13 @@
-"""The functions a decompiler speed benchmark times, and the timing loop itself.
+"""What the benchmarks share: the functions a speed benchmark times and its timing
+loop, time limits, loading by path, and finding interpreters and venv pythons.
 
 decompile_speed.py and depyf_worker.py (run in depyf's own venv) both import
 this file by path, so both tools are timed on exactly the same list, enumerated
 the same deterministic way, with the same loop.  Standard library only.
 """
 import importlib.util
+import os
+import shutil
 import signal
 import time
 import types
@@ -15,6 +18,21 @@ DEFAULT_MODULES = (
     "difflib", "configparser", "argparse", "csv", "heapq", "bisect", "calendar",
     "ipaddress", "pprint", "urllib.parse",
 )
+
+PYENV = os.path.join(os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv")), "versions")
+
+
+def interpreter(version):
+    """The python of pyenv's X.Y (or ``pythonX.Y`` on PATH), or ``None``."""
+    for d in sorted(os.listdir(PYENV)) if os.path.isdir(PYENV) else ():
+        if d == version or d.startswith(version + "."):
+            return os.path.join(PYENV, d, "bin", "python")
+    return shutil.which("python" + version)
+
+
+def venv_python(venv):
+    return os.path.join(venv, "Scripts" if os.name == "nt" else "bin", "python")
+
 
 _CO_OPTIMIZED = 0x1
 # Compiled into their enclosing function's source; not timed on their own.

@@ -31,13 +31,9 @@ DEPYF_DEPS = ("astor", "dill")  # depyf 0.20.0's requirements; torch is optional
 DEPYF_VENV = os.path.join(HERE, ".venv-depyf-%d.%d" % sys.version_info[:2])
 
 
-def venv_python(venv):
-    return os.path.join(venv, "Scripts" if os.name == "nt" else "bin", "python")
-
-
 def ensure_depyf_venv():
     """The python of a venv with depyf 0.20.0 on this very interpreter, made if missing."""
-    python = venv_python(DEPYF_VENV)
+    python = bench_functions.venv_python(DEPYF_VENV)
     check = "import sys, depyf; print(depyf.__version__, sys.version)"
     expected = "%s %s" % (DEPYF.split("==")[1], sys.version)
     if os.path.exists(python):

@@ -18,6 +18,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench_functions  # noqa: E402  (venv pythons; shared with the other benchmarks)
 ROOT = os.path.dirname(HERE)
 WORKER = os.path.join(HERE, "prepare_debug_worker.py")
 DEFAULT_PROGRAMS = ["arith_fullgraph", "print_break", "data_dependent_if", "item_break", "tensor_list_loop",
@@ -30,13 +32,9 @@ VENVS = {
 }
 
 
-def venv_python(venv):
-    return os.path.join(venv, "bin", "python")
-
-
 def ensure_venv(tool):
     venv, extra = VENVS[tool]
-    python = venv_python(venv)
+    python = bench_functions.venv_python(venv)
     check = "import torch, transformers, %s" % tool
     if os.path.exists(python) and subprocess.run([python, "-c", check], stderr=subprocess.DEVNULL,
                                                  stdout=subprocess.DEVNULL).returncode == 0:

@@ -65,7 +65,6 @@ import bench_functions  # noqa: E402  (time limit, loading by path; shared with 
 SRC = os.path.join(ROOT, "src")
 VENV = os.path.join(HERE, ".venv-hypo-%d.%d" % sys.version_info[:2])
 REQUIREMENTS = ("hypothesmith>=0.3",)
-PYENV = os.path.join(os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv")), "versions")
 VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
 LIMIT = 5.0   # seconds for decompiling one program
 SHRINK_SECONDS = 20.0   # per failure signature, for each of the two ways of minimising
@@ -77,13 +76,9 @@ class _OutOfTime(Exception):
 
 # --------------------------------------------------------------------------- venv
 
-def venv_python():
-    return os.path.join(VENV, "Scripts" if os.name == "nt" else "bin", "python")
-
-
 def ensure_venv():
     """The python of benchmarks/.venv-hypo-X.Y with hypothesmith, made if missing."""
-    python = venv_python()
+    python = bench_functions.venv_python(VENV)
     check = [python, "-c", "import sys, hypothesmith; print(sys.version)"]
     if os.path.exists(python):
         done = subprocess.run(check, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True)
@@ -545,14 +540,6 @@ def report(res, show=10):
     return "\n".join(lines)
 
 
-def interpreter(version):
-    for d in sorted(os.listdir(PYENV)) if os.path.isdir(PYENV) else ():
-        if d == version or d.startswith(version + "."):
-            return os.path.join(PYENV, d, "bin", "python")
-    import shutil
-    return shutil.which("python" + version)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--examples", type=int, default=10000, help="programs to generate (default 10000)")
@@ -572,7 +559,7 @@ def main():
     if args.versions is not None:
         results = []
         for v in args.versions or VERSIONS:
-            python = interpreter(v)
+            python = bench_functions.interpreter(v)
             if python is None:
                 print("no interpreter for Python %s" % v, file=sys.stderr)
                 continue

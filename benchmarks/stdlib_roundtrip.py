@@ -72,7 +72,6 @@ import bench_functions  # noqa: E402  (time limit, loading by path; shared with 
 # The unveil that is judged: the working tree's, or (in the runs started by the driver)
 # a snapshot of it taken when the driver started, so that all runs judge the same code.
 SRC = os.environ.get("UNVEIL_JUDGE_SRC") or os.path.join(ROOT, "src")
-PYENV = os.path.join(os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv")), "versions")
 VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
 
 # name -> (test module, modules whose functions are swapped, first version).
@@ -502,7 +501,7 @@ def run_tests(test_module, recorder):
     runner = unittest.TextTestRunner(stream=stream, verbosity=0, resultclass=result_class)
     try:
         mod = importlib.import_module(test_module)
-    except BaseException as exc:
+    except BaseException:
         recorder.outcomes["<import %s>" % test_module] = "fail"
         recorder.errors["<import %s>" % test_module] = traceback.format_exc()[-3000:]
         return
@@ -514,7 +513,7 @@ def run_tests(test_module, recorder):
         support._run_suite = _run_suite
         try:
             mod.test_main()
-        except BaseException as exc:
+        except BaseException:
             recorder.outcomes["<test_main %s>" % test_module] = "fail"
             recorder.errors["<test_main %s>" % test_module] = traceback.format_exc()[-3000:]
         return
@@ -904,13 +903,6 @@ def failures(report, max_items=6):
     return "\n".join(out)
 
 
-def interpreter(version):
-    for d in sorted(os.listdir(PYENV)) if os.path.isdir(PYENV) else ():
-        if d == version or d.startswith(version + "."):
-            return os.path.join(PYENV, d, "bin", "python")
-    return shutil.which("python" + version)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--modules", nargs="+", help="modules to run (default: all of MODULES)")
@@ -953,7 +945,7 @@ def _main(args):
         versions = args.versions or list(VERSIONS)
         reports = []
         for v in versions:
-            python = interpreter(v)
+            python = bench_functions.interpreter(v)
             if python is None:
                 print("no interpreter for Python %s" % v, file=sys.stderr)
                 continue

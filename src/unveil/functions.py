@@ -266,6 +266,12 @@ def identifier(ident):
     return "_unveil_" + "".join(c if c.isalnum() or c == "_" else "_" for c in ident)
 
 
+def argument_count(code):
+    """How many leading ``co_varnames`` are parameters (``*args`` and ``**kw`` included)."""
+    return code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS) \
+        + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+
+
 def signature(code, defaults=None, kwdefaults=None, annotations=None, future=False):
     """``ast.arguments`` for ``code`` with default and annotation expressions."""
     names = [identifier(n) for n in code.co_varnames]
@@ -390,8 +396,7 @@ def _bound_names(body):
 
 def _lost_locals(code, body, ctx):
     """Locals of ``code`` that nothing in ``body`` binds any more."""
-    nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS) \
-        + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    nargs = argument_count(code)
     candidates = [n for n in code.co_varnames[nargs:] + code.co_cellvars
                   if n.isidentifier() and n not in code.co_varnames[:nargs] and n not in code.co_names
                   and n not in ctx.globals and n not in ctx.nonlocals]

@@ -4,6 +4,7 @@ import ast
 import types
 
 from .errors import DecompilationError
+from .functions import argument_count
 from .unparse import unparse
 
 #: compiler flags of the original that change what the same text compiles to
@@ -49,7 +50,7 @@ def _keeping(source, like, cells, free):
                     body=[_reads(cells)], decorator_list=[], returns=None, type_comment=None)
                 inner.type_params = []
                 dead += [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None))
-                         for n in cells if n not in like.co_varnames[:_argument_count(like)]]
+                         for n in cells if n not in like.co_varnames[:argument_count(like)]]
                 dead.append(inner)
             node.body.append(ast.If(test=ast.Constant(value=False), body=dead, orelse=[]))
             return unparse(tree.body)
@@ -58,10 +59,6 @@ def _keeping(source, like, cells, free):
 
 def _reads(names):
     return ast.Expr(value=ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Load()) for n in names], ctx=ast.Load()))
-
-
-def _argument_count(code):
-    return code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
 
 
 def recompile(source, like, filename=None):
@@ -101,7 +98,7 @@ def _recompile(source, like, filename):
 def _checked(code, like):
     if not (like.co_flags & 0x2):
         return code
-    nargs = _argument_count(like)
+    nargs = argument_count(like)
     problems = []
     if code.co_varnames[:nargs] != like.co_varnames[:nargs]:
         problems.append("arguments %s != %s" % (code.co_varnames[:nargs], like.co_varnames[:nargs]))

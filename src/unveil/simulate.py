@@ -7,6 +7,7 @@ handled here but by :mod:`unveil.structure`, which drives a frame block by block
 import ast
 import itertools
 
+from .dispatch import dispatch_table
 from .errors import DecompilationError
 from . import stackitems as si
 from .stackitems import NULL, as_expr, const, name
@@ -234,15 +235,7 @@ def _as_load(node):
 
 
 # --- handlers --------------------------------------------------------------
-HANDLERS = {}
-
-
-def handles(*ops):
-    def register(fn):
-        for op in ops:
-            HANDLERS[op] = fn
-        return fn
-    return register
+HANDLERS, handles = dispatch_table()
 
 
 @handles("LOAD_CONST")

@@ -14,6 +14,7 @@ import ast
 import inspect
 import re
 
+from .dispatch import dispatch_table
 from .errors import DecompilationError
 from .instructions import normalise
 from .unparse import unparse
@@ -29,15 +30,7 @@ _CONDITIONS = {"POP_JUMP_IF_FALSE": "not %s", "POP_JUMP_IF_TRUE": "%s",
 _NAMES = re.compile(r"[A-Za-z_]\w*")
 _CONVERSIONS = {"s": "str(%s)", "r": "repr(%s)", "a": "ascii(%s)"}
 
-HANDLERS = {}
-
-
-def handles(*ops):
-    def register(fn):
-        for op in ops:
-            HANDLERS[op] = fn
-        return fn
-    return register
+HANDLERS, handles = dispatch_table()
 
 
 class Pending:
@@ -57,7 +50,7 @@ class Pending:
 
     @property
     def effectful(self):
-        return self.reads is None and self.value is None and not self.is_const
+        return self.reads is None and not self.is_const
 
     is_const = False
 
@@ -654,6 +647,7 @@ class Lowering:
         self.stored_free = set()
         self.keep_names = False
         self.starts = self._block_starts()
+        self.numbers = {start: n for n, start in enumerate(self.starts)}
 
     def _block_starts(self):
         starts = {0}
@@ -674,7 +668,7 @@ class Lowering:
         return sorted(starts)
 
     def block_number(self, start):
-        return self.starts.index(start)
+        return self.numbers[start]
 
     def goto(self, start):
         return "%s = %d; continue" % (self.state, self.block_number(start))

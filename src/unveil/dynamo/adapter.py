@@ -4,6 +4,7 @@ When a torch release moves one of these, one function here breaks and
 ``tests/dynamo/test_adapter.py`` names it.  Nothing else in unveil imports
 torch's internals.
 """
+import functools
 import logging
 
 import torch
@@ -136,18 +137,15 @@ class CacheEntry:
                 out.append((type(guard).__name__, list(guard.verbose_code_parts())))
             return out
 
-        def visit(mgr, accessor):
-            node = GuardNode(mgr.get_source(), mgr.get_type_of_guarded_value(), accessor, leaves(mgr))
+        def visit(mgr):
+            node = GuardNode(mgr.get_source(), mgr.get_type_of_guarded_value(), leaves(mgr))
             if hasattr(mgr, "get_key_value_managers"):
                 for _, (key_mgr, val_mgr) in sorted(mgr.get_key_value_managers().items()):
-                    for sub in (key_mgr, val_mgr):
-                        if sub is not None:
-                            node.children.append(visit(sub, "dict item"))
-            for acc, child in zip(mgr.get_accessors(), mgr.get_child_managers()):
-                node.children.append(visit(child, acc.repr()))
+                    node.children += [visit(sub) for sub in (key_mgr, val_mgr) if sub is not None]
+            node.children += [visit(child) for child in mgr.get_child_managers()]
             return node
 
-        root = visit(self.guard_manager.root, None)
+        root = visit(self.guard_manager.root)
         for guard in self.guard_manager.root.get_epilogue_lambda_guards():
             root.epilogue.append((type(guard).__name__, list(guard.verbose_code_parts())))
         return root
@@ -156,10 +154,9 @@ class CacheEntry:
 class GuardNode:
     """A value Dynamo guards: its source expression, type, and leaf guards."""
 
-    def __init__(self, source, value_type, accessor, leaves):
+    def __init__(self, source, value_type, leaves):
         self.source = source
         self.value_type = value_type
-        self.accessor = accessor
         self.leaves = leaves          # [(guard kind, [verbose code parts])]
         self.children = []
         self.epilogue = []            # root only: shape guards checked last
@@ -184,6 +181,7 @@ def function_mode_stack_types():
     return ["%s.%s" % (type(m).__module__, type(m).__qualname__) for m in stack]
 
 
+@functools.lru_cache(maxsize=None)
 def sympy_interp_names():
     """Names that Dynamo's shape guards may call (its SYMPY_INTERP table)."""
     from torch.fx.experimental.symbolic_shapes import SYMPY_INTERP

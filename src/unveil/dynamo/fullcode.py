@@ -10,16 +10,16 @@ import ast
 import inspect
 import types
 
+from ..functions import argument_count
 from ..unparse import unparse
 from .guards_file import identifier
-from .dump import short_graph_name
 
 
 def signature_text(code):
     """``(params, call_args)`` source for a function with ``code``'s arguments."""
     names = code.co_varnames
     npos, nkw = code.co_argcount, code.co_kwonlyargcount
-    posonly = getattr(code, "co_posonlyargcount", 0)
+    posonly = code.co_posonlyargcount
     params, call = [], []
     for i in range(npos):
         params.append(names[i])
@@ -40,12 +40,6 @@ def signature_text(code):
         params.append("**" + names[i])
         call.append("**" + names[i])
     return ", ".join(params), ", ".join(call)
-
-
-def argument_names(code):
-    n = code.co_argcount + code.co_kwonlyargcount
-    n += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
-    return code.co_varnames[:n]
 
 
 def renamed(source, new_name):
@@ -99,8 +93,8 @@ def _code_blocks(fn, session, out, used):
     for entry, comp in fn.entries:
         out += _section("cache entry for compile %s of %s" % (comp.cid, fn.code.co_name))
         for name, text in session.graphs.get(comp.cid, []):
-            out.append("# Graph %s (file %s.%s.graph.%s.py): `forward` below is what the backend compiled;"
-                       % (name, fn.key, comp.tag, short_graph_name(name)))
+            out.append("# Graph %s (file %s): `forward` below is what the backend compiled;"
+                       % (name, comp.graph_files.get(name)))
             out.append("# %s is the backend's compiled version of it, taken from the module's globals."
                        % name)
             body = text[text.index("class GraphModule"):]
@@ -120,7 +114,7 @@ def _code_blocks(fn, session, out, used):
     params, call = signature_text(fn.code)
     out += _section("dispatch of %s: what Dynamo's frame evaluation does on each call" % fn.code.co_name)
     out.append("def %s(%s):" % (dispatch_name(fn), params))
-    args = argument_names(fn.code)
+    args = fn.code.co_varnames[:argument_count(fn.code)]
     out.append("    L = {%s}  # the frame's locals on entry" % ", ".join("%r: %s" % (a, a) for a in args))
     for entry, comp in fn.entries:
         if comp.guards is not None and comp.source is not None:

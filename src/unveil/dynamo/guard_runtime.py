@@ -10,6 +10,11 @@ from torch.utils import _device as utils_device  # noqa: F401  (dumped guards na
 
 inf = float("inf")
 
+#: what dumped guard files import from here
+__all__ = ["check_type_id", "check_obj_id", "dict_contains", "check_tensor", "check_no_aliasing",
+           "check_global_state", "check_torch_function_mode_stack", "check_saved_tensors_hooks",
+           "math_isnan", "utils_device", "inf"]
+
 
 def qualified_name(cls):
     return "%s.%s" % (cls.__module__, cls.__qualname__)

@@ -9,6 +9,8 @@ writes one function per cache entry that returns what Dynamo's guard returns.
 import ast
 import re
 
+from . import guard_runtime
+
 
 #: guard kind -> what the comment says it checks
 _KIND_TEXT = {
@@ -41,9 +43,7 @@ _RENAMES = {
     "__math_isnan": "math_isnan",
 }
 
-RUNTIME_NAMES = ("check_type_id", "check_obj_id", "dict_contains", "check_tensor", "check_no_aliasing",
-                 "check_global_state", "check_torch_function_mode_stack", "check_saved_tensors_hooks",
-                 "math_isnan", "utils_device", "inf")
+RUNTIME_NAMES = tuple(guard_runtime.__all__)
 
 _TYPE_SUFFIX = re.compile(r",\s*type=<[^>]*>\s*$")
 _GLOBAL_STATE = re.compile(r"^___check_global_state\(\) against (\{.*\})$")

@@ -49,7 +49,7 @@ class Compile:
         self.run_code = transformed          # what Dynamo caches (ours when run_dumped)
         self.function_modes = function_modes
         self.transformed_file = None
-        self.guards_file = None
+        self.graph_files = {}                # Dynamo's global name of a graph -> its file
         self.source = None                   # decompiled transformed code, when it worked
         self.guards = None                   # guards_file.GuardsText
 
@@ -294,7 +294,7 @@ class DebugSession:
     def write_compile(self, fn, comp):
         events = self.events.get(comp.cid, [])
         linked = {}
-        for kind in ("aot_forward", "aot_backward", "aot_joint", "inductor_output"):
+        for kind in _TRACE_KINDS.values():
             payloads = [p for k, p, _ in events if k == kind and p]
             for i, payload in enumerate(payloads):
                 suffix = "" if len(payloads) == 1 else "_%d" % i
@@ -303,9 +303,9 @@ class DebugSession:
                     "%s.%s.%s%s.py" % (fn.key, comp.tag, kind, suffix), header + payload,
                     function=fn.key, compile_id=comp.cid, kind=kind, ok=True))
         for name, text in self.graphs.get(comp.cid, []):
-            self.dump.write("%s.%s.graph.%s.py" % (fn.key, comp.tag, short_graph_name(name)),
-                            link_comment(linked) + text, function=fn.key, compile_id=comp.cid,
-                            kind="graph", graph=name, ok=True)
+            comp.graph_files[name] = self.dump.write(
+                "%s.%s.graph.%s.py" % (fn.key, comp.tag, short_graph_name(name)), link_comment(linked) + text,
+                function=fn.key, compile_id=comp.cid, kind="graph", graph=name, ok=True)
 
     def reasons(self, cid, kind):
         return [p for k, p, _ in self.events.get(cid, []) if k == kind and p]
@@ -324,9 +324,9 @@ class DebugSession:
             fn.entries.append((entry, comp))
             fn.globals = adapter.guard_globals(entry)
             guards = comp.guards = guards_text(fn, comp, entry, self.reasons(comp.cid, "recompile_reason"))
-            comp.guards_file = self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), guards.file_text(),
-                                               function=fn.key, compile_id=comp.cid, kind="guards",
-                                               ok=not guards.untranslated, untranslated=guards.untranslated)
+            self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), guards.file_text(), function=fn.key,
+                            compile_id=comp.cid, kind="guards", ok=not guards.untranslated,
+                            untranslated=guards.untranslated)
 
     def write_resume_function(self, fn):
         line = fn.code.co_name.rpartition("_at_")[2]
