@@ -1,5 +1,6 @@
 """prepare_debug as a context manager: hooks come and go, nesting, threads, failures."""
 import json
+import re
 import logging
 import threading
 import warnings
@@ -70,6 +71,10 @@ def test_a_second_run_into_the_same_directory_never_overwrites(tmp_path):
     first = json.loads((tmp_path / "index.json").read_text())
     second = json.loads((tmp_path / "run2.index.json").read_text())
     assert not {a["file"] for a in first["artifacts"]} & {a["file"] for a in second["artifacts"]}
+    # the full code names the second run's own graph files
+    full = next(a["file"] for a in second["artifacts"] if a["kind"] == "full_code")
+    named = re.findall(r"# Graph \S+ \(file (\S+)\)", (tmp_path / full).read_text())
+    assert named and all(name.startswith("run2.") and (tmp_path / name).exists() for name in named)
 
 
 def test_compiles_in_threads_are_all_dumped(tmp_path):
