@@ -318,6 +318,15 @@ def _push_null(f, ins):
     f.push(NULL)
 
 
+def _unaffected(value, targets):
+    """A dropped value that may be written after pending assignments to ``targets``:
+    a constant, or a name none of them rebinds."""
+    if isinstance(value, ast.Constant):
+        return True
+    return isinstance(value, ast.Name) and not any(
+        isinstance(t, ast.Name) and t.id == value.id for target in targets for t in ast.walk(target))
+
+
 @handles("POP_TOP")
 def _pop_top(f, ins):
     value = f.pop_raw()
@@ -329,6 +338,11 @@ def _pop_top(f, ins):
         f.drop_slot(value)
     elif isinstance(value, si.Marker):
         f.ctx.discard(f, value)
+    elif f.parallel is not None and not _unaffected(value, f.parallel[1]):
+        # ``c, c = e1, e2`` (3.12+ drops the dead first store): e1 was computed before
+        # the pending assignment, and writing it after would change what it sees
+        raise DecompilationError("a value is dropped while a parallel assignment is pending in %s"
+                                 % f.ctx.code.co_name)
     else:
         f.emit(ast.Expr(value=value))
 

@@ -585,7 +585,10 @@ def _reraise(m, ins):
 def _before_with(m, ins):
     manager = m.peek(1)
     m.pop()
-    m.push("%s.__exit__" % manager)
+    # not a context manager: let a real ``with`` raise what this Python raises
+    m.emit("if not (hasattr(type(%s), '__enter__') and hasattr(type(%s), '__exit__')):\n"
+           "    with %s:\n        pass" % (manager, manager, manager))
+    m.push("%s.__exit__" % manager)      # bound through the instance: what Dynamo can trace
     m.push("%s.__enter__()" % manager)
 
 

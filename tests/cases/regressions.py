@@ -243,3 +243,25 @@ def name_bound_only_in_unreachable_code(n):
         return g()
     except UnboundLocalError:
         return "unbound"
+
+
+@case((None,), (len,))
+def parallel_assignment_to_the_same_name_twice(c):
+    """Random programs (3.12/3.13): ``c, c = c(...), 227`` drops the first store; the call
+    must still run before ``c`` is rebound."""
+    try:
+        c, c = (c("ab"), 227)
+    except TypeError as exc:
+        return "raised " + str(exc)
+    return c
+
+
+@case((1,), (None,))
+def with_on_a_value_that_is_not_a_context_manager(value):
+    """Random programs (state machine, 3.13): ``with`` on a non-context-manager must raise
+    what the interpreter raises (TypeError on 3.11+, AttributeError before)."""
+    try:
+        with value:
+            return "entered"
+    except (TypeError, AttributeError) as exc:
+        return type(exc).__name__, str(exc)
