@@ -345,12 +345,12 @@ class Structurer:
 
     def absorb(self, st, block, frame):
         """Fold short-circuit condition blocks into one condition (and/or, chained <)."""
-        last_block = block
+        last_block, chain = block, {block}
         while True:
             for which in ("e", "t"):
                 pos = getattr(st, which)
                 stack = st.e_stack if which == "e" else st.t_stack
-                pure = self.pure_condition(pos, stack, last_block)
+                pure = self.pure_condition(pos, stack, chain)
                 if pure is None:
                     continue
                 c2, t2, e2, st2_t, st2_e = pure
@@ -378,17 +378,20 @@ class Structurer:
                     else:
                         continue
                 last_block = self.g.of_instr[pos]
+                chain.add(last_block)
                 break
             else:
                 return last_block.start
 
-    def pure_condition(self, pos, stack, pred):
-        """If ``pos`` starts a block that only tests a condition, its (cond, targets, stacks)."""
+    def pure_condition(self, pos, stack, chain):
+        """If ``pos`` starts a block that only tests a condition and is reached only from
+        the condition blocks in ``chain``, its (cond, targets, stacks)."""
         pos, stack = self.through_cleanup(pos, stack)
         block = self.g.of_instr[pos] if pos < len(self.instrs) else None
         if block is None or block.start != pos or block in self.g.loops:
             return None
-        if len(block.preds) != 1 or block.handler != pred.handler:
+        if not block.preds or not set(block.preds) <= chain or any(
+                b.handler != block.handler for b in chain):
             return None
         last = self.instrs[block.end - 1]
         if last.op not in CONDITIONAL:

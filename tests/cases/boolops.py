@@ -139,3 +139,14 @@ def boolop_assignment_chain_with_calls(a, b):
 @case((0,), (1,), (2,), (3,))
 def long_or_chain_in_return(x):
     return x == 0 and "zero" or x == 1 and "one" or x == 2 and "two" or "many"
+
+
+@case(([0, 1, 2, 5, 7, 8],))
+def and_or_condition_falling_back_to_the_loop(lst):
+    """``(a and b) or c`` whose false exit is the loop head: the ``c`` block is reached from
+    both ``a`` and ``b``, and must still join the condition (the body was duplicated)."""
+    out = []
+    for x in lst:
+        if x % 2 and x > 3 or x == 0:
+            out.append(x)
+    return out
