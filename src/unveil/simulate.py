@@ -151,7 +151,9 @@ class Frame:
         if self.parallel is not None and not root.chained:
             # ``a, (b, c) = c, (a, b)``: the nested target joins the pending tuple
             base, pending, values = self.parallel
-            pending.append(root.node())
+            node = root.node()
+            node._stored_at = next(_PUSHES)
+            pending.append(node)
             values.append(root.value)
             if len(self.stack) <= base:
                 self.flush_parallel()
@@ -165,6 +167,7 @@ class Frame:
                 base -= 1
             self.parallel = (base, [], [])
         base, targets, values = self.parallel
+        target._stored_at = next(_PUSHES)
         targets.append(target)
         values.append(value)
         if len(self.stack) <= base:
@@ -318,13 +321,32 @@ def _push_null(f, ins):
     f.push(NULL)
 
 
-def _unaffected(value, targets):
-    """A dropped value that may be written after pending assignments to ``targets``:
-    a constant, or a name none of them rebinds."""
+def _in_order_after(value, parallel):
+    """Whether a dropped value may be written after the pending parallel assignment:
+    a constant, a name none of its targets rebinds, or a value every part of which
+    was computed after each pending value and each pending store."""
+    _, targets, values = parallel
     if isinstance(value, ast.Constant):
         return True
-    return isinstance(value, ast.Name) and not any(
-        isinstance(t, ast.Name) and t.id == value.id for target in targets for t in ast.walk(target))
+    if isinstance(value, ast.Name):
+        return not any(isinstance(t, ast.Name) and t.id == value.id for target in targets for t in ast.walk(target))
+    begun = min((n._seq for n in ast.walk(value) if hasattr(n, "_seq") and not isinstance(n, ast.Constant)),
+                default=-1)
+    latest = max([_computed_at(v) for v in values] + [getattr(t, "_stored_at", -1) for t in targets])
+    return begun > latest
+
+
+def _computed_before(stack, value):
+    """Whether a value still waiting on the stack (not a name, a constant or an
+    accumulator) was computed before ``value``, a call or other effect, began."""
+    if isinstance(value, (ast.Name, ast.Constant)):
+        return False
+    begun = min((n._seq for n in ast.walk(value) if hasattr(n, "_seq")), default=None)
+    if begun is None:
+        return False
+    return any(isinstance(item, ast.expr) and not isinstance(item, (ast.Constant, ast.Name))
+               and not getattr(item, "_accumulator", False) and _computed_at(item) < begun
+               for item in stack)
 
 
 @handles("POP_TOP")
@@ -338,10 +360,15 @@ def _pop_top(f, ins):
         f.drop_slot(value)
     elif isinstance(value, si.Marker):
         f.ctx.discard(f, value)
-    elif f.parallel is not None and not _unaffected(value, f.parallel[1]):
+    elif f.parallel is not None and not _in_order_after(value, f.parallel):
         # ``c, c = e1, e2`` (3.12+ drops the dead first store): e1 was computed before
         # the pending assignment, and writing it after would change what it sees
         raise DecompilationError("a value is dropped while a parallel assignment is pending in %s"
+                                 % f.ctx.code.co_name)
+    elif _computed_before(f.stack, value):
+        # Dynamo calls a function while arguments it already computed wait on the
+        # stack: the call written as a statement would run before them
+        raise DecompilationError("a call is dropped while values computed before it wait on the stack in %s"
                                  % f.ctx.code.co_name)
     else:
         f.emit(ast.Expr(value=value))
@@ -593,6 +620,9 @@ def _extend(f, ins):
     if isinstance(target, ast.Call):  # set() accumulator
         target = ast.Set(elts=[])
         f.stack[-ins.arg] = target
+    if not isinstance(target, (ast.List, ast.Set)):
+        raise DecompilationError("%s into a value that is not a display (%s) in %s"
+                                 % (ins.op, type(target).__name__, f.ctx.code.co_name))
     target.elts.extend(items)
     target._accumulator = False
 

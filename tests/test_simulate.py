@@ -1,0 +1,64 @@
+"""The stack simulator on canonical instructions that no compiler emits but Dynamo does."""
+import ast
+
+import pytest
+
+from unveil.errors import DecompilationError
+from unveil.functions import FunctionContext
+from unveil.instructions import Instr
+from unveil.simulate import Frame
+from unveil.unparse import unparse
+
+
+def _frame():
+    return Frame(FunctionContext((lambda g, a, log: None).__code__))
+
+
+def _text(statements):
+    return unparse(ast.Module(body=statements, type_ignores=[])).strip()
+
+
+def _load(name):
+    return Instr("LOAD_FAST", argval=name)
+
+
+def _call_append(value):
+    return [_load("log"), Instr("LOAD_ATTR", argval="append"), Instr("LOAD_CONST", argval=value),
+            Instr("CALL", argval=(1, (), False))]
+
+
+def test_a_call_dropped_while_an_earlier_value_waits_is_refused():
+    """Dynamo's prologue: ``g``'s argument ``a.x`` is computed, then ``log.append(1)`` runs
+    and is dropped, then ``g`` is called.  Writing the dropped call as a statement would
+    run it before ``a.x``: refused (the state machine keeps the order)."""
+    frame = _frame()
+    frame.run([_load("g"), _load("a"), Instr("LOAD_ATTR", argval="x")] + _call_append(1))
+    with pytest.raises(DecompilationError, match="dropped while values computed before it"):
+        frame.run([Instr("POP_TOP")])
+
+
+def test_a_call_dropped_after_the_waiting_value_is_written_in_place():
+    """Only names and constants wait: the statement may come first."""
+    frame = _frame()
+    frame.run([_load("g"), _load("a")] + _call_append(1) + [Instr("POP_TOP"), Instr("CALL", argval=(1, (), False))])
+    assert _text(frame.out) == "log.append(1)"
+    assert _text([ast.Expr(value=frame.pop())]) == "g(a)"
+
+
+def test_a_call_dropped_after_a_pending_store_it_reads_follows_that_store():
+    """``tmp = enter()`` while ``g`` waits (a pending parallel assignment), then
+    ``leave(tmp)`` dropped: computed after the store, so written after it."""
+    frame = _frame()
+    frame.run([_load("g"), _load("enter"), Instr("CALL", argval=(0, (), False)), Instr("STORE_FAST", argval="tmp"),
+               _load("leave"), _load("tmp"), Instr("CALL", argval=(1, (), False)), Instr("POP_TOP")])
+    assert _text(frame.out) == "tmp = enter()\nleave(tmp)"
+
+
+def test_a_value_computed_before_a_pending_store_is_not_dropped_after_it():
+    """3.13's ``c, c = c(x), 227``: ``STORE c`` of 227, then the dead store of ``c(x)``
+    became ``POP_TOP``; ``c(x)`` must not be written after ``c = 227``."""
+    frame = _frame()
+    frame.run([_load("c"), _load("x"), Instr("CALL", argval=(1, (), False)), Instr("LOAD_CONST", argval=227),
+               Instr("STORE_FAST", argval="c")])
+    with pytest.raises(DecompilationError, match="parallel assignment is pending"):
+        frame.run([Instr("POP_TOP")])
