@@ -537,6 +537,9 @@ def report(res, show=10):
             if "minimal" in g:
                 lines.append("         minimal program (%s):" % g["shrunk_by"])
                 lines += ["           | " + l for l in g["minimal"].splitlines()[:15]]
+            elif g["kind"] == "mismatch" and g.get("example"):
+                lines.append("         first program (not minimised):")
+                lines += ["           | " + l for l in g["example"].splitlines()[:25]]
     return "\n".join(lines)
 
 

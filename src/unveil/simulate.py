@@ -66,6 +66,14 @@ class Frame:
     def top(self):
         return self.stack[-1] if self.stack else None
 
+    def below_saved(self):
+        """The top value under the names an inlined comprehension saved (3.12+), which
+        are restored between the stores of a parallel assignment."""
+        for item in reversed(self.stack):
+            if not isinstance(item, si.Saved):
+                return item
+        return None
+
     def emit(self, stmt):
         self.flush_parallel()
         self.out.append(stmt)
@@ -90,7 +98,7 @@ class Frame:
                 return None
             return self.emit(ast.Assign(targets=value.targets + [target], value=value.value))
         if isinstance(value, si.Function) and value.code.co_name == "<lambda>" \
-                and (self.parallel is not None or _plain(self.top())):
+                and (self.parallel is not None or _plain(self.below_saved())):
             # ``a, b = lambda: 0, f(a)``: the lambda is one value of a parallel assignment
             seq, value = getattr(value, "_seq", -1), self.ctx.lambda_value(value)
             value._seq = seq
@@ -104,7 +112,7 @@ class Frame:
         aug = _augmented(target, value)
         if aug is not None:
             return self.emit(aug)
-        if self.parallel is not None or _plain(self.top()):
+        if self.parallel is not None or _plain(self.below_saved()):
             return self._store_parallel(target, value)
         self.check_unread(target)
         self.emit(ast.Assign(targets=[target], value=value))
@@ -163,12 +171,27 @@ class Frame:
     def _store_parallel(self, target, value):
         if self.parallel is None:
             base = len(self.stack)
-            while base > 0 and _plain(self.stack[base - 1]):
+            while base > 0 and (_plain(self.stack[base - 1]) or isinstance(self.stack[base - 1], si.Saved)):
                 base -= 1
             self.parallel = (base, [], [])
         base, targets, values = self.parallel
         target._stored_at = next(_PUSHES)
         targets.append(target)
+        values.append(value)
+        if len(self.stack) <= base:
+            self.flush_parallel()
+
+    def drop_into_parallel(self, value):
+        """``y, y = e1, e2``: 3.12+ drops the dead first store, and ``e1``, computed
+        before the pending assignment, cannot be written after it.  It goes back in,
+        stored to a pending name that a value computed later overwrites."""
+        base, targets, values = self.parallel
+        at = _computed_at(value)
+        later = [t for t, v in zip(targets, values) if isinstance(t, ast.Name) and _computed_at(v) > at]
+        if not later:
+            raise DecompilationError("a value is dropped while a parallel assignment is pending in %s"
+                                     % self.ctx.code.co_name)
+        targets.append(ast.Name(id=later[0].id, ctx=ast.Store()))
         values.append(value)
         if len(self.stack) <= base:
             self.flush_parallel()
@@ -361,10 +384,7 @@ def _pop_top(f, ins):
     elif isinstance(value, si.Marker):
         f.ctx.discard(f, value)
     elif f.parallel is not None and not _in_order_after(value, f.parallel):
-        # ``c, c = e1, e2`` (3.12+ drops the dead first store): e1 was computed before
-        # the pending assignment, and writing it after would change what it sees
-        raise DecompilationError("a value is dropped while a parallel assignment is pending in %s"
-                                 % f.ctx.code.co_name)
+        f.drop_into_parallel(value)
     elif _computed_before(f.stack, value):
         # Dynamo calls a function while arguments it already computed wait on the
         # stack: the call written as a statement would run before them

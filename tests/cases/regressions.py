@@ -265,3 +265,33 @@ def with_on_a_value_that_is_not_a_context_manager(value):
             return "entered"
     except (TypeError, AttributeError) as exc:
         return type(exc).__name__, str(exc)
+
+
+@case((["a", "b"],), ([],))
+def parallel_assignment_with_a_comprehension_second(items):
+    """Random programs (3.12/3.13): the inlined comprehension's saved loop name lies
+    between the two values; ``b = [...]`` was written before ``a = log()``."""
+    log = []
+
+    def first():
+        log.append("first")
+        return len(log)
+
+    def each():
+        for item in items:
+            log.append(item)
+            yield item
+
+    a, b = first(), [c for c in each()]
+    return a, b, log
+
+
+@case((1,), (0,))
+def dead_first_store_before_a_comprehension(a):
+    """Random programs (3.13): ``y, y = e, [...]`` drops the dead store of ``e``, which
+    must still be evaluated before the comprehension."""
+    try:
+        y, y = ("s" if a else "t") ^ True, [c for c in (lambda: None)]
+    except TypeError as exc:
+        return str(exc)
+    return y
