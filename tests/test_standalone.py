@@ -1,5 +1,6 @@
 """Code objects decompiled on their own (as the CLI and a .pyc walker may do) give valid Python."""
 import ast
+import os
 import types
 
 import unveil
@@ -70,3 +71,15 @@ def test_module_code_with_try_finally_at_the_end_is_valid_and_runs_the_same():
     exec(code, original)
     exec(compile(source, "<decompiled>", "exec"), decompiled)
     assert original["log"] == decompiled["log"]
+
+
+def test_star_import_in_a_module_round_trips():
+    """3.12+ compiles ``import *`` as an intrinsic call whose result is dropped."""
+    from tests.roundtrip import same_bytecode
+    code = compile("from os.path import *\nx = join('a', 'b')\n", "<m>", "exec")
+    source = unveil.decompile(code)
+    again = compile(source, "<m>", "exec")
+    namespace = {}
+    exec(again, namespace)
+    assert namespace["x"] == os.path.join("a", "b")
+    assert same_bytecode(code, again), source

@@ -115,10 +115,11 @@ class Graph:
         same_try = [s for s in exits if s.handler == loop.header.handler]
         exits = same_try or exits
         # leaving a ``with`` inside the loop runs its exit copy first: the loop
-        # goes on where that copy jumps, or nowhere if it returns
+        # goes on where that copy jumps, or nowhere if it returns.  (An exit copy
+        # outside the try the loop runs in ends a ``with`` around the loop.)
         going_on = []
         for s in exits:
-            if self._starts_with_exit_copy(s):
+            if self._starts_with_exit_copy(s) and s.handler == loop.header.handler:
                 last = self.instrs[s.end - 1]
                 if last.op != "JUMP":
                     continue  # the with exit then the function's return

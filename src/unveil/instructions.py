@@ -387,6 +387,10 @@ def _intrinsic_1(ins, state):
         return [Instr("UNARY_POSITIVE")]
     if name in ("INTRINSIC_ASYNC_GEN_WRAP", "ASYNC_GEN_WRAP"):
         return []  # the value an async generator yields: nothing in the source
+    nxt = state.next_raw()
+    if name == "INTRINSIC_IMPORT_STAR" and nxt is not None and nxt.opname == "POP_TOP":
+        state.dropped_pops.add(nxt.offset)  # 3.12+ returns None from ``import *``: IMPORT_STAR pushes nothing
+        return [Instr("IMPORT_STAR")]
     return [Instr(name.replace("INTRINSIC_", ""), ins.arg, name)]
 
 

@@ -295,3 +295,25 @@ def dead_first_store_before_a_comprehension(a):
     except TypeError as exc:
         return str(exc)
     return y
+
+
+class _Recorder:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("enter")
+
+    def __exit__(self, *exc):
+        self.log.append("exit")
+
+
+@case((0,), (3,))
+def while_loop_ending_a_with_at_the_end_of_a_function(n):
+    """Random programs: the loop's exit is the with's exit copy followed by the return;
+    it was taken for a with inside the loop, and the exit call leaked into the body."""
+    log = []
+    with _Recorder(log):
+        while len(log) <= n:
+            log.append(len(log))
+    return log
