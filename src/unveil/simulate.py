@@ -605,8 +605,16 @@ def _append(f, ins):
 
 @handles("MAP_ADD")
 def _map_add(f, ins):
+    """Add to a dict display being built item by item (over 16 items: the dict lies right
+    below, where a comprehension keeps its iterator between), or to an accumulator."""
     value, key = f.pop(), f.pop()
-    f.emit(si.Appended(target=f.stack[-(ins.arg)], value=value, key=key))
+    target = f.stack[-ins.arg]
+    if isinstance(target, ast.Dict) and (ins.arg == 1 or not getattr(target, "_accumulator", False)):
+        target.keys.append(key)
+        target.values.append(value)
+        target._accumulator = False
+    else:
+        f.emit(si.Appended(target=target, value=value, key=key))
 
 
 def _spread(f, value, ordered):

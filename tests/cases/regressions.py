@@ -317,3 +317,12 @@ def while_loop_ending_a_with_at_the_end_of_a_function(n):
         while len(log) <= n:
             log.append(len(log))
     return log
+
+
+@case((1,), ("v",))
+def dict_display_of_more_than_sixteen_items(x):
+    """The stdlib's html and email modules: a dict display of over 16 items is built
+    with one MAP_ADD per item, which was taken for a dict comprehension's."""
+    return {"k0": x, "k1": x, "k2": x, "k3": x, "k4": x, "k5": x, "k6": x, "k7": x, "k8": x,
+            "k9": x, "k10": x, "k11": x, "k12": x, "k13": x, "k14": x, "k15": x, "k16": x,
+            "k17": [x], 18: (x, x)}
