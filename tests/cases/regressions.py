@@ -319,7 +319,7 @@ def while_loop_ending_a_with_at_the_end_of_a_function(n):
     return log
 
 
-@case((1,), ("v",))
+@case((1,), ("v",), same_bytecode=True)
 def dict_display_of_more_than_sixteen_items(x):
     """The stdlib's html and email modules: a dict display of over 16 items is built
     with one MAP_ADD per item, which was taken for a dict comprehension's."""
