@@ -280,8 +280,37 @@ def _try_body(s, block, handler, body_blocks, frame, region, elide):
     body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=elide,
                                depth=len(frame.stack))
     s.seq(block.start, body_frame, body_region)
+    exit_ = _one(body_exits, "try body")
+    tail = _return_tail(s.instrs, exit_) if exit_ is not None and len(body_frame.stack) > len(frame.stack) else None
+    if tail is not None:
+        # ``try: return v + 1`` in a loop or an except clause: the value leaves the try,
+        # and the tail that drops the loop's iterator (and ends the clause) and returns
+        # it lies outside, since it cannot raise
+        for ins in tail:
+            if ins.op == "POP_EXCEPT":
+                _remove_marker(body_frame, si.PrevExc)
+            else:
+                body_frame.run([ins])
+        exit_ = None
     body_frame.flush_parallel()
-    return body_frame.out or [ast.Pass()], _one(body_exits, "try body")
+    return body_frame.out or [ast.Pass()], exit_
+
+
+def _return_tail(instrs, pos):
+    """The instructions from ``pos`` if they only shuffle the stack, end an except
+    clause (with its ``name = None; del name``) and return; the cleanup is left out."""
+    tail = []
+    while pos < len(instrs) and len(tail) < 8:
+        ins = instrs[pos]
+        if ins.op == "RETURN_VALUE":
+            return tail + [ins]
+        if ins.op not in ("SWAP", "POP_TOP", "NOP", "POP_EXCEPT"):
+            return None
+        tail.append(ins)
+        pos += 1
+        if ins.op == "POP_EXCEPT" and _is_name_cleanup_at(instrs, pos):
+            pos += 3
+    return None
 
 
 def _else_clause(s, exit_, after, frame, region):
@@ -319,11 +348,16 @@ def _elide_except(s, pos, frame):
         return _follow_jump(s, pos)
     _remove_marker(frame, si.PrevExc)
     pos += 1
-    if pos + 2 < len(instrs) and instrs[pos].op == "LOAD_CONST" and instrs[pos].argval is None \
-            and instrs[pos + 1].op.startswith("STORE") and instrs[pos + 2].op.startswith("DELETE") \
-            and instrs[pos + 1].argval == instrs[pos + 2].argval:
+    if _is_name_cleanup_at(instrs, pos):
         pos += 3
     return _follow_jump(s, pos)
+
+
+def _is_name_cleanup_at(instrs, pos):
+    """``name = None; del name`` at ``pos``: the end of ``except E as name``."""
+    return (pos + 2 < len(instrs) and instrs[pos].op == "LOAD_CONST" and instrs[pos].argval is None
+            and instrs[pos + 1].op.startswith("STORE") and instrs[pos + 2].op.startswith("DELETE")
+            and instrs[pos + 1].argval == instrs[pos + 2].argval)
 
 
 _elide_except.keeps_order = True
@@ -368,14 +402,32 @@ def _handler(type_, body):
         body = body[1:]
     elif body and isinstance(body[0], si.Discard) and isinstance(body[0].value, si.Exc):
         body = body[1:]
-    cleaned = []
-    for st in body:
+    cleaned = [st for st in _without_exc_ends(body, name) if not (name and _is_name_cleanup(st, name))]
+    return ast.ExceptHandler(type=type_, name=name, body=cleaned or [ast.Pass()])
+
+
+_LEAVING = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+
+
+def _without_exc_ends(stmts, name):
+    """The statements without the clause's ends, nested ones too (``POP_EXCEPT`` and
+    ``name = None; del name`` before a ``return`` from a loop in the clause): leaving
+    an except clause ends it in source."""
+    out = []
+    for k, st in enumerate(stmts):
         if isinstance(st, si.ExcEnd):
             continue
         if name and _is_name_cleanup(st, name):
-            continue
-        cleaned.append(st)
-    return ast.ExceptHandler(type=type_, name=name, body=cleaned or [ast.Pass()])
+            rest = [t for t in stmts[k + 1:k + 4] if not isinstance(t, si.ExcEnd)]
+            if not rest or isinstance(rest[0], _LEAVING) or (
+                    _is_name_cleanup(rest[0], name) and (len(rest) == 1 or isinstance(rest[1], _LEAVING))):
+                continue
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(st, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                setattr(st, field, _without_exc_ends(inner, name) or [ast.Pass()])
+        out.append(st)
+    return out
 
 
 def _is_name_cleanup(st, name):

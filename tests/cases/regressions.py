@@ -326,3 +326,33 @@ def dict_display_of_more_than_sixteen_items(x):
     return {"k0": x, "k1": x, "k2": x, "k3": x, "k4": x, "k5": x, "k6": x, "k7": x, "k8": x,
             "k9": x, "k10": x, "k11": x, "k12": x, "k13": x, "k14": x, "k15": x, "k16": x,
             "k17": [x], 18: (x, x)}
+
+
+@case(([1, "a", 3],), (["a", "b"],), ([],), same_bytecode=True)
+def return_from_a_try_inside_a_loop(values):
+    """The stdlib's enum (``_generate_next_value_``): the returned value is computed in
+    the try, and the tail that drops the iterator and returns lies outside it."""
+    for v in values:
+        try:
+            return v + 1
+        except TypeError:
+            pass
+    return "none"
+
+
+@case(([3, 1],), ([1, "a"],), (["a", "b"],), ([],), same_bytecode=True)
+def return_from_a_loop_inside_an_except_clause(values):
+    """The same in an except clause: the tail also ends the clause (POP_EXCEPT)."""
+    try:
+        values.sort()
+    except TypeError as exc:
+        for v in values:
+            try:
+                return v + 1, str(exc)
+            except TypeError:
+                pass
+        for v in values:
+            return v, "first"
+        return "none"
+    values.append(0)
+    return values
