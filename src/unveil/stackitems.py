@@ -193,6 +193,8 @@ def negate(test):
     if isinstance(test, ast.BoolOp):
         op = ast.Or() if isinstance(test.op, ast.And) else ast.And()
         return ast.BoolOp(op=op, values=[negate(v) for v in test.values])
+    if isinstance(test, ast.IfExp):
+        return ast.IfExp(test=test.test, body=negate(test.body), orelse=negate(test.orelse))
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         inv = _INVERSE.get(type(test.ops[0]))
         if inv is not None:

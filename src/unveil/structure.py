@@ -381,7 +381,31 @@ class Structurer:
                 chain.add(last_block)
                 break
             else:
-                return last_block.start
+                joined = self.ternary_condition(st, chain)
+                if joined is None:
+                    return last_block.start
+                last_block = joined
+
+    def ternary_condition(self, st, chain):
+        """``if (a if c else b):``: both sides of the condition so far test a condition
+        going to the same two places.  Folds them into ``st``; the later block, or None."""
+        sides = [self.pure_condition(pos, stack, chain) for pos, stack in ((st.t, st.t_stack), (st.e, st.e_stack))]
+        if None in sides:
+            return None
+        (ct, tt, et, tst, est), (ce, te, ee, tse, ese) = sides
+        if (tt, et) == (ee, te):
+            ct, tt, et, tst, est = negate(ct), et, tt, est, tst
+        if (tt, et) != (te, ee) or not (_same_stack(tst, tse) and _same_stack(est, ese)):
+            return None
+        blocks = [self.g.of_instr[self.through_cleanup(pos, stack)[0]]
+                  for pos, stack in ((st.t, st.t_stack), (st.e, st.e_stack))]
+        test = st.c
+        if _is_negative(test):
+            test, ct, ce = negate(test), ce, ct
+        st.c = ast.IfExp(test=test, body=ct, orelse=ce)
+        st.t, st.e, st.t_stack, st.e_stack = tt, et, tst, est
+        chain.update(blocks)
+        return max(blocks, key=lambda b: b.start)
 
     def pure_condition(self, pos, stack, chain):
         """If ``pos`` starts a block that only tests a condition and is reached only from
@@ -552,6 +576,13 @@ class Branch:
 
     def __init__(self, c, t, e, t_stack, e_stack):
         self.c, self.t, self.e, self.t_stack, self.e_stack = c, t, e, t_stack, e_stack
+
+
+def _is_negative(test):
+    """``not x``, ``x is not y``, ``x not in y``: read better the other way round."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return True
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.IsNot, ast.NotIn))
 
 
 def _jump_condition(op, cond):

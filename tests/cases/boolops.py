@@ -150,3 +150,28 @@ def and_or_condition_falling_back_to_the_loop(lst):
         if x % 2 and x > 3 or x == 0:
             out.append(x)
     return out
+
+
+class _Field:
+    def __init__(self, compare, hash_):
+        self.compare, self.hash = compare, hash_
+
+
+@case(([_Field(True, None), _Field(False, None), _Field(True, False), _Field(False, 1)],), same_bytecode=True)
+def conditional_expression_as_comprehension_filter(fields):
+    """The stdlib's dataclasses (``_hash_add``): both arms of the test jump to the same
+    two places, and fold into one condition."""
+    return [f.compare for f in fields if (f.compare if f.hash is None else f.hash)]
+
+
+@case((0, 1, 2), (1, 0, 2), (1, 2, 0), (None, 0, 0))
+def conditional_expressions_as_statement_conditions(a, b, c):
+    out = []
+    if (b if a else c):
+        out.append("if")
+    n = 0
+    while (b > n if a is not None else c > n) and n < 5:
+        n += 1
+    if not (a if b else c) or n == 2:
+        out.append("not")
+    return out, n
