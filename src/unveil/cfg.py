@@ -220,15 +220,15 @@ def _common_test(instrs, top, bottom):
 
 
 def _share_return_tails(instrs):
-    """Jump to one copy of an expression tail that 3.12+ duplicated into each arm.
+    """Jump to one copy of an expression tail that the compiler duplicated into each arm.
 
-    ``return f(a if c else b)`` may be compiled with ``f(...); return`` copied
-    after both arms.  When two blocks end in the same instructions, starting
+    ``return f(a if c else b)`` (3.12+) or ``raise E(a if c else b)`` may be compiled
+    with ``f(...); return`` copied after both arms.  When two blocks end in the same instructions, starting
     with one that consumes the arms' value, on the same source lines (a copy
     the compiler made, not two statements that look alike), the earlier copy
     becomes a jump to the later one: the same program, with a merge point.
     """
-    blocks = [b for b in _split(instrs) if instrs[b.end - 1].op == "RETURN_VALUE"]
+    blocks = [b for b in _split(instrs) if instrs[b.end - 1].op in ("RETURN_VALUE", "RAISE_VARARGS")]
     for k, early in enumerate(blocks):
         for late in blocks[k + 1:]:
             n = 0

@@ -333,6 +333,8 @@ class Structurer:
                 if pos < len(self.instrs) and self.g.of_instr[pos] not in region.blocks:
                     mpos = pos
                     break
+        if mpos is None:
+            mpos = self.arms_meet(state.t, state.e, region)
         if mpos is None and region.stop is not None and state.t == region.stop:
             mpos = region.stop
         if mpos is None and region.stop is not None and state.e == region.stop:
@@ -342,6 +344,22 @@ class Structurer:
         if mpos is None:
             return self.branch_no_merge(state, frame, region, chain_end)
         return self.branch_merge(state, mpos, frame, region, chain_end)
+
+    def arms_meet(self, t, e, region):
+        """Where two one-block arms both go next, when nothing else goes there
+        (``raise E(a if c else b)`` in a loop: the raise post-dominates nothing)."""
+        blocks = [self.g.of_instr[pos] if pos < len(self.instrs) else None for pos in (t, e)]
+        if None in blocks or any(b.start != pos for b, pos in zip(blocks, (t, e))):
+            return None
+        nexts = {b.succs[0] if len(b.succs) == 1 else None for b in blocks}
+        if len(nexts) != 1:
+            return None
+        meet = nexts.pop()
+        if (meet is None or set(meet.preds) != set(blocks) or meet in self.g.loops
+                or (region.blocks is not None and meet not in region.blocks)
+                or (region.loop is not None and meet not in region.loop.body and meet.succs)):
+            return None
+        return meet.start
 
     def absorb(self, st, block, frame):
         """Fold short-circuit condition blocks into one condition (and/or, chained <)."""

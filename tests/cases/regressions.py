@@ -356,3 +356,18 @@ def return_from_a_loop_inside_an_except_clause(values):
         return "none"
     values.append(0)
     return values
+
+
+@case((["a"], {"a": 1}), (["a", "b"], {"a": 1}), (["b", "c"], {"a": 1}), (["a", "b", "c"], {"a": 1, "b": 2}))
+def raise_with_a_conditional_expression_in_a_loop(names, given):
+    """The stdlib's typing (``NamedTupleMeta.__new__``): the raise after the conditional
+    expression post-dominates nothing in the loop; its arms meet there all the same
+    (the shared f-string part was evaluated in both arms)."""
+    seen = []
+    for name in names:
+        if name in given:
+            seen.append(name)
+        elif seen:
+            raise TypeError(f"field {name} " f"after default{'s' if len(seen) > 1 else ''} "
+                            f"{', '.join(seen)}")
+    return seen

@@ -1,0 +1,31 @@
+"""Shapes the structurer must handle itself: the state machine would get them right too,
+so the case library's behaviour check alone would not notice them falling back."""
+import pytest
+
+import unveil
+from tests.cases.registry import all_cases
+
+STRUCTURED = [
+    "boolops.and_or_condition_falling_back_to_the_loop",
+    "boolops.conditional_expression_as_comprehension_filter",
+    "boolops.conditional_expressions_as_statement_conditions",
+    "boolops.boolops_in_comprehension_filters",
+    "boolops.boolop_as_call_argument_and_ternary",
+    "regressions.parallel_assignment_with_a_comprehension_second",
+    "regressions.while_loop_ending_a_with_at_the_end_of_a_function",
+    "regressions.dict_display_of_more_than_sixteen_items",
+    "regressions.return_from_a_try_inside_a_loop",
+    "regressions.return_from_a_loop_inside_an_except_clause",
+    "regressions.raise_with_a_conditional_expression_in_a_loop",
+]
+CASES = {c.name: c for c in all_cases()}
+
+
+def test_the_names_are_cases():
+    assert set(STRUCTURED) <= set(CASES)
+
+
+@pytest.mark.parametrize("name", STRUCTURED)
+def test_structured_without_the_state_machine(name):
+    source = unveil.decompile(CASES[name].fn)
+    assert "__state" not in source, source
