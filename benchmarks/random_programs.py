@@ -450,9 +450,26 @@ def shrink(unveil, strategy, signature, seen_source, budget):
 
 # --------------------------------------------------------------------------- running
 
+#: address space for a run: generated programs may build huge values in one C call
+#: (``'s' * 10**10``), which no time limit interrupts; past this they raise MemoryError
+MEMORY_LIMIT = 6 << 30
+
+
+def limit_memory():
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft > MEMORY_LIMIT:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))
+
+
 def run(args):
     sys.path.insert(0, SRC)
     import unveil
+
+    limit_memory()
 
     results = []
     names = ["grammar", "structured"] if args.strategy == "both" else [args.strategy]
