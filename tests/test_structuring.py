@@ -17,6 +17,8 @@ STRUCTURED = [
     "regressions.return_from_a_try_inside_a_loop",
     "regressions.return_from_a_loop_inside_an_except_clause",
     "regressions.raise_with_a_conditional_expression_in_a_loop",
+    "regressions.generator_with_a_loop_whose_body_starts_with_try",
+    "exceptions.while_true_retry_loop",
 ]
 CASES = {c.name: c for c in all_cases()}
 

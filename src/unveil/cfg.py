@@ -111,8 +111,11 @@ class Graph:
                 # a handler's re-raise is exception machinery, not where the loop goes on
                 if s not in loop.body and s not in exits and self.instrs[s.end - 1].op != "RERAISE":
                     exits.append(s)
-        # code after the loop is in the same try as the loop, not in a handler's clause
-        same_try = [s for s in exits if s.handler == loop.header.handler]
+        # code after the loop is in the same try as the code before it (the header's
+        # own try may be one inside the loop), not in a handler's clause
+        before = {p.handler for p in loop.header.preds if p not in loop.body}
+        around = before.pop() if len(before) == 1 else loop.header.handler
+        same_try = [s for s in exits if s.handler == around]
         exits = same_try or exits
         # leaving a ``with`` inside the loop runs its exit copy first: the loop
         # goes on where that copy jumps, or nowhere if it returns.  (An exit copy

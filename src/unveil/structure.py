@@ -578,6 +578,12 @@ class Structurer:
         return False, None
 
     # -- loops and try: see loops.py and trys.py ------------------------------
+    def entered(self, block, region):
+        """``block`` if it heads a loop whose body ``region`` lies in (a try or with that
+        starts a loop's body starts at its header), else None."""
+        loop = self.g.loops.get(block)
+        return block if loop is not None and _inside(region, loop) else None
+
     def loop(self, loop, frame, region):
         from .loops import structure_loop
         return structure_loop(self, loop, frame, region)

@@ -279,7 +279,7 @@ def _try_body(s, block, handler, body_blocks, frame, region, elide):
     body_exits = []
     body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=elide,
                                depth=len(frame.stack))
-    s.seq(block.start, body_frame, body_region)
+    s.seq(block.start, body_frame, body_region, entering=s.entered(block, region))
     exit_ = _one(body_exits, "try body")
     tail = _return_tail(s.instrs, exit_) if exit_ is not None and len(body_frame.stack) > len(frame.stack) else None
     if tail is not None:
@@ -564,7 +564,7 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
     body_frame = Frame(s.ctx, frame.stack)
     exits = []
     body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=exits, elide=_elide_with)
-    s.seq(block.start, body_frame, body_region)
+    s.seq(block.start, body_frame, body_region, entering=s.entered(block, region))
     body_frame.flush_parallel()
     stmts = body_frame.out
     target = None

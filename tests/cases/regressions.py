@@ -371,3 +371,24 @@ def raise_with_a_conditional_expression_in_a_loop(names, given):
             raise TypeError(f"field {name} " f"after default{'s' if len(seen) > 1 else ''} "
                             f"{', '.join(seen)}")
     return seen
+
+
+@case(([(1, None), (None, 2), (3, 4), (5, None)],), ([],))
+def generator_with_a_loop_whose_body_starts_with_try(pairs):
+    """The stdlib's difflib (``_line_pair_iterator``): the inner loop's header is the try's
+    first block; the try body re-entered the loop it was in (and a generator has no state
+    machine to fall back on)."""
+    def pair_up(it):
+        left, right = [], []
+        while True:
+            while len(left) == 0 or len(right) == 0:
+                try:
+                    a, b = next(it)
+                except StopIteration:
+                    return
+                if a is not None:
+                    left.append(a)
+                if b is not None:
+                    right.append(b)
+            yield left.pop(0), right.pop(0)
+    return list(pair_up(iter(pairs)))
