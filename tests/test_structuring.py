@@ -19,6 +19,7 @@ STRUCTURED = [
     "regressions.raise_with_a_conditional_expression_in_a_loop",
     "regressions.generator_with_a_loop_whose_body_starts_with_try",
     "exceptions.while_true_retry_loop",
+    "boolops.or_of_a_parenthesised_and_in_comprehension_filter",
 ]
 CASES = {c.name: c for c in all_cases()}
 

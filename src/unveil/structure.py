@@ -361,48 +361,75 @@ class Structurer:
             return None
         return meet.start
 
-    def absorb(self, st, block, frame):
-        """Fold short-circuit condition blocks into one condition (and/or, chained <)."""
-        last_block, chain = block, {block}
+    def absorb(self, st, block, frame, chain=None):
+        """Fold short-circuit condition blocks into one condition (and/or, chained <).
+
+        Blocks are joined one at a time; when none joins, a group of them that forms a
+        condition of its own (``a or (b and c)``) may."""
+        chain = set() if chain is None else chain
+        chain.add(block)
+        last_block = block
         while True:
-            for which in ("e", "t"):
-                pos = getattr(st, which)
-                stack = st.e_stack if which == "e" else st.t_stack
-                pure = self.pure_condition(pos, stack, chain)
-                if pure is None:
-                    continue
-                c2, t2, e2, st2_t, st2_e = pure
-                # the other side may reach the same place through a cleanup
-                # block (``not a < b < c``): compare where it finally lands
-                other = "t" if which == "e" else "e"
-                pos_o, stack_o = getattr(st, other), getattr(st, other + "_stack")
-                if pos_o not in (t2, e2):
-                    pos_n, stack_n = self.through_cleanup(pos_o, stack_o)
-                    if pos_n in (t2, e2):
-                        setattr(st, other, pos_n)
-                        setattr(st, other + "_stack", stack_n)
-                if which == "e":
-                    if t2 == st.t and _same_stack(st2_t, st.t_stack):
-                        st.c, st.e, st.e_stack = _or(st.c, c2), e2, st2_e
-                    elif e2 == st.t and _same_stack(st2_e, st.t_stack):
-                        st.c, st.e, st.e_stack = _or(st.c, negate(c2)), t2, st2_t
-                    else:
-                        continue
-                else:
-                    if e2 == st.e and _same_stack(st2_e, st.e_stack):
-                        st.c, st.t, st.t_stack = _and(st.c, c2), t2, st2_t
-                    elif t2 == st.e and _same_stack(st2_t, st.e_stack):
-                        st.c, st.t, st.t_stack = _and(st.c, negate(c2)), e2, st2_e
-                    else:
-                        continue
-                last_block = self.g.of_instr[pos]
-                chain.add(last_block)
-                break
-            else:
+            joined = None
+            for compound in (False, True):
+                for which in ("e", "t"):
+                    found = self.condition_at(getattr(st, which), getattr(st, which + "_stack"), chain, compound)
+                    if found is not None and self._join(st, which, found[0]):
+                        chain |= found[1]
+                        joined = found[2]
+                        break
+                if joined is not None:
+                    break
+            if joined is None:
                 joined = self.ternary_condition(st, chain)
                 if joined is None:
                     return last_block.start
-                last_block = joined
+            last_block = joined
+
+    def condition_at(self, pos, stack, chain, compound):
+        """The condition that starts at ``pos``: (cond, targets, stacks), its blocks and its
+        last block; with ``compound``, only one of several blocks folded together."""
+        pure = self.pure_condition(pos, stack, chain)
+        if pure is None:
+            return None
+        if not compound:
+            return pure, {self.g.of_instr[pos]}, self.g.of_instr[pos]
+        first = self.g.of_instr[self.through_cleanup(pos, stack)[0]]
+        sub = Branch(*pure)
+        sub_chain = set(chain) | {self.g.of_instr[pos]}
+        end = self.absorb(sub, first, None, sub_chain)
+        if end == first.start:
+            return None
+        return (sub.c, sub.t, sub.e, sub.t_stack, sub.e_stack), sub_chain - chain, self.g.of_instr[end]
+
+    def _join(self, st, which, found):
+        """Join the condition ``found`` on side ``which`` of ``st``: or on the false side,
+        and on the true side, when its targets fit."""
+        c2, t2, e2, st2_t, st2_e = found
+        # the other side may reach the same place through a cleanup
+        # block (``not a < b < c``): compare where it finally lands
+        other = "t" if which == "e" else "e"
+        pos_o, stack_o = getattr(st, other), getattr(st, other + "_stack")
+        if pos_o not in (t2, e2):
+            pos_n, stack_n = self.through_cleanup(pos_o, stack_o)
+            if pos_n in (t2, e2):
+                setattr(st, other, pos_n)
+                setattr(st, other + "_stack", stack_n)
+        if which == "e":
+            if t2 == st.t and _same_stack(st2_t, st.t_stack):
+                st.c, st.e, st.e_stack = _or(st.c, c2), e2, st2_e
+            elif e2 == st.t and _same_stack(st2_e, st.t_stack):
+                st.c, st.e, st.e_stack = _or(st.c, negate(c2)), t2, st2_t
+            else:
+                return False
+        else:
+            if e2 == st.e and _same_stack(st2_e, st.e_stack):
+                st.c, st.t, st.t_stack = _and(st.c, c2), t2, st2_t
+            elif t2 == st.e and _same_stack(st2_t, st.e_stack):
+                st.c, st.t, st.t_stack = _and(st.c, negate(c2)), e2, st2_e
+            else:
+                return False
+        return True
 
     def ternary_condition(self, st, chain):
         """``if (a if c else b):``: both sides of the condition so far test a condition

@@ -175,3 +175,15 @@ def conditional_expressions_as_statement_conditions(a, b, c):
     if not (a if b else c) or n == 2:
         out.append("not")
     return out, n
+
+
+@case((["a", "b", "c", "d"], {"a", "b"}, {"b"}))
+def or_of_a_parenthesised_and_in_comprehension_filter(order, members, names):
+    """The stdlib's enum (``_order_`` step 3): ``a or (b and c)``, where ``b and c``
+    must be folded on its own before it joins ``a``."""
+    kept = [o for o in order if (o not in members or (o in members and o in names))]
+    out = []
+    for o in order:
+        if o in members and (o in names or o == "a") or o == "d":
+            out.append(o)
+    return kept, out
