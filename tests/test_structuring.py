@@ -20,6 +20,8 @@ STRUCTURED = [
     "regressions.generator_with_a_loop_whose_body_starts_with_try",
     "exceptions.while_true_retry_loop",
     "boolops.or_of_a_parenthesised_and_in_comprehension_filter",
+    "regressions.chained_comparison_returned",
+    "regressions.chained_comparison_returned_from_a_with",
 ]
 CASES = {c.name: c for c in all_cases()}
 

@@ -42,6 +42,7 @@ class Graph:
         self.instrs = instrs
         _share_loop_tests(instrs)
         _share_return_tails(instrs)
+        _share_compare_returns(instrs)
         self.blocks = _split(instrs)
         self.block_at = {b.start: b for b in self.blocks}
         self.of_instr = [None] * len(instrs)
@@ -248,6 +249,21 @@ def _share_return_tails(instrs):
             jump.handler, jump.index = first.handler, first.index
             instrs[early.end - n] = jump
             break
+
+
+def _share_compare_returns(instrs):
+    """``return a < b < c`` (3.8-3.10): the last comparison returns at once, and right
+    after it the failed first comparison drops ``b`` and returns.  The first return
+    becomes a jump to the second one, which is the same program with a merge point
+    for the value."""
+    for i in range(len(instrs) - 3):
+        ret, swap, pop, last = instrs[i:i + 4]
+        if (ret.op == "RETURN_VALUE" and swap.op == "SWAP" and swap.argval == 2 and pop.op == "POP_TOP"
+                and last.op == "RETURN_VALUE" and ret.handler == last.handler
+                and i > 0 and instrs[i - 1].op == "COMPARE_OP"):
+            jump = Instr("JUMP", target=i + 3, line=ret.line, offset=ret.offset)
+            jump.handler, jump.index = ret.handler, ret.index
+            instrs[i] = jump
 
 
 def _loop_test_outcomes(instrs, blocks, k):

@@ -328,8 +328,9 @@ class Structurer:
         mpos = merge.start if merge is not None else None
         if (mpos is None and region.blocks is not None and region.depth is not None
                 and len(frame.stack) > region.depth and si.is_expr(frame.stack[-1])):
-            # a value computed in a try body flows out of it (``try: return a and b``)
-            for pos in (state.t, state.e):
+            # a value computed in a try or with body flows out of it (``try: return a and b``)
+            for pos, stack in ((state.t, state.t_stack), (state.e, state.e_stack)):
+                pos = self.through_cleanup(pos, stack)[0]  # a chained comparison's cleanup first
                 if pos < len(self.instrs) and self.g.of_instr[pos] not in region.blocks:
                     mpos = pos
                     break

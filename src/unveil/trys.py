@@ -563,7 +563,8 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
     outer = frame.stack[:-2]
     body_frame = Frame(s.ctx, frame.stack)
     exits = []
-    body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=exits, elide=_elide_with)
+    body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=exits, elide=_elide_with,
+                               depth=len(frame.stack))
     s.seq(block.start, body_frame, body_region, entering=s.entered(block, region))
     body_frame.flush_parallel()
     stmts = body_frame.out

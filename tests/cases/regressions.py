@@ -392,3 +392,26 @@ def generator_with_a_loop_whose_body_starts_with_try(pairs):
                     right.append(b)
             yield left.pop(0), right.pop(0)
     return list(pair_up(iter(pairs)))
+
+
+class _Lock:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+@case((5, 10), (0, 10), (20, 10))
+def chained_comparison_returned(size, limit):
+    """The stdlib's quopri (3.8-3.10): the last comparison returns at once and the
+    failed first one returns after dropping the shared operand: two returns, no merge."""
+    return 0 < size <= limit, b"0" <= bytes([48 + size % 10]) <= b"9" or size == 20
+
+
+@case((5, 10), (0, 10), (20, 10))
+def chained_comparison_returned_from_a_with(size, limit):
+    """The stdlib's queue (``Queue.full``): the value leaves the with body through the
+    comparison's cleanup, and the with's exit then returns it."""
+    with _Lock():
+        return 0 < size <= limit
