@@ -22,6 +22,7 @@ STRUCTURED = [
     "boolops.or_of_a_parenthesised_and_in_comprehension_filter",
     "regressions.chained_comparison_returned",
     "regressions.chained_comparison_returned_from_a_with",
+    "regressions.try_in_an_except_clause_falling_through",
 ]
 CASES = {c.name: c for c in all_cases()}
 

@@ -323,6 +323,8 @@ def _else_clause(s, exit_, after, frame, region):
         return [], after
     if after is None or exit_ == after:
         return [], exit_
+    if _past_clause_ends(s.instrs, exit_) == _past_clause_ends(s.instrs, after):
+        return [], after  # both only end enclosing except clauses, then go on in one place
     else_frame = Frame(s.ctx, frame.stack)
     else_exits = []
     end = s.seq(exit_, else_frame, region.child(stop=after, exits=else_exits))
@@ -332,6 +334,20 @@ def _else_clause(s, exit_, after, frame, region):
     if region.exits is not None:
         region.exits.extend(else_exits)
     return else_frame.out, after
+
+
+def _past_clause_ends(instrs, pos):
+    """Where ``pos`` leads past ``POP_EXCEPT`` (with its ``name = None; del name``) and jumps."""
+    for _ in range(8):
+        if pos is None or pos >= len(instrs):
+            return pos
+        if instrs[pos].op == "POP_EXCEPT":
+            pos += 4 if _is_name_cleanup_at(instrs, pos + 1) else 1
+        elif instrs[pos].op == "JUMP":
+            pos = instrs[pos].target
+        else:
+            return pos
+    return pos
 
 
 def _one(exits, what):

@@ -415,3 +415,36 @@ def chained_comparison_returned_from_a_with(size, limit):
     comparison's cleanup, and the with's exit then returns it."""
     with _Lock():
         return 0 < size <= limit
+
+
+class _Frames:
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+
+    def a(self, n):
+        if isinstance(self.first, type):
+            raise self.first("a")
+        return self.first
+
+    def b(self, n):
+        if isinstance(self.second, type):
+            raise self.second("b")
+        return self.second
+
+
+@case((None, _Frames("m", None)), (None, _Frames(AttributeError, "n")), (None, _Frames(AttributeError, ValueError)),
+      ("given", None), (None, _Frames(AttributeError, KeyError)))
+def try_in_an_except_clause_falling_through(module, frames):
+    """The stdlib's dataclasses (3.12+, ``make_dataclass``): the inner try's body and its
+    handler leave through different ends of the outer clause to the same place."""
+    if module is None:
+        try:
+            module = frames.a(1) or "__main__"
+        except AttributeError:
+            try:
+                module = frames.b(1)
+            except (AttributeError, ValueError):
+                pass
+    if module is not None:
+        module = module.upper()
+    return module
