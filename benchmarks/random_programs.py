@@ -453,6 +453,7 @@ def shrink(unveil, strategy, signature, seen_source, budget):
 #: address space for a run: generated programs may build huge values in one C call
 #: (``'s' * 10**10``), which no time limit interrupts; past this they raise MemoryError
 MEMORY_LIMIT = 6 << 30
+BATCH = 500
 
 
 def limit_memory():
@@ -486,10 +487,7 @@ def run_strategy(unveil, sname, examples, args):
     groups = collections.OrderedDict()
     seconds = {"generate+judge": 0.0, "shrink": 0.0}
 
-    @settings(max_examples=examples, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(strategy)
-    def generate(source):
+    def judge_one(source):
         counts["generated"] += 1
         if counts["generated"] % 500 == 0:
             print("  %s: %d programs, %d failures" % (sname, counts["generated"], sum(counts[k] for k in FAILURES)),
@@ -509,13 +507,19 @@ def run_strategy(unveil, sname, examples, args):
             g = groups.setdefault(sig, {"kind": kind, "count": 0, "example": source, "detail": detail})
             g["count"] += 1
 
-    if args.seed is not None:
-        generate = hyp_seed(args.seed)(generate)
     t0 = time.time()
     import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        generate()
+    # batches of BATCH examples: Hypothesis keeps what one run explored, which grew
+    # past 13 GB over 5,000 structured programs; batch k > 0 gets seed*1000003+k
+    for k, start in enumerate(range(0, examples, BATCH)):
+        generate = settings(max_examples=min(BATCH, examples - start), deadline=None, database=None,
+                            suppress_health_check=list(HealthCheck), phases=[Phase.generate])(
+            given(strategy)(judge_one))
+        if args.seed is not None:
+            generate = hyp_seed(args.seed if k == 0 else args.seed * 1000003 + k)(generate)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            generate()
     seconds["generate+judge"] = round(time.time() - t0, 1)
 
     t0 = time.time()
