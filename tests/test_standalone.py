@@ -39,12 +39,14 @@ def dead_code_closures(b):
             return lambda: k    # folded away: k stays a cell variable of h
         return 2
 
-    return g, h
+    lam = lambda a: 0 if True else b    # folded away: b stays a free variable  # noqa: E731
+
+    return g, h, lam
 
 
 def test_recompile_keeps_free_and_cell_variables_that_only_dead_code_named():
     for code in _nested(dead_code_closures.__code__):
-        if code.co_name in ("g", "h"):
+        if code.co_name in ("g", "h", "<lambda>"):
             new = unveil.recompile(unveil.decompile(code), code)
             assert (new.co_freevars, new.co_cellvars) == (code.co_freevars, code.co_cellvars)
 

@@ -4,7 +4,7 @@ import ast
 import types
 
 from .errors import DecompilationError
-from .functions import argument_count
+from .functions import argument_count, identifier
 from .unparse import unparse
 
 #: compiler flags of the original that change what the same text compiles to
@@ -40,7 +40,8 @@ def _keeping(source, like, cells, free):
     """
     tree = ast.parse(source)
     for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == like.co_name:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in (like.co_name,
+                                                                                     identifier(like.co_name)):
             dead = []
             if free:
                 dead.append(_reads(free))
