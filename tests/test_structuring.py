@@ -23,6 +23,7 @@ STRUCTURED = [
     "regressions.chained_comparison_returned",
     "regressions.chained_comparison_returned_from_a_with",
     "regressions.try_in_an_except_clause_falling_through",
+    "regressions.finally_returns_a_call",
 ]
 CASES = {c.name: c for c in all_cases()}
 

@@ -427,11 +427,12 @@ _LEAVING = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 
 def _without_exc_ends(stmts, name):
     """The statements without the clause's ends, nested ones too (``POP_EXCEPT`` and
-    ``name = None; del name`` before a ``return`` from a loop in the clause): leaving
-    an except clause ends it in source."""
+    ``name = None; del name`` before a ``return`` from a loop in the clause, the
+    exception dropped by a ``return`` in a finally body): leaving an except clause
+    ends it in source."""
     out = []
     for k, st in enumerate(stmts):
-        if isinstance(st, si.ExcEnd):
+        if isinstance(st, si.ExcEnd) or (isinstance(st, si.Discard) and isinstance(st.value, si.Exc)):
             continue
         if name and _is_name_cleanup(st, name):
             rest = [t for t in stmts[k + 1:k + 4] if not isinstance(t, si.ExcEnd)]
@@ -455,7 +456,7 @@ def _is_name_cleanup(st, name):
 
 def _finally_body(s, hblock, stmts):
     """The finally statements, and the instructions the normal path duplicates."""
-    stmts = _strip_final_reraise(list(stmts))
+    stmts = _without_exc_ends(_strip_final_reraise(list(stmts)), None)
     _refuse_reraise_in_loops(stmts)
     start = hblock.start + 1
     end = start

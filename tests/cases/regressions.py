@@ -448,3 +448,19 @@ def try_in_an_except_clause_falling_through(module, frames):
     if module is not None:
         module = module.upper()
     return module
+
+
+@case((True,), (False,))
+def finally_returns_a_call(fail):
+    """Random programs: the finally body returns a call; its exception copy drops the
+    exception after computing the value, which left a marker in the output."""
+    log = []
+    try:
+        if fail:
+            raise KeyError("lost")
+
+        def helper(a):
+            return a
+        log.append(helper(1))
+    finally:
+        return len(log), log.copy()
