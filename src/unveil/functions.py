@@ -6,6 +6,7 @@ sharing the :class:`Bindings` of placeholder names for non-literal constants.
 """
 import __future__
 import ast
+import dis
 import inspect
 import keyword
 import types
@@ -112,6 +113,13 @@ class FunctionContext:
         if flags & 1:
             fn.defaults = frame.pop()
         frame.push(fn)
+
+    def nested_def(self, code, def_name):
+        """A ``def`` named ``def_name`` for nested ``code`` (the state machine's functions)."""
+        fn = si.Function(code)
+        fn.ctx = self
+        fn.decorators = []
+        return function_def(fn, def_name=def_name)
 
     def lambda_value(self, fn):
         """The ``lambda`` expression of a lambda function on the stack."""
@@ -346,8 +354,9 @@ def function_def(fn, def_name=None, bindings=None):
     decls = []
     if sub.globals:
         decls.append(ast.Global(names=sorted(sub.globals)))
-    if sub.nonlocals:
-        decls.append(ast.Nonlocal(names=sorted(sub.nonlocals)))
+    nonlocals = sub.nonlocals | {identifier(n) for n in _stored_by_comprehensions(code)}
+    if nonlocals:
+        decls.append(ast.Nonlocal(names=sorted(nonlocals)))
     body = decls + body
     future = bool(fn.ctx.code.co_flags & FUTURE_ANNOTATIONS) if fn.ctx is not None else False
     args = signature(code, fn.defaults, fn.kwdefaults, fn.annotations, future)
@@ -366,6 +375,17 @@ def function_def(fn, def_name=None, bindings=None):
                decorator_list=list(fn.decorators), returns=returns, type_comment=None)
     node.type_params = []
     return node
+
+
+def _stored_by_comprehensions(code):
+    """Free variables of ``code`` that a comprehension in it binds (a walrus): in source
+    the binding is ``code``'s, which must declare them ``nonlocal``."""
+    found = set()
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType) and const.co_name in COMPREHENSIONS:
+            stored = {i.argval for i in dis.get_instructions(const) if i.opname == "STORE_DEREF"}
+            found |= (stored | _stored_by_comprehensions(const)) & set(code.co_freevars)
+    return found
 
 
 def _bound_names(body):

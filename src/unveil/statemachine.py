@@ -14,6 +14,7 @@ import ast
 import inspect
 import re
 
+from . import versions
 from .dispatch import dispatch_table
 from .errors import DecompilationError
 from .instructions import normalise
@@ -203,6 +204,82 @@ def _load_fast(m, ins):
 @handles("LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME")
 def _load_local(m, ins):
     m.push(m.low.local(ins.argval))
+
+
+_FUNCTION_ATTRIBUTES = {
+    1: lambda f, v: "%s.__defaults__ = %s" % (f, v),
+    2: lambda f, v: "%s.__kwdefaults__ = %s" % (f, v),
+    # a dict before 3.10, then a flat tuple of names and values
+    4: lambda f, v: "%s.__annotations__ = %s if isinstance(%s, dict) else dict(zip(%s[::2], %s[1::2]))"
+                    % (f, v, v, v, v),
+}
+
+
+@handles("MAKE_FUNCTION")
+def _make_function(m, ins):
+    """``def`` under a fresh name, then its name, qualified name and attributes set:
+    binding the original name here could change what the code around sees."""
+    flags, has_qualname = ins.argval
+    qualname = None
+    if has_qualname:
+        qualname = m.constant_of(len(m.slots) - 1)
+        m.pop()
+    code = m.constant_of(len(m.slots) - 1)
+    m.pop()
+    if not inspect.iscode(code):
+        raise DecompilationError("MAKE_FUNCTION without a constant code object in %s" % m.low.code.co_name)
+    attributes = {bit: m.pop() for bit in (8, 4, 2, 1) if flags & bit}
+    if 8 in attributes:
+        _check_closure(m, code, attributes.pop(8))
+    name = m.low.function_name()
+    qualname = qualname or getattr(code, "co_qualname", code.co_name)
+    names = {"co_name": code.co_name, "co_qualname": qualname}
+    lines = [unparse(m.low.ctx.nested_def(code, name)).rstrip("\n"),
+             "%s.__code__ = %s.__code__.replace(%s)" % (
+                 name, name, ", ".join("%s=%r" % (f, names[f]) for f in versions.CODE_NAME_FIELDS)),
+             "%s.__name__ = %r" % (name, code.co_name),
+             "%s.__qualname__ = %r" % (name, qualname)]
+    m.emit("\n".join(lines))
+    for bit, value in sorted(attributes.items()):
+        _set_attribute(m, name, bit, value)
+    m.push(name, reads=frozenset([name]))
+
+
+def _check_closure(m, code, closure):
+    """The closure must be the enclosing function's own cells of the same names, which
+    the nested ``def`` then closes over by name."""
+    try:
+        names = ast.parse(closure, mode="eval").body
+    except SyntaxError:
+        names = None
+    wanted = [m.low.local(n) for n in code.co_freevars]
+    if not (isinstance(names, ast.Tuple) and [getattr(e, "id", None) for e in names.elts] == wanted):
+        raise DecompilationError("closure of %s is not its enclosing cells in %s" % (code.co_name, m.low.code.co_name))
+    if set(code.co_freevars) & m.low.saved_by_comprehensions:
+        # an inlined comprehension's variable is a fresh cell per run: one local is not
+        raise DecompilationError("%s closes over an inlined comprehension's variable in %s"
+                                 % (code.co_name, m.low.code.co_name))
+
+
+def _set_attribute(m, name, bit, value):
+    if bit not in _FUNCTION_ATTRIBUTES:
+        raise DecompilationError("function attribute %d in %s" % (bit, m.low.code.co_name))
+    if not value.isidentifier() and bit == 4:
+        temp = m.claim(len(m.slots))
+        m.emit("%s = %s" % (temp, value))
+        value = temp
+    m.emit(_FUNCTION_ATTRIBUTES[bit](name, value))
+
+
+@handles("SET_FUNCTION_ATTRIBUTE")
+def _set_function_attribute(m, ins):
+    """3.13: an attribute of the function on top, whose value lies below it."""
+    func = m.pop()
+    value = m.pop()
+    if ins.arg == 8:
+        raise DecompilationError("closure set apart from MAKE_FUNCTION in %s" % m.low.code.co_name)
+    _set_attribute(m, func, ins.arg, value)
+    m.push(func, reads=frozenset([func]))
 
 
 @handles("LOAD_GLOBAL")
@@ -648,6 +725,8 @@ class Lowering:
                                                            "_" + self.handled)
         self.assigned_globals = set()
         self.stored_free = set()
+        self.functions = 0
+        self.saved_by_comprehensions = {ins.argval for ins in self.instrs if ins.op == "LOAD_FAST_AND_CLEAR"}
         self.keep_names = False
         self.starts = self._block_starts()
         self.numbers = {start: n for n, start in enumerate(self.starts)}
@@ -678,6 +757,11 @@ class Lowering:
 
     def constant(self, value):
         return unparse(self.ctx.constant(value))
+
+    def function_name(self):
+        """A fresh name for a nested function's ``def``."""
+        self.functions += 1
+        return "%sf%d" % (self.stack_prefix, self.functions)
 
     def local(self, name, store=False):
         ident = self.ctx.identifier(name)
@@ -818,7 +902,14 @@ def lower(ctx):
     if not ctx.code.co_flags & inspect.CO_NEWLOCALS:
         raise DecompilationError("%s is a module or class body: not lowered to a state machine"
                                  % ctx.code.co_name)
-    text = "\n".join(Lowering(ctx).lower())
+    from .functions import argument_count  # functions imports this module
+    lines = Lowering(ctx).lower()
+    cells = [ctx.identifier(n) for n in ctx.code.co_cellvars
+             if n not in ctx.code.co_varnames[:argument_count(ctx.code)]]
+    if cells:
+        # a cell only a nested function's walrus stores is still the enclosing one's local
+        lines += ["if False:", "    %s = None" % " = ".join(cells)]
+    text = "\n".join(lines)
     try:
         return ast.parse(text).body
     except SyntaxError as exc:

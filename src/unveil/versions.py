@@ -160,6 +160,10 @@ def _to_bool(ins, state):
     return [_ins.Instr("UNARY_NOT"), _ins.Instr("UNARY_NOT")]
 
 
+#: the code object fields that name a function (error messages, tracebacks)
+CODE_NAME_FIELDS = ("co_name", "co_qualname") if PY >= (3, 11) else ("co_name",)
+
+
 def _make_function(ins, state):
     return [_ins.Instr("MAKE_FUNCTION", ins.arg, (ins.arg or 0, PY < (3, 11)))]
 
