@@ -464,3 +464,16 @@ def finally_returns_a_call(fail):
         log.append(helper(1))
     finally:
         return len(log), log.copy()
+
+
+@case(([1, 2, 3],), ([],))
+def nonlocal_bound_only_by_a_comprehension_walrus(values):
+    """A nested function's comprehension binds the enclosing variable with a walrus:
+    the nested def must still declare it nonlocal, or the name becomes its own."""
+    last = "unset"
+
+    def scan(xs):
+        nonlocal last
+        return [(last := x * 2) for x in xs]
+
+    return scan(values), last
