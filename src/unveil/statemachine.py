@@ -201,9 +201,16 @@ def _load_fast(m, ins):
     m.push(name, reads=frozenset([name]))
 
 
-@handles("LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME")
+@handles("LOAD_DEREF", "LOAD_NAME")
 def _load_local(m, ins):
     m.push(m.low.local(ins.argval))
+
+
+@handles("LOAD_CLOSURE")
+def _load_closure(m, ins):
+    """The cell of a local: for a closure tuple, read by name (it is not a value)."""
+    name = m.low.local(ins.argval)
+    m.push(name, reads=frozenset([name]))
 
 
 _FUNCTION_ATTRIBUTES = {
@@ -232,6 +239,7 @@ def _make_function(m, ins):
     if 8 in attributes:
         _check_closure(m, code, attributes.pop(8))
     name = m.low.function_name()
+    m.low.function_codes[name] = code
     qualname = qualname or getattr(code, "co_qualname", code.co_name)
     names = {"co_name": code.co_name, "co_qualname": qualname}
     lines = [unparse(m.low.ctx.nested_def(code, name)).rstrip("\n"),
@@ -254,7 +262,7 @@ def _check_closure(m, code, closure):
         names = None
     wanted = [m.low.local(n) for n in code.co_freevars]
     if not (isinstance(names, ast.Tuple) and [getattr(e, "id", None) for e in names.elts] == wanted):
-        raise DecompilationError("closure of %s is not its enclosing cells in %s" % (code.co_name, m.low.code.co_name))
+        raise DecompilationError("closure of %s (%s) is not its enclosing cells in %s" % (code.co_name, closure, m.low.code.co_name))
     if set(code.co_freevars) & m.low.saved_by_comprehensions:
         # an inlined comprehension's variable is a fresh cell per run: one local is not
         raise DecompilationError("%s closes over an inlined comprehension's variable in %s"
@@ -276,9 +284,10 @@ def _set_function_attribute(m, ins):
     """3.13: an attribute of the function on top, whose value lies below it."""
     func = m.pop()
     value = m.pop()
-    if ins.arg == 8:
-        raise DecompilationError("closure set apart from MAKE_FUNCTION in %s" % m.low.code.co_name)
-    _set_attribute(m, func, ins.arg, value)
+    if ins.arg == 8 and func in m.low.function_codes:
+        _check_closure(m, m.low.function_codes[func], value)
+    else:
+        _set_attribute(m, func, ins.arg, value)
     m.push(func, reads=frozenset([func]))
 
 
@@ -463,7 +472,12 @@ def _items(values):
 
 @handles("BUILD_TUPLE")
 def _build_tuple(m, ins):
-    m.push("(%s)" % _items(m.popn(ins.argval)))
+    """A tuple of plain loads (a closure's cells) stays a plain load of those names."""
+    kinds = m.slots[len(m.slots) - ins.argval:] if ins.argval else []
+    reads = None
+    if kinds and all(isinstance(k, Pending) and k.reads for k in kinds):
+        reads = frozenset().union(*(k.reads for k in kinds))
+    m.push("(%s)" % _items(m.popn(ins.argval)), reads=reads)
 
 
 @handles("BUILD_LIST")
@@ -726,6 +740,7 @@ class Lowering:
         self.assigned_globals = set()
         self.stored_free = set()
         self.functions = 0
+        self.function_codes = {}        # def name -> its code, for 3.13's SET_FUNCTION_ATTRIBUTE
         self.saved_by_comprehensions = {ins.argval for ins in self.instrs if ins.op == "LOAD_FAST_AND_CLEAR"}
         self.keep_names = False
         self.starts = self._block_starts()
