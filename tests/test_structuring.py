@@ -24,6 +24,7 @@ STRUCTURED = [
     "regressions.chained_comparison_returned_from_a_with",
     "regressions.try_in_an_except_clause_falling_through",
     "regressions.finally_returns_a_call",
+    "regressions.return_from_a_try_in_a_loop_in_a_with",
 ]
 CASES = {c.name: c for c in all_cases()}
 

@@ -281,35 +281,47 @@ def _try_body(s, block, handler, body_blocks, frame, region, elide):
                                depth=len(frame.stack))
     s.seq(block.start, body_frame, body_region, entering=s.entered(block, region))
     exit_ = _one(body_exits, "try body")
-    tail = _return_tail(s.instrs, exit_) if exit_ is not None and len(body_frame.stack) > len(frame.stack) else None
+    tail = _return_tail(s, exit_) if exit_ is not None and len(body_frame.stack) > len(frame.stack) else None
     if tail is not None:
-        # ``try: return v + 1`` in a loop or an except clause: the value leaves the try,
-        # and the tail that drops the loop's iterator (and ends the clause) and returns
-        # it lies outside, since it cannot raise
-        for ins in tail:
-            if ins.op == "POP_EXCEPT":
+        # ``try: return v + 1`` in a loop, an except clause or a with: the value leaves the
+        # try, and the tail that drops the loop's iterator, ends the clause, exits the with
+        # and returns it lies outside, since it cannot raise (the with's exit is the with
+        # statement's own doing)
+        for step in tail:
+            if step == "POP_EXCEPT":
                 _remove_marker(body_frame, si.PrevExc)
+            elif step == "WITH_EXIT":
+                if not _remove_marker(body_frame, si.WithExit):
+                    raise DecompilationError("a with exit without its with at %d" % exit_)
             else:
-                body_frame.run([ins])
+                body_frame.run([step])
         exit_ = None
     body_frame.flush_parallel()
     return body_frame.out or [ast.Pass()], exit_
 
 
-def _return_tail(instrs, pos):
-    """The instructions from ``pos`` if they only shuffle the stack, end an except
-    clause (with its ``name = None; del name``) and return; the cleanup is left out."""
-    tail = []
-    while pos < len(instrs) and len(tail) < 8:
+def _return_tail(s, pos):
+    """The steps from ``pos`` if they only shuffle the stack, end an except clause
+    (``"POP_EXCEPT"``, with its ``name = None; del name`` left out), exit a with
+    (``"WITH_EXIT"``) and return; None otherwise."""
+    instrs, tail = s.instrs, []
+    while pos < len(instrs) and len(tail) < 12:
         ins = instrs[pos]
         if ins.op == "RETURN_VALUE":
             return tail + [ins]
-        if ins.op not in ("SWAP", "POP_TOP", "NOP", "POP_EXCEPT"):
+        after_exit = _elide_with(s, pos, Frame(s.ctx, [si.WithExit(s.ctx)]))
+        if after_exit is not None:
+            tail.append("WITH_EXIT")
+            pos = after_exit
+            continue
+        if ins.op == "POP_EXCEPT":
+            tail.append("POP_EXCEPT")
+            pos += 4 if _is_name_cleanup_at(instrs, pos + 1) else 1
+            continue
+        if ins.op not in ("SWAP", "POP_TOP", "NOP"):
             return None
         tail.append(ins)
         pos += 1
-        if ins.op == "POP_EXCEPT" and _is_name_cleanup_at(instrs, pos):
-            pos += 3
     return None
 
 

@@ -477,3 +477,17 @@ def nonlocal_bound_only_by_a_comprehension_walrus(values):
         return [(last := x * 2) for x in xs]
 
     return scan(values), last
+
+
+@case((["1", "x", "2"],), (["x"],), ([],))
+def return_from_a_try_in_a_loop_in_a_with(lines):
+    """The stdlib's uuid (``_find_mac``): the return's tail drops the iterator and runs
+    the with's exit copy outside the try."""
+    log = []
+    with _Recorder(log):
+        for line in lines:
+            try:
+                return int(line), log
+            except ValueError:
+                log.append(line)
+    return None, log
