@@ -39,6 +39,7 @@ class Region:
 
     def child(self, **kw):
         r = Region(self.stop, self.loop, self.handler, self.blocks, self.elide, self.exits, self)
+        r.depth = self.depth
         for k, v in kw.items():
             setattr(r, k, v)
         return r
@@ -134,9 +135,11 @@ class Structurer:
             return None
         ins = self.instrs[pos] if pos < len(self.instrs) else None
         depth = region.depth
-        if ins is not None and ins.op == "RETURN_VALUE" and depth is not None and len(frame.stack) > depth:
-            # ``try: return x``: the value is computed inside, the return is not covered
-            frame.run([ins])
+        tail = trys.return_tail(self, pos) if depth is not None and len(frame.stack) > depth else None
+        if tail is not None:
+            # ``try: return x``: the value is computed inside, the return (and what
+            # drops iterators and ends clauses and withs on the way) is not covered
+            trys.run_return_tail(frame, tail, pos)
             return None
         if ins is not None and ins.op == "POP_TOP" and isinstance(frame.top(), si.Iter) \
                 and pos + 1 < len(self.instrs) and self.instrs[pos + 1].op == "JUMP" \

@@ -281,26 +281,26 @@ def _try_body(s, block, handler, body_blocks, frame, region, elide):
                                depth=len(frame.stack))
     s.seq(block.start, body_frame, body_region, entering=s.entered(block, region))
     exit_ = _one(body_exits, "try body")
-    tail = _return_tail(s, exit_) if exit_ is not None and len(body_frame.stack) > len(frame.stack) else None
-    if tail is not None:
-        # ``try: return v + 1`` in a loop, an except clause or a with: the value leaves the
-        # try, and the tail that drops the loop's iterator, ends the clause, exits the with
-        # and returns it lies outside, since it cannot raise (the with's exit is the with
-        # statement's own doing)
-        for step in tail:
-            if step == "POP_EXCEPT":
-                _remove_marker(body_frame, si.PrevExc)
-            elif step == "WITH_EXIT":
-                if not _remove_marker(body_frame, si.WithExit):
-                    raise DecompilationError("a with exit without its with at %d" % exit_)
-            else:
-                body_frame.run([step])
-        exit_ = None
     body_frame.flush_parallel()
     return body_frame.out or [ast.Pass()], exit_
 
 
-def _return_tail(s, pos):
+def run_return_tail(frame, tail, pos):
+    """``try: return v + 1`` in a loop, an except clause or a with: the value leaves the
+    try or with body, and the tail that drops the loop's iterator, ends the clause, exits
+    the with and returns it lies outside, since it cannot raise (the with's exit is the
+    with statement's own doing).  Run it inside."""
+    for step in tail:
+        if step == "POP_EXCEPT":
+            _remove_marker(frame, si.PrevExc)
+        elif step == "WITH_EXIT":
+            if not _remove_marker(frame, si.WithExit):
+                raise DecompilationError("a with exit without its with at %d" % pos)
+        else:
+            frame.run([step])
+
+
+def return_tail(s, pos):
     """The steps from ``pos`` if they only shuffle the stack, end an except clause
     (``"POP_EXCEPT"``, with its ``name = None; del name`` left out), exit a with
     (``"WITH_EXIT"``) and return; None otherwise."""

@@ -491,3 +491,35 @@ def return_from_a_try_in_a_loop_in_a_with(lines):
             except ValueError:
                 log.append(line)
     return None, log
+
+
+@case(([0, "x", 3],), ([0, 0],), (["x", 0, 5],))
+def return_from_an_if_in_a_try_in_a_loop(values):
+    """The stdlib's uuid (``_find_mac`` on 3.8): the return inside an if leaves the try
+    body from one arm, with the value on the stack, through the loop's tail."""
+    seen = 0
+    for v in values:
+        try:
+            if v + 1 > 1:
+                return v, seen
+            seen = seen or v + 1
+        except TypeError:
+            pass
+    return None, seen
+
+
+@case(([0, "x", 3],), ([0, 0],))
+def return_from_an_if_in_a_try_in_loops_in_a_with_in_a_try(values):
+    log = []
+    try:
+        with _Recorder(log):
+            for v in values:
+                for k in range(2):
+                    try:
+                        if v + k > 2:
+                            return v + k, log
+                    except TypeError:
+                        log.append(k)
+    except OSError:
+        pass
+    return None, log
