@@ -90,6 +90,12 @@ class Structurer:
             if region.blocks is not None and block not in region.blocks and block.start == pos:
                 pos = self.leave(pos, frame, region)
                 continue
+            if region.blocks is None and block.start == pos and not _within(region, block):
+                # a loop inside a try or with body left by a ``return``: through the
+                # enclosing exit copies, or not at all
+                if not self.return_through_enclosing(pos, frame, region):
+                    raise DecompilationError("a loop leaves its enclosing try or with at %d" % pos)
+                return None
             if block.start == pos:
                 if block in self.g.loops and block is not entering \
                         and not trys.encloses_loop(self, block, self.g.loops[block], region):
@@ -654,6 +660,15 @@ def _last_operand(cond, op_type):
     if isinstance(cond, ast.BoolOp) and isinstance(cond.op, op_type):
         return cond.values[-1]
     return None
+
+
+def _within(region, block):
+    """Whether ``block`` lies in the nearest enclosing try or with body's blocks, if any."""
+    while region is not None:
+        if region.blocks is not None:
+            return block in region.blocks
+        region = region.parent
+    return True
 
 
 def _inside(region, loop):

@@ -523,3 +523,15 @@ def return_from_an_if_in_a_try_in_loops_in_a_with_in_a_try(values):
     except OSError:
         pass
     return None, log
+
+
+@case((["ab", "xyz", "q"], 3), (["ab"], 3))
+def return_from_a_loop_in_a_with(lines, size):
+    """The stdlib's uuid (``_ipconfig_getnode``): the loop region inside the with body
+    did not know the with, and its exit copy came out as code."""
+    log = []
+    with _Recorder(log):
+        for line in lines:
+            if len(line) == size:
+                return line, log
+    return None, log
