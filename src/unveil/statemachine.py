@@ -386,6 +386,28 @@ def _swap(m, ins):
         m.canonicalize()   # the handler reads slots below its depth from their own variables
 
 
+@handles("ROT")
+def _rot(m, ins):
+    """3.8-3.10's ROT_THREE/ROT_FOUR: the top slot moves down to depth ``argval``."""
+    moved = m.slots[len(m.slots) - ins.argval:]
+    if any(isinstance(k, Pending) and k.effectful for k in moved):
+        m.materialize(effectful_only=True)
+    top = m.slots.pop()
+    at = len(m.slots) - ins.argval + 1
+    m.slots.insert(at, top)
+    if at < m.handler_depth:
+        m.canonicalize()
+
+
+@handles("IMPORT_NAME")
+def _import_name(m, ins):
+    """What IMPORT_NAME calls: ``__import__(name, globals(), locals(), fromlist, level)``.
+    (``IMPORT_FROM`` is refused: its ImportError and submodule fallback have no
+    expression form.)"""
+    fromlist, level = m.pop(), m.pop()
+    m.push("__import__(%r, globals(), locals(), %s, %s)" % (ins.argval, fromlist, level))
+
+
 @handles("BINARY_OP")
 def _binary(m, ins):
     right, left = m.pop(), m.pop()
