@@ -422,6 +422,8 @@ class Structurer:
         pos_o, stack_o = getattr(st, other), getattr(st, other + "_stack")
         if pos_o not in (t2, e2):
             pos_n, stack_n = self.through_cleanup(pos_o, stack_o)
+            # ... or two jumps to one place (a loop's continue after a cleanup)
+            pos_n = next((p for p in (t2, e2) if self.through_jumps(p) == self.through_jumps(pos_n)), pos_n)
             if pos_n in (t2, e2):
                 setattr(st, other, pos_n)
                 setattr(st, other + "_stack", stack_n)

@@ -535,3 +535,13 @@ def return_from_a_loop_in_a_with(lines, size):
             if len(line) == size:
                 return line, log
     return None, log
+
+
+@case(("a", "a:b"), ("b", "a:b"), (":", "a:b"), ("z", "a:b"))
+def chained_comparison_in_a_loop_with_a_subscript_middle(opt, shortopts):
+    """The stdlib's getopt (``short_has_arg``, 3.10+): the failed first comparison's
+    cleanup and the failed second one both continue the loop, by different jumps."""
+    for i in range(len(shortopts)):
+        if opt == shortopts[i] != ":":
+            return shortopts.startswith(":", i + 1)
+    return "not recognized"
