@@ -479,15 +479,18 @@ def _finally_body(s, hblock, stmts):
 
 
 def _refuse_reraise_in_loops(stmts):
-    """A bare ``raise`` left inside a loop of the handler copy is a ``break`` (or
-    else-clause end) that the compiler threaded to the final ``RERAISE``: the
-    handler copy cannot be read back faithfully, so refuse rather than guess."""
-    for node in stmts:
-        for loop in ast.walk(node):
-            if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
-                for n in ast.walk(loop):
-                    if isinstance(n, ast.Raise) and n.exc is None:
-                        raise DecompilationError("a loop inside a finally body leaves it by a threaded jump")
+    """A bare ``raise`` left in the handler copy (outside an except clause of its own)
+    is a ``break``, else-clause end or copied tail (3.10 copies small exits into each
+    arm of a conditional expression) that the compiler threaded to the final
+    ``RERAISE``: the copy cannot be read back faithfully, so refuse rather than guess."""
+    todo = list(stmts)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Raise) and node.exc is None:
+            raise DecompilationError("a finally body leaves by a threaded jump to its re-raise")
+        if isinstance(node, (ast.ExceptHandler, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
 
 
 def _is_finally_end(ins):

@@ -545,3 +545,21 @@ def chained_comparison_in_a_loop_with_a_subscript_middle(opt, shortopts):
         if opt == shortopts[i] != ":":
             return shortopts.startswith(":", i + 1)
     return "not recognized"
+
+
+@case((1, False), (0, False), (1, True), (0, True))
+def finally_body_with_a_conditional_expression(a, fail):
+    """Random programs (3.10): the finally body's exception copy has its tail copied
+    into both arms of the conditional expression, each with its own re-raise; it was
+    read as ``if a: a += 4; raise`` and the normal path's copy was written again after."""
+    log = []
+    try:
+        try:
+            if fail:
+                raise KeyError("k")
+            log.append("body")
+        finally:
+            a += (4 if a else 1)
+    except KeyError:
+        log.append("caught")
+    return a, log
