@@ -10,7 +10,6 @@ STRUCTURED = [
     "boolops.conditional_expression_as_comprehension_filter",
     "boolops.conditional_expressions_as_statement_conditions",
     "boolops.boolops_in_comprehension_filters",
-    "boolops.boolop_as_call_argument_and_ternary",
     "regressions.parallel_assignment_with_a_comprehension_second",
     "regressions.while_loop_ending_a_with_at_the_end_of_a_function",
     "regressions.dict_display_of_more_than_sixteen_items",

@@ -242,7 +242,10 @@ def _share_return_tails(instrs):
                    and instrs[early.end - 1 - n].line == instrs[late.end - 1 - n].line):
                 n += 1
             # the whole common tail must consume what the arms computed
-            if n < 2 or instrs[early.end - n].op not in _EXPRESSION_TAIL:
+            # ... and start inside a block: two whole blocks alike may be the ends of two
+            # arms that each computed all the tail's operands (``a - 1 if c else 1 - a``)
+            if n < 2 or instrs[early.end - n].op not in _EXPRESSION_TAIL or (
+                    early.end - n == early.start and late.end - n == late.start):
                 continue
             first = instrs[early.end - n]
             jump = Instr("JUMP", target=late.end - n, line=first.line, offset=first.offset)

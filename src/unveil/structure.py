@@ -353,7 +353,12 @@ class Structurer:
             return self.branch_out(state, t_kind, e_kind, frame, region)
         if mpos is None:
             return self.branch_no_merge(state, frame, region, chain_end)
-        return self.branch_merge(state, mpos, frame, region, chain_end)
+        stack = list(frame.stack)
+        try:
+            return self.branch_merge(state, mpos, frame, region, chain_end)
+        except _ArmsDiffer:
+            frame.stack = stack   # each arm runs through the tail on its own
+            return self.branch_no_merge(state, frame, region, chain_end)
 
     def arms_meet(self, t, e, region):
         """Where two one-block arms both go next, when nothing else goes there
@@ -580,6 +585,10 @@ class Structurer:
         """Both sides leave a value: a conditional expression or and/or."""
         if fa.out or ta.out or len(fa.stack) != len(ta.stack) or not fa.stack:
             raise DecompilationError("branch values with statements at %d" % mpos)
+        if not _same_stack(fa.stack[:-1], ta.stack[:-1]):
+            # only the top value may differ between the arms: each computed more of
+            # what the merged tail consumes (``a - 1 if c else 1 - a``, tail shared)
+            raise _ArmsDiffer("branches leave different values below the top at %d" % mpos)
         fv, tv = fa.stack[-1], ta.stack[-1]
         base = list(fa.stack[:-1])
         orig, op = st.simple or (None, None)
@@ -632,6 +641,10 @@ class Structurer:
 
 
 _JUMP_KINDS = ("break", "continue", "else")
+
+
+class _ArmsDiffer(DecompilationError):
+    """Two arms that meet with different values under the top of the stack."""
 
 
 class Branch:

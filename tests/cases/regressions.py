@@ -563,3 +563,16 @@ def finally_body_with_a_conditional_expression(a, fail):
     except KeyError:
         log.append("caught")
     return a, log
+
+
+@case((0.2,), (0.7,), (0.5,))
+def conditional_expression_whose_arms_end_alike(p):
+    """WRONG RESULT, the stdlib's statistics (module mode, 3.12+): both arms end in
+    ``BINARY_OP -; RETURN``, whose shared copy consumes two values each arm computed;
+    it came back as ``(2 * p) - (1 if p < 0.5 else ...)``."""
+    triangular = lambda q: (2 * q) - 1 if q < 1 / 2 else 1 - (2 - 2 * q)  # noqa: E731
+    if p < 1 / 2:
+        direct = (2 * p) * 3 - 1
+    else:
+        direct = 1 - (2 - 2 * p) * 3
+    return triangular(p), direct, (2 * p) - 1 if p < 1 / 2 else 1 - (2 - 2 * p)
