@@ -49,6 +49,7 @@ first use with the running interpreter; the script re-runs itself there).
 import argparse
 import ast
 import collections
+import gc
 import itertools
 import json
 import os
@@ -502,6 +503,9 @@ def run_strategy(unveil, sname, examples, args):
             kind, sig, detail = judge(unveil, source, code)
         except RecursionError:
             kind, sig, detail = "decompile-error", "RecursionError", ""
+        except MemoryError:  # a program's huge value, past MEMORY_LIMIT: a resource limit, like a timeout
+            gc.collect()
+            kind, sig, detail = "timeout", "judge ran out of memory", ""
         counts[kind] += 1
         if kind in FAILURES:
             g = groups.setdefault(sig, {"kind": kind, "count": 0, "example": source, "detail": detail})
