@@ -55,6 +55,7 @@ class FunctionContext:
         self.globals = set()
         self.nonlocals = set()
         self.has_annotations = False
+        self.instrs = None   # the normalised instructions, once statements() ran
 
     # -- what the simulator asks ---------------------------------------------
     def constant(self, value):
@@ -148,7 +149,8 @@ class FunctionContext:
     def statements(self):
         """The body as statements: structured, or failing that an explicit state machine."""
         try:
-            graph = Graph(normalise(self.code).instrs)
+            self.instrs = normalise(self.code).instrs
+            graph = Graph(list(self.instrs))
             stmts = _clean(rewrite_guarded_while(Structurer(self, graph).body()))
             if not self.code.co_flags & inspect.CO_NEWLOCALS:
                 stmts = _without_returns(stmts)
@@ -350,7 +352,7 @@ def function_def(fn, def_name=None, bindings=None):
     code = fn.code
     sub = FunctionContext(code, bindings if bindings is not None else fn.ctx.bindings)
     body = sub.statements()
-    body = _docstring(code) + body
+    body = _docstring(code, sub.instrs) + body
     decls = []
     if sub.globals:
         decls.append(ast.Global(names=sorted(sub.globals)))
@@ -420,6 +422,9 @@ def _lost_locals(code, body, ctx):
     candidates = [n for n in code.co_varnames[nargs:] + code.co_cellvars
                   if n.isidentifier() and n not in code.co_varnames[:nargs] and n not in code.co_names
                   and n not in ctx.globals and n not in ctx.nonlocals]
+    stored = {ins.argval for ins in (ctx.instrs or normalise(code).instrs)
+              if ins.op.startswith(("STORE_", "DELETE_")) or ins.op == "LOAD_FAST_AND_CLEAR"}
+    candidates = [n for n in candidates if n not in stored]   # a store in the bytecode is in the text
     if not candidates:
         return []
     bound = _bound_names(body)
@@ -448,18 +453,20 @@ def _contains_yield(body):
     return False
 
 
-def _docstring(code):
+def _docstring(code, instrs=None):
     if code.co_name == "<lambda>":
         return []
     doc = code.co_consts[0] if code.co_consts else None
-    if isinstance(doc, str) and _has_docstring(code):
+    if isinstance(doc, str) and _has_docstring(code, doc, instrs):
         return [ast.Expr(value=const(doc))]
     return []
 
 
-def _has_docstring(code):
-    """Whether co_consts[0] is the docstring: it is never loaded by the code itself."""
-    import dis
+def _has_docstring(code, doc, instrs=None):
+    """Whether co_consts[0] is the docstring: it is never loaded by the code itself
+    (``instrs``: the code's normalised instructions, when already made)."""
+    if instrs is not None:
+        return not any(ins.op == "LOAD_CONST" and ins.argval is doc for ins in instrs)
     for ins in dis.get_instructions(code):
         if ins.opname in ("LOAD_CONST", "RETURN_CONST") and ins.arg == 0:
             return False

@@ -386,9 +386,13 @@ class Structurer:
         last_block = block
         while True:
             joined = None
+            pures = {}
             for compound in (False, True):
                 for which in ("e", "t"):
-                    found = self.condition_at(getattr(st, which), getattr(st, which + "_stack"), chain, compound)
+                    pos, stack = getattr(st, which), getattr(st, which + "_stack")
+                    if which not in pures:
+                        pures[which] = self.pure_condition(pos, stack, chain)
+                    found = self.condition_at(pos, stack, chain, compound, pures[which])
                     if found is not None and self._join(st, which, found[0]):
                         chain |= found[1]
                         joined = found[2]
@@ -401,10 +405,10 @@ class Structurer:
                     return last_block.start
             last_block = joined
 
-    def condition_at(self, pos, stack, chain, compound):
-        """The condition that starts at ``pos``: (cond, targets, stacks), its blocks and its
-        last block; with ``compound``, only one of several blocks folded together."""
-        pure = self.pure_condition(pos, stack, chain)
+    def condition_at(self, pos, stack, chain, compound, pure):
+        """The condition that starts at ``pos`` (``pure``: its first block's): (cond, targets,
+        stacks), its blocks and its last block; with ``compound``, only one of several
+        blocks folded together."""
         if pure is None:
             return None
         if not compound:
