@@ -648,6 +648,8 @@ def find_head(instrs, pos, end, code=None):
 
 def find_heads(instrs, pos, end, code=None):
     """Indices in ``[pos, end)`` where a match statement may start, most likely first."""
+    if not versions.HAS_MATCH:
+        return []
     out = []
     i = pos
     while i < end:

@@ -160,6 +160,9 @@ def _to_bool(ins, state):
     return [_ins.Instr("UNARY_NOT"), _ins.Instr("UNARY_NOT")]
 
 
+#: whether this Python has the match statement (3.10+): before, nothing is read as one
+HAS_MATCH = PY >= (3, 10)
+
 #: the code object fields that name a function (error messages, tracebacks)
 CODE_NAME_FIELDS = ("co_name", "co_qualname") if PY >= (3, 11) else ("co_name",)
 
