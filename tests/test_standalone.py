@@ -90,12 +90,13 @@ def test_star_import_in_a_module_round_trips():
 def test_no_match_statement_before_3_10():
     """Random programs (3.9): a generator's constant-folded or-chain looked like a match
     head, and building it failed inside the decompiler (ast has no match_case there)."""
-    source = "def f(c):\n    c = (yield ((69 or 243) or 261))\n    return c\n"
+    source = ("def f(a, b, c=None, *args, **kw):\n    x = y = i = None\n"
+              "    c = (yield ((69 or 243) or 261))\n    return c\n")
     code = compile(source, "<m>", "exec")
     text = unveil.decompile(code)
     namespace = {}
     exec(compile(text, "<m>", "exec"), namespace)
-    gen = namespace["f"](0)
+    gen = namespace["f"](0, 1)
     assert next(gen) == 69
     try:
         gen.send(5)
