@@ -27,6 +27,7 @@ STRUCTURED = [
     "regressions.return_from_an_if_in_a_try_in_a_loop",
     "regressions.return_from_a_loop_in_a_with",
     "regressions.chained_comparison_in_a_loop_with_a_subscript_middle",
+    "regressions.chained_assignment_then_an_or",
     "regressions.return_from_an_if_in_a_try_in_loops_in_a_with_in_a_try",
 ]
 CASES = {c.name: c for c in all_cases()}

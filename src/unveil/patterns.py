@@ -574,11 +574,16 @@ def _pattern_start(instrs, j, copies=0):
 
 
 def _guarded_capture(instrs, j):
-    """``COPY 1; STORE x`` (or ``POP_TOP``), a guard, then ``POP_TOP`` of the subject."""
+    """``COPY 1; STORE x`` (or ``POP_TOP``), a guard, then ``POP_TOP`` of the subject.
+
+    Not ``x = y = v`` (a second store takes the copy) nor a guard that is an and/or
+    value (``COPY 1`` before its jump: ``x = y = None; c = c or 1``)."""
+    if j + 1 < len(instrs) and instrs[j + 1].op in _STORES:
+        return False
     for k in range(j + 1, min(j + 60, len(instrs) - 1)):
         op = instrs[k].op
         if op in CONDITIONAL:
-            return instrs[k + 1].op == "POP_TOP" and instrs[k + 1].op != "COPY"
+            return instrs[k + 1].op == "POP_TOP" and instrs[k - 1].op != "COPY"
         if op in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER") or op in _MATCH_OPS:
             return False
     return False

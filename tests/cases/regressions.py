@@ -576,3 +576,18 @@ def conditional_expression_whose_arms_end_alike(p):
     else:
         direct = 1 - (2 - 2 * p) * 3
     return triangular(p), direct, (2 * p) - 1 if p < 1 / 2 else 1 - (2 - 2 * p)
+
+
+@case((0,), (5,))
+def chained_assignment_then_an_or(c):
+    """Random programs (3.10+, 17 of 3.12's 10k failures): ``COPY 1; STORE x; STORE y``
+    then an or-value looked like a guarded capture pattern of a match statement."""
+    x = y = None
+    c = c or 243
+
+    def gen(d):
+        i = j = None
+        d = (yield (d or 7))
+        return d, i, j
+    g = gen(c)
+    return c, x, y, next(g)
