@@ -297,23 +297,12 @@ def dead_first_store_before_a_comprehension(a):
     return y
 
 
-class _Recorder:
-    def __init__(self, log):
-        self.log = log
-
-    def __enter__(self):
-        self.log.append("enter")
-
-    def __exit__(self, *exc):
-        self.log.append("exit")
-
-
 @case((0,), (3,))
 def while_loop_ending_a_with_at_the_end_of_a_function(n):
     """Random programs: the loop's exit is the with's exit copy followed by the return;
     it was taken for a with inside the loop, and the exit call leaked into the body."""
     log = []
-    with _Recorder(log):
+    with _Lock(log):
         while len(log) <= n:
             log.append(len(log))
     return log
@@ -394,14 +383,6 @@ def generator_with_a_loop_whose_body_starts_with_try(pairs):
     return list(pair_up(iter(pairs)))
 
 
-class _Lock:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
 @case((5, 10), (0, 10), (20, 10))
 def chained_comparison_returned(size, limit):
     """The stdlib's quopri (3.8-3.10): the last comparison returns at once and the
@@ -413,8 +394,9 @@ def chained_comparison_returned(size, limit):
 def chained_comparison_returned_from_a_with(size, limit):
     """The stdlib's queue (``Queue.full``): the value leaves the with body through the
     comparison's cleanup, and the with's exit then returns it."""
-    with _Lock():
-        return 0 < size <= limit
+    log = []
+    with _Lock(log):
+        return 0 < size <= limit, log
 
 
 class _Frames:
@@ -484,7 +466,7 @@ def return_from_a_try_in_a_loop_in_a_with(lines):
     """The stdlib's uuid (``_find_mac``): the return's tail drops the iterator and runs
     the with's exit copy outside the try."""
     log = []
-    with _Recorder(log):
+    with _Lock(log):
         for line in lines:
             try:
                 return int(line), log
@@ -512,7 +494,7 @@ def return_from_an_if_in_a_try_in_a_loop(values):
 def return_from_an_if_in_a_try_in_loops_in_a_with_in_a_try(values):
     log = []
     try:
-        with _Recorder(log):
+        with _Lock(log):
             for v in values:
                 for k in range(2):
                     try:
@@ -530,7 +512,7 @@ def return_from_a_loop_in_a_with(lines, size):
     """The stdlib's uuid (``_ipconfig_getnode``): the loop region inside the with body
     did not know the with, and its exit copy came out as code."""
     log = []
-    with _Recorder(log):
+    with _Lock(log):
         for line in lines:
             if len(line) == size:
                 return line, log
