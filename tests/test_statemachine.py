@@ -60,3 +60,19 @@ def test_lowered_case_behaves_the_same(name):
     new = rebuild(case.fn, source, bindings)
     for call in case.calls:
         assert outcome(new, call) == outcome(case.fn, call), (call, source)
+
+
+def _makes_a_function(k):
+    def add(a: int, b: "str" = 2, *, c: float = 1.0) -> list:
+        return [a, b, c, k]
+    return (add.__annotations__, add(1), add.__defaults__, add.__kwdefaults__, add.__name__,
+            add.__qualname__, add.__code__.co_name)
+
+
+def test_a_lowered_nested_function_keeps_its_attributes():
+    """MAKE_FUNCTION in the state machine: a ``def`` under a fresh name, given back the
+    original's code name, names, defaults, keyword defaults and annotations."""
+    source, bindings = lowered_source(_makes_a_function)
+    assert "def __sf1(" in source
+    new = rebuild(_makes_a_function, source, bindings)
+    assert new(5) == _makes_a_function(5)

@@ -417,12 +417,13 @@ def _bound_names(body):
 
 
 def _lost_locals(code, body, ctx):
-    """Locals of ``code`` that nothing in ``body`` binds any more."""
+    """Locals of ``code`` that nothing in ``body`` binds any more (``ctx``: the context
+    that made ``body``, with its instructions)."""
     nargs = argument_count(code)
     candidates = [n for n in code.co_varnames[nargs:] + code.co_cellvars
                   if n.isidentifier() and n not in code.co_varnames[:nargs] and n not in code.co_names
                   and n not in ctx.globals and n not in ctx.nonlocals]
-    stored = {ins.argval for ins in (ctx.instrs or normalise(code).instrs)
+    stored = {ins.argval for ins in ctx.instrs
               if ins.op.startswith(("STORE_", "DELETE_")) or ins.op == "LOAD_FAST_AND_CLEAR"}
     candidates = [n for n in candidates if n not in stored]   # a store in the bytecode is in the text
     if not candidates:
@@ -453,24 +454,15 @@ def _contains_yield(body):
     return False
 
 
-def _docstring(code, instrs=None):
+def _docstring(code, instrs):
+    """The docstring statement: co_consts[0], if a string the code (``instrs``, its
+    normalised instructions) never loads itself."""
     if code.co_name == "<lambda>":
         return []
     doc = code.co_consts[0] if code.co_consts else None
-    if isinstance(doc, str) and _has_docstring(code, doc, instrs):
+    if isinstance(doc, str) and not any(ins.op == "LOAD_CONST" and ins.argval is doc for ins in instrs):
         return [ast.Expr(value=const(doc))]
     return []
-
-
-def _has_docstring(code, doc, instrs=None):
-    """Whether co_consts[0] is the docstring: it is never loaded by the code itself
-    (``instrs``: the code's normalised instructions, when already made)."""
-    if instrs is not None:
-        return not any(ins.op == "LOAD_CONST" and ins.argval is doc for ins in instrs)
-    for ins in dis.get_instructions(code):
-        if ins.opname in ("LOAD_CONST", "RETURN_CONST") and ins.arg == 0:
-            return False
-    return True
 
 
 def expression_of(defn):

@@ -879,7 +879,7 @@ def _guard(s, gpos, stack, Branch, jump_condition):
         return None   # the guard does not use the subject: this is code after a copy
     cond = f.pop()
     st = Branch(jump_condition(last.op, cond), last.target, block.end, list(f.stack), list(f.stack))
-    s.absorb(st, block, f)
+    s.absorb(st, block)
     return st
 
 

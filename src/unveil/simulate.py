@@ -31,6 +31,13 @@ def _computed_at(value):
     return max((getattr(n, "_seq", -1) for n in ast.walk(value)), default=-1)
 
 
+def _begun_at(value):
+    """When the evaluation of a stack value began: the earliest push among its parts
+    (constants aside, which have no effect), or None if no part was pushed."""
+    return min((n._seq for n in ast.walk(value) if hasattr(n, "_seq") and not isinstance(n, ast.Constant)),
+               default=None)
+
+
 class Frame:
     """Simulated stack plus the statement list being built."""
 
@@ -185,16 +192,13 @@ class Frame:
         """``y, y = e1, e2``: 3.12+ drops the dead first store, and ``e1``, computed
         before the pending assignment, cannot be written after it.  It goes back in,
         stored to a pending name that a value computed later overwrites."""
-        base, targets, values = self.parallel
+        _, targets, values = self.parallel
         at = _computed_at(value)
         later = [t for t, v in zip(targets, values) if isinstance(t, ast.Name) and _computed_at(v) > at]
         if not later:
             raise DecompilationError("a value is dropped while a parallel assignment is pending in %s"
                                      % self.ctx.code.co_name)
-        targets.append(ast.Name(id=later[0].id, ctx=ast.Store()))
-        values.append(value)
-        if len(self.stack) <= base:
-            self.flush_parallel()
+        self._store_parallel(ast.Name(id=later[0].id, ctx=ast.Store()), value)
 
     def flush_parallel(self):
         if self.parallel is None:
@@ -353,10 +357,9 @@ def _in_order_after(value, parallel):
         return True
     if isinstance(value, ast.Name):
         return not any(isinstance(t, ast.Name) and t.id == value.id for target in targets for t in ast.walk(target))
-    begun = min((n._seq for n in ast.walk(value) if hasattr(n, "_seq") and not isinstance(n, ast.Constant)),
-                default=-1)
+    begun = _begun_at(value)
     latest = max([_computed_at(v) for v in values] + [getattr(t, "_stored_at", -1) for t in targets])
-    return begun > latest
+    return begun is not None and begun > latest
 
 
 def _computed_before(stack, value):
@@ -364,7 +367,7 @@ def _computed_before(stack, value):
     accumulator) was computed before ``value``, a call or other effect, began."""
     if isinstance(value, (ast.Name, ast.Constant)):
         return False
-    begun = min((n._seq for n in ast.walk(value) if hasattr(n, "_seq")), default=None)
+    begun = _begun_at(value)
     if begun is None:
         return False
     return any(isinstance(item, ast.expr) and not isinstance(item, (ast.Constant, ast.Name))

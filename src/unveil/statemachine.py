@@ -7,8 +7,9 @@ is lowered instruction by instruction: stack slot ``i`` becomes the variable
 ``while True`` loop, and each jump assigns ``__state``.  Each instruction
 becomes a statement evaluated exactly where the bytecode evaluates it, so the
 output is ugly but behaves the same.  Blocks under an exception-table entry
-run inside ``try``/``except`` that jump to the handler block.  Generators and
-code that makes functions are not lowered (a clear error instead).
+run inside ``try``/``except`` that jump to the handler block; a nested function
+is a ``def`` under a fresh name.  Generators and module or class bodies are not
+lowered (a clear error instead).
 """
 import ast
 import inspect
@@ -214,11 +215,10 @@ def _load_closure(m, ins):
 
 
 _FUNCTION_ATTRIBUTES = {
-    1: lambda f, v: "%s.__defaults__ = %s" % (f, v),
-    2: lambda f, v: "%s.__kwdefaults__ = %s" % (f, v),
-    # a dict before 3.10, then a flat tuple of names and values
-    4: lambda f, v: "%s.__annotations__ = %s if isinstance(%s, dict) else dict(zip(%s[::2], %s[1::2]))"
-                    % (f, v, v, v, v),
+    1: "%s.__defaults__ = %s",
+    2: "%s.__kwdefaults__ = %s",
+    4: ("%s.__annotations__ = dict(zip(%s[::2], %s[1::2]))" if versions.ANNOTATIONS_ARE_PAIRS
+        else "%s.__annotations__ = %s"),
 }
 
 
@@ -238,11 +238,10 @@ def _make_function(m, ins):
     attributes = {bit: m.pop() for bit in (8, 4, 2, 1) if flags & bit}
     if 8 in attributes:
         _check_closure(m, code, attributes.pop(8))
-    name = m.low.function_name()
-    m.low.function_codes[name] = code
+    name = m.low.function_name(code)
     qualname = qualname or getattr(code, "co_qualname", code.co_name)
     names = {"co_name": code.co_name, "co_qualname": qualname}
-    lines = [unparse(m.low.ctx.nested_def(code, name)).rstrip("\n"),
+    lines = [m.low.def_text(name),
              "%s.__code__ = %s.__code__.replace(%s)" % (
                  name, name, ", ".join("%s=%r" % (f, names[f]) for f in versions.CODE_NAME_FIELDS)),
              "%s.__name__ = %r" % (name, code.co_name),
@@ -272,11 +271,12 @@ def _check_closure(m, code, closure):
 def _set_attribute(m, name, bit, value):
     if bit not in _FUNCTION_ATTRIBUTES:
         raise DecompilationError("function attribute %d in %s" % (bit, m.low.code.co_name))
-    if not value.isidentifier() and bit == 4:
+    text = _FUNCTION_ATTRIBUTES[bit]
+    if text.count("%s") > 2 and not value.isidentifier():   # read twice: evaluated once first
         temp = m.claim(len(m.slots))
         m.emit("%s = %s" % (temp, value))
         value = temp
-    m.emit(_FUNCTION_ATTRIBUTES[bit](name, value))
+    m.emit(text % ((name,) + (value,) * (text.count("%s") - 1)))
 
 
 @handles("SET_FUNCTION_ATTRIBUTE")
@@ -664,8 +664,8 @@ def _push_exc_info(m, ins):
     """Enter a handler: the previous handled exception goes on the stack under the new one.
 
     The handled exception lives in a variable (``__handled``) rather than in the
-    interpreter's state, so ``sys.exc_info()`` and implicit chaining
-    (``__context__``) inside lowered handlers are not reproduced."""
+    interpreter's state, so ``sys.exc_info()`` inside lowered handlers is not
+    reproduced (implicit chaining is: see :meth:`Lowering._protected`)."""
     exc = m.peek(1)
     m.pop()
     h = m.low.handled
@@ -761,8 +761,9 @@ class Lowering:
                                                            "_" + self.handled)
         self.assigned_globals = set()
         self.stored_free = set()
-        self.functions = 0
-        self.function_codes = {}        # def name -> its code, for 3.13's SET_FUNCTION_ATTRIBUTE
+        self.functions = 0              # defs named so far in this lowering pass
+        self.function_codes = {}        # def name -> its code (3.13's SET_FUNCTION_ATTRIBUTE too)
+        self.def_texts = {}             # (def name, code) -> its text, shared by both passes
         self.saved_by_comprehensions = {ins.argval for ins in self.instrs if ins.op == "LOAD_FAST_AND_CLEAR"}
         self.keep_names = False
         self.starts = self._block_starts()
@@ -795,10 +796,20 @@ class Lowering:
     def constant(self, value):
         return unparse(self.ctx.constant(value))
 
-    def function_name(self):
-        """A fresh name for a nested function's ``def``."""
+    def function_name(self, code):
+        """A fresh name for the ``def`` of nested ``code`` (the same on a second
+        lowering pass, which meets the functions in the same order)."""
         self.functions += 1
-        return "%sf%d" % (self.stack_prefix, self.functions)
+        name = "%sf%d" % (self.stack_prefix, self.functions)
+        self.function_codes[name] = code
+        return name
+
+    def def_text(self, name):
+        """The ``def`` of the function named ``name``, decompiled once for both passes."""
+        key = (name, self.function_codes[name])
+        if key not in self.def_texts:
+            self.def_texts[key] = unparse(self.ctx.nested_def(key[1], name)).rstrip("\n")
+        return self.def_texts[key]
 
     def local(self, name, store=False):
         ident = self.ctx.identifier(name)
@@ -816,6 +827,7 @@ class Lowering:
         blocks = self._blocks()
         if self._is_tree(blocks):
             self.keep_names = True   # again, letting each block keep its predecessor's variables
+            self.functions = 0
             blocks = self._blocks()
         for name in sorted(self.assigned_globals):
             self.ctx.declare_global(name)

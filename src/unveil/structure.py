@@ -329,7 +329,7 @@ class Structurer:
         cond = frame.pop()
         jc = _jump_condition(last.op, cond)
         state = Branch(jc, last.target, block.end, list(frame.stack), list(frame.stack))
-        chain_end = self.absorb(state, block, frame)
+        chain_end = self.absorb(state, block)
         state.simple = (cond, last.op) if chain_end == block.start else None
         t_kind = self.jump_kind(state.t, region)
         e_kind = self.jump_kind(state.e, region)
@@ -376,7 +376,7 @@ class Structurer:
             return None
         return meet.start
 
-    def absorb(self, st, block, frame, chain=None):
+    def absorb(self, st, block, chain=None):
         """Fold short-circuit condition blocks into one condition (and/or, chained <).
 
         Blocks are joined one at a time; when none joins, a group of them that forms a
@@ -416,7 +416,7 @@ class Structurer:
         first = self.g.of_instr[self.through_cleanup(pos, stack)[0]]
         sub = Branch(*pure)
         sub_chain = set(chain) | {self.g.of_instr[pos]}
-        end = self.absorb(sub, first, None, sub_chain)
+        end = self.absorb(sub, first, sub_chain)
         if end == first.start:
             return None
         return (sub.c, sub.t, sub.e, sub.t_stack, sub.e_stack), sub_chain - chain, self.g.of_instr[end]
@@ -436,20 +436,20 @@ class Structurer:
             if pos_n in (t2, e2):
                 setattr(st, other, pos_n)
                 setattr(st, other + "_stack", stack_n)
-        if which == "e":
-            if t2 == st.t and _same_stack(st2_t, st.t_stack):
-                st.c, st.e, st.e_stack = _or(st.c, c2), e2, st2_e
-            elif e2 == st.t and _same_stack(st2_e, st.t_stack):
-                st.c, st.e, st.e_stack = _or(st.c, negate(c2)), t2, st2_t
-            else:
-                return False
+        # on the false side the found condition joins by ``or`` (it must share the true
+        # target), on the true side by ``and`` (it must share the false target)
+        combine = _or if which == "e" else _and
+        shared, shared_stack = getattr(st, other), getattr(st, other + "_stack")
+        same, rest = ((t2, st2_t), (e2, st2_e)) if which == "e" else ((e2, st2_e), (t2, st2_t))
+        if same[0] == shared and _same_stack(same[1], shared_stack):
+            c, (pos, stack) = c2, rest
+        elif rest[0] == shared and _same_stack(rest[1], shared_stack):
+            c, (pos, stack) = negate(c2), same
         else:
-            if e2 == st.e and _same_stack(st2_e, st.e_stack):
-                st.c, st.t, st.t_stack = _and(st.c, c2), t2, st2_t
-            elif t2 == st.e and _same_stack(st2_t, st.e_stack):
-                st.c, st.t, st.t_stack = _and(st.c, negate(c2)), e2, st2_e
-            else:
-                return False
+            return False
+        st.c = combine(st.c, c)
+        setattr(st, which, pos)
+        setattr(st, which + "_stack", stack)
         return True
 
     def ternary_condition(self, st, chain):

@@ -280,9 +280,8 @@ def _try_body(s, block, handler, body_blocks, frame, region, elide):
     body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=elide,
                                depth=len(frame.stack))
     s.seq(block.start, body_frame, body_region, entering=s.entered(block, region))
-    exit_ = _one(body_exits, "try body")
     body_frame.flush_parallel()
-    return body_frame.out or [ast.Pass()], exit_
+    return body_frame.out or [ast.Pass()], _one(body_exits, "try body")
 
 
 def run_return_tail(frame, tail, pos):
@@ -316,7 +315,7 @@ def return_tail(s, pos):
             continue
         if ins.op == "POP_EXCEPT":
             tail.append("POP_EXCEPT")
-            pos += 4 if _is_name_cleanup_at(instrs, pos + 1) else 1
+            pos = _past_pop_except(instrs, pos)
             continue
         if ins.op not in ("SWAP", "POP_TOP", "NOP"):
             return None
@@ -354,7 +353,7 @@ def _past_clause_ends(instrs, pos):
         if pos is None or pos >= len(instrs):
             return pos
         if instrs[pos].op == "POP_EXCEPT":
-            pos += 4 if _is_name_cleanup_at(instrs, pos + 1) else 1
+            pos = _past_pop_except(instrs, pos)
         elif instrs[pos].op == "JUMP":
             pos = instrs[pos].target
         else:
@@ -375,17 +374,17 @@ def _elide_except(s, pos, frame):
     if pos >= len(instrs) or instrs[pos].op != "POP_EXCEPT":
         return _follow_jump(s, pos)
     _remove_marker(frame, si.PrevExc)
+    return _follow_jump(s, _past_pop_except(instrs, pos))
+
+
+def _past_pop_except(instrs, pos):
+    """Past the ``POP_EXCEPT`` at ``pos`` and the ``name = None; del name`` that ends an
+    ``except E as name`` after it."""
     pos += 1
-    if _is_name_cleanup_at(instrs, pos):
-        pos += 3
-    return _follow_jump(s, pos)
-
-
-def _is_name_cleanup_at(instrs, pos):
-    """``name = None; del name`` at ``pos``: the end of ``except E as name``."""
-    return (pos + 2 < len(instrs) and instrs[pos].op == "LOAD_CONST" and instrs[pos].argval is None
-            and instrs[pos + 1].op.startswith("STORE") and instrs[pos + 2].op.startswith("DELETE")
-            and instrs[pos + 1].argval == instrs[pos + 2].argval)
+    cleanup = (pos + 2 < len(instrs) and instrs[pos].op == "LOAD_CONST" and instrs[pos].argval is None
+               and instrs[pos + 1].op.startswith("STORE") and instrs[pos + 2].op.startswith("DELETE")
+               and instrs[pos + 1].argval == instrs[pos + 2].argval)
+    return pos + 3 if cleanup else pos
 
 
 _elide_except.keeps_order = True
@@ -469,7 +468,7 @@ def _is_name_cleanup(st, name):
 def _finally_body(s, hblock, stmts):
     """The finally statements, and the instructions the normal path duplicates."""
     stmts = _without_exc_ends(_strip_final_reraise(list(stmts)), None)
-    _refuse_reraise_in_loops(stmts)
+    _refuse_threaded_reraise(stmts)
     start = hblock.start + 1
     end = start
     own = s.instrs[hblock.start].handler  # a nested finally's RERAISE has another handler
@@ -478,7 +477,7 @@ def _finally_body(s, hblock, stmts):
     return stmts, s.instrs[start:end]
 
 
-def _refuse_reraise_in_loops(stmts):
+def _refuse_threaded_reraise(stmts):
     """A bare ``raise`` left in the handler copy (outside an except clause of its own)
     is a ``break``, else-clause end or copied tail (3.10 copies small exits into each
     arm of a conditional expression) that the compiler threaded to the final

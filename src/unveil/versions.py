@@ -163,6 +163,9 @@ def _to_bool(ins, state):
 #: whether this Python has the match statement (3.10+): before, nothing is read as one
 HAS_MATCH = PY >= (3, 10)
 
+#: MAKE_FUNCTION's annotations: a flat tuple of names and values (3.10+), else a dict
+ANNOTATIONS_ARE_PAIRS = PY >= (3, 10)
+
 #: the code object fields that name a function (error messages, tracebacks)
 CODE_NAME_FIELDS = ("co_name", "co_qualname") if PY >= (3, 11) else ("co_name",)
 
