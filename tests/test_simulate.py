@@ -62,3 +62,14 @@ def test_a_value_computed_before_a_pending_store_goes_back_into_it():
     frame.run([_load("c"), _load("x"), Instr("CALL", argval=(1, (), False)), Instr("LOAD_CONST", argval=227),
                Instr("STORE_FAST", argval="c"), Instr("POP_TOP")])
     assert _text(frame.out) == "c, c = c(x), 227"
+
+
+def test_extending_a_value_that_is_not_a_display_is_a_clear_refusal():
+    """Dynamo's graph-break code: ``LIST_EXTEND`` into ``lst[0:1]`` (a list at run time,
+    not a display here) was an AttributeError deep inside; now a named refusal."""
+    frame = _frame()
+    frame.run([_load("a"), Instr("LOAD_CONST", argval=0), Instr("LOAD_CONST", argval=1),
+               Instr("BUILD_SLICE", arg=2, argval=2), Instr("BINARY_SUBSCR"), _load("a"), _load("g"),
+               Instr("BUILD_LIST", arg=1, argval=1)])
+    with pytest.raises(DecompilationError, match="LIST_EXTEND into a value that is not a display"):
+        frame.run([Instr("LIST_EXTEND", arg=2, argval=2)])
