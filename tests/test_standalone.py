@@ -1,6 +1,7 @@
 """Code objects decompiled on their own (as the CLI and a .pyc walker may do) give valid Python."""
 import ast
 import os
+import sys
 import types
 
 import unveil
@@ -104,3 +105,41 @@ def test_no_match_statement_before_3_10():
         assert stop.value == 5
     else:
         raise AssertionError("the generator did not return")
+
+
+GENERIC_MODULE = '''
+class Base:
+    pass
+def first[T: (int, str), *Ts, **P](x: T, *rest: *Ts, y=1, **kw: P.kwargs) -> T:
+    return x
+class Box[T](Base):
+    def get[S](self, other: S) -> tuple[T, S]:
+        return super().__class__, other
+type Pair[K] = tuple[K, K]
+type Plain = int
+'''
+
+
+def _type_params(namespace):
+    return {k: [(type(p).__name__, p.__name__) for p in getattr(v, "__type_params__", ())]
+            for k, v in namespace.items() if not k.startswith("__")}
+
+
+def pep695_generics_in_a_module_round_trip():
+    """typing.py (3.12+) defines generic classes at module level; the hidden scopes
+    ``<generic parameters of X>`` come back as ``def f[T]``, ``class C[T]``, ``type A[T]``."""
+    from tests.roundtrip import same_bytecode
+    code = compile(GENERIC_MODULE.lstrip(), "<m>", "exec")
+    source = unveil.decompile(code)
+    again = compile(source, "<m>", "exec")
+    original, decompiled = {}, {}
+    exec(code, original)
+    exec(again, decompiled)
+    assert _type_params(original) == _type_params(decompiled)
+    assert _type_params(decompiled)["first"] == [("TypeVar", "T"), ("TypeVarTuple", "Ts"), ("ParamSpec", "P")]
+    assert repr(decompiled["Pair"].__value__) == repr(original["Pair"].__value__) == "tuple[K, K]"
+    assert same_bytecode(code, again), source
+
+
+if sys.version_info >= (3, 12):  # the syntax does not exist before: nothing to decompile
+    test_pep695_generics_in_a_module_round_trip = pep695_generics_in_a_module_round_trip

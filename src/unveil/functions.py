@@ -18,7 +18,7 @@ from .loops import _generators, rewrite_guarded_while
 from .structure import Structurer
 from . import stackitems as si
 from .stackitems import const, name
-from . import statemachine
+from . import generics, statemachine
 
 FUTURE_ANNOTATIONS = __future__.annotations.compiler_flag
 
@@ -85,6 +85,8 @@ class FunctionContext:
     def call(self, frame, func, args, keywords):
         if isinstance(func, si.BuildClass):
             return frame.push(ClassBuild(self, args, keywords))
+        if isinstance(func, si.Function) and generics.is_scope(func.code):
+            return frame.push(generics.definition(self, func, args))
         if isinstance(func, si.Function) and func.code.co_name in COMPREHENSIONS and len(args) == 1:
             return frame.push(self.comprehension(func, args[0]))
         if len(args) == 1 and not keywords and isinstance(args[0], (si.Function, ClassBuild)) \
@@ -143,6 +145,10 @@ class FunctionContext:
                 frame.emit(value.node())
                 frame.emit(ast.Assign(targets=[target], value=name(value.name)))
             return
+        if isinstance(value, si.TypeParam):
+            return generics.bind_type_param(target, value)
+        if isinstance(value, si.TypeAlias):
+            return frame.emit(generics.alias_statement(target, value))
         frame.emit(_import_statement(target, value))
 
     # -- results ----------------------------------------------------------------
@@ -338,7 +344,10 @@ def _annotation_map(node, future=False):
 
 def _annotation_value(node, future):
     """An annotation; under ``from __future__ import annotations`` it is stored as
-    source text, which is parsed back into the expression."""
+    source text, which is parsed back into the expression.  ``*args: *Ts`` (3.11+)
+    unpacks the one item of ``Ts``."""
+    if isinstance(node, si.Slot) and len(node.unpack.targets) == 1 and node.unpack.star is None:
+        return ast.Starred(value=node.unpack.value, ctx=ast.Load())
     if future and isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
             return ast.parse(node.value, mode="eval").body
@@ -375,7 +384,7 @@ def function_def(fn, def_name=None, bindings=None):
     cls = ast.AsyncFunctionDef if code.co_flags & (inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR) else ast.FunctionDef
     node = cls(name=def_name or code.co_name, args=args, body=body or [ast.Pass()],
                decorator_list=list(fn.decorators), returns=returns, type_comment=None)
-    node.type_params = []
+    node.type_params = getattr(fn, "type_params", [])
     return node
 
 
@@ -569,7 +578,7 @@ class ClassBuild(si.Definition):
         stmts = _class_body(sub.statements())
         node = ast.ClassDef(name=def_name or self.name, bases=self.bases, keywords=self.keywords,
                             body=stmts or [ast.Pass()], decorator_list=list(self.decorators))
-        node.type_params = []
+        node.type_params = getattr(self, "type_params", [])
         return node
 
 
@@ -590,12 +599,26 @@ def _class_body(stmts):
                 and st.targets[0].id == "__doc__" and isinstance(st.value, ast.Constant):
             out.append(ast.Expr(value=st.value))
             continue
+        if _assigns_type_params(st):
+            continue
         if isinstance(st, ast.Return) and _is_classcell(st.value):
             continue
         if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__classcell__":
             continue
         out.append(st)
     return annotated_assignments(out)
+
+
+def _assigns_type_params(st):
+    """What the compiler adds to a class body for PEP 695 scopes (3.12+):
+    ``__type_params__ = .type_params`` and ``__classdict__ = locals()``."""
+    if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)):
+        return False
+    target, value = st.targets[0].id, st.value
+    if target == "__type_params__":
+        return isinstance(value, ast.Name) and value.id == identifier(".type_params")
+    return target == "__classdict__" and isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+        and value.func.id == "locals" and not value.args
 
 
 def annotated_assignments(stmts):

@@ -391,7 +391,19 @@ def _intrinsic_1(ins, state):
     if name == "INTRINSIC_IMPORT_STAR" and nxt is not None and nxt.opname == "POP_TOP":
         state.dropped_pops.add(nxt.offset)  # 3.12+ returns None from ``import *``: IMPORT_STAR pushes nothing
         return [Instr("IMPORT_STAR")]
+    if name == "INTRINSIC_TYPEALIAS":
+        prev = state.next_raw(-1)
+        if prev is None or prev.opname != "BUILD_TUPLE" or prev.arg != 3:
+            raise DecompilationError("INTRINSIC_TYPEALIAS of a value that is not a three-item tuple display")
     return [Instr(name.replace("INTRINSIC_", ""), ins.arg, name)]
+
+
+def _build_tuple(ins, state):
+    nxt = state.next_raw()
+    if ins.arg == 3 and nxt is not None and nxt.opname == "CALL_INTRINSIC_1" \
+            and versions.intrinsic_name(nxt) == "INTRINSIC_TYPEALIAS":
+        return []  # ``type X = v``: TYPE_ALIAS takes its three values from the stack itself
+    return [Instr("BUILD_TUPLE", ins.arg, ins.argval)]
 
 
 def _intrinsic_2(ins, state):
@@ -437,7 +449,7 @@ for _name in ("LOAD_CONST", "LOAD_FAST", "LOAD_FAST_CHECK", "STORE_FAST", "DELET
               "STORE_SLICE", "BUILD_SLICE", "UNARY_NOT", "UNARY_NEGATIVE",
               "UNARY_INVERT", "UNARY_POSITIVE", "IS_OP", "CONTAINS_OP", "GET_ITER",
               "GET_YIELD_FROM_ITER", "GET_AWAITABLE", "GET_AITER", "GET_ANEXT",
-              "END_ASYNC_FOR", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP",
+              "END_ASYNC_FOR", "BUILD_LIST", "BUILD_SET", "BUILD_MAP",
               "BUILD_CONST_KEY_MAP", "BUILD_STRING", "LIST_APPEND", "SET_ADD",
               "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE",
               "LIST_TO_TUPLE", "UNPACK_SEQUENCE", "UNPACK_EX", "MAKE_FUNCTION",
@@ -469,6 +481,7 @@ TRANSLATORS.update({
     "FORMAT_VALUE": _format_value,
     "FOR_ITER": _for_iter,
     "END_FOR": _end_for,
+    "BUILD_TUPLE": _build_tuple,
     "CALL_INTRINSIC_1": _intrinsic_1,
     "CALL_INTRINSIC_2": _intrinsic_2,
     "SWAP": _swap,

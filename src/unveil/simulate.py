@@ -840,6 +840,51 @@ def _import_star(f, ins):
     f.emit(ast.ImportFrom(module=modname or None, names=[ast.alias(name="*", asname=None)], level=level))
 
 
+# --- PEP 695 type parameters (3.12+) ------------------------------------------
+
+@handles("TYPEVAR", "PARAMSPEC", "TYPEVARTUPLE")
+def _type_param(f, ins):
+    kind = {"TYPEVAR": "TypeVar", "PARAMSPEC": "ParamSpec", "TYPEVARTUPLE": "TypeVarTuple"}[ins.op]
+    f.push(si.TypeParam(kind, _const_str(f.pop())))
+
+
+@handles("TYPEVAR_WITH_BOUND", "TYPEVAR_WITH_CONSTRAINTS")
+def _bounded_type_param(f, ins):
+    bound = f.pop_raw()
+    param = si.TypeParam("TypeVar", _const_str(f.pop()), bound)
+    param.constraints = ins.op == "TYPEVAR_WITH_CONSTRAINTS"
+    f.push(param)
+
+
+@handles("SET_TYPEPARAM_DEFAULT")
+def _type_param_default(f, ins):
+    default = f.pop_raw()
+    f.top().default = default
+
+
+@handles("SET_FUNCTION_TYPE_PARAMS")
+def _set_function_type_params(f, ins):
+    params = f.pop()
+    f.top().type_params = params
+
+
+@handles("SUBSCRIPT_GENERIC")
+def _subscript_generic(f, ins):
+    f.push(ast.Subscript(value=name("Generic"), slice=f.pop(), ctx=ast.Load()))
+
+
+@handles("TYPEALIAS")
+def _type_alias(f, ins):
+    value, params, alias = f.pop_raw(), f.pop(), _const_str(f.pop())
+    f.push(si.TypeAlias(alias, params, value))
+
+
+def _const_str(node):
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        raise DecompilationError("a type parameter or alias named by a non-string")
+    return node.value
+
+
 # --- generators and coroutines ---------------------------------------------
 
 @handles("YIELD_VALUE")

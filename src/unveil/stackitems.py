@@ -92,6 +92,32 @@ class Function(Definition):
         self.closure = closure
 
 
+class TypeParam(Definition):
+    """A PEP 695 type parameter made in a generic scope (3.12+); ``kind`` is the
+    ``ast`` class name, ``bound`` and ``default`` the functions evaluating them lazily."""
+
+    def __init__(self, kind, name, bound=None):
+        self.kind = kind
+        self.name = name
+        self.bound = bound
+        self.default = None
+
+    def expr(self):
+        from .generics import type_param_node
+        return type_param_node(self)
+
+
+class TypeAlias(Definition):
+    """``type name[params] = value`` (3.12+) not yet stored; ``value`` is the
+    function evaluating it lazily."""
+
+    def __init__(self, name, params, value):
+        self.name = name
+        self.params = params
+        self.value = value
+        self.decorators = []
+
+
 class Unpack:
     """One UNPACK_SEQUENCE/UNPACK_EX: collects targets slot by slot."""
 

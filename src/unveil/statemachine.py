@@ -15,7 +15,7 @@ import ast
 import inspect
 import re
 
-from . import versions
+from . import generics, versions
 from .dispatch import dispatch_table
 from .errors import DecompilationError
 from .instructions import normalise
@@ -235,6 +235,8 @@ def _make_function(m, ins):
     m.pop()
     if not inspect.iscode(code):
         raise DecompilationError("MAKE_FUNCTION without a constant code object in %s" % m.low.code.co_name)
+    if generics.is_scope(code):  # its body is only expressible as a generic definition's own syntax
+        raise DecompilationError("the state machine does not lower the PEP 695 scope %s" % code.co_name)
     attributes = {bit: m.pop() for bit in (8, 4, 2, 1) if flags & bit}
     if 8 in attributes:
         _check_closure(m, code, attributes.pop(8))

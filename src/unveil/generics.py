@@ -1,0 +1,141 @@
+"""PEP 695 generic definitions (3.12+) read back from their hidden scope.
+
+``def f[T](...)``, ``class C[T]`` and ``type A[T] = ...`` compile to a function
+``<generic parameters of X>`` that the enclosing code makes and calls at once:
+it creates the type parameters, binds them as its locals, and returns the
+function, class or type alias built with them.  Its body is straight-line code,
+so it is run on one :class:`~unveil.simulate.Frame` and its result becomes the
+definition, with ``type_params`` set, that the enclosing code then stores.
+Bounds, constraints, defaults and alias values are lazily evaluated functions;
+each is decompiled to the one expression it returns.
+"""
+import ast
+
+from .errors import DecompilationError
+from . import functions
+from .instructions import normalise
+from .simulate import Frame
+from . import stackitems as si
+
+# hidden locals of the scope: what the class body and the bases refer to
+_HIDDEN = {".type_params", ".generic_base"}
+
+
+def is_scope(code):
+    """The hidden scope of a generic definition (``<generic parameters of X>``)."""
+    return code.co_name.startswith("<generic parameters of ")
+
+
+def definition(ctx, scope, args):
+    """The function, class or type alias that calling ``scope`` (a generic scope's
+    :class:`~unveil.stackitems.Function`) with ``args`` returns, its type parameters set."""
+    code = scope.code
+    if len(args) != code.co_argcount:
+        raise DecompilationError("%s called with %d arguments" % (code.co_name, len(args)))
+    passed = {functions.identifier(n): a for n, a in zip(code.co_varnames, args)}  # .defaults, .kwdefaults
+    sub = functions.FunctionContext(code, ctx.bindings)
+    instrs = normalise(code).instrs
+    if not instrs or instrs[-1].op != "RETURN_VALUE" or any(i.target is not None for i in instrs):
+        raise DecompilationError("%s is not straight-line code" % code.co_name)
+    frame = Frame(sub)
+    frame.run(instrs[:-1])
+    result = frame.pop_raw()
+    hidden = {functions.identifier(n): st.value for st in frame.out for n in _HIDDEN
+              if _assigns(st, functions.identifier(n))}
+    if len(hidden) != len(frame.out) or frame.stack:
+        raise DecompilationError("%s does more than define its type parameters" % code.co_name)
+    if isinstance(result, si.Function):
+        result.ctx = ctx
+        result.defaults = _passed(result.defaults, passed)
+        result.kwdefaults = _passed(result.kwdefaults, passed)
+        result.type_params = _params(result.type_params)
+    elif isinstance(result, functions.ClassBuild):
+        base = functions.identifier(".generic_base")
+        if not (result.bases and _is_name(result.bases[-1], base)):
+            raise DecompilationError("generic class %s without its Generic base" % result.name)
+        result.bases.pop()
+        result.type_params = _params(hidden.get(functions.identifier(".type_params")))
+        result.ctx = ctx
+    elif not isinstance(result, si.TypeAlias):
+        raise DecompilationError("%s returns %s" % (code.co_name, type(result).__name__))
+    _refuse_hidden(result, passed.keys() | {functions.identifier(n) for n in _HIDDEN})
+    return result
+
+
+def bind_type_param(target, param):
+    """A type parameter stored as its own name: part of the definition, no statement."""
+    if not (isinstance(target, ast.Name) and target.id == param.name):
+        raise DecompilationError("type parameter %s stored as another name" % param.name)
+
+
+def _assigns(st, ident):
+    return isinstance(st, ast.Assign) and len(st.targets) == 1 and _is_name(st.targets[0], ident)
+
+
+def _is_name(node, ident):
+    return isinstance(node, ast.Name) and node.id == ident
+
+
+def _passed(node, passed):
+    """A default read from the scope's parameter: the value the enclosing code passed."""
+    if isinstance(node, ast.Name) and node.id in passed:
+        return passed[node.id]
+    return node
+
+
+def _params(node):
+    if node is None or isinstance(node, ast.Constant) and node.value is None:
+        return []
+    if not isinstance(node, ast.Tuple):
+        raise DecompilationError("type parameters are not a tuple display")
+    return list(node.elts)
+
+
+def _refuse_hidden(result, names):
+    """Refuse a definition that still reads a hidden local of the scope (the source has
+    no way to name it)."""
+    parts = []
+    if isinstance(result, si.Function):
+        parts = [result.defaults, result.kwdefaults, result.annotations]
+    elif isinstance(result, functions.ClassBuild):
+        parts = result.bases + [k.value for k in result.keywords]
+    for part in parts:
+        if part is not None and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(part)):
+            raise DecompilationError("a generic definition reads a hidden local of its scope")
+
+
+def type_param_node(param):
+    """The ``ast.TypeVar``/``ParamSpec``/``TypeVarTuple`` node of a :class:`~unveil.stackitems.TypeParam`."""
+    node = getattr(ast, param.kind)(name=param.name)
+    if param.kind == "TypeVar":
+        node.bound = lazy_value(param.bound) if param.bound is not None else None
+    if param.default is not None:
+        node.default_value = lazy_value(param.default, starred=param.kind == "TypeVarTuple")
+    return node
+
+
+def lazy_value(fn, starred=False):
+    """The expression a lazily evaluated function (bound, default, alias value) returns.
+
+    ``*Ts = *X`` evaluates ``X`` and unpacks its one item; that returns ``*X``.
+    """
+    if not isinstance(fn, si.Function):
+        raise DecompilationError("a lazily evaluated value that is not a function")
+    if starred:
+        instrs = normalise(fn.code).instrs
+        if len(instrs) >= 2 and instrs[-2].op == "UNPACK_SEQUENCE" and instrs[-2].arg == 1 \
+                and all(i.target is None for i in instrs):
+            frame = Frame(functions.FunctionContext(fn.code, fn.ctx.bindings))
+            frame.run(instrs[:-2])
+            if len(frame.stack) != 1 or frame.out:
+                raise DecompilationError("a starred default that is not one expression")
+            return ast.Starred(value=frame.pop(), ctx=ast.Load())
+    return functions.lambda_expr(fn).body
+
+
+def alias_statement(target, alias):
+    """``type name[params] = value`` for a stored :class:`~unveil.stackitems.TypeAlias`."""
+    if not (isinstance(target, ast.Name) and target.id == alias.name):
+        raise DecompilationError("type alias %s stored as another name" % alias.name)
+    return ast.TypeAlias(name=ast.Name(id=alias.name, ctx=ast.Store()), type_params=_params(alias.params),
+                         value=lazy_value(alias.value))
