@@ -54,6 +54,8 @@ import itertools
 import json
 import os
 import re
+import select
+import signal
 import subprocess
 import sys
 import time
@@ -177,7 +179,7 @@ def judge(unveil, source, code=None):
             same_ast = False
         if not same_ast:
             where = re.sub(r"\.(?!<)\w+", ".f", code_difference(code, new))  # names blanked
-            original, decompiled = behaviour(code), behaviour(new)
+            original, decompiled = isolated_behaviour(code), isolated_behaviour(new)
             if original != decompiled:
                 return ("mismatch", where, "%s\n# original: %s\n# decompiled: %s"
                         % (dec.source, original, decompiled))
@@ -240,6 +242,48 @@ def behaviour(code):
     if callable(target):
         results += [outcome(lambda args=args: target(*args)) for args in CALLS]
     return results
+
+
+#: seconds a program's whole behaviour may take, in a child process that is then killed
+HARD_LIMIT = 30.0
+
+
+def isolated_behaviour(code):
+    """:func:`behaviour` in a forked child, killed after :data:`HARD_LIMIT` seconds.
+
+    A generated program can spend minutes in one C call (``10 ** 10 ** 8``) that no
+    signal interrupts; a killed run is the outcome "killed", so two programs that
+    both hang are the same.  Without ``fork`` it runs here."""
+    if not hasattr(os, "fork"):
+        return behaviour(code)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report and leave without running any cleanup of the parent's
+        try:
+            os.close(read)
+            with os.fdopen(write, "wb") as out:
+                out.write(json.dumps(behaviour(code)).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    data, deadline = b"", time.time() + HARD_LIMIT
+    try:
+        while True:
+            left = deadline - time.time()
+            if left <= 0 or not select.select([read], [], [], left)[0]:
+                os.kill(pid, signal.SIGKILL)
+                return ["killed after %.0f s" % HARD_LIMIT]
+            chunk = os.read(read, 1 << 16)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(read)
+        os.waitpid(pid, 0)
+    try:
+        return json.loads(data.decode())
+    except ValueError:
+        return ["the child died without a result"]
 
 
 FAILURES = ("decompile-error", "recompile-error", "timeout", "mismatch")
