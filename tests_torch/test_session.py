@@ -42,6 +42,29 @@ def test_leaving_removes_every_hook_even_after_an_exception(tmp_path):
     assert (tmp_path / "index.json").exists()
 
 
+def test_a_second_session_keeps_torch_debug_records_out_of_the_users_logs(tmp_path):
+    """Leaving once assigned the saved level to ``Logger.level``, which kept logging's
+    cached isEnabledFor(DEBUG) answer; the next session then saw the graph_code logger
+    as enabled, left it propagating, and every graph was printed to stderr by torch."""
+    seen = []
+
+    class Catch(logging.Handler):
+        def emit(self, record):
+            seen.append(record.name)
+
+    catch = Catch(logging.DEBUG)
+    torch_logger = logging.getLogger("torch")
+    torch_logger.addHandler(catch)
+    try:
+        for k in range(2):
+            with unveil.prepare_debug(tmp_path / str(k)):
+                run()
+    finally:
+        torch_logger.removeHandler(catch)
+    assert not [name for name in seen if name.endswith(("__graph_code", "__trace"))]
+    assert not logging.getLogger("torch._dynamo.output_graph.__graph_code").isEnabledFor(logging.DEBUG)
+
+
 def test_entering_the_same_session_twice_is_an_error(tmp_path):
     debug = unveil.prepare_debug(tmp_path)
     with debug:

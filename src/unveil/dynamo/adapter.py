@@ -72,7 +72,8 @@ class _LogTap(logging.Handler):
 
     def detach(self):
         self.logger.removeHandler(self)
-        self.logger.level, self.logger.propagate = self._saved
+        level, self.logger.propagate = self._saved
+        self.logger.setLevel(level)  # not ``.level =``: that would keep isEnabledFor's cached answer
 
     def handleError(self, record):  # noqa: N802  (logging's name) - never print our errors into torch's logs
         pass
