@@ -29,6 +29,8 @@ STRUCTURED = [
     "regressions.chained_comparison_in_a_loop_with_a_subscript_middle",
     "regressions.chained_assignment_then_an_or",
     "regressions.return_from_an_if_in_a_try_in_loops_in_a_with_in_a_try",
+    "regressions.while_else_break_threaded_to_the_outer_loop_returns",
+    "regressions.while_true_break_then_elif_raise",
 ]
 CASES = {c.name: c for c in all_cases()}
 

@@ -131,12 +131,35 @@ def _for_follow(s, loop, exit_pos):
                 targets.add(succ.start)
     # break paths leave the natural loop before they jump: scan the loop's span
     for ins in s.instrs[loop.header.end:exit_pos]:
-        if ins.op == "JUMP" and ins.target is not None and ins.target > exit_pos:
+        if ins.op == "JUMP" and ins.target is not None and (ins.target > exit_pos or ins.target < loop.header.start):
             targets.add(ins.target)
-    candidates = sorted(t for t in targets if t > exit_pos and not _reraises(s, t, loop))
+    # a block laid out inside the loop (``elif c: raise``) is not past an else clause
+    span_end = max(b.end for b in loop.body)
+    candidates = sorted(t for t in targets if t > exit_pos and t >= span_end and not _reraises(s, t, loop)
+                        and not _jumped_over(s, exit_pos, t))
     if candidates:
         return candidates[0]
+    outer = _enclosing_loop(s, loop)
+    if outer is not None and exit_pos != outer.header.start \
+            and outer.header.start in {s.through_jumps(t) for t in targets}:
+        return outer.header.start  # a break over an else clause, threaded to the next iteration
     return exit_pos if exit_pos < len(s.instrs) else None
+
+
+def _jumped_over(s, exit_pos, target):
+    """The loop's exit is only a jump past ``target``, a block that returns or raises:
+    ``target`` is an ``if c: return`` after the loop's last test, not code past an
+    else clause (which would have to fall into it)."""
+    if s.through_jumps(exit_pos) <= target:
+        return False
+    block = s.g.block_at.get(target)
+    return block is not None and not block.succs
+
+
+def _enclosing_loop(s, loop):
+    """The innermost other loop whose body holds ``loop``, or None."""
+    around = [other for other in s.g.loops.values() if other is not loop and loop.header in other.body]
+    return min(around, key=lambda other: len(other.body)) if around else None
 
 
 def _reraises(s, pos, loop=None):

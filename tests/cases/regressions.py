@@ -573,3 +573,53 @@ def chained_assignment_then_an_or(c):
         return d, i, j
     g = gen(c)
     return c, x, y, next(g)
+
+
+@case(([["a", "x"], ["y", "b"], []],), ([["y"], ["x"]],), ([],))
+def while_else_break_threaded_to_the_outer_loop(rows):
+    """3.8-3.10 thread the inner ``break`` straight to the outer loop's header (past the
+    else clause); as a generator (no state-machine fallback) this raised "jump back into
+    the loop" (netrc's shape)."""
+    for row in rows:
+        while row:
+            t = row.pop(0)
+            if t == "x":
+                yield "break", t
+                break
+            elif t == "y":
+                continue
+            yield "item", t
+        else:
+            yield "else", len(rows)
+
+
+@case(([["a", "x"], ["y", "b"], []],), ([["y"], ["x"]],))
+def while_else_break_threaded_to_the_outer_loop_returns(rows):
+    out = []
+    for row in rows:
+        while row:
+            t = row.pop(0)
+            if t == "x":
+                break
+            out.append(t)
+        else:
+            out.append("else")
+            if len(out) > 3:
+                return out
+    return out
+
+
+@case(('a,b,"c', 0), ('a,b,c', 0), ('"', 0), ("x", 0))
+def while_true_break_then_elif_raise(s, idx):
+    """json.decoder's shape: the ``elif ...: raise`` block lies inside the loop but is
+    not part of it, and was taken for the target of a break over an else clause."""
+    while True:
+        nextchar = s[idx:idx + 1]
+        if nextchar == '"':
+            break
+        elif nextchar != ',' and nextchar.isalpha() is False:
+            raise ValueError(idx)
+        idx += 1
+        if idx > 10:
+            return -1
+    return idx
