@@ -31,6 +31,7 @@ STRUCTURED = [
     "regressions.return_from_an_if_in_a_try_in_loops_in_a_with_in_a_try",
     "regressions.while_else_break_threaded_to_the_outer_loop_returns",
     "regressions.while_true_break_then_elif_raise",
+    "regressions.while_test_jumping_past_a_long_body",
 ]
 CASES = {c.name: c for c in all_cases()}
 

@@ -154,7 +154,11 @@ def _return_generator(ins, state):
 def _to_bool(ins, state):
     """3.13 ``TO_BOOL`` before a jump or ``not`` is implied; elsewhere it is
     ``not not x`` folded by the compiler."""
+    k = 1
     nxt = state.next_raw()
+    while nxt is not None and nxt.opname == "EXTENDED_ARG":  # a jump past 255 code units
+        k += 1
+        nxt = state.next_raw(k)
     if nxt is None or nxt.opname.startswith("POP_JUMP") or nxt.opname == "UNARY_NOT":
         return []
     return [_ins.Instr("UNARY_NOT"), _ins.Instr("UNARY_NOT")]

@@ -623,3 +623,40 @@ def while_true_break_then_elif_raise(s, idx):
         if idx > 10:
             return -1
     return idx
+
+
+@case((["ab%c", "x"],), ([],), ([""],), same_bytecode=True)
+def while_test_jumping_past_a_long_body(items):
+    """3.13: ``TO_BOOL; EXTENDED_ARG; POP_JUMP_IF_FALSE`` (a body over 255 code units)
+    read as ``not not items``, so the loop's two tests differed and the loop went to
+    the state machine (configparser's _interpolate_some)."""
+    out = []
+    while items:
+        s = items.pop()
+        if not s:
+            out.append("empty")
+            return out
+        out.append(s.upper())
+        out.append(s.lower())
+        out.append(s.strip())
+        out.append(s.title())
+        out.append(s.count("%"))
+        out.append(s.find("%"))
+        out.append(s.rfind("b"))
+        out.append(s.startswith("a"))
+        out.append(s.endswith("c"))
+        out.append(s.isalpha())
+        out.append(s.isdigit())
+        out.append(s.replace("a", "b"))
+        out.append(s.split("%"))
+        out.append(s.partition("b"))
+        out.append(s.zfill(6))
+        out.append(s.encode())
+        out.append(s.casefold())
+        out.append(s.swapcase())
+        out.append(s.center(9))
+        out.append(s.ljust(7))
+        out.append(s.rjust(7))
+        out.append(s.expandtabs())
+        out.append(s.isspace())
+    return out
