@@ -596,18 +596,19 @@ class Structurer:
         fv, tv = fa.stack[-1], ta.stack[-1]
         base = list(fa.stack[:-1])
         orig, op = st.simple or (None, None)
+        fx, tx = si.as_expr(fv), si.as_expr(tv)  # a lambda is a value too: ``b or (lambda: 0)``
         if orig is not None and tv is orig and op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"):
-            value = _and(tv, fv) if op == "POP_JUMP_IF_FALSE" else _or(tv, fv)
+            value = _and(tx, fx) if op == "POP_JUMP_IF_FALSE" else _or(tx, fx)
         elif _last_operand(st.c, ast.And) is tv:
-            value = _or(st.c, fv)   # (a and b) or c: true means b, which is the value
+            value = _or(st.c, fx)   # (a and b) or c: true means b, which is the value
         elif _last_operand(st.c, ast.Or) is fv:
-            value = _and(st.c, tv)  # (a or b) and c: false means b, which is the value
+            value = _and(st.c, tx)  # (a or b) and c: false means b, which is the value
         elif _last_operand(negate(st.c), ast.And) is fv:
-            value = _or(negate(st.c), tv)
+            value = _or(negate(st.c), tx)
         elif _last_operand(negate(st.c), ast.Or) is tv:
-            value = _and(negate(st.c), fv)
+            value = _and(negate(st.c), fx)
         else:
-            value = ast.IfExp(test=negate(st.c), body=si.as_expr(fv), orelse=si.as_expr(tv))
+            value = ast.IfExp(test=negate(st.c), body=fx, orelse=tx)
         frame.stack = base + [value]
         return mpos
 

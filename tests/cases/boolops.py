@@ -187,3 +187,17 @@ def or_of_a_parenthesised_and_in_comprehension_filter(order, members, names):
         if o in members and (o in names or o == "a") or o == "d":
             out.append(o)
     return kept, out
+
+
+@case((None, 2), ([1], 3), (0, 0))
+def lambda_as_an_operand_of_and_or(b, n):
+    """Random programs: ``b or (lambda a: ...)`` left the lambda's function object in the
+    output (every version)."""
+    first = b or (lambda a: a * n)
+    second = b and (lambda: n)
+    third = [v for v in range(n) if v] or (lambda a, k=n: a + k)
+    out = []
+    for f in (first, second, third):
+        out.append(f(1) if callable(f) and f.__code__.co_argcount >= 1 else
+                   f() if callable(f) and f.__code__.co_argcount == 0 else f)
+    return out
