@@ -66,7 +66,7 @@ class _I:
 def translate(code, raw):
     """``(instructions, exception_table)`` in the 3.11 model for legacy ``raw``."""
     if not any(r.opname in _SETUPS for r in raw):
-        return raw, []
+        return _reachable(raw), []
     instrs = _wrap(raw)
     placeholders = set()
     if any(i.op in ("BEGIN_FINALLY", "CALL_FINALLY") for i in instrs):
@@ -74,6 +74,32 @@ def translate(code, raw):
         instrs = _lower_finally(instrs)
     _merge_exit_copies(instrs)
     return _Rewriter(code, instrs, placeholders).run()
+
+
+def _reachable(raw):
+    """``raw`` without the instructions no path reaches.
+
+    3.8 and 3.9 keep some dead code after a ``return`` (the cleanup of a ``with``
+    whose ``SETUP_WITH`` was dropped as unreachable: ``WITH_CLEANUP_START``
+    without a block to clean up), which has no source form.  Only for code
+    without blocks: a finally body that returns still needs its dead
+    ``END_FINALLY`` to be found.
+    """
+    index = {r.offset: k for k, r in enumerate(raw)}
+    seen, todo = set(), [0] if raw else []
+    while todo:
+        k = todo.pop()
+        if k in seen or k >= len(raw):
+            continue
+        seen.add(k)
+        r = raw[k]
+        if r.opcode in _JUMP_OPS and r.argval in index:
+            todo.append(index[r.argval])
+        if r.opname not in _UNCONDITIONAL and r.opname not in _NO_NEXT:
+            todo.append(k + 1)
+    if len(seen) == len(raw):
+        return raw
+    return [r for k, r in enumerate(raw) if k in seen]
 
 
 def _wrap(raw):

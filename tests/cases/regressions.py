@@ -660,3 +660,13 @@ def while_test_jumping_past_a_long_body(items):
         out.append(s.expandtabs())
         out.append(s.isspace())
     return out
+
+
+@case((1,), (0,))
+def dead_with_after_a_return(a):
+    """3.8/3.9 keep a ``with``'s cleanup (WITH_CLEANUP_START) after a return even though
+    its SETUP_WITH was dropped as dead: "unsupported opcode" (random programs)."""
+    x = a
+    return not not a
+    with (lambda b: True) as b:
+        del x
