@@ -32,6 +32,8 @@ STRUCTURED = [
     "regressions.while_else_break_threaded_to_the_outer_loop_returns",
     "regressions.while_true_break_then_elif_raise",
     "regressions.while_test_jumping_past_a_long_body",
+    "regressions.for_that_never_loops_inside_while_true",
+    "regressions.return_from_a_for_else_inside_while_true",
 ]
 CASES = {c.name: c for c in all_cases()}
 

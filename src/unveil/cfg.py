@@ -99,18 +99,26 @@ class Graph:
                     _collect_body(body, s, b, self)
                     loops[s] = loops.get(s) or Loop(s, body)
         for loop in loops.values():
-            loop.follow = self._loop_follow(loop)
+            loop.follow = self._loop_follow(loop, loops)
         return loops
 
-    def _loop_follow(self, loop):
+    def _loop_follow(self, loop, loops):
         header_last = self.instrs[loop.header.end - 1]
         if header_last.op == "FOR_ITER":
             return self.block_at.get(header_last.target)
+        nested = set()
+        for other in loops.values():
+            if other is not loop and other.header in loop.body:
+                nested |= other.body
         exits = []
         for b in sorted(loop.body, key=lambda x: x.start):
+            inner_for = self.instrs[b.end - 1].op == "FOR_ITER"
             for s in b.succs:
-                # a handler's re-raise is exception machinery, not where the loop goes on
-                if s not in loop.body and s not in exits and self.instrs[s.end - 1].op != "RERAISE":
+                # a handler's re-raise is exception machinery, not where the loop goes on;
+                # the body of a for loop that never loops back (it returns) is inside it,
+                # and so is a return or raise in a nested loop (no break leaves two loops)
+                if s not in loop.body and s not in exits and self.instrs[s.end - 1].op != "RERAISE" \
+                        and not (inner_for and s.start == b.end) and not (b in nested and not s.succs):
                     exits.append(s)
         # code after the loop is in the same try as the code before it (the header's
         # own try may be one inside the loop), not in a handler's clause
@@ -323,6 +331,8 @@ def _split(instrs):
             leaders.add(i + 1)
         elif ins.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
             leaders.add(i + 1)
+        if ins.op == "FOR_ITER":
+            leaders.add(i)  # a for loop whose body never loops back is its own block too
         if ins.handler is not None:
             leaders.add(ins.handler[0])
         if i and instrs[i - 1].handler != ins.handler:

@@ -670,3 +670,43 @@ def dead_with_after_a_return(a):
     return not not a
     with (lambda b: True) as b:
         del x
+
+
+@case(([1, 2], 5), ([], 5))
+def for_that_never_loops_inside_while_true(a, b):
+    """The for body always returns, so FOR_ITER shared the while header's block and the
+    while was read as a for loop: "structuring does not terminate" as a generator or in
+    a class (random programs, every version); functions went to the state machine."""
+    n = 0
+    while True:
+        n += 1
+        for c in a:
+            return b, c, n
+        b += 1
+        if n > 3:
+            a = [b]
+
+
+@case(([0, 0, 3], 1), ([0], 2))
+def return_from_a_for_else_inside_while_true(a, b):
+    """The return inside the for was taken for the while loop's exit."""
+    while True:
+        for c in a:
+            if c:
+                return b, c
+        else:
+            b += 1
+            a = a + [b]
+
+
+@case(([1], 2), ([], 0))
+def generator_with_while_constant_and_for_else(a, b):
+    i = yield []
+    while 300:
+        i = yield [i]
+        for c in a:
+            return b
+        else:
+            b += 1
+            a = [b]
+        yield b
