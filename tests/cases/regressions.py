@@ -710,3 +710,24 @@ def generator_with_while_constant_and_for_else(a, b):
             b += 1
             a = [b]
         yield b
+
+
+@case((1,), (5,))
+def dead_code_after_a_return_in_a_nested_function(a):
+    """3.8: the dead code after g's return made y a cell of the recompiled f ("another
+    frame layout": cell variables (i, y) != (i,), random programs)."""
+    x = y = i = a
+    y += 1
+
+    def g(b):
+        nonlocal_dummy = b
+        return not (i < y)  # y is g's own local (the dead y += 4): UnboundLocalError
+        x += []
+        if ([16 for x in [290] if 290] if [True for b in [-1] if 's'] else b):
+            b += 1
+            return 1
+        y += 4
+    try:
+        g(a)
+    except UnboundLocalError as exc:
+        return "unbound", x, y
