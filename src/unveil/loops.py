@@ -282,6 +282,13 @@ def _generators(loop, acc):
                 comp.ifs.append(body[0].test)
                 body = body[0].body
                 continue
+            if len(body) > 1 and isinstance(body[0], ast.If) and not body[0].orelse \
+                    and all(isinstance(st, ast.Pass) for st in body[0].body):
+                # a filter the compiler found always true (``if (1 if c else 2)``) still
+                # tests ``c``: ``if c or True``
+                comp.ifs.append(si.boolop(ast.Or(), body[0].test, ast.Constant(value=True)))
+                body = body[1:]
+                continue
             break
         if len(body) == 1 and isinstance(body[0], (ast.For, ast.AsyncFor)):
             node = body[0]

@@ -181,3 +181,31 @@ def comprehension_referencing_outer_loop_variable(n):
         out.append([k * 10 + j for j in range(3)])
         out.append({k: [k for _ in range(2)]})
     return out
+
+
+class _Truth:
+    """Counts how often its truth value is asked."""
+
+    def __init__(self, value):
+        self.value = value
+        self.asked = 0
+
+    def __bool__(self):
+        self.asked += 1
+        return self.value
+
+
+@case((True,), (False,))
+def comprehension_filter_always_true_still_tests(flag):
+    """``if (24 if c else 67)`` is always true, so the compiler keeps only the test of
+    ``c``; the comprehension could not be rebuilt (random programs, all versions)."""
+    c = _Truth(flag)
+    out = [(b, 1) for b in range(3) if (24 if c else 67)]
+    return out, c.asked
+
+
+@case((True,), (False,))
+def generator_with_an_always_true_comprehension_filter(flag):
+    c = _Truth(flag)
+    got = yield [b for b in range(2) if (24 if c else 67)]
+    yield got, c.asked
