@@ -191,14 +191,23 @@ def check_single_use(stmts):
     would evaluate it twice.  Names and constants may repeat.
     """
     seen = set()
-    for node in ast.walk(ast.Module(body=stmts, type_ignores=[])):
-        if type(node).__module__.startswith("unveil"):
-            raise DecompilationError("structuring left a %s in the output" % type(node).__name__)
-        if isinstance(node, ast.expr) and not isinstance(node, (ast.Name, ast.Constant)):
+    todo = list(stmts)
+    while todo:  # ast.walk, unrolled: this runs on every node of every function
+        node = todo.pop()
+        cls = type(node)
+        if cls.__module__.startswith("unveil"):
+            raise DecompilationError("structuring left a %s in the output" % cls.__name__)
+        if isinstance(node, ast.expr) and cls is not ast.Name and cls is not ast.Constant:
             if id(node) in seen:
                 raise DecompilationError("a copied value would be evaluated twice (near line %s)"
                                          % getattr(node, "lineno", "?"))
             seen.add(id(node))
+        for field in cls._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                todo.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                todo.append(value)
 
 
 def _is_lambda(defn):

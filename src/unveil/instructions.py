@@ -37,7 +37,7 @@ from . import versions
 class Instr:
     """One canonical instruction."""
 
-    __slots__ = ("op", "arg", "argval", "target", "line", "offset", "handler", "index")
+    __slots__ = ("op", "arg", "argval", "target", "line", "offset", "handler", "index", "after_nop")
 
     def __init__(self, op, arg=None, argval=None, target=None, line=None, offset=-1):
         self.op = op
@@ -48,6 +48,7 @@ class Instr:
         self.offset = offset
         self.handler = None
         self.index = -1
+        self.after_nop = False  # the raw instruction before is a NOP (a ``case _:`` marks its start so)
 
     def __repr__(self):
         t = "" if self.target is None else " ->%s" % self.target
@@ -86,8 +87,11 @@ def normalise(code):
     raw, table = versions.instructions_of(code)
     out = []
     state = _State(code, raw)
+    after_nop = nop_before = False
     for pos, ins in enumerate(raw):
         state.pos = pos
+        if ins.opname not in ("CACHE", "EXTENDED_ARG"):
+            nop_before, after_nop = after_nop, ins.opname == "NOP"
         if state.skipping(ins):
             state.pending_offsets.append(ins.offset)
             continue
@@ -105,6 +109,7 @@ def normalise(code):
                 p.line = state.line(ins)
         if produced:
             produced[0].offset = ins.offset
+            produced[0].after_nop = nop_before
             for off in state.pending_offsets:
                 state.offset_alias[off] = ins.offset
             state.pending_offsets = []

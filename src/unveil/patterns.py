@@ -16,7 +16,7 @@ An or-pattern is a ``COPY 1`` whose failures land on the ``COPY 1`` of the
 next alternative; the names of the other alternatives are matched to the
 first one's by stack position where the alternatives meet.
 
-:func:`find_head` spots where a match starts in a block and
+:func:`find_heads` spots where a match starts in a block and
 :func:`structure_match` emits the ``ast.Match``, structuring each case body
 with the :class:`~unveil.structure.Structurer`.
 """
@@ -602,23 +602,13 @@ def _class_head(instrs, q):
     return None
 
 
-_RAW = {}
-
-
-def nop_before(code, instrs, index):
+def nop_before(instrs, index):
     """Whether the raw instruction just before canonical ``index`` is a ``NOP``.
 
     The compiler marks the start of a trailing ``case _:`` with a NOP carrying
     its line; an ``else`` or the code after a match has none.
     """
-    if index >= len(instrs) or instrs[index].offset < 0:
-        return False
-    raw = _RAW.get(id(code))
-    if raw is None or raw[0] is not code:
-        seq = [i for i in versions.instructions_of(code)[0] if i.opname not in ("CACHE", "EXTENDED_ARG")]
-        raw = _RAW[id(code)] = (code, {ins.offset: k for k, ins in enumerate(seq)}, seq)
-    k = raw[1].get(instrs[index].offset)
-    return k is not None and k > 0 and raw[2][k - 1].opname == "NOP"
+    return index < len(instrs) and instrs[index].after_nop
 
 
 def _same_handler(instrs, a, b):
@@ -645,20 +635,14 @@ def _value_test(instrs, i):
     return None
 
 
-def find_head(instrs, pos, end, code=None):
-    """Index in ``[pos, end)`` where a match statement starts, or None."""
-    heads = find_heads(instrs, pos, end, code)
-    return heads[0] if heads else None
-
-
-def find_heads(instrs, pos, end, code=None):
+def find_heads(instrs, pos, end):
     """Indices in ``[pos, end)`` where a match statement may start, most likely first."""
     if not versions.HAS_MATCH:
         return []
     out = []
     i = pos
     while i < end:
-        h = _first_head(instrs, i, end, pos, code)
+        h = _first_head(instrs, i, end, pos)
         if h is None:
             break
         out.append(h)
@@ -666,12 +650,12 @@ def find_heads(instrs, pos, end, code=None):
     return out
 
 
-def _first_head(instrs, start, end, pos, code):
+def _first_head(instrs, start, end, pos):
     for i in range(start, end):
         ins = instrs[i]
-        if code is not None and i > pos and ins.op in ("LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF"):
+        if i > pos and ins.op in ("LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF"):
             j = _value_test(instrs, i)
-            if (j is not None and nop_before(code, instrs, instrs[j].target)
+            if (j is not None and nop_before(instrs, instrs[j].target)
                     and _same_handler(instrs, j, instrs[j].target)):
                 return i
         if ins.op == "COPY" and ins.argval == 1 and _pattern_start(instrs, i + 1, 1):
@@ -731,7 +715,7 @@ def structure_match(s, head, frame, region):
     default = last.fail
     if default is not None and s.instrs[default].op == "JUMP" and s.instrs[default].target == stop:
         default = stop
-    marked = default is not None and nop_before(s.ctx.code, s.instrs, default)
+    marked = default is not None and nop_before(s.instrs, default)
     after = None
     if (mpos is None and default is not None and not marked and default != region.stop
             and s.jump_kind(default, region) is None):

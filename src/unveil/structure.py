@@ -228,7 +228,7 @@ class Structurer:
         return ops[-1] == "RETURN_VALUE" and all(op in self._SAFE_TAIL for op in ops)
 
     def block(self, pos, block, frame, region):
-        heads = patterns.find_heads(self.instrs, pos, block.end, self.ctx.code)
+        heads = patterns.find_heads(self.instrs, pos, block.end)
         if heads:
             done, after = self.match(heads, pos, block, frame, region)
             if done:
