@@ -48,7 +48,7 @@ def definition(ctx, scope, args):
         result.ctx = ctx
         result.defaults = _passed(result.defaults, passed)
         result.kwdefaults = _passed(result.kwdefaults, passed)
-        result.type_params = _params(result.type_params)
+        result.type_params = _params(getattr(result, "type_params", None))
     elif isinstance(result, functions.ClassBuild):
         base = functions.identifier(".generic_base")
         if not (result.bases and _is_name(result.bases[-1], base)):

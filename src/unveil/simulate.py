@@ -850,10 +850,9 @@ def _type_param(f, ins):
 
 @handles("TYPEVAR_WITH_BOUND", "TYPEVAR_WITH_CONSTRAINTS")
 def _bounded_type_param(f, ins):
+    """Constraints are a bound that evaluates to a tuple display: ``T: (int, str)``."""
     bound = f.pop_raw()
-    param = si.TypeParam("TypeVar", _const_str(f.pop()), bound)
-    param.constraints = ins.op == "TYPEVAR_WITH_CONSTRAINTS"
-    f.push(param)
+    f.push(si.TypeParam("TypeVar", _const_str(f.pop()), bound))
 
 
 @handles("SET_TYPEPARAM_DEFAULT")
