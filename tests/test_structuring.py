@@ -34,6 +34,7 @@ STRUCTURED = [
     "regressions.while_test_jumping_past_a_long_body",
     "regressions.for_that_never_loops_inside_while_true",
     "regressions.return_from_a_for_else_inside_while_true",
+    "regressions.continue_from_a_with_in_a_while",
 ]
 CASES = {c.name: c for c in all_cases()}
 

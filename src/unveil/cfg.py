@@ -301,7 +301,9 @@ def _exit_op(last, body_start):
 
 
 def _same_target(instrs, a, b):
-    """Same position, or two copies of one terminal block (duplicated returns)."""
+    """Same position, or two copies of one terminal block (duplicated returns), each
+    maybe reached through jumps."""
+    a, b = _past_jumps(instrs, a), _past_jumps(instrs, b)
     if a == b:
         return True
     if a is None or b is None or a >= len(instrs) or b >= len(instrs):
@@ -309,6 +311,15 @@ def _same_target(instrs, a, b):
     run_a, run_b = _terminal_run(instrs, a), _terminal_run(instrs, b)
     return (run_a is not None and run_b is not None and len(run_a) == len(run_b)
             and all(x.same(y) and x.handler == y.handler for x, y in zip(run_a, run_b)))
+
+
+def _past_jumps(instrs, pos):
+    """Where a chain of unconditional jumps starting at ``pos`` leads."""
+    for _ in range(8):
+        if pos is None or pos >= len(instrs) or instrs[pos].op != "JUMP":
+            return pos
+        pos = instrs[pos].target
+    return pos
 
 
 def _terminal_run(instrs, pos):

@@ -731,3 +731,30 @@ def dead_code_after_a_return_in_a_nested_function(a):
         g(a)
     except UnboundLocalError as exc:
         return "unbound", x, y
+
+
+class _Ctx:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("enter")
+        return len(self.log)
+
+    def __exit__(self, *exc):
+        self.log.append("exit")
+        return False
+
+
+@case((0,), (3,))
+def continue_from_a_with_in_a_while(n):
+    """3.12: the continue goes to the top test, the bottom test exits through a jump to
+    a copy of the return: the two tests were not shared and the loop had two headers
+    (random programs: "jump back into the loop"; functions went to the state machine)."""
+    log = []
+    while len(log) < n * 2:
+        while len(log) < n:
+            with _Ctx(log) as c:
+                continue
+        with _Ctx(log) as c:
+            continue
