@@ -35,6 +35,7 @@ STRUCTURED = [
     "regressions.for_that_never_loops_inside_while_true",
     "regressions.return_from_a_for_else_inside_while_true",
     "regressions.continue_from_a_with_in_a_while",
+    "regressions.try_with_two_named_clauses_inside_a_named_except",
 ]
 CASES = {c.name: c for c in all_cases()}
 

@@ -196,7 +196,7 @@ def _share_loop_tests(instrs):
             continue
         top_last = instrs[top.end - 1]
         if (top_last.op not in CONDITIONAL or top_last.op != _exit_op(last, body_start)
-                or not _same_target(instrs, top_last.target, exit_)):
+                or not same_target(instrs, top_last.target, exit_)):
             continue
         if any(j < body_start and j not in range(top.start, top.end) for j in _jumps_to(instrs, body_start)):
             continue  # the body is entered from elsewhere too (``while a or b``)
@@ -300,7 +300,7 @@ def _exit_op(last, body_start):
     return _INVERSE[last.op] if last.target == body_start else last.op
 
 
-def _same_target(instrs, a, b):
+def same_target(instrs, a, b):
     """Same position, or two copies of one terminal block (duplicated returns), each
     maybe reached through jumps."""
     a, b = _past_jumps(instrs, a), _past_jumps(instrs, b)

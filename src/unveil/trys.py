@@ -8,6 +8,7 @@ the generator StopIteration wrapper, inlined-comprehension restores) are
 """
 import ast
 
+from .cfg import same_target
 from .errors import DecompilationError
 from .simulate import Frame
 from . import stackitems as si
@@ -153,7 +154,7 @@ def structure_try(s, block, handler, frame, region):
         frame.emit(ast.Try(body=body, handlers=[], orelse=[], finalbody=final or [ast.Pass()]))
         return exit_
     handlers = _clauses(hframe.out)
-    orelse, exit_ = _else_clause(s, exit_, _one(h_exits, "except clauses"), frame, region)
+    orelse, exit_ = _else_clause(s, exit_, _one(s, h_exits, "except clauses"), frame, region)
     frame.emit(ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=[]))
     return exit_
 
@@ -281,7 +282,7 @@ def _try_body(s, block, handler, body_blocks, frame, region, elide):
                                depth=len(frame.stack))
     s.seq(block.start, body_frame, body_region, entering=s.entered(block, region))
     body_frame.flush_parallel()
-    return body_frame.out or [ast.Pass()], _one(body_exits, "try body")
+    return body_frame.out or [ast.Pass()], _one(s, body_exits, "try body")
 
 
 def run_return_tail(frame, tail, pos):
@@ -332,7 +333,7 @@ def _else_clause(s, exit_, after, frame, region):
     """
     if exit_ is None:
         return [], after
-    if after is None or exit_ == after:
+    if after is None or same_target(s.instrs, exit_, after):
         return [], exit_
     if _past_clause_ends(s.instrs, exit_) == _past_clause_ends(s.instrs, after):
         return [], after  # both only end enclosing except clauses, then go on in one place
@@ -361,9 +362,11 @@ def _past_clause_ends(instrs, pos):
     return pos
 
 
-def _one(exits, what):
+def _one(s, exits, what):
+    """The one place ``exits`` lead to; identical copies of a terminal tail (3.11+
+    copies a clause's ``return`` into each path) count as one place."""
     distinct = sorted(set(exits))
-    if len(distinct) > 1:
+    if any(not same_target(s.instrs, distinct[0], other) for other in distinct[1:]):
         raise DecompilationError("%s leaves to several places %s" % (what, distinct))
     return distinct[0] if distinct else None
 
@@ -611,7 +614,7 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
     node_cls = ast.AsyncWith if exit_marker.is_async else ast.With
     frame.emit(node_cls(items=[item], body=stmts or [ast.Pass()], type_comment=None))
     frame.stack = list(outer)
-    exit_ = _one(exits, "with body")
+    exit_ = _one(s, exits, "with body")
     if exit_ is None:
         exit_ = _suppressed(s, hblock)
     return exit_

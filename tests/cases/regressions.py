@@ -758,3 +758,20 @@ def continue_from_a_with_in_a_while(n):
                 continue
         with _Ctx(log) as c:
             continue
+
+
+@case(([1], 2), (None, 2), ("ab", None), ([], None))
+def try_with_two_named_clauses_inside_a_named_except(a, b):
+    """3.11/3.12 copy the outer clause's end (``del exc; return``) into each path of the
+    inner try: its body and its two clauses left to three identical copies ("except
+    clauses leaves to several places", 3.12 10k random run)."""
+    try:
+        len(a)
+    except TypeError as exc:
+        try:
+            for y in [1, 2]:
+                b * 0
+        except TypeError as err:
+            b.a
+        except KeyError as err:
+            a += 0
