@@ -45,6 +45,39 @@ def dead_code_closures(b):
     return g, h, lam
 
 
+def dead_code_locals(a, b):
+    x = i = None
+
+    def g(c):
+        def g2(d):
+            # 3.12+: the inlined comprehension's i is also g2's local, but the iterable
+            # reads the enclosing i: the dead code kept i free, not a lost local
+            return not [None for y in () if []]
+            p, q = ([lambda b: 122 for i in i('s', x) if i()], 2)
+        return g2
+
+    def h(c):
+        # a is a cell of h only through dead code; the attribute name ``.a`` is no
+        # reason to think it global
+        while b(i.a[[]], a.a[x]):
+            break
+            a = lambda i: a
+
+    return g, h
+
+
+def test_recompile_keeps_the_frame_layout_of_locals_only_dead_code_named():
+    """Random programs (3.12/3.13): "another frame layout" for both shapes."""
+    for code in _nested(dead_code_locals.__code__):
+        if code.co_name in ("g", "g2", "h"):
+            new = unveil.recompile(unveil.decompile(code), code)
+            assert (new.co_varnames[:1], new.co_freevars, new.co_cellvars) == \
+                (code.co_varnames[:1], code.co_freevars, code.co_cellvars), code.co_name
+    code = dead_code_locals.__code__
+    new = unveil.recompile(unveil.decompile(code), code)
+    assert (new.co_freevars, new.co_cellvars) == (code.co_freevars, code.co_cellvars)
+
+
 def test_recompile_keeps_free_and_cell_variables_that_only_dead_code_named():
     for code in _nested(dead_code_closures.__code__):
         if code.co_name in ("g", "h", "<lambda>"):

@@ -434,13 +434,17 @@ def _bound_names(body):
     return bound
 
 
+_GLOBAL_NAME_OPS = {"LOAD_GLOBAL", "STORE_GLOBAL", "DELETE_GLOBAL", "LOAD_NAME", "STORE_NAME", "DELETE_NAME"}
+
+
 def _lost_locals(code, body, ctx):
     """Locals of ``code`` that nothing in ``body`` binds any more (``ctx``: the context
     that made ``body``, with its instructions)."""
     nargs = argument_count(code)
+    named = {ins.argval for ins in ctx.instrs if ins.op in _GLOBAL_NAME_OPS}  # not attribute names
     candidates = [n for n in code.co_varnames[nargs:] + code.co_cellvars
-                  if n.isidentifier() and n not in code.co_varnames[:nargs] and n not in code.co_names
-                  and n not in ctx.globals and n not in ctx.nonlocals]
+                  if n.isidentifier() and n not in code.co_varnames[:nargs] and n not in named
+                  and n not in code.co_freevars and n not in ctx.globals and n not in ctx.nonlocals]
     stored = {ins.argval for ins in ctx.instrs
               if ins.op.startswith(("STORE_", "DELETE_")) or ins.op == "LOAD_FAST_AND_CLEAR"}
     candidates = [n for n in candidates if n not in stored]   # a store in the bytecode is in the text
