@@ -36,6 +36,7 @@ STRUCTURED = [
     "regressions.return_from_a_for_else_inside_while_true",
     "regressions.continue_from_a_with_in_a_while",
     "regressions.try_with_two_named_clauses_inside_a_named_except",
+    "regressions.conditional_expression_in_a_finally_body",
 ]
 CASES = {c.name: c for c in all_cases()}
 

@@ -240,7 +240,7 @@ def _share_return_tails(instrs):
     the compiler made, not two statements that look alike), the earlier copy
     becomes a jump to the later one: the same program, with a merge point.
     """
-    blocks = [b for b in _split(instrs) if instrs[b.end - 1].op in ("RETURN_VALUE", "RAISE_VARARGS")]
+    blocks = [b for b in _split(instrs) if instrs[b.end - 1].op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")]
     for k, early in enumerate(blocks):
         for late in blocks[k + 1:]:
             n = 0

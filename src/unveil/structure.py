@@ -124,6 +124,9 @@ class Structurer:
             return None  # a return from an inner try goes through outer exit copies
         if region.elide is not None:
             after = region.elide(self, pos, frame)
+            if after is None and getattr(region.elide, "required", False):
+                raise DecompilationError("a way out of a try/finally body at %d without a copy of "
+                                         "the finally body" % pos)
             if after is not None and after != pos:
                 pos, skipped = after, True
                 tail = self._constant_return(pos, frame)

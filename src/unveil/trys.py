@@ -147,8 +147,11 @@ def structure_try(s, block, handler, frame, region):
     hframe.flush_parallel()
     elide = None
     if kind == "finally":
-        final, copy = _finally_body(s, hblock, hframe.out)
-        elide = _finally_elider(s, copy)
+        final, elide = _finally_body(s, hblock, hframe.out)
+        # every normal way out of the body runs a copy: where none matches, the structure
+        # was not understood, and the copy would read as code after the try (harmless
+        # only if the finally body never completes: then nothing after it runs)
+        elide.required = _completes(final)
     body, exit_ = _try_body(s, block, handler, body_blocks, frame, region, elide)
     if kind == "finally":
         frame.emit(ast.Try(body=body, handlers=[], orelse=[], finalbody=final or [ast.Pass()]))
@@ -469,15 +472,11 @@ def _is_name_cleanup(st, name):
 
 
 def _finally_body(s, hblock, stmts):
-    """The finally statements, and the instructions the normal path duplicates."""
+    """The finally statements, and the skipper of their normal-path copies."""
     stmts = _without_exc_ends(_strip_final_reraise(list(stmts)), None)
     _refuse_threaded_reraise(stmts)
-    start = hblock.start + 1
-    end = start
     own = s.instrs[hblock.start].handler  # a nested finally's RERAISE has another handler
-    while end < len(s.instrs) and not (_is_finally_end(s.instrs[end]) and s.instrs[end].handler == own):
-        end += 1
-    return stmts, s.instrs[start:end]
+    return stmts, _finally_elider(s, hblock.start + 1, own)
 
 
 def _refuse_threaded_reraise(stmts):
@@ -493,6 +492,16 @@ def _refuse_threaded_reraise(stmts):
         if isinstance(node, (ast.ExceptHandler, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
         todo.extend(ast.iter_child_nodes(node))
+
+
+def _completes(stmts):
+    """Whether running ``stmts`` can reach their end (not every path returns or raises)."""
+    last = stmts[-1] if stmts else None
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return False
+    if isinstance(last, ast.If):
+        return _completes(last.body) or _completes(last.orelse)
+    return True
 
 
 def _is_finally_end(ins):
@@ -518,44 +527,58 @@ def _strip_final_reraise(stmts, top=True):
     return stmts
 
 
-def _finally_elider(s, copy):
+def _finally_elider(s, start, own):
     """Skip the normal-path copy of a finally body; return where it continues.
 
-    A jump of the handler copy to its final ``RERAISE`` leaves the finally
-    body; in the normal-path copy the same jump goes straight to where the
-    code continues (3.12+ threads it), which then must be one place.
+    The handler copy (from ``start`` to a ``RERAISE 0`` of its own handler ``own``)
+    and the code at the elided position are walked side by side along every path,
+    instruction for instruction; where the handler copy reaches its end, the
+    normal path goes on.  All paths must go on in one place (a jump to it counts).
+    The layouts may differ where the compiler shared or threaded a tail.
     """
-    n = len(copy)
+    instrs = s.instrs
+
+    def is_end(a):
+        return _is_finally_end(instrs[a]) and instrs[a].handler == own
 
     def elide(s, pos, frame):
-        if n == 0:
-            return pos
-        if pos + n > len(s.instrs):
-            return None
-        base_a, base_b = copy[0].index, pos
-        exits = set()
-        for a, b in zip(copy, s.instrs[pos:pos + n]):
-            if a.op != b.op:
+        if is_end(start):
+            return pos  # an empty finally body has no copy
+        pairs, exits, todo = {}, set(), [(start, pos)]
+        while todo:
+            a, b = todo.pop()
+            for _ in range(8):  # a jump on one side only: threaded differently, same path
+                if a >= len(instrs) or b >= len(instrs) or \
+                        (instrs[a].op == "JUMP") == (instrs[b].op == "JUMP") or is_end(a):
+                    break
+                a, b = (instrs[a].target, b) if instrs[a].op == "JUMP" else (a, instrs[b].target)
+            if a in pairs:
+                if pairs[a] != b:
+                    return None
+                continue
+            pairs[a] = b
+            if len(pairs) > 4000 or a >= len(instrs) or b >= len(instrs):
                 return None
-            if a.target is not None:
-                if a.target - base_a == b.target - base_b:
-                    continue
-                if a.target < len(s.instrs) and _is_finally_end(s.instrs[a.target]) \
-                        and not base_b <= b.target < base_b + n:
-                    exits.add(b.target)
-                    continue
+            if is_end(a):
+                exits.add(b)
+                continue
+            x, y = instrs[a], instrs[b]
+            if x.op != y.op or (x.target is None) != (y.target is None):
                 return None
-            elif not _same_arg(a.argval, b.argval):
+            if x.target is not None:
+                todo.append((x.target, y.target))
+                if x.op != "JUMP":
+                    todo.append((a + 1, b + 1))
+            elif not _same_arg(x.argval, y.argval):
                 return None
-        last = copy[-1]
-        if last.op not in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP"):
-            after = s.instrs[pos + n] if pos + n < len(s.instrs) else None
+            elif x.op not in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+                todo.append((a + 1, b + 1))
+        if len(exits) > 1:
             # 3.8-3.10 end the normal copy with a jump where the other exits go
-            exits.add(after.target if after is not None and after.op == "JUMP" and after.target in exits
-                      else pos + n)
+            exits = {e for e in exits if not (instrs[e].op == "JUMP" and instrs[e].target in exits)}
         if len(exits) > 1:
             return None
-        return exits.pop() if exits else pos + n
+        return exits.pop() if exits else max(pairs.values()) + 1  # every path returns or raises
     return elide
 
 

@@ -775,3 +775,28 @@ def try_with_two_named_clauses_inside_a_named_except(a, b):
             b.a
         except KeyError as err:
             a += 0
+
+
+@case((1, 5, False), (0, 5, False), (1, 5, True), (0, 5, True))
+def conditional_expression_in_a_finally_body(a, x, fail):
+    """3.10/3.12/3.13 copy the tail after a conditional expression (and its re-raise, or
+    the code after the try) into each arm: the finally body was refused, so functions went
+    to the state machine and generators failed (3.13 10k random run)."""
+    try:
+        if fail:
+            raise KeyError(a)
+        y = a * 2
+    finally:
+        a += x if (a if a else None) else 1
+    return a, y
+
+
+@case((1, 5, False), (0, 5, False), (1, 5, True))
+def generator_with_a_conditional_expression_in_a_finally_body(a, x, fail):
+    try:
+        y = yield a
+        if fail:
+            raise KeyError(a)
+    finally:
+        a += x if a else 1
+    yield a, y
