@@ -9,6 +9,7 @@ import importlib.util
 import os
 import shutil
 import signal
+import threading
 import time
 import types
 import warnings
@@ -85,8 +86,9 @@ def _time_limit_alarm(signum, frame):
 
 
 def with_time_limit(seconds, fn, *args):
-    """``fn(*args)``, raising TimeLimit after ``seconds`` (Unix main thread only)."""
-    if not hasattr(signal, "setitimer"):
+    """``fn(*args)``, raising TimeLimit after ``seconds`` (Unix main thread only: elsewhere
+    without a limit; ``--jobs`` runs module-mode decompiling in threads)."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         return fn(*args)
     old = signal.signal(signal.SIGALRM, _time_limit_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
