@@ -37,6 +37,7 @@ STRUCTURED = [
     "regressions.continue_from_a_with_in_a_while",
     "regressions.try_with_two_named_clauses_inside_a_named_except",
     "regressions.conditional_expression_in_a_finally_body",
+    "regressions.finally_reads_a_name_the_try_assigned",
 ]
 CASES = {c.name: c for c in all_cases()}
 

@@ -403,6 +403,12 @@ def _intrinsic_1(ins, state):
     return [Instr(name.replace("INTRINSIC_", ""), ins.arg, name)]
 
 
+def _load_fast_check(ins, state):
+    """3.12+ checks a local that may be unbound (on an exception path): the same load,
+    so that the copies of a finally body on both paths compare equal."""
+    return [Instr("LOAD_FAST", ins.arg, ins.argval)]
+
+
 def _build_tuple(ins, state):
     nxt = state.next_raw()
     if ins.arg == 3 and nxt is not None and nxt.opname == "CALL_INTRINSIC_1" \
@@ -443,7 +449,7 @@ def _super_attr(ins, state):
 
 
 TRANSLATORS = {}
-for _name in ("LOAD_CONST", "LOAD_FAST", "LOAD_FAST_CHECK", "STORE_FAST", "DELETE_FAST",
+for _name in ("LOAD_CONST", "LOAD_FAST", "STORE_FAST", "DELETE_FAST",
               "LOAD_NAME", "STORE_NAME", "DELETE_NAME", "STORE_GLOBAL", "DELETE_GLOBAL",
               "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLOSURE",
               "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS",
@@ -487,6 +493,7 @@ TRANSLATORS.update({
     "FOR_ITER": _for_iter,
     "END_FOR": _end_for,
     "BUILD_TUPLE": _build_tuple,
+    "LOAD_FAST_CHECK": _load_fast_check,
     "CALL_INTRINSIC_1": _intrinsic_1,
     "CALL_INTRINSIC_2": _intrinsic_2,
     "SWAP": _swap,

@@ -273,7 +273,7 @@ def _load_const(f, ins):
     f.push(f.ctx.constant(ins.argval))
 
 
-@handles("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF",
+@handles("LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF",
          "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_CLOSURE")
 def _load_name(f, ins):
     if ins.op == "LOAD_FROM_DICT_OR_DEREF" or ins.op == "LOAD_FROM_DICT_OR_GLOBALS":

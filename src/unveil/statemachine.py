@@ -196,7 +196,7 @@ def _load_const(m, ins):
     m.push_const(ins.argval, m.low.constant(ins.argval))
 
 
-@handles("LOAD_FAST", "LOAD_FAST_CHECK")
+@handles("LOAD_FAST")
 def _load_fast(m, ins):
     name = m.low.local(ins.argval)
     m.push(name, reads=frozenset([name]))

@@ -552,6 +552,9 @@ def _finally_elider(s, start, own):
                         (instrs[a].op == "JUMP") == (instrs[b].op == "JUMP") or is_end(a):
                     break
                 a, b = (instrs[a].target, b) if instrs[a].op == "JUMP" else (a, instrs[b].target)
+            if a < len(instrs) and is_end(a):
+                exits.add(b)  # the paths may end the copy in different places
+                continue
             if a in pairs:
                 if pairs[a] != b:
                     return None
@@ -559,9 +562,6 @@ def _finally_elider(s, start, own):
             pairs[a] = b
             if len(pairs) > 4000 or a >= len(instrs) or b >= len(instrs):
                 return None
-            if is_end(a):
-                exits.add(b)
-                continue
             x, y = instrs[a], instrs[b]
             if x.op != y.op or (x.target is None) != (y.target is None):
                 return None
@@ -575,10 +575,12 @@ def _finally_elider(s, start, own):
                 todo.append((a + 1, b + 1))
         if len(exits) > 1:
             # 3.8-3.10 end the normal copy with a jump where the other exits go
-            exits = {e for e in exits if not (instrs[e].op == "JUMP" and instrs[e].target in exits)}
-        if len(exits) > 1:
-            return None
-        return exits.pop() if exits else max(pairs.values()) + 1  # every path returns or raises
+            exits = {e for e in exits if not (e < len(instrs) and instrs[e].op == "JUMP"
+                                              and instrs[e].target in exits)}
+        first = min(exits) if exits else None
+        if any(not same_target(instrs, first, e) for e in exits):
+            return None  # (3.11+ copy a short return after the body into each path: one place)
+        return first if exits else max(pairs.values()) + 1  # every path returns or raises
     return elide
 
 

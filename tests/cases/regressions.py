@@ -800,3 +800,49 @@ def generator_with_a_conditional_expression_in_a_finally_body(a, x, fail):
     finally:
         a += x if a else 1
     yield a, y
+
+
+@case((3, True), (0, True), (2, False))
+def generator_finally_with_an_if_runs_once(n, closing):
+    """glob._iterdir's shape (3.11/3.12): the normal path's copy of the finally body left
+    to two copies of the return, was not recognised, and was written again after the try:
+    the finally body ran twice (fd closed twice; the second OSError was swallowed)."""
+    log = []
+
+    def gen():
+        try:
+            fd = 7 if closing else None
+            try:
+                with _Ctx(log) as it:
+                    for entry in range(n):
+                        try:
+                            if entry % 2:
+                                yield entry
+                        except OSError:
+                            pass
+            finally:
+                if fd is not None:
+                    log.append("close")
+        except OSError:
+            return
+    return list(gen()), log
+
+
+@case((["a", "b"],), ([],))
+def finally_reads_a_name_the_try_assigned(items):
+    """argparse's parse_known_intermixed_args (3.12/3.13): the exception path's copy of
+    the outer finally loads ``saved`` with LOAD_FAST_CHECK (maybe unbound), the normal
+    path's with LOAD_FAST; the copies did not match and the finally body was written
+    again after the try (it ran twice)."""
+    log = []
+    try:
+        saved = len(log)
+        try:
+            for item in items:
+                log.append(item)
+        finally:
+            for item in items:
+                log.append(item.upper())
+    finally:
+        log.append(("restore", saved))
+    return log
