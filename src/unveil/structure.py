@@ -310,7 +310,9 @@ class Structurer:
         if region.blocks is not None:
             nodes = set(region.blocks)
         elif loop is not None:
-            nodes = set(loop.body)
+            # with the code that leaves the loop only by returning or raising: two arms
+            # that meet there (``data.add(a or b); break`` before a return) merge there
+            nodes = set(loop.body) | _returning_exits(loop)
         else:
             nodes = set(self.g.idom)
 
@@ -692,6 +694,24 @@ def _within(region, block):
             return block in region.blocks
         region = region.parent
     return True
+
+
+def _returning_exits(loop):
+    """Blocks outside ``loop`` that its body reaches and from which every path returns
+    or raises without coming back to the loop or reaching its follow."""
+    seen, todo = set(), [s for b in loop.body for s in b.succs]
+    while todo:
+        b = todo.pop()
+        if b in seen or b in loop.body or b is loop.follow:
+            continue
+        seen.add(b)
+        todo.extend(b.succs)
+    changed = True
+    while changed:
+        leaky = {b for b in seen if any(s not in seen for s in b.succs)}
+        seen -= leaky
+        changed = bool(leaky)
+    return seen
 
 
 def _inside(region, loop):

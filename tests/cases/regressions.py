@@ -846,3 +846,17 @@ def finally_reads_a_name_the_try_assigned(items):
     finally:
         log.append(("restore", saved))
     return log
+
+
+@case(([0, 3, 5],), ([0],), ([],))
+def or_in_a_call_before_break_and_return(chain):
+    """3.11+: the two arms of ``base or 1`` meet in the block that calls, drops the
+    iterator and returns (the function's end, copied into the break path): outside
+    the loop, so no merge point was found and the arms were written twice (a refused
+    double evaluation: state machine)."""
+    data = []
+    for base in chain:
+        if base > 1:
+            data.append(base or 1)
+            break
+    return data
