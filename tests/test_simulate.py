@@ -27,14 +27,59 @@ def _call_append(value):
             Instr("CALL", argval=(1, (), False))]
 
 
-def test_a_call_dropped_while_an_earlier_value_waits_is_refused():
+def test_a_call_dropped_while_an_earlier_value_waits_goes_after_it():
     """Dynamo's prologue: ``g``'s argument ``a.x`` is computed, then ``log.append(1)`` runs
     and is dropped, then ``g`` is called.  Writing the dropped call as a statement would
-    run it before ``a.x``: refused (the state machine keeps the order)."""
+    run it before ``a.x``: the waiting values are evaluated into temporaries first."""
     frame = _frame()
+    frame.run([_load("g"), _load("a"), Instr("LOAD_ATTR", argval="x")] + _call_append(1)
+              + [Instr("POP_TOP"), Instr("CALL", argval=(1, (), False))])
+    assert _text(frame.out) == "__t0 = a.x\nlog.append(1)"
+    assert _text([ast.Expr(value=frame.pop())]) == "g(__t0)"
+
+
+def test_a_call_dropped_while_an_earlier_value_waits_is_refused_without_locals():
+    """In module code a temporary would be a global: refused (the state machine keeps the order)."""
+    frame = Frame(FunctionContext(compile("pass", "<module>", "exec")))
     frame.run([_load("g"), _load("a"), Instr("LOAD_ATTR", argval="x")] + _call_append(1))
     with pytest.raises(DecompilationError, match="dropped while values computed before it"):
         frame.run([Instr("POP_TOP")])
+
+
+def test_a_value_read_by_a_waiting_value_is_deleted_after_it_is_evaluated():
+    """Dynamo deletes ``graph_out`` while a value read from it waits on the stack."""
+    frame = _frame()
+    frame.run([_load("a"), Instr("LOAD_CONST", argval=0), Instr("BINARY_SUBSCR"), Instr("DELETE_FAST", argval="a")])
+    assert _text(frame.out) == "__t0 = a[0]\ndel a"
+    assert _text([ast.Expr(value=frame.pop())]) == "__t0"
+
+
+def test_a_waiting_value_is_not_moved_past_a_statement_with_effects():
+    """``a[0]`` waits while ``log.x = 1`` runs; then ``a`` is deleted.  The temporary
+    would read ``a[0]`` after the store, which may change it: refused."""
+    frame = _frame()
+    frame.run([_load("a"), Instr("LOAD_CONST", argval=0), Instr("BINARY_SUBSCR"), Instr("LOAD_CONST", argval=1),
+               _load("log"), Instr("STORE_ATTR", argval="x")])
+    with pytest.raises(DecompilationError, match="reads a, which changes"):
+        frame.run([Instr("DELETE_FAST", argval="a")])
+
+
+def test_a_list_slice_of_a_display_extended_is_a_new_display():
+    """Dynamo's ``[v][0:1]`` extended by ``LIST_EXTEND`` (a slice of a display is a new list)."""
+    frame = _frame()
+    frame.run([_load("a"), Instr("BUILD_LIST", arg=1), Instr("LOAD_CONST", argval=0), Instr("LOAD_CONST", argval=1),
+               Instr("BUILD_SLICE", arg=2), Instr("BINARY_SUBSCR"), _load("g"), Instr("BUILD_LIST", arg=1),
+               Instr("LIST_EXTEND", arg=1)])
+    assert _text([ast.Expr(value=frame.pop())]) == "[*[a][0:1], g]"
+
+
+def test_any_other_list_extended_is_extended_in_place():
+    """``a[0:1]`` may return a list that ``a`` keeps: extended in place, as ``LIST_EXTEND`` does."""
+    frame = _frame()
+    frame.run([_load("a"), Instr("LOAD_CONST", argval=0), Instr("LOAD_CONST", argval=1),
+               Instr("BUILD_SLICE", arg=2, argval=2), Instr("BINARY_SUBSCR"), _load("a"), _load("g"),
+               Instr("BUILD_LIST", arg=1, argval=1), Instr("LIST_EXTEND", arg=2, argval=2), Instr("POP_TOP")])
+    assert _text([ast.Expr(value=frame.pop())]) == "a[0:1].__iadd__([g])"
 
 
 def test_a_call_dropped_after_the_waiting_value_is_written_in_place():
@@ -64,12 +109,3 @@ def test_a_value_computed_before_a_pending_store_goes_back_into_it():
     assert _text(frame.out) == "c, c = c(x), 227"
 
 
-def test_extending_a_value_that_is_not_a_display_is_a_clear_refusal():
-    """Dynamo's graph-break code: ``LIST_EXTEND`` into ``lst[0:1]`` (a list at run time,
-    not a display here) was an AttributeError deep inside; now a named refusal."""
-    frame = _frame()
-    frame.run([_load("a"), Instr("LOAD_CONST", argval=0), Instr("LOAD_CONST", argval=1),
-               Instr("BUILD_SLICE", arg=2, argval=2), Instr("BINARY_SUBSCR"), _load("a"), _load("g"),
-               Instr("BUILD_LIST", arg=1, argval=1)])
-    with pytest.raises(DecompilationError, match="LIST_EXTEND into a value that is not a display"):
-        frame.run([Instr("LIST_EXTEND", arg=2, argval=2)])

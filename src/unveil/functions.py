@@ -46,6 +46,9 @@ class Bindings:
         return self._by_id[key]
 
 
+_FAILURES = (DecompilationError, IndexError, KeyError, AttributeError, TypeError, ValueError)
+
+
 class FunctionContext:
     """Decompiles one code object."""
 
@@ -56,6 +59,9 @@ class FunctionContext:
         self.nonlocals = set()
         self.has_annotations = False
         self.instrs = None   # the normalised instructions, once statements() ran
+        self.spill_copies = False   # copy stack values through temporaries (Dynamo's bytecode)
+        self._temps = set()
+        self._fast = None
 
     # -- what the simulator asks ---------------------------------------------
     def constant(self, value):
@@ -69,6 +75,34 @@ class FunctionContext:
 
     def identifier(self, ident):
         return identifier(ident)
+
+    def has_locals(self):
+        return bool(self.code.co_flags & inspect.CO_NEWLOCALS)
+
+    def stable(self, value):
+        """Whether a stack value reads the same whenever it is evaluated, until a
+        store to it: a constant, or a fast local (temporaries included)."""
+        if isinstance(value, ast.Constant):
+            return True
+        if not isinstance(value, ast.Name) or not self.has_locals():
+            return False
+        if self._fast is None:
+            cells = set(self.code.co_cellvars)
+            self._fast = {identifier(n) for n in self.code.co_varnames if n not in cells}
+        return value.id in self._fast or value.id in self._temps
+
+    def is_temporary(self, ident):
+        return ident in self._temps
+
+    def temporary(self):
+        """A new local name for a value Dynamo keeps on the stack across a statement."""
+        taken = set(self.code.co_varnames) | set(self.code.co_cellvars) | set(self.code.co_freevars) \
+            | set(self.code.co_names) | self._temps
+        n = len(self._temps)
+        while "__t%d" % n in taken:
+            n += 1
+        self._temps.add("__t%d" % n)
+        return "__t%d" % n
 
     def declare_global(self, ident):
         if self.code.co_flags & inspect.CO_NEWLOCALS:
@@ -154,20 +188,30 @@ class FunctionContext:
     # -- results ----------------------------------------------------------------
     def statements(self):
         """The body as statements: structured, or failing that an explicit state machine."""
+        self.instrs = normalise(self.code).instrs
         try:
-            self.instrs = normalise(self.code).instrs
-            graph = Graph(list(self.instrs))
-            stmts = _clean(rewrite_guarded_while(Structurer(self, graph).body()))
-            if not self.code.co_flags & inspect.CO_NEWLOCALS:
-                stmts = _without_returns(stmts)
-            check_single_use(stmts)
-            return stmts
-        except (DecompilationError, IndexError, KeyError, AttributeError, TypeError, ValueError) as exc:
-            self.globals, self.nonlocals = set(), set()
+            return self._structured()
+        except _FAILURES as exc:
+            first = exc
+        if self.has_locals() and any(ins.op == "COPY" for ins in self.instrs):
+            self.spill_copies = True   # a value copied and used twice: try again with temporaries
             try:
-                return statemachine.lower(self)
-            except DecompilationError:
-                raise exc from None
+                return self._structured()
+            except _FAILURES:
+                pass
+        self.globals, self.nonlocals = set(), set()
+        try:
+            return statemachine.lower(self)
+        except DecompilationError:
+            raise first from None
+
+    def _structured(self):
+        self.globals, self.nonlocals = set(), set()
+        stmts = _clean(rewrite_guarded_while(Structurer(self, Graph(list(self.instrs))).body()))
+        if not self.code.co_flags & inspect.CO_NEWLOCALS:
+            stmts = _without_returns(stmts)
+        check_single_use(stmts)
+        return stmts
 
     def comprehension(self, fn, iterable):
         sub = FunctionContext(fn.code, self.bindings)

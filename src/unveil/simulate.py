@@ -21,6 +21,8 @@ CMPOPS = {"<": ast.Lt, "<=": ast.LtE, "==": ast.Eq, "!=": ast.NotEq, ">": ast.Gt
 
 
 _PUSHES = itertools.count()
+_COMPOUND = tuple(getattr(ast, n) for n in ("If", "For", "AsyncFor", "While", "Try", "TryStar", "With", "AsyncWith",
+                                           "FunctionDef", "AsyncFunctionDef", "ClassDef", "Match") if hasattr(ast, n))
 
 
 def _computed_at(value):
@@ -46,6 +48,7 @@ class Frame:
         self.stack = list(stack or [])
         self.out = []
         self.parallel = None
+        self.last_emit = next(_PUSHES)   # when the last statement was written
 
     # -- stack --------------------------------------------------------------
     def push(self, value):
@@ -82,8 +85,36 @@ class Frame:
         return None
 
     def emit(self, stmt):
+        if self.ctx.spill_copies and not self._local_only(stmt):
+            self._spill_before(stmt)
         self.flush_parallel()
         self.out.append(stmt)
+        if not self._local_only(stmt):
+            self.last_emit = next(_PUSHES)
+
+    def _spill_before(self, stmt):
+        """Dynamo's bytecode runs statements while values computed before them wait on
+        the stack: evaluate those first, or refuse."""
+        if not any(self._waits(item) for item in self.stack):
+            return
+        before = None if isinstance(stmt, _COMPOUND) else self._begun_unstable(stmt)
+        if not self.spill(before=before):
+            raise DecompilationError("a statement runs while values computed before it wait on the stack in %s"
+                                     % self.ctx.code.co_name)
+
+    def _waits(self, item):
+        """Whether a stack item is a value whose evaluation the text would defer."""
+        return isinstance(item, ast.expr) and not isinstance(item, si.Marker) \
+            and not getattr(item, "_accumulator", False) and not self.ctx.stable(item)
+
+    def _local_only(self, stmt):
+        """Whether a statement only deletes fast locals or copies a constant or fast local
+        into one: it cannot change a waiting value, which :meth:`check_unread` made sure
+        reads none of them."""
+        if isinstance(stmt, ast.Delete):
+            return all(isinstance(t, ast.Name) and self.ctx.stable(t) for t in stmt.targets)
+        return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+            and self.ctx.stable(stmt.targets[0]) and self.ctx.stable(stmt.value)
 
     def run(self, instrs):
         for ins in instrs:
@@ -119,7 +150,7 @@ class Frame:
         aug = _augmented(target, value)
         if aug is not None:
             return self.emit(aug)
-        if self.parallel is not None or _plain(self.below_saved()):
+        if not self.ctx.spill_copies and (self.parallel is not None or _plain(self.below_saved())):
             return self._store_parallel(target, value)
         self.check_unread(target)
         self.emit(ast.Assign(targets=[target], value=value))
@@ -133,13 +164,44 @@ class Frame:
         """
         if not isinstance(target, ast.Name):
             return
-        for item in self.stack:
-            if isinstance(item, si.Marker) or not isinstance(item, ast.expr):
-                continue
-            for node in ast.walk(item):
-                if isinstance(node, ast.Name) and node.id == target.id:
-                    raise DecompilationError("a value on the stack reads %s, which changes before the value "
-                                             "is used (in %s)" % (target.id, self.ctx.code.co_name))
+        readers = [item for item in self.stack if isinstance(item, ast.expr) and not isinstance(item, si.Marker)
+                   and any(isinstance(node, ast.Name) and node.id == target.id for node in ast.walk(item))]
+        if readers and not self.spill(readers):
+            raise DecompilationError("a value on the stack reads %s, which changes before the value "
+                                     "is used (in %s)" % (target.id, self.ctx.code.co_name))
+
+    def spill(self, also=(), before=None):
+        """Evaluate the waiting stack values (those a statement could change, and
+        ``also``) into temporaries, in the order they were computed: Dynamo keeps values
+        on the stack across statements and copies.  False, changing nothing, when a
+        statement has run since the first of them began, one was finished only after
+        ``before`` (a push count), or the scope has no locals."""
+        waiting = [(i, item) for i, item in enumerate(self.stack)
+                   if self._waits(item) or any(item is a for a in also)]
+        begun = [self._begun_unstable(item) for _, item in waiting]
+        if not waiting:
+            return True
+        if not self.ctx.has_locals() or any(b is not None and b < self.last_emit for b in begun) \
+                or before is not None and any(_computed_at(item) > before for _, item in waiting):
+            return False
+        if self.parallel is not None:
+            pending = self.parallel[2]
+            if max(map(_computed_at, pending)) < min(_begun_at(item) or -1 for _, item in waiting):
+                self.flush_parallel()    # the pending assignment's values came first
+            elif max(_computed_at(item) for _, item in waiting) >= min(_begun_at(v) or -1 for v in pending):
+                return False             # its values and the waiting ones interleave
+        for (i, item), _ in sorted(zip(waiting, begun), key=lambda w: w[1] if w[1] is not None else -1):
+            temp = self.ctx.temporary()
+            self.out.append(ast.Assign(targets=[name(temp, store=True)], value=item))
+            self.last_emit = next(_PUSHES)
+            self.stack[i] = name(temp)
+            self.stack[i]._seq = self.last_emit
+        return True
+
+    def _begun_unstable(self, value):
+        """When the evaluation of ``value`` began, leaving out the parts that read the
+        same whenever they are evaluated (constants, fast locals); None if all do."""
+        return min((n._seq for n in ast.walk(value) if hasattr(n, "_seq") and not self.ctx.stable(n)), default=None)
 
     def drop_slot(self, slot):
         """``POP_TOP`` of an unpacked item: the compiler dropped a dead store there."""
@@ -205,6 +267,7 @@ class Frame:
             return
         _, targets, values = self.parallel
         self.parallel = None
+        self.last_emit = next(_PUSHES)
         # 3.11+ stores ``a, b = x, y`` as STORE b; STORE a (no SWAP): list the pairs in the
         # order their values were computed, so the text evaluates them in that order
         pairs = sorted(zip(targets, values), key=lambda tv: _computed_at(tv[1]))
@@ -380,15 +443,16 @@ def _pop_top(f, ins):
     value = f.pop_raw()
     if isinstance(value, si.Chain):
         f.emit(ast.Assign(targets=value.targets, value=value.value))
-    elif hasattr(value, "_import") or hasattr(value, "_import_from") or getattr(value, "_copied", False):
-        pass
+    elif hasattr(value, "_import") or hasattr(value, "_import_from") or getattr(value, "_copied", False) \
+            or isinstance(value, ast.Name) and f.ctx.is_temporary(value.id) or isinstance(value, ast.Constant):
+        pass    # no effect, and the compiler drops constant statements too
     elif isinstance(value, si.Slot):
         f.drop_slot(value)
     elif isinstance(value, si.Marker):
         f.ctx.discard(f, value)
     elif f.parallel is not None and not _in_order_after(value, f.parallel):
         f.drop_into_parallel(value)
-    elif _computed_before(f.stack, value):
+    elif _computed_before(f.stack, value) and not f.spill(before=_begun_at(value)):
         # Dynamo calls a function while arguments it already computed wait on the
         # stack: the call written as a statement would run before them
         raise DecompilationError("a call is dropped while values computed before it wait on the stack in %s"
@@ -402,6 +466,8 @@ def _copy(f, ins):
     """Duplicate a stack value; dropping one copy later (and/or values,
     chained comparisons) is not an expression statement."""
     value = f.stack[-ins.argval]
+    if f.ctx.spill_copies and isinstance(value, ast.expr) and not f.ctx.stable(value) and f.spill():
+        value = f.stack[-ins.argval]
     if isinstance(value, ast.AST):
         value._copied = True
     f.push(value)
@@ -652,10 +718,21 @@ def _extend(f, ins):
         target = ast.Set(elts=[])
         f.stack[-ins.arg] = target
     if not isinstance(target, (ast.List, ast.Set)):
-        raise DecompilationError("%s into a value that is not a display (%s) in %s"
-                                 % (ins.op, type(target).__name__, f.ctx.code.co_name))
+        f.stack[-ins.arg] = _extended(target, value, items, ins.op)
+        return
     target.elts.extend(items)
     target._accumulator = False
+
+
+def _extended(target, value, items, op):
+    """Dynamo extends lists that are not displays, such as ``[a, b][0:1]``: a slice of
+    a display is a new list, so a new display holds both; any other list may be
+    shared and is extended in place by ``__iadd__`` (``list.extend`` that returns it)."""
+    if op != "LIST_EXTEND":   # set |= takes only sets, SET_UPDATE any iterable
+        raise DecompilationError("SET_UPDATE into a value that is not a display")
+    if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Slice) and isinstance(target.value, ast.List):
+        return ast.List(elts=[ast.Starred(value=target, ctx=ast.Load())] + items, ctx=ast.Load())
+    return ast.Call(func=ast.Attribute(value=target, attr="__iadd__", ctx=ast.Load()), args=[value], keywords=[])
 
 
 @handles("BUILD_UNPACK")

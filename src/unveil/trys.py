@@ -138,6 +138,8 @@ def structure_try(s, block, handler, frame, region):
         return _with(s, block, handler, hblock, body_blocks, frame, region)
     if kind == "star":
         return _try_star(s, block, handler, hblock, body_blocks, frame, region)
+    if s.ctx.spill_copies:
+        frame.spill()   # Dynamo's values waiting across the try were computed before it
     hframe = Frame(s.ctx, frame.stack[:handler[1]] + ([si.Marker()] if handler[2] else []) + [si.Exc()])
     h_blocks = _region(s, hblock, hblock.handler) if hblock.handler else {hblock}
     h_exits = []
@@ -285,7 +287,29 @@ def _try_body(s, block, handler, body_blocks, frame, region, elide):
                                depth=len(frame.stack))
     s.seq(block.start, body_frame, body_region, entering=s.entered(block, region))
     body_frame.flush_parallel()
-    return body_frame.out or [ast.Pass()], _one(s, body_exits, "try body")
+    exit_ = _one(s, body_exits, "try body")
+    frame.stack = _stack_after(frame.stack, body_frame, exit_, "try body")
+    return body_frame.out or [ast.Pass()], exit_
+
+
+def _values(items):
+    return [v for v in items if isinstance(v, ast.expr) and not isinstance(v, si.Marker)]
+
+
+def _stack_after(stack, body_frame, exit_, what):
+    """The stack after a body entered with ``stack``: the same, or (Dynamo calls inside
+    a try what it pushed before) the body's own, its new values evaluated into
+    temporaries at its end.  Refused where the text would lose values.  Markers
+    (a with's exit, an iterator) are the structurer's to match, not values."""
+    after, before = _values(body_frame.stack), _values(stack)
+    if exit_ is None or len(after) == len(before) and all(a is b for a, b in zip(after, before)):
+        return stack
+    plain = all(v is si.NULL or v in after for v in body_frame.stack) \
+        and all(v is si.NULL or v in before for v in stack)
+    if not (body_frame.ctx.spill_copies and plain and body_frame.spill()):
+        raise DecompilationError("the %s leaves with other values on the stack than it found (in %s)"
+                                 % (what, body_frame.ctx.code.co_name))
+    return list(body_frame.stack)
 
 
 def run_return_tail(frame, tail, pos):
@@ -638,8 +662,11 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
     item = ast.withitem(context_expr=exit_marker.ctx, optional_vars=target)
     node_cls = ast.AsyncWith if exit_marker.is_async else ast.With
     frame.emit(node_cls(items=[item], body=stmts or [ast.Pass()], type_comment=None))
-    frame.stack = list(outer)
     exit_ = _one(s, exits, "with body")
+    if exit_ is not None and _values(body_frame.stack) != _values(outer):
+        raise DecompilationError("the with body leaves with other values on the stack than it found (in %s)"
+                                 % s.ctx.code.co_name)
+    frame.stack = list(outer)
     if exit_ is None:
         exit_ = _suppressed(s, hblock)
     return exit_
