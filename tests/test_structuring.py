@@ -40,6 +40,7 @@ STRUCTURED = [
     "regressions.try_with_two_named_clauses_inside_a_named_except",
     "regressions.conditional_expression_in_a_finally_body",
     "regressions.finally_reads_a_name_the_try_assigned",
+    "regressions.while_else_after_a_break_from_try_in_while_true",
 ]
 if sys.version_info >= (3, 12):  # only 3.12+ copy the return into the break path: the state
     STRUCTURED.append("regressions.or_in_a_call_before_break_and_return")  # machine before

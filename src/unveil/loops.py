@@ -134,7 +134,7 @@ def _for_follow(s, loop, exit_pos):
         if ins.op == "JUMP" and ins.target is not None and (ins.target > exit_pos or ins.target < loop.header.start):
             targets.add(ins.target)
     # a block laid out inside the loop (``elif c: raise``) is not past an else clause
-    span_end = max(b.end for b in loop.body)
+    span_end = max(b.end for b in _reached_normally(loop))
     candidates = sorted(t for t in targets if t > exit_pos and t >= span_end and not _reraises(s, t, loop)
                         and not _jumped_over(s, exit_pos, t))
     if candidates:
@@ -144,6 +144,19 @@ def _for_follow(s, loop, exit_pos):
             and outer.header.start in {s.through_jumps(t) for t in targets}:
         return outer.header.start  # a break over an else clause, threaded to the next iteration
     return exit_pos if exit_pos < len(s.instrs) else None
+
+
+def _reached_normally(loop):
+    """The loop's blocks reached from its header without an exception: 3.11+ lays
+    handler code (and what only it reaches) out after the function's other code."""
+    seen = {loop.header}
+    todo = [loop.header]
+    while todo:
+        for b in todo.pop().succs:
+            if b in loop.body and b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return seen
 
 
 def _jumped_over(s, exit_pos, target):

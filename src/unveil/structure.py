@@ -297,15 +297,24 @@ class Structurer:
         return target
 
     # -- post-dominators per region -------------------------------------------
-    def merge_point(self, block, region):
-        key = (id(region.loop), frozenset(region.blocks) if region.blocks is not None else None)
+    def merge_point(self, block, region, past_returns=False):
+        """Where the arms of the branch ending ``block`` meet.  With ``past_returns``,
+        in a loop body, failing that, where the arms that go on meet, the others
+        returning or raising (``if a: if b: return`` before an inner loop)."""
+        m = self._postdom(block, region, True)
+        if m is None and past_returns and region.loop is not None and region.blocks is None:
+            m = self._postdom(block, region, False)
+        return m
+
+    def _postdom(self, block, region, terminal_sink):
+        key = (id(region.loop), frozenset(region.blocks) if region.blocks is not None else None, terminal_sink)
         pdom = self._pdom.get(key)
         if pdom is None:
-            pdom = self._pdom[key] = self._postdoms(region)
+            pdom = self._pdom[key] = self._postdoms(region, terminal_sink)
         m = pdom.get(block)
         return None if m is None or m == _EXIT else m
 
-    def _postdoms(self, region):
+    def _postdoms(self, region, terminal_sink):
         loop = region.loop
         if region.blocks is not None:
             nodes = set(region.blocks)
@@ -323,7 +332,7 @@ class Structurer:
                     out.append(s)
                 else:
                     out.append(_EXIT)
-            if not b.succs:
+            if not b.succs and terminal_sink:
                 out.append(_EXIT)
             return out
 
@@ -338,7 +347,7 @@ class Structurer:
         state.simple = (cond, last.op) if chain_end == block.start else None
         t_kind = self.jump_kind(state.t, region)
         e_kind = self.jump_kind(state.e, region)
-        merge = self.merge_point(self.g.of_instr[chain_end], region)
+        merge = self.merge_point(self.g.of_instr[chain_end], region, past_returns=True)
         mpos = merge.start if merge is not None else None
         if (mpos is None and region.blocks is not None and region.depth is not None
                 and len(frame.stack) > region.depth and si.is_expr(frame.stack[-1])):

@@ -860,3 +860,34 @@ def or_in_a_call_before_break_and_return(chain):
             data.append(base or 1)
             break
     return data
+
+
+@case(({"a": ["b"], "b": ["a"]},), ({"a": ["b", "c"], "b": [], "c": ["a"]},), ({"a": ["b"], "b": []},), ({},))
+def while_else_after_a_break_from_try_in_while_true(graph):
+    """graphlib's _find_cycle (3.12): the inner ``while``'s break (inside a try) goes to
+    the end of the ``while True`` body; the except handler laid out after the function
+    made the inner loop's span reach past that point, so it was not taken as the
+    place past the else clause ("jump back into the loop": state machine)."""
+    stack, itstack, seen, where = [], [], set(), {}
+    for node in graph:
+        if node in seen:
+            continue
+        while True:
+            if node in seen:
+                if node in where:
+                    return stack[where[node]:] + [node]
+            else:
+                seen.add(node)
+                itstack.append(iter(graph[node]).__next__)
+                where[node] = len(stack)
+                stack.append(node)
+            while stack:
+                try:
+                    node = itstack[-1]()
+                    break
+                except StopIteration:
+                    del where[stack.pop()]
+                    itstack.pop()
+            else:
+                break
+    return None
