@@ -41,6 +41,7 @@ STRUCTURED = [
     "regressions.conditional_expression_in_a_finally_body",
     "regressions.finally_reads_a_name_the_try_assigned",
     "regressions.while_else_after_a_break_from_try_in_while_true",
+    "regressions.while_one_with_an_inner_while_one_and_raising_arms",
 ]
 if sys.version_info >= (3, 12):  # only 3.12+ copy the return into the break path: the state
     STRUCTURED.append("regressions.or_in_a_call_before_break_and_return")  # machine before

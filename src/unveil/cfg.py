@@ -141,7 +141,11 @@ class Graph:
         exits = going_on
         if not exits:
             return None
-        return max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), s.start))
+        # the way out the others lead to; else one that goes on (one that returns or
+        # raises can be an arm inside the loop), else a return (3.12+ copy the one after
+        # the loop; a raise is an arm laid out after it), else the last
+        return max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs),
+                                         self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
 
     def _starts_with_exit_copy(self, block):
         """A terminal block that starts with a ``with`` exit call (``None, None, None``)."""

@@ -64,6 +64,8 @@ def _while_else(s, loop):
     if len(outside) != 1:
         return None
     test_exit = outside[0].start
+    if _ends(s, test_exit) and _runs_statements(s.instrs[header.start:header.end]):
+        return None   # ``while 1: line = read(); if not line: raise``: an arm, not an else
     follow = _for_follow(s, loop, test_exit)
     if follow is None or follow == test_exit:
         return None
@@ -157,6 +159,19 @@ def _reached_normally(loop):
                 seen.add(b)
                 todo.append(b)
     return seen
+
+
+def _runs_statements(instrs):
+    """Whether straight-line code stores or drops a value (a walrus stores a copy): then
+    its conditional jump is no ``while`` test, which is one expression."""
+    return any(ins.op == "POP_TOP" or ins.op.startswith(("STORE_", "DELETE_"))
+               and not (i and instrs[i - 1].op == "COPY") for i, ins in enumerate(instrs))
+
+
+def _ends(s, pos):
+    """Whether the block at ``pos`` returns or raises."""
+    block = s.g.block_at.get(pos)
+    return block is not None and not block.succs
 
 
 def _jumped_over(s, exit_pos, target):

@@ -891,3 +891,30 @@ def while_else_after_a_break_from_try_in_while_true(graph):
             else:
                 break
     return None
+
+
+@case((["macdef", "a", "b", "\n", ""], ), (["macdef", "a"],), (["other"],), ([""],))
+def while_one_with_an_inner_while_one_and_raising_arms(tokens):
+    """netrc's _parse (3.12): ``if not tt: break`` became a copy of the return after
+    the loop, and the final ``else: raise`` was laid out after the loop: the raise was
+    taken for the place the loop goes on, and the inner loop's ``if not line: raise``
+    (after a statement in its header) for a while test with an else clause (state
+    machine)."""
+    it = iter(tokens)
+    out = []
+    while 1:
+        tt = next(it, "")
+        if not tt:
+            break
+        elif tt == "macdef":
+            while 1:
+                line = next(it, "")
+                if not line:
+                    raise ValueError("missing terminator")
+                if line == "\n":
+                    break
+                out.append(line)
+            continue
+        else:
+            raise ValueError(tt)
+    return out
