@@ -42,6 +42,8 @@ STRUCTURED = [
     "regressions.finally_reads_a_name_the_try_assigned",
     "regressions.while_else_after_a_break_from_try_in_while_true",
     "regressions.while_one_with_an_inner_while_one_and_raising_arms",
+    "regressions.return_from_a_try_in_an_except_clause",
+    "regressions.return_a_tuple_with_a_conditional_from_nested_trys",
 ]
 if sys.version_info >= (3, 12):  # only 3.12+ copy the return into the break path: the state
     STRUCTURED.append("regressions.or_in_a_call_before_break_and_return")  # machine before

@@ -244,7 +244,8 @@ def _share_return_tails(instrs):
     the compiler made, not two statements that look alike), the earlier copy
     becomes a jump to the later one: the same program, with a merge point.
     """
-    blocks = [b for b in _split(instrs) if instrs[b.end - 1].op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")]
+    # (the tail may leave a try: ``try: return (a, b if c else d)`` returns outside it)
+    blocks = [b for b in _split(instrs, by_handler=False) if instrs[b.end - 1].op in _TERMINAL]
     for k, early in enumerate(blocks):
         for late in blocks[k + 1:]:
             n = 0
@@ -337,7 +338,9 @@ def _terminal_run(instrs, pos):
     return None
 
 
-def _split(instrs):
+def _split(instrs, by_handler=True):
+    """Basic blocks; ``by_handler=False`` lets a run go on where only the try covering
+    it changes."""
     n = len(instrs)
     leaders = {0} if n else set()
     for i, ins in enumerate(instrs):
@@ -350,7 +353,7 @@ def _split(instrs):
             leaders.add(i)  # a for loop whose body never loops back is its own block too
         if ins.handler is not None:
             leaders.add(ins.handler[0])
-        if i and instrs[i - 1].handler != ins.handler:
+        if by_handler and i and instrs[i - 1].handler != ins.handler:
             leaders.add(i)
     leaders = sorted(x for x in leaders if x < n)
     blocks = []

@@ -144,10 +144,12 @@ class Structurer:
             return None
         ins = self.instrs[pos] if pos < len(self.instrs) else None
         depth = region.depth
-        tail = trys.return_tail(self, pos) if depth is not None and len(frame.stack) > depth else None
+        valued = len(frame.stack) > depth if depth is not None else skipped and si.is_expr(frame.top())
+        tail = trys.return_tail(self, pos) if valued else None
         if tail is not None:
             # ``try: return x``: the value is computed inside, the return (and what
-            # drops iterators and ends clauses and withs on the way) is not covered
+            # drops iterators and ends clauses and withs on the way) is not covered;
+            # likewise ``except: return x`` in an except clause (3.11+)
             trys.run_return_tail(frame, tail, pos)
             return None
         if ins is not None and ins.op == "POP_TOP" and isinstance(frame.top(), si.Iter) \

@@ -407,6 +407,10 @@ def _elide_except(s, pos, frame):
     return _follow_jump(s, _past_pop_except(instrs, pos))
 
 
+# ending the clause runs no code of the program: a ``return`` after it (the end of an
+# enclosing clause, 3.11+) may move inside, with the value computed there
+_elide_except.keeps_order = True
+
 def _past_pop_except(instrs, pos):
     """Past the ``POP_EXCEPT`` at ``pos`` and the ``name = None; del name`` that ends an
     ``except E as name`` after it."""

@@ -918,3 +918,40 @@ def while_one_with_an_inner_while_one_and_raising_arms(tokens):
         else:
             raise ValueError(tt)
     return out
+
+
+@case((0,), (1,), (2,), (3,))
+def return_from_a_try_in_an_except_clause(n):
+    """3.11+: the inner clause's ``return x`` leaves it (its POP_EXCEPT) and then ends
+    the outer clause and returns, outside both handlers: the value was left behind in
+    the inner clause and the outer one ran the tail on an empty stack (state machine)."""
+    def fail(k):
+        if n <= k:
+            raise KeyError(k)
+        return "ok %d" % k
+    try:
+        return fail(0)
+    except KeyError:
+        try:
+            return fail(1)
+        except KeyError:
+            return "both failed"
+
+
+@case((b"YQ==",), (b"YQ",), (b"Y",), (b"!!",))
+def return_a_tuple_with_a_conditional_from_nested_trys(encoded):
+    """email's decode_b (3.12): ``return (f(x), [d] if c else [])`` in a try: the
+    tuple and return were copied into both arms, the return outside the try, so the
+    copies split into two blocks and were not shared (a value evaluated twice: state
+    machine)."""
+    import base64
+    import binascii
+    pad_err = len(encoded) % 4
+    missing = b"==="[:4 - pad_err] if pad_err else b""
+    try:
+        return (base64.b64decode(encoded + missing, validate=True), ["padding"] if pad_err else [])
+    except binascii.Error:
+        try:
+            return (base64.b64decode(encoded, validate=False), ["characters"])
+        except binascii.Error:
+            return encoded, ["length"]
