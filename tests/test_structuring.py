@@ -44,6 +44,7 @@ STRUCTURED = [
     "regressions.while_one_with_an_inner_while_one_and_raising_arms",
     "regressions.return_from_a_try_in_an_except_clause",
     "regressions.return_a_tuple_with_a_conditional_from_nested_trys",
+    "regressions.while_in_a_for_ending_with_an_if",
 ]
 if sys.version_info >= (3, 12):  # only 3.12+ copy the return into the break path: the state
     STRUCTURED.append("regressions.or_in_a_call_before_break_and_return")  # machine before

@@ -174,7 +174,8 @@ def _collect_body(body, header, latch, graph):
             continue
         body.add(x)
         for p in x.preds:
-            todo.append(p)
+            if p in graph.idom:   # not the dead rest of a loop test shared with the top one
+                todo.append(p)
         for h_src in graph.blocks:
             if graph.handler_block(h_src) is x and h_src not in body and h_src in graph.idom:
                 todo.append(h_src)

@@ -955,3 +955,25 @@ def return_a_tuple_with_a_conditional_from_nested_trys(encoded):
             return (base64.b64decode(encoded, validate=False), ["characters"])
         except binascii.Error:
             return encoded, ["length"]
+
+
+@case(([["a", "=x", "b"], ["", "c"]],), ([],), ([[" d"]],))
+def while_in_a_for_ending_with_an_if(lines):
+    """email.header's decode_header (3.12): the while loop's repeated test at its
+    bottom became a jump to the top test, and the rest of that test, now dead, still
+    counted as part of the loop: it took the for loop's header for code past a while
+    else clause ("jump back into the loop": state machine)."""
+    words = []
+    for line in lines:
+        parts = list(line)
+        first = True
+        while parts:
+            unencoded = parts.pop(0)
+            if first:
+                unencoded = unencoded.lstrip()
+                first = False
+            if unencoded:
+                words.append((unencoded, None))
+            if parts:
+                words.append((parts.pop(0), 1))
+    return words
