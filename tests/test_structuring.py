@@ -45,6 +45,7 @@ STRUCTURED = [
     "regressions.return_from_a_try_in_an_except_clause",
     "regressions.return_a_tuple_with_a_conditional_from_nested_trys",
     "regressions.while_in_a_for_ending_with_an_if",
+    "regressions.while_with_a_compound_test_and_continue",
 ]
 if sys.version_info >= (3, 12):  # only 3.12+ copy the return into the break path: the state
     STRUCTURED.append("regressions.or_in_a_call_before_break_and_return")  # machine before
@@ -59,3 +60,9 @@ def test_the_names_are_cases():
 def test_structured_without_the_state_machine(name):
     source = unveil.decompile(CASES[name].fn)
     assert "__state" not in source, source
+
+
+def test_a_loop_test_spanning_blocks_makes_one_loop():
+    """Its bottom copy (3.11+) is shared with the top one: no second, nested loop."""
+    source = unveil.decompile(CASES["regressions.while_with_a_compound_test_and_continue"].fn)
+    assert source.count("while ") == 1, source

@@ -203,13 +203,16 @@ def _share_loop_tests(instrs):
         if (top_last.op not in CONDITIONAL or top_last.op != _exit_op(last, body_start)
                 or not same_target(instrs, top_last.target, exit_)):
             continue
-        if any(j < body_start and j not in range(top.start, top.end) for j in _jumps_to(instrs, body_start)):
-            continue  # the body is entered from elsewhere too (``while a or b``)
-        n = _common_test(instrs, top, b)
+        n = 0
+        if not any(j < body_start and j not in range(top.start, top.end) for j in _jumps_to(instrs, body_start)):
+            n = _common_test(instrs, top, b)   # else the body is entered from elsewhere too
+        if n == 0 or n == top.end - 1 - top.start:
+            # a test spanning blocks (``while a or b``): both copies whole
+            n = max(n, _common_compound_test(instrs, body_start, exit_, b.end - 1))
         if n == 0:
             continue
         first = instrs[b.end - 1 - n]
-        jump = Instr("JUMP", target=top.end - 1 - n, line=first.line, offset=first.offset)
+        jump = Instr("JUMP", target=body_start - 1 - n, line=first.line, offset=first.offset)
         jump.handler, jump.index = first.handler, first.index
         instrs[b.end - 1 - n] = jump
 
@@ -234,6 +237,43 @@ def _common_test(instrs, top, bottom):
         if a.op.startswith("LOAD_") or a.op == "PUSH_NULL":
             best = n
     return best
+
+
+def _common_compound_test(instrs, body_start, exit_, last):
+    """Length of a test spanning blocks (``while a and (b or c)``) that the bottom test,
+    ending at ``last``, repeats before its final jump: the same instructions on the
+    same line, their jumps going to the same place (the body, the exit) or to the same
+    point within each copy, and nothing jumping into the bottom copy but to its start."""
+    line = instrs[last].line
+    n = best = 0
+    while True:
+        i, j = body_start - 2 - n, last - 1 - n
+        if i < 0 or j <= body_start:
+            break
+        a, b = instrs[i], instrs[j]
+        if a.op != b.op or not _same_value(a.argval, b.argval) or a.line != line or b.line != line \
+                or a.handler != b.handler:
+            break
+        if a.target is not None and not (a.target == b.target or a.target == exit_ and same_target(
+                instrs, b.target, exit_) or i < a.target < body_start and a.target - i == b.target - j):
+            break
+        n += 1
+        if a.op.startswith("LOAD_") or a.op == "PUSH_NULL":
+            best = n
+    if best == 0:
+        return 0
+    start, top = last - best, body_start - 1 - best
+    inside = range(start + 1, last + 1)
+    if any(ins.target in inside and k not in inside for k, ins in enumerate(instrs) if ins.op in JUMPS):
+        return 0
+    if any(ins.target in range(top + 1, body_start) and not top <= k < body_start
+           for k, ins in enumerate(instrs) if ins.op in JUMPS):
+        return 0
+    return best
+
+
+def _same_value(a, b):
+    return type(a) is type(b) and (a is b or a == b)
 
 
 def _share_return_tails(instrs):

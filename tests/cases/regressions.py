@@ -977,3 +977,27 @@ def while_in_a_for_ending_with_an_if(lines):
             if parts:
                 words.append((parts.pop(0), 1))
     return words
+
+
+@case(("ab.c",), ("..x!y",), ("\\\\!",), ("",), ("a?b",))
+def while_with_a_compound_test_and_continue(value):
+    """email's get_obs_local_part (3.11+): the bottom copy of the test ``value and
+    (value[0] == '\\\\' or value[0] not in '!?')`` spans several blocks and was not
+    shared with the top one, so ``continue`` made a second, nested loop (and in
+    get_obs_local_part "jump back into the loop": state machine)."""
+    out = []
+    while value and (value[0] == "\\\\" or value[0] not in "!?"):
+        if value[0] == ".":
+            out.append("dot")
+            value = value[1:]
+            continue
+        try:
+            token, value = value[0], value[1:]
+            if token == "c":
+                raise KeyError(token)
+        except KeyError:
+            if value[:1] not in "xy":
+                raise
+            token = "cfws"
+        out.append(token)
+    return out, value
