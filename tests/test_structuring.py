@@ -46,6 +46,7 @@ STRUCTURED = [
     "regressions.return_a_tuple_with_a_conditional_from_nested_trys",
     "regressions.while_in_a_for_ending_with_an_if",
     "regressions.while_with_a_compound_test_and_continue",
+    "regressions.or_before_a_break_that_goes_on_with_the_outer_loop",
 ]
 if sys.version_info >= (3, 12):  # only 3.12+ copy the return into the break path: the state
     STRUCTURED.append("regressions.or_in_a_call_before_break_and_return")  # machine before

@@ -323,7 +323,9 @@ class Structurer:
         elif loop is not None:
             # with the code that leaves the loop only by returning or raising: two arms
             # that meet there (``data.add(a or b); break`` before a return) merge there
-            nodes = set(loop.body) | _returning_exits(loop)
+            outer = {other.header.start for other in self.g.loops.values()
+                     if other is not loop and loop.header in other.body}
+            nodes = set(loop.body) | _returning_exits(loop, outer)
         else:
             nodes = set(self.g.idom)
 
@@ -707,9 +709,11 @@ def _within(region, block):
     return True
 
 
-def _returning_exits(loop):
-    """Blocks outside ``loop`` that its body reaches and from which every path returns
-    or raises without coming back to the loop or reaching its follow."""
+def _returning_exits(loop, outer_headers=()):
+    """Blocks outside ``loop`` that its body reaches and from which every path returns,
+    raises, or jumps to the loop's follow or to the next turn of an enclosing loop
+    (``outer_headers``: a ``break`` threaded there), without coming back to the loop:
+    the code of a ``break`` or ``return``."""
     seen, todo = set(), [s for b in loop.body for s in b.succs]
     while todo:
         b = todo.pop()
@@ -719,7 +723,8 @@ def _returning_exits(loop):
         todo.extend(b.succs)
     changed = True
     while changed:
-        leaky = {b for b in seen if any(s not in seen for s in b.succs)}
+        leaky = {b for b in seen if any(s not in seen and s is not loop.follow and s.start not in outer_headers
+                                        for s in b.succs)}
         seen -= leaky
         changed = bool(leaky)
     return seen

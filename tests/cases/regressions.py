@@ -1001,3 +1001,21 @@ def while_with_a_compound_test_and_continue(value):
             token = "cfws"
         out.append(token)
     return out, value
+
+
+@case(([[0, "", 3], [None, 4]],), ([[0], []],), ([],), ([[5]],))
+def or_before_a_break_that_goes_on_with_the_outer_loop(chains):
+    """enum's _find_data_type_: ``found.add(candidate or base); break`` in a for loop
+    nested in another: the break path goes on with the outer loop, outside the inner
+    loop's body, so the arms of the ``or`` had no merge point and were written twice
+    (a refused double evaluation: state machine)."""
+    found = []
+    for chain in chains:
+        candidate = None
+        for base in chain:
+            if base:
+                found.append(candidate or base)
+                break
+            else:
+                candidate = candidate or base
+    return found
