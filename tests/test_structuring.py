@@ -47,6 +47,7 @@ STRUCTURED = [
     "regressions.while_in_a_for_ending_with_an_if",
     "regressions.while_with_a_compound_test_and_continue",
     "regressions.or_before_a_break_that_goes_on_with_the_outer_loop",
+    "regressions.while_with_an_or_of_ands_over_two_lines",
 ]
 if sys.version_info >= (3, 12):  # only 3.12+ copy the return into the break path: the state
     STRUCTURED.append("regressions.or_in_a_call_before_break_and_return")  # machine before

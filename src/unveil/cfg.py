@@ -242,17 +242,16 @@ def _common_test(instrs, top, bottom):
 def _common_compound_test(instrs, body_start, exit_, last):
     """Length of a test spanning blocks (``while a and (b or c)``) that the bottom test,
     ending at ``last``, repeats before its final jump: the same instructions on the
-    same line, their jumps going to the same place (the body, the exit) or to the same
-    point within each copy, and nothing jumping into the bottom copy but to its start."""
-    line = instrs[last].line
+    same lines, their jumps going to the same place (the body, the exit) or to the same
+    point within each copy; the whole test (no jump from before it into it), and
+    nothing jumping into the bottom copy but to its start."""
     n = best = 0
     while True:
         i, j = body_start - 2 - n, last - 1 - n
         if i < 0 or j <= body_start:
             break
         a, b = instrs[i], instrs[j]
-        if a.op != b.op or not _same_value(a.argval, b.argval) or a.line != line or b.line != line \
-                or a.handler != b.handler:
+        if a.op != b.op or not _same_value(a.argval, b.argval) or a.line != b.line or a.handler != b.handler:
             break
         if a.target is not None and not (a.target == b.target or a.target == exit_ and same_target(
                 instrs, b.target, exit_) or i < a.target < body_start and a.target - i == b.target - j):
@@ -267,6 +266,7 @@ def _common_compound_test(instrs, body_start, exit_, last):
     if any(ins.target in inside and k not in inside for k, ins in enumerate(instrs) if ins.op in JUMPS):
         return 0
     if any(ins.target in range(top + 1, body_start) and not top <= k < body_start
+           or k < top and ins.target in range(top + 1, body_start + 1)   # only the end of the test
            for k, ins in enumerate(instrs) if ins.op in JUMPS):
         return 0
     return best

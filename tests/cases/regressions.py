@@ -1019,3 +1019,17 @@ def or_before_a_break_that_goes_on_with_the_outer_loop(chains):
             else:
                 candidate = candidate or base
     return found
+
+
+@case((5, 0, 8, 3), (100, 2, 3, 7), (0, 9, 8, 1), (-40, 0, 2, 5))
+def while_with_an_or_of_ands_over_two_lines(y, R, L, M):
+    """_pydecimal's _ilog: the test spans two lines; matching only its second line's
+    copy made the bottom test jump into the middle of the top one, and structuring
+    that recursed until Python's limit ("nested too deeply")."""
+    if M > 6:
+        y += 1
+    while (R <= L and abs(y) << L - R >= M or
+           R > L and abs(y) >> R - L >= M):
+        y = y // 2
+        R += 1
+    return y, R
