@@ -48,6 +48,9 @@ STRUCTURED = [
     "regressions.while_with_a_compound_test_and_continue",
     "regressions.or_before_a_break_that_goes_on_with_the_outer_loop",
     "regressions.while_with_an_or_of_ands_over_two_lines",
+    "regressions.for_else_break_in_an_except_clause_in_a_try",
+    "regressions.for_break_in_an_except_clause_then_return",
+    "regressions.for_break_in_an_except_clause_inside_a_for",
 ]
 if sys.version_info >= (3, 12):  # only 3.12+ copy the return into the break path: the state
     STRUCTURED.append("regressions.or_in_a_call_before_break_and_return")  # machine before

@@ -129,7 +129,8 @@ def _for_follow(s, loop, exit_pos):
         last = s.instrs[b.end - 1]
         for succ in b.succs:
             if succ not in loop.body and succ.start != exit_pos and (
-                    last.op in ("JUMP", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE") or succ.start != b.end):
+                    last.op in ("JUMP", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE") or succ.start != b.end
+                    or succ.handler != b.handler):   # falling out of the try the loop is in
                 targets.add(succ.start)
     # break paths leave the natural loop before they jump: scan the loop's span
     for ins in s.instrs[loop.header.end:exit_pos]:
@@ -137,8 +138,12 @@ def _for_follow(s, loop, exit_pos):
             targets.add(ins.target)
     # a block laid out inside the loop (``elif c: raise``) is not past an else clause
     span_end = max(b.end for b in _reached_normally(loop))
-    candidates = sorted(t for t in targets if t > exit_pos and t >= span_end and not _reraises(s, t, loop)
-                        and not _jumped_over(s, exit_pos, t))
+    # (3.13 may lay out first a break path that leaves the loop's try, then an else
+    # clause that raises)
+    if _ends(s, exit_pos):
+        targets |= {p for p in map(lambda t: _out_of_try(s, loop, t), targets) if p is not None}
+    candidates = sorted(t for t in targets if (t > exit_pos or _ends(s, exit_pos) and _leaves_try(s, loop, t))
+                        and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, exit_pos, t))
     if candidates:
         return candidates[0]
     outer = _enclosing_loop(s, loop)
@@ -166,6 +171,24 @@ def _runs_statements(instrs):
     its conditional jump is no ``while`` test, which is one expression."""
     return any(ins.op == "POP_TOP" or ins.op.startswith(("STORE_", "DELETE_"))
                and not (i and instrs[i - 1].op == "COPY") for i, ins in enumerate(instrs))
+
+
+def _leaves_try(s, loop, pos):
+    block = s.g.block_at.get(pos)
+    return block is not None and block.handler != loop.header.handler
+
+
+def _out_of_try(s, loop, pos):
+    """Where the straight path from ``pos`` (a ``break``'s code) leaves the try the loop
+    runs in, or None."""
+    block = s.g.block_at.get(pos)
+    for _ in range(8):
+        if block is None or block in loop.body or len(block.succs) != 1:
+            return None
+        if block.handler != loop.header.handler:
+            return block.start
+        block = block.succs[0]
+    return None
 
 
 def _ends(s, pos):

@@ -90,6 +90,9 @@ class Structurer:
             if region.blocks is not None and block not in region.blocks and block.start == pos:
                 pos = self.leave(pos, frame, region)
                 continue
+            if region.blocks is None and block.start == pos and not _within(region, block) \
+                    and self.goto(pos, frame, region) is None:
+                return None   # a break by a copy of the code after the loop
             if region.blocks is None and block.start == pos and not _within(region, block):
                 # a loop inside a try or with body left by a ``return``: through the
                 # enclosing exit copies, or not at all
@@ -190,6 +193,11 @@ class Structurer:
                 if tail:
                     frame.run(tail)  # ``return`` (of a value loaded before or after the copies)
                     return True
+                if getattr(outer.elide, "keeps_order", False) and self.return_tail(pos):
+                    # the copies ran no code (an except clause's end): 3.13 copied the
+                    # ``return member`` after the try into a ``break`` path
+                    frame.run(self.instrs[pos:self.g.of_instr[pos].end])
+                    return True
                 ins = self.instrs[pos] if pos < len(self.instrs) else None
                 if ins is not None and ins.op == "JUMP":
                     kind = self.jump_kind(ins.target, outer.parent or outer)
@@ -273,7 +281,23 @@ class Structurer:
                 return "continue"
             if loop.follow is not None and final == self.through_jumps(loop.follow.start):
                 return "break"
+            if loop.follow is not None and self._same_run(target, loop.follow.start):
+                return "break"   # a copy of the code after the loop (3.13: a clause's end)
         return None
+
+    def _same_run(self, a, b):
+        """Whether straight code from ``a`` and from ``b`` is the same up to a jump to one
+        place or a return or raise."""
+        for _ in range(6):
+            if a >= len(self.instrs) or b >= len(self.instrs) or a == b:
+                return a == b
+            x, y = self.instrs[a], self.instrs[b]
+            if not x.same(y) or x.handler != y.handler or x.op in CONDITIONAL or x.op == "FOR_ITER":
+                return False
+            if x.op == "JUMP" or x.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+                return True   # same target (``same`` compares it)
+            a, b = a + 1, b + 1
+        return False
 
     def through_jumps(self, pos):
         """Where a chain of blocks holding only ``JUMP`` finally leads."""

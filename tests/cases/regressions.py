@@ -1033,3 +1033,73 @@ def while_with_an_or_of_ands_over_two_lines(y, R, L, M):
         y = y // 2
         R += 1
     return y, R
+
+
+@case(({1: "a"}, 1, []), ({}, 2, [(2, "b")]), ({}, [3], [([3], "c")]), ({}, [4], [([5], "d")]),
+      ({}, 6, [(7, "e")]))
+def for_else_break_in_an_except_clause_in_a_try(table, value, pairs):
+    """enum's _proto_member.__set_name__ (3.13): the ``break`` path, laid out before
+    the else clause (which raises), leaves the except clause straight away; it was
+    not taken for the break ("a loop leaves its enclosing try": state machine)."""
+    log = []
+    try:
+        try:
+            member = table[value]
+        except TypeError:
+            for key, candidate in pairs:
+                if key == value:
+                    member = candidate
+                    break
+            else:
+                raise KeyError
+    except KeyError:
+        member = None
+    log.append(member)
+    try:
+        table[value] = member
+    except TypeError:
+        log.append("unhashable")
+    return log
+
+
+@case(({1: "a"}, 1, []), ({}, [3], [([3], "c")]), ({}, [4], [([5], "d")]))
+def for_break_in_an_except_clause_then_return(table, value, pairs):
+    """3.13 copies the ``return`` after the try into the break path, after the end of
+    the except clause (which runs no code): the return goes inside the loop."""
+    try:
+        try:
+            member = table[value]
+        except TypeError:
+            for key, candidate in pairs:
+                if key == value:
+                    member = candidate
+                    break
+            else:
+                raise KeyError
+    except KeyError:
+        member = None
+    return member
+
+
+@case(([("a", 1), ("b", [2]), ("c", [3])], [[2]], [[2], [9]]), ([], [], []), ([("d", [4])], [], [[4]]))
+def for_break_in_an_except_clause_inside_a_for(attrs, unhashable, members):
+    """enum's _simple_enum convert_class (3.13): the inner loop's ``break`` runs a copy of
+    the except clause's end (``POP_EXCEPT``; jump), not a jump to the loop's exit ("a
+    loop leaves its enclosing try": state machine)."""
+    table = {1: "one"}
+    out = []
+    for name, value in attrs:
+        try:
+            contained = table.get(value)
+        except TypeError:
+            contained = None
+            if value in unhashable:
+                for m in members:
+                    if m == value:
+                        contained = m
+                        break
+        if contained is not None:
+            out.append(contained)
+        else:
+            out.append(name)
+    return out
