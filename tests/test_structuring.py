@@ -51,6 +51,8 @@ STRUCTURED = [
     "regressions.for_else_break_in_an_except_clause_in_a_try",
     "regressions.for_break_in_an_except_clause_then_return",
     "regressions.for_break_in_an_except_clause_inside_a_for",
+    "regressions.while_with_a_chained_comparison_in_an_else",
+    "regressions.for_else_raising_with_a_comprehension_in_a_for",
 ]
 if sys.version_info >= (3, 12):  # only 3.12+ copy the return into the break path: the state
     STRUCTURED.append("regressions.or_in_a_call_before_break_and_return")  # machine before

@@ -141,11 +141,26 @@ class Graph:
         exits = going_on
         if not exits:
             return None
+        # ways out that only drop a chained comparison's middle value or jump, all to
+        # one place: that place (``while a == b == c`` at the bottom, 3.11+)
+        # (3.12+ copy a return there into each: copies are one place)
+        passed = [self.past_cleanup(s) for s in exits]
+        if len(exits) > 1 and None not in passed and not any(p in loop.body for p in passed) \
+                and all(same_target(self.instrs, p.start, passed[0].start) for p in passed):
+            return max(passed, key=lambda p: p.start)
         # the way out the others lead to; else one that goes on (one that returns or
         # raises can be an arm inside the loop), else a return (3.12+ copy the one after
         # the loop; a raise is an arm laid out after it), else the last
         return max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs),
                                          self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
+
+    def past_cleanup(self, block):
+        """The block after ``block`` if it only pops (a chained comparison's cleanup)
+        and jumps or falls through there, else ``block``; None at the end."""
+        ops = [i.op for i in self.instrs[block.start:block.end]]
+        if ops in (["POP_TOP"], ["POP_TOP", "JUMP"], ["JUMP"]) and len(block.succs) == 1:
+            return block.succs[0]
+        return block
 
     def _starts_with_exit_copy(self, block):
         """A terminal block that starts with a ``with`` exit call (``None, None, None``)."""
@@ -298,8 +313,12 @@ def _share_return_tails(instrs):
             # the whole common tail must consume what the arms computed
             # ... and start inside a block: two whole blocks alike may be the ends of two
             # arms that each computed all the tail's operands (``a - 1 if c else 1 - a``)
-            if n < 2 or instrs[early.end - n].op not in _EXPRESSION_TAIL or (
-                    early.end - n == early.start and late.end - n == late.start):
+            # ... or be a whole block that the other copies after a chained comparison's
+            # cleanup (3.12+: ``POP_TOP`` then the return that follows the loop or if)
+            cleanup = early.end - n - 1 == early.start and instrs[early.start].op == "POP_TOP" \
+                and late.end - n == late.start
+            if n < 2 or not cleanup and (instrs[early.end - n].op not in _EXPRESSION_TAIL or (
+                    early.end - n == early.start and late.end - n == late.start)):
                 continue
             first = instrs[early.end - n]
             jump = Instr("JUMP", target=late.end - n, line=first.line, offset=first.offset)

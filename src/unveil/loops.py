@@ -64,8 +64,11 @@ def _while_else(s, loop):
     if len(outside) != 1:
         return None
     test_exit = outside[0].start
-    if _ends(s, test_exit) and _runs_statements(s.instrs[header.start:header.end]):
-        return None   # ``while 1: line = read(); if not line: raise``: an arm, not an else
+    cleaned = s.g.past_cleanup(outside[0])   # ``while a < b < c``: the test's cleanup
+    if cleaned is not None and s.instrs[test_exit].op == "POP_TOP" and len(outside[0].preds) == 1:
+        test_exit = cleaned.start
+    if _runs_statements(s.instrs[header.start:header.end]):
+        return None   # ``while 1: line = read(); if not line: raise``: an if, not the loop's test
     follow = _for_follow(s, loop, test_exit)
     if follow is None or follow == test_exit:
         return None
@@ -174,8 +177,12 @@ def _runs_statements(instrs):
 
 
 def _leaves_try(s, loop, pos):
-    block = s.g.block_at.get(pos)
-    return block is not None and block.handler != loop.header.handler
+    """Whether ``pos`` lies just outside the try (or except clause) the loop runs in."""
+    block, inside = s.g.block_at.get(pos), loop.header.handler
+    if block is None or inside is None:
+        return False
+    handler = s.g.block_at.get(inside[0])
+    return handler is not None and block.handler == handler.handler
 
 
 def _out_of_try(s, loop, pos):
@@ -186,7 +193,7 @@ def _out_of_try(s, loop, pos):
         if block is None or block in loop.body or len(block.succs) != 1:
             return None
         if block.handler != loop.header.handler:
-            return block.start
+            return block.start if _leaves_try(s, loop, block.start) else None
         block = block.succs[0]
     return None
 
@@ -268,9 +275,16 @@ def _walk_loop_body(stmts):
 
 
 def rewrite_guarded_while(stmts):
-    """``if c: while True: B; if not c: break`` -> ``while c: B`` (3.11+ loop layout)."""
+    """``if c: while True: B; if not c: break`` -> ``while c: B`` (3.11+ loop layout),
+    in ``stmts`` and the blocks nested in them (functions have their own pass)."""
     out = []
     for st in stmts:
+        if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in ("body", "orelse", "finalbody"):
+                if isinstance(getattr(st, field, None), list):
+                    setattr(st, field, rewrite_guarded_while(getattr(st, field)))
+            for part in getattr(st, "handlers", None) or getattr(st, "cases", None) or ():
+                part.body = rewrite_guarded_while(part.body)
         if (isinstance(st, ast.If) and not st.orelse and len(st.body) == 1
                 and isinstance(st.body[0], ast.While) and _is_true(st.body[0].test)
                 and not st.body[0].orelse):

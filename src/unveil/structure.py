@@ -11,7 +11,7 @@ A jump whose target cannot be given a structured form raises
 """
 import ast
 
-from .cfg import Loop, postdominators
+from .cfg import Loop, postdominators, same_target
 from .errors import DecompilationError
 from .instructions import CONDITIONAL
 from .simulate import Frame
@@ -474,7 +474,9 @@ class Structurer:
         if pos_o not in (t2, e2):
             pos_n, stack_n = self.through_cleanup(pos_o, stack_o)
             # ... or two jumps to one place (a loop's continue after a cleanup)
-            pos_n = next((p for p in (t2, e2) if self.through_jumps(p) == self.through_jumps(pos_n)), pos_n)
+            # or to two copies of one return (3.12+)
+            pos_n = next((p for p in (t2, e2) if self.through_jumps(p) == self.through_jumps(pos_n)
+                          or same_target(self.instrs, p, pos_n)), pos_n)
             if pos_n in (t2, e2):
                 setattr(st, other, pos_n)
                 setattr(st, other + "_stack", stack_n)

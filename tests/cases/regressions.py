@@ -1103,3 +1103,36 @@ def for_break_in_an_except_clause_inside_a_for(attrs, unhashable, members):
         else:
             out.append(name)
     return out
+
+
+@case((0, 48), (-3, 48), (-2, 7), (1, 0))
+def while_with_a_chained_comparison_in_an_else(ye, yc):
+    """_pydecimal's _power_exact: ``while m % 2 == n % 2 == 0`` in an else arm.  The
+    failed first comparison's cleanup (``POP_TOP``) was taken for a while-else clause
+    (3.8-3.10) or for where the loop goes on (3.11+), and 3.12+ copied the return into
+    the cleanup: stack underflow, state machine."""
+    if ye >= 0:
+        m, n = yc, 1
+    else:
+        m, n = yc, 10 ** (-ye)
+        while m % 2 == n % 2 == 0:
+            m //= 2
+            n //= 2
+    return m, n
+
+
+@case(([], set()), ([(True, ["a", "b"])], {"b"}), ([(True, ["a"]), (False, [])], set()),
+      ([(False, ["x"])], set()))
+def for_else_raising_with_a_comprehension_in_a_for(groups, seen):
+    """argparse's _parse_known_args (3.13): the else clause's inlined comprehension runs
+    in a try of its own; its start was taken for a break path leaving the try the loop
+    runs in (a rule for loops in except clauses), and the outer loop went on there."""
+    for required, actions in groups:
+        if required:
+            for action in actions:
+                if action in seen:
+                    break
+            else:
+                names = [a for a in actions if a]
+                raise ValueError(names)
+    return "ok"
