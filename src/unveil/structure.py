@@ -285,6 +285,10 @@ class Structurer:
                 return "break"   # a copy of the code after the loop (3.13: a clause's end)
         return None
 
+    def _same_line(self, a, b):
+        a, b = self.through_jumps(a), self.through_jumps(b)
+        return a < len(self.instrs) and b < len(self.instrs) and self.instrs[a].line == self.instrs[b].line
+
     def _same_run(self, a, b):
         """Whether straight code from ``a`` and from ``b`` is the same up to a jump to one
         place or a return or raise."""
@@ -474,9 +478,10 @@ class Structurer:
         if pos_o not in (t2, e2):
             pos_n, stack_n = self.through_cleanup(pos_o, stack_o)
             # ... or two jumps to one place (a loop's continue after a cleanup)
-            # or to two copies of one return (3.12+)
+            # or to two copies of one return (3.12+: on the same line; two returns alike
+            # on two lines are two statements)
             pos_n = next((p for p in (t2, e2) if self.through_jumps(p) == self.through_jumps(pos_n)
-                          or same_target(self.instrs, p, pos_n)), pos_n)
+                          or same_target(self.instrs, p, pos_n) and self._same_line(p, pos_n)), pos_n)
             if pos_n in (t2, e2):
                 setattr(st, other, pos_n)
                 setattr(st, other + "_stack", stack_n)

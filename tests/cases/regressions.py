@@ -1136,3 +1136,18 @@ def for_else_raising_with_a_comprehension_in_a_for(groups, seen):
                 names = [a for a in actions if a]
                 raise ValueError(names)
     return "ok"
+
+
+@case(("a",), ("b",), ("c",), ("d",), same_bytecode=True)
+def two_elifs_returning_alike_on_two_lines(name):
+    """_pydecimal's Context.__setattr__: two arms return the same call on two lines;
+    joining conditions across copies of one return (3.12+) took them for one place and
+    wrote ``if name == 'b' or name == 'c'`` (same behaviour, other bytecode)."""
+    if name == "a":
+        return len(name) + 1
+    elif name == "b":
+        return len(name) + 2
+    elif name == "c":
+        return len(name) + 2
+    else:
+        raise KeyError(name)
