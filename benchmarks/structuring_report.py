@@ -1,0 +1,100 @@
+"""Which functions unveil writes as a state machine instead of structured code.
+
+    python3 benchmarks/structuring_report.py                 # this interpreter
+    python3 benchmarks/structuring_report.py --versions      # pyenv's 3.8-3.13
+
+Decompiles the module code object of every source file of the stdlib judge's
+modules (``MODULES`` in stdlib_roundtrip.py) and counts, in the text, the
+functions lowered to the state machine (their body starts ``__state = 0``) and
+the files unveil fails on.  The state machine is correct (the judge runs it) but
+hard to read; this is the measure of how often structuring gives up.
+"""
+import argparse
+import ast
+import json
+import os
+import subprocess
+import sys
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(os.path.dirname(HERE), "src"), HERE]
+
+import bench_functions  # noqa: E402
+import stdlib_roundtrip  # noqa: E402
+
+VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
+
+
+def lowered(source):
+    """Qualified names of the functions in ``source`` whose body is a state machine."""
+    found = []
+
+    def visit(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = prefix + child.name
+                if not isinstance(child, ast.ClassDef) and any(
+                        isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name)
+                        and st.targets[0].id == "__state" for st in child.body[:3]):
+                    found.append(name)
+                visit(child, name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(source), "")
+    return found
+
+
+def report():
+    """{files, lowered: [module:function], errors: [module: reason]} for this interpreter."""
+    import unveil
+    files, low, errors = 0, [], []
+    for name in stdlib_roundtrip.selected_modules(None):
+        for mod, path, _ in stdlib_roundtrip.module_files(stdlib_roundtrip.MODULES[name][1]):
+            files += 1
+            with open(path, encoding="utf-8") as f:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    code = compile(f.read(), path, "exec")
+            try:
+                source = unveil.decompile(code)
+            except unveil.DecompilationError as exc:
+                errors.append("%s: %s" % (mod, exc))
+                continue
+            low += ["%s:%s" % (mod, fn) for fn in lowered(source)]
+    return {"python": sys.version.split()[0], "files": files, "lowered": low, "errors": errors}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--versions", nargs="*", metavar="X.Y", help="run on these pyenv interpreters")
+    ap.add_argument("--json", help="write the reports to this JSON file")
+    args = ap.parse_args()
+    if args.versions is None:
+        reports = [report()]
+    else:
+        reports = []
+        for v in args.versions or VERSIONS:
+            python = bench_functions.interpreter(v)
+            if python is None:
+                print("no interpreter for Python %s" % v, file=sys.stderr)
+                continue
+            out = subprocess.run([python, os.path.abspath(__file__), "--json", "-"],
+                                 stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
+            reports += json.loads(out)
+    if args.json == "-":
+        print(json.dumps(reports))
+        return
+    print("| python | files | functions as a state machine | files not decompiled |")
+    print("|---|---:|---|---|")
+    for r in reports:
+        print("| %s | %d | %d %s | %d %s |" % (r["python"], r["files"], len(r["lowered"]),
+                                              ", ".join(r["lowered"]), len(r["errors"]), "; ".join(r["errors"])))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(reports, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
