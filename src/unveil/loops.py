@@ -144,7 +144,7 @@ def _for_follow(s, loop, exit_pos):
     # (3.13 may lay out first a break path that leaves the loop's try, then an else
     # clause that raises)
     if _ends(s, exit_pos):
-        targets |= {p for p in map(lambda t: _out_of_try(s, loop, t), targets) if p is not None}
+        targets |= {p for p in (_out_of_try(s, loop, t) for t in targets) if p is not None}
     candidates = sorted(t for t in targets if (t > exit_pos or _ends(s, exit_pos) and _leaves_try(s, loop, t))
                         and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, exit_pos, t))
     if candidates:
