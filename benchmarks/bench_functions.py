@@ -6,9 +6,13 @@ this file by path, so both tools are timed on exactly the same list, enumerated
 the same deterministic way, with the same loop.  Standard library only.
 """
 import importlib.util
+import json
 import os
 import shutil
 import signal
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 import types
@@ -21,6 +25,7 @@ DEFAULT_MODULES = (
 )
 
 PYENV = os.path.join(os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv")), "versions")
+VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
 
 
 def interpreter(version):
@@ -29,6 +34,31 @@ def interpreter(version):
         if d == version or d.startswith(version + "."):
             return os.path.join(PYENV, d, "bin", "python")
     return shutil.which("python" + version)
+
+
+def run_each_version(script, versions, args, quiet=False):
+    """Run ``script`` with ``args`` and ``--json FILE`` under pyenv's Python of each of
+    ``versions`` (all six when empty); the JSON each run wrote, in order.  A version
+    without an interpreter or a result is reported on stderr and left out."""
+    results = []
+    for v in versions or VERSIONS:
+        python = interpreter(v)
+        if python is None:
+            print("no interpreter for Python %s" % v, file=sys.stderr)
+            continue
+        fd, out = tempfile.mkstemp(suffix=".json")
+        os.close(fd)
+        print("== Python %s" % v, file=sys.stderr, flush=True)
+        try:
+            subprocess.run([python, os.path.abspath(script)] + list(args) + ["--json", out],
+                           stdout=subprocess.DEVNULL if quiet else None)
+            with open(out) as f:
+                results.append(json.load(f))
+        except (OSError, ValueError):
+            print("Python %s: no result" % v, file=sys.stderr)
+        finally:
+            os.unlink(out)
+    return results
 
 
 def venv_python(venv):

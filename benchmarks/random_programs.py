@@ -68,7 +68,6 @@ import bench_functions  # noqa: E402  (time limit, loading by path; shared with 
 SRC = os.path.join(ROOT, "src")
 VENV = os.path.join(HERE, ".venv-hypo-%d.%d" % sys.version_info[:2])
 REQUIREMENTS = ("hypothesmith>=0.3",)
-VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
 LIMIT = 5.0   # seconds for decompiling one program
 SHRINK_SECONDS = 20.0   # per failure signature, for each of the two ways of minimising
 
@@ -629,25 +628,10 @@ def main():
     args = parser.parse_args()
 
     if args.versions is not None:
-        results = []
-        for v in args.versions or VERSIONS:
-            python = bench_functions.interpreter(v)
-            if python is None:
-                print("no interpreter for Python %s" % v, file=sys.stderr)
-                continue
-            out = os.path.join(HERE, ".random-%s.json" % v)
-            cmd = [python, os.path.abspath(__file__), "--examples", str(args.examples), "--shrink", str(args.shrink),
-                   "--shrink-budget", str(args.shrink_budget), "--show", str(args.show), "--json", out]
-            cmd += ["--seed", str(args.seed)] if args.seed is not None else []
-            cmd += ["--strategy", args.strategy]
-            print("== Python %s" % v, file=sys.stderr, flush=True)
-            subprocess.run(cmd)
-            try:
-                with open(out) as f:
-                    results.append(json.load(f))
-                os.unlink(out)
-            except (OSError, ValueError):
-                pass
+        cmd = ["--examples", str(args.examples), "--shrink", str(args.shrink),
+               "--shrink-budget", str(args.shrink_budget), "--show", str(args.show), "--strategy", args.strategy]
+        cmd += ["--seed", str(args.seed)] if args.seed is not None else []
+        results = bench_functions.run_each_version(__file__, args.versions, cmd)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(results, f, indent=1)

@@ -72,7 +72,6 @@ import bench_functions  # noqa: E402  (time limit, loading by path; shared with 
 # The unveil that is judged: the working tree's, or (in the runs started by the driver)
 # a snapshot of it taken when the driver started, so that all runs judge the same code.
 SRC = os.environ.get("UNVEIL_JUDGE_SRC") or os.path.join(ROOT, "src")
-VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
 
 # name -> (test module, modules whose functions are swapped, first version).
 # A name ending in ".*" swaps the package and all its submodules.
@@ -942,27 +941,11 @@ def main():
 def _main(args):
 
     if args.versions is not None:
-        versions = args.versions or list(VERSIONS)
-        reports = []
-        for v in versions:
-            python = bench_functions.interpreter(v)
-            if python is None:
-                print("no interpreter for Python %s" % v, file=sys.stderr)
-                continue
-            tmp = tempfile.mktemp(suffix=".json")
-            cmd = [python, os.path.abspath(__file__), "--json", tmp, "--jobs", str(args.jobs),
-                   "--timeout", str(args.timeout)]
-            cmd += ["--module-mode"] if args.module_mode else []
-            cmd += ["--modules"] + args.modules if args.modules else []
-            cmd += ["--quiet"] if args.quiet else []
-            print("== Python %s" % v, file=sys.stderr, flush=True)
-            subprocess.run(cmd, stdout=subprocess.DEVNULL)
-            try:
-                with open(tmp) as f:
-                    reports.append(json.load(f))
-                os.unlink(tmp)
-            except (OSError, ValueError):
-                print("Python %s: no result" % v, file=sys.stderr)
+        cmd = ["--jobs", str(args.jobs), "--timeout", str(args.timeout)]
+        cmd += ["--module-mode"] if args.module_mode else []
+        cmd += ["--modules"] + args.modules if args.modules else []
+        cmd += ["--quiet"] if args.quiet else []
+        reports = bench_functions.run_each_version(__file__, args.versions, cmd, quiet=True)
         for rep in reports:
             print(table(rep))
             print()

@@ -13,7 +13,6 @@ import argparse
 import ast
 import json
 import os
-import subprocess
 import sys
 import warnings
 
@@ -22,8 +21,6 @@ sys.path[:0] = [os.path.join(os.path.dirname(HERE), "src"), HERE]
 
 import bench_functions  # noqa: E402
 import stdlib_roundtrip  # noqa: E402
-
-VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
 
 
 def lowered(source):
@@ -74,18 +71,8 @@ def main():
     if args.versions is None:
         reports = [report()]
     else:
-        reports = []
-        for v in args.versions or VERSIONS:
-            python = bench_functions.interpreter(v)
-            if python is None:
-                print("no interpreter for Python %s" % v, file=sys.stderr)
-                continue
-            out = subprocess.run([python, os.path.abspath(__file__), "--json", "-"],
-                                 stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
-            reports += json.loads(out)
-    if args.json == "-":
-        print(json.dumps(reports))
-        return
+        reports = [r for run in bench_functions.run_each_version(__file__, args.versions, [], quiet=True)
+                   for r in run]
     print("| python | files | functions as a state machine | files not decompiled |")
     print("|---|---:|---|---|")
     for r in reports:

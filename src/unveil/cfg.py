@@ -266,7 +266,7 @@ def _common_compound_test(instrs, body_start, exit_, last):
         if i < 0 or j <= body_start:
             break
         a, b = instrs[i], instrs[j]
-        if a.op != b.op or not _same_value(a.argval, b.argval) or a.line != b.line or a.handler != b.handler:
+        if not a.same_op(b) or a.line != b.line or a.handler != b.handler:
             break
         if a.target is not None and not (a.target == b.target or a.target == exit_ and same_target(
                 instrs, b.target, exit_) or i < a.target < body_start and a.target - i == b.target - j):
@@ -276,19 +276,13 @@ def _common_compound_test(instrs, body_start, exit_, last):
             best = n
     if best == 0:
         return 0
-    start, top = last - best, body_start - 1 - best
-    inside = range(start + 1, last + 1)
-    if any(ins.target in inside and k not in inside for k, ins in enumerate(instrs) if ins.op in JUMPS):
-        return 0
-    if any(ins.target in range(top + 1, body_start) and not top <= k < body_start
-           or k < top and ins.target in range(top + 1, body_start + 1)   # only the end of the test
-           for k, ins in enumerate(instrs) if ins.op in JUMPS):
-        return 0
+    bottom, top = range(last - best + 1, last + 1), range(body_start - 1 - best, body_start)
+    for k, ins in enumerate(instrs):
+        if ins.op in JUMPS and (ins.target in bottom and k not in bottom
+                                or ins.target in top[1:] and k not in top
+                                or k < top.start and ins.target == body_start):  # only the end of the test
+            return 0
     return best
-
-
-def _same_value(a, b):
-    return type(a) is type(b) and (a is b or a == b)
 
 
 def _share_return_tails(instrs):
@@ -373,7 +367,16 @@ def same_target(instrs, a, b):
         return True
     if a is None or b is None or a >= len(instrs) or b >= len(instrs):
         return False
-    run_a, run_b = _terminal_run(instrs, a), _terminal_run(instrs, b)
+    return _alike(_straight_run(instrs, a), _straight_run(instrs, b))
+
+
+def same_code(instrs, a, b):
+    """Same position, or two copies of straight code up to a return, raise or jump to
+    one place (3.13 copies an except clause's end into a loop's ``break`` path)."""
+    return a == b or _alike(_straight_run(instrs, a, to_jump=True), _straight_run(instrs, b, to_jump=True))
+
+
+def _alike(run_a, run_b):
     return (run_a is not None and run_b is not None and len(run_a) == len(run_b)
             and all(x.same(y) and x.handler == y.handler for x, y in zip(run_a, run_b)))
 
@@ -387,14 +390,15 @@ def _past_jumps(instrs, pos):
     return pos
 
 
-def _terminal_run(instrs, pos):
-    """The straight-line instructions from ``pos`` to a return/raise, if no jump comes first."""
+def _straight_run(instrs, pos, to_jump=False):
+    """The straight-line instructions from ``pos`` to a return/raise (with ``to_jump``,
+    or an unconditional jump), if no other jump comes first."""
     for end in range(pos, min(len(instrs), pos + 8)):
         op = instrs[end].op
+        if op in _TERMINAL or to_jump and op == "JUMP":
+            return instrs[pos:end + 1]
         if op in JUMPS:
             return None
-        if op in _TERMINAL:
-            return instrs[pos:end + 1]
     return None
 
 
@@ -481,4 +485,4 @@ def postdominators(nodes, succs, exit_node):
     return _dominators(exit_node, lambda n: preds.get(n, []))
 
 
-__all__ = ["Graph", "Block", "Loop", "postdominators", "CONDITIONAL"]
+__all__ = ["Graph", "Block", "Loop", "postdominators", "same_code", "same_target", "CONDITIONAL"]

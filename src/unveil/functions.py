@@ -105,7 +105,7 @@ class FunctionContext:
         return "__t%d" % n
 
     def declare_global(self, ident):
-        if self.code.co_flags & inspect.CO_NEWLOCALS:
+        if self.has_locals():
             self.globals.add(ident)
 
     def declare_nonlocal(self, ident):
@@ -208,7 +208,7 @@ class FunctionContext:
     def _structured(self):
         self.globals, self.nonlocals = set(), set()
         stmts = _clean(rewrite_guarded_while(Structurer(self, Graph(list(self.instrs))).body()))
-        if not self.code.co_flags & inspect.CO_NEWLOCALS:
+        if not self.has_locals():
             stmts = _without_returns(stmts)
         check_single_use(stmts)
         return stmts

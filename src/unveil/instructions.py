@@ -56,8 +56,11 @@ class Instr:
 
     def same(self, other):
         """Equal operation and operand (for comparing duplicated code)."""
-        return (self.op == other.op and self.target == other.target
-                and _same_value(self.argval, other.argval))
+        return self.same_op(other) and self.target == other.target
+
+    def same_op(self, other):
+        """Equal operation and operand, wherever a jump goes."""
+        return self.op == other.op and _same_value(self.argval, other.argval)
 
 
 def _same_value(a, b):

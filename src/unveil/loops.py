@@ -208,10 +208,7 @@ def _jumped_over(s, exit_pos, target):
     """The loop's exit is only a jump past ``target``, a block that returns or raises:
     ``target`` is an ``if c: return`` after the loop's last test, not code past an
     else clause (which would have to fall into it)."""
-    if s.through_jumps(exit_pos) <= target:
-        return False
-    block = s.g.block_at.get(target)
-    return block is not None and not block.succs
+    return s.through_jumps(exit_pos) > target and _ends(s, target)
 
 
 def _enclosing_loop(s, loop):

@@ -33,11 +33,11 @@ def _computed_at(value):
     return max((getattr(n, "_seq", -1) for n in ast.walk(value)), default=-1)
 
 
-def _begun_at(value):
+def _begun_at(value, ignore=lambda node: isinstance(node, ast.Constant)):
     """When the evaluation of a stack value began: the earliest push among its parts
-    (constants aside, which have no effect), or None if no part was pushed."""
-    return min((n._seq for n in ast.walk(value) if hasattr(n, "_seq") and not isinstance(n, ast.Constant)),
-               default=None)
+    (those ``ignore`` leaves out, by default constants, which have no effect), or
+    None if no other part was pushed."""
+    return min((n._seq for n in ast.walk(value) if hasattr(n, "_seq") and not ignore(n)), default=None)
 
 
 class Frame:
@@ -85,19 +85,18 @@ class Frame:
         return None
 
     def emit(self, stmt):
-        if self.ctx.spill_copies and not self._local_only(stmt):
+        local = self._local_only(stmt)
+        if self.ctx.spill_copies and not local:
             self._spill_before(stmt)
         self.flush_parallel()
         self.out.append(stmt)
-        if not self._local_only(stmt):
+        if not local:
             self.last_emit = next(_PUSHES)
 
     def _spill_before(self, stmt):
         """Dynamo's bytecode runs statements while values computed before them wait on
         the stack: evaluate those first, or refuse."""
-        if not any(self._waits(item) for item in self.stack):
-            return
-        before = None if isinstance(stmt, _COMPOUND) else self._begun_unstable(stmt)
+        before = None if isinstance(stmt, _COMPOUND) else _begun_at(stmt, self.ctx.stable)
         if not self.spill(before=before):
             raise DecompilationError("a statement runs while values computed before it wait on the stack in %s"
                                      % self.ctx.code.co_name)
@@ -178,9 +177,9 @@ class Frame:
         ``before`` (a push count), or the scope has no locals."""
         waiting = [(i, item) for i, item in enumerate(self.stack)
                    if self._waits(item) or any(item is a for a in also)]
-        begun = [self._begun_unstable(item) for _, item in waiting]
         if not waiting:
             return True
+        begun = [_begun_at(item, self.ctx.stable) for _, item in waiting]   # fast locals never change
         if not self.ctx.has_locals() or any(b is not None and b < self.last_emit for b in begun) \
                 or before is not None and any(_computed_at(item) > before for _, item in waiting):
             return False
@@ -197,11 +196,6 @@ class Frame:
             self.stack[i] = name(temp)
             self.stack[i]._seq = self.last_emit
         return True
-
-    def _begun_unstable(self, value):
-        """When the evaluation of ``value`` began, leaving out the parts that read the
-        same whenever they are evaluated (constants, fast locals); None if all do."""
-        return min((n._seq for n in ast.walk(value) if hasattr(n, "_seq") and not self.ctx.stable(n)), default=None)
 
     def drop_slot(self, slot):
         """``POP_TOP`` of an unpacked item: the compiler dropped a dead store there."""

@@ -11,7 +11,7 @@ A jump whose target cannot be given a structured form raises
 """
 import ast
 
-from .cfg import Loop, postdominators, same_target
+from .cfg import Loop, postdominators, same_code, same_target
 from .errors import DecompilationError
 from .instructions import CONDITIONAL
 from .simulate import Frame
@@ -90,10 +90,9 @@ class Structurer:
             if region.blocks is not None and block not in region.blocks and block.start == pos:
                 pos = self.leave(pos, frame, region)
                 continue
-            if region.blocks is None and block.start == pos and not _within(region, block) \
-                    and self.goto(pos, frame, region) is None:
-                return None   # a break by a copy of the code after the loop
             if region.blocks is None and block.start == pos and not _within(region, block):
+                if self.goto(pos, frame, region) is None:
+                    return None   # a break by a copy of the code after the loop
                 # a loop inside a try or with body left by a ``return``: through the
                 # enclosing exit copies, or not at all
                 if not self.return_through_enclosing(pos, frame, region):
@@ -281,27 +280,13 @@ class Structurer:
                 return "continue"
             if loop.follow is not None and final == self.through_jumps(loop.follow.start):
                 return "break"
-            if loop.follow is not None and self._same_run(target, loop.follow.start):
+            if loop.follow is not None and same_code(self.instrs, target, loop.follow.start):
                 return "break"   # a copy of the code after the loop (3.13: a clause's end)
         return None
 
     def _same_line(self, a, b):
         a, b = self.through_jumps(a), self.through_jumps(b)
         return a < len(self.instrs) and b < len(self.instrs) and self.instrs[a].line == self.instrs[b].line
-
-    def _same_run(self, a, b):
-        """Whether straight code from ``a`` and from ``b`` is the same up to a jump to one
-        place or a return or raise."""
-        for _ in range(6):
-            if a >= len(self.instrs) or b >= len(self.instrs) or a == b:
-                return a == b
-            x, y = self.instrs[a], self.instrs[b]
-            if not x.same(y) or x.handler != y.handler or x.op in CONDITIONAL or x.op == "FOR_ITER":
-                return False
-            if x.op == "JUMP" or x.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
-                return True   # same target (``same`` compares it)
-            a, b = a + 1, b + 1
-        return False
 
     def through_jumps(self, pos):
         """Where a chain of blocks holding only ``JUMP`` finally leads."""

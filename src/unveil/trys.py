@@ -302,7 +302,7 @@ def _stack_after(stack, body_frame, exit_, what):
     temporaries at its end.  Refused where the text would lose values.  Markers
     (a with's exit, an iterator) are the structurer's to match, not values."""
     after, before = _values(body_frame.stack), _values(stack)
-    if exit_ is None or len(after) == len(before) and all(a is b for a, b in zip(after, before)):
+    if exit_ is None or after == before:   # (ast nodes compare by identity)
         return stack
     plain = all(v is si.NULL or v in after for v in body_frame.stack) \
         and all(v is si.NULL or v in before for v in stack)
@@ -410,6 +410,7 @@ def _elide_except(s, pos, frame):
 # ending the clause runs no code of the program: a ``return`` after it (the end of an
 # enclosing clause, 3.11+) may move inside, with the value computed there
 _elide_except.keeps_order = True
+
 
 def _past_pop_except(instrs, pos):
     """Past the ``POP_EXCEPT`` at ``pos`` and the ``name = None; del name`` that ends an
@@ -667,10 +668,7 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
     node_cls = ast.AsyncWith if exit_marker.is_async else ast.With
     frame.emit(node_cls(items=[item], body=stmts or [ast.Pass()], type_comment=None))
     exit_ = _one(s, exits, "with body")
-    if exit_ is not None and _values(body_frame.stack) != _values(outer):
-        raise DecompilationError("the with body leaves with other values on the stack than it found (in %s)"
-                                 % s.ctx.code.co_name)
-    frame.stack = list(outer)
+    frame.stack = _stack_after(list(outer), body_frame, exit_, "with body")
     if exit_ is None:
         exit_ = _suppressed(s, hblock)
     return exit_
