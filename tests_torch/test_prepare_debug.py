@@ -201,3 +201,18 @@ def test_dumped_resume_functions_run_in_place(program, tmp_path):
     again = [compiled(*args, **kwargs).detach() for args in calls]
     assert_same(plain, again)
     assert any(adapter.cache_entries(code) for code in swapped), "the recompiled resume functions never ran"
+
+
+def test_a_call_dynamo_makes_inside_its_own_try_stays_in_the_text(tmp_path):
+    """Dynamo calls ``print`` inside the try it builds for ``with torch.no_grad()``, with
+    the function and argument pushed before the try, and leaves the result on the stack
+    after it.  A try body that leaves a value the structurer then dropped would lose the
+    call from the transformed code, and the tensor results would not show it; the
+    value is handed on through a temporary."""
+    program = next(p for p in PROGRAMS if p.name == "break_in_with_and_try")
+    with unveil.prepare_debug(tmp_path):
+        execute(program)
+    index = json.loads((tmp_path / "index.json").read_text())
+    texts = [(tmp_path / a["file"]).read_text() for a in index["artifacts"]
+             if a["kind"] == "transformed_code" and a["function"].startswith("break_inside_with_and_try")]
+    assert texts and all("'inside no_grad'" in t for t in texts), texts
