@@ -14,9 +14,11 @@ suites), on the running interpreter, ``test.test_X`` is run in subprocesses:
     classes, ``__wrapped__`` chains, functions held in closure cells of
     decorators, singledispatch registries) has its ``__code__`` replaced in place
     by the decompiled-and-recompiled version (``unveil.decompile_code`` then
-    ``unveil.recompile(source, original_code)``, which keeps the free and cell
-    variable layout, so closures and zero-argument ``super()`` keep working); the
-    decompiler's bindings go into the function's globals.  Modules already
+    ``unveil.recompile(source, original_code, lines=...)``, which keeps the free
+    and cell variable layout, so closures and zero-argument ``super()`` keep
+    working, and puts each statement on its original line, so tracebacks quote
+    the original source); the decompiler's bindings go into the function's
+    globals.  Modules already
     imported when the worker starts (``unittest`` imports ``argparse``,
     ``difflib``, ``contextlib``, ...) are swapped in place; modules imported
     later, including fresh copies made by ``import_fresh_module`` (the pure
@@ -41,7 +43,8 @@ has a time limit (``--timeout``); a run that times out or crashes fails.
 The table counts distinct code objects (a function's nested functions and
 comprehensions are recompiled as part of it); "identical" compares instruction
 lists the way tests/roundtrip.py's ``same_bytecode`` does (jump targets and
-CACHE/EXTENDED_ARG ignored).  For a failing module the script lists the
+CACHE/EXTENDED_ARG ignored), compiled on the decompiled text's own lines
+(original lines add line-marking NOPs).  For a failing module the script lists the
 regressed tests, the functions of the module that appear in their tracebacks
 ("suspects"), and the functions the decompiler failed on.
 
@@ -267,6 +270,8 @@ class Swapper:
                     raise ValueError("free variables %s != %s" % (new.co_freevars, code.co_freevars))
                 rec["recompiled"] = True
                 rec["identical"] = bool(self.same_bytecode(code, new))
+                # the swapped-in code runs on the original's lines, as tracebacks show them
+                new = self.unveil.recompile(source, code, lines=dec.lines)
                 result = (new, bindings)
             except bench_functions.TimeLimit:
                 rec["error"] = "recompile: timed out"

@@ -43,3 +43,30 @@ def outcome(fn, call):
     """What calling ``fn`` with ``call`` returns or raises, as comparable data."""
     args, kwargs = copy.deepcopy((call.args, call.kwargs))
     return _outcome_of(lambda: fn(*args, **kwargs))
+
+
+def _consume(value):
+    """Run a returned generator, coroutine or async generator to its end, raising
+    what it raises."""
+    if isinstance(value, types.GeneratorType):
+        list(value)
+    elif inspect.iscoroutine(value):
+        _drive_coroutine(value)
+    elif inspect.isasyncgen(value):
+        _collect_async_gen(value)
+
+
+def raised_at(fn, call):
+    """Where calling ``fn`` with ``call`` raises: the (function, line) of each
+    traceback frame in ``fn``'s source file, or None if it does not raise."""
+    args, kwargs = copy.deepcopy((call.args, call.kwargs))
+    try:
+        _consume(fn(*args, **kwargs))
+    except Exception as exc:  # the case's own exceptions are part of its behaviour
+        frames, tb = [], exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == fn.__code__.co_filename:
+                frames.append((tb.tb_frame.f_code.co_name, tb.tb_lineno))
+            tb = tb.tb_next
+        return frames
+    return None

@@ -5,10 +5,11 @@ import types
 import unveil
 
 
-def rebuild(fn):
-    """A copy of ``fn`` whose code is the recompiled decompiled source."""
+def rebuild(fn, original_lines=False):
+    """A copy of ``fn`` whose code is the recompiled decompiled source (on the lines
+    of the decompiled text, or on ``fn``'s own lines if ``original_lines``)."""
     result = unveil.decompile_code(fn)
-    code = unveil.recompile(result.source, fn.__code__)
+    code = unveil.recompile(result.source, fn.__code__, lines=result.lines if original_lines else None)
     glob = dict(fn.__globals__)
     glob.update(result.bindings)
     new = types.FunctionType(code, glob if result.bindings else fn.__globals__, fn.__name__,

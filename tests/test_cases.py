@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from tests.cases.registry import all_cases
-from tests.outcome import outcome
+from tests.outcome import outcome, raised_at
 from tests.roundtrip import rebuild, same_bytecode
 
 CASES = all_cases()
@@ -40,6 +40,20 @@ def test_case(case):
     _identical.append(identical)
     if case.same_bytecode:
         assert identical, source
+
+
+RAISING = [c for c in CASES if any(raised_at(c.fn, call) is not None for call in c.calls)]
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in RAISING])
+def test_case_raises_on_the_original_lines(case):
+    """Recompiled on the original's lines, a case raises from the same lines: the
+    tracebacks through it name the same source lines."""
+    new, source = rebuild(case.fn, original_lines=True)
+    for call in case.calls:
+        expected = raised_at(case.fn, call)
+        if expected is not None:
+            assert raised_at(new, call) == expected, "%r\n%s" % (call, source)
 
 
 def test_case_count():

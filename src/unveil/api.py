@@ -7,15 +7,18 @@ import types
 from .errors import DecompilationError
 from .functions import Bindings, FunctionContext, annotated_assignments, function_def
 from . import stackitems as si
-from .unparse import unparse
+from .unparse import unparse_with_origins
 
 
 class Decompiled:
-    """Decompiled source and the objects its placeholder names must be bound to."""
+    """Decompiled source, the objects its placeholder names must be bound to, and
+    per line of the source the original line it stands for (None where unknown):
+    ``recompile(source, code, lines=lines)`` gives code with the original's lines."""
 
-    def __init__(self, source, bindings):
+    def __init__(self, source, bindings, lines):
         self.source = source
         self.bindings = bindings
+        self.lines = lines
 
     def __str__(self):
         return self.source
@@ -47,13 +50,14 @@ def decompile_code(obj):
             fn.ctx = FunctionContext(code, bindings)
             fn.decorators = []
             node = function_def(fn, bindings=bindings)
+            node._line = code.co_firstlineno
             if node.name != code.co_name or not code.co_name.isidentifier():
                 node.name = FunctionContext(code).identifier(code.co_name)
             tree = ast.Module(body=[node], type_ignores=[])
         else:
             body = annotated_assignments(FunctionContext(code, bindings).statements())
             tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
-        source = unparse(tree)
+        source, lines = unparse_with_origins(tree)
     except DecompilationError:
         raise
     except RecursionError:
@@ -61,7 +65,7 @@ def decompile_code(obj):
     except (IndexError, KeyError, AttributeError, TypeError, ValueError) as exc:
         raise DecompilationError("internal error decompiling %s (line %s): %s: %s"
                                  % (code.co_name, code.co_firstlineno, type(exc).__name__, exc)) from exc
-    return Decompiled(source + "\n", bindings.names)
+    return Decompiled(source + "\n", bindings.names, lines)
 
 
 def decompile(obj):

@@ -5,7 +5,6 @@ import types
 
 from .errors import DecompilationError
 from .functions import argument_count, identifier
-from .unparse import unparse
 
 #: compiler flags of the original that change what the same text compiles to
 _FUTURE_FLAGS = __future__.annotations.compiler_flag
@@ -22,15 +21,21 @@ def _find(code, name):
     return None
 
 
-def _wrap_in_closure(source, freevars):
-    lines = ["def __unveil_closure__():"]
-    lines += ["    %s = None" % v for v in freevars]
-    lines += ["    " + line if line.strip() else line for line in source.splitlines()]
-    return "\n".join(lines) + "\n"
+def _in_closure(module, freevars):
+    """``module``'s statements inside a function that makes ``freevars`` its cells."""
+    closure = ast.FunctionDef(name="__unveil_closure__", args=_no_arguments(), decorator_list=[], returns=None,
+                              type_comment=None, type_params=[],
+                              body=[ast.Assign(targets=[ast.Name(id=v, ctx=ast.Store())], value=ast.Constant(value=None))
+                                    for v in freevars] + module.body)
+    return ast.fix_missing_locations(ast.Module(body=[closure], type_ignores=[]))
 
 
-def _keeping(source, like, cells, free):
-    """``source`` with dead code in ``like``'s def that makes ``cells`` cell variables
+def _no_arguments():
+    return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+
+
+def _keep(module, like, cells, free):
+    """Add dead code to ``like``'s def in ``module`` that makes ``cells`` cell variables
     and ``free`` free variables again.
 
     The compiler keeps a cell or free variable for a name only used in code it
@@ -38,58 +43,91 @@ def _keeping(source, like, cells, free):
     the cells of inner functions it compiled away; the text no longer names
     them, but the frame layout must keep them.
     """
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
+    for node in ast.walk(module):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in (like.co_name,
                                                                                      identifier(like.co_name)):
             dead = []
             if free:
                 dead.append(_reads(free))
             if cells:
-                inner = ast.FunctionDef(name="__unveil_cells__", args=ast.arguments(
-                    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
-                    body=[_reads(cells)], decorator_list=[], returns=None, type_comment=None)
-                inner.type_params = []
+                inner = ast.FunctionDef(name="__unveil_cells__", args=_no_arguments(), body=[_reads(cells)],
+                                        decorator_list=[], returns=None, type_comment=None, type_params=[])
                 dead += [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None))
                          for n in cells if n not in like.co_varnames[:argument_count(like)]]
                 dead.append(inner)
             node.body.append(ast.If(test=ast.Constant(value=False), body=dead, orelse=[]))
-            return unparse(tree.body)
-    return source
+            ast.fix_missing_locations(node)
+            return True
+    return False
 
 
 def _reads(names):
     return ast.Expr(value=ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Load()) for n in names], ctx=ast.Load()))
 
 
-def recompile(source, like, filename=None):
+def _at_original_lines(module, lines, first):
+    """Move every node to the original line of the statement its text line prints
+    (a line printed by no marked statement goes with the line before it)."""
+    known, last = [], first
+    for line in lines:
+        last = last if line is None else line
+        known.append(last)
+
+    def original(n):
+        return known[n - 1] if 0 < n <= len(known) else last
+
+    for node in ast.walk(module):
+        lineno = getattr(node, "lineno", None)
+        if lineno is None:
+            continue
+        end = getattr(node, "end_lineno", None) or lineno
+        node.lineno = original(lineno)
+        node.end_lineno = max(original(end), node.lineno)
+        if node.lineno == node.end_lineno and end != lineno:
+            node.end_col_offset = max(node.end_col_offset, node.col_offset)
+
+
+def recompile(source, like, filename=None, lines=None):
     """Compile ``source`` and return the code object standing for ``like``.
 
     The result has ``like``'s name, arguments, free and cell variables in the
-    same order, so it can replace ``like`` in a function or frame.
+    same order, so it can replace ``like`` in a function or frame.  With
+    ``lines`` (a :class:`Decompiled`'s), it also runs on ``like``'s original
+    source lines, as tracebacks, warnings and debuggers see them.
     """
-    code = _recompile(source, like, filename)
+    try:
+        module = ast.parse(source)
+    except SyntaxError as exc:
+        raise _not_compiling(like, exc) from exc
+    if lines is not None:
+        _at_original_lines(module, lines, like.co_firstlineno)
+    code = _recompile(module, like, filename)
     cells = [n for n in like.co_cellvars if n not in code.co_cellvars]
     free = [n for n in like.co_freevars if n not in code.co_freevars]
-    if (cells or free) and (like.co_flags & 0x2):
-        code = _recompile(_keeping(source, like, cells, free), like, filename)
+    if (cells or free) and (like.co_flags & 0x2) and _keep(module, like, cells, free):
+        code = _recompile(module, like, filename)
     return _checked(code, like)
 
 
-def _recompile(source, like, filename):
-    text = _wrap_in_closure(source, like.co_freevars) if like.co_freevars else source
+def _not_compiling(like, exc):
+    return DecompilationError("decompiled source of %s does not compile: %s" % (like.co_name, exc))
+
+
+def _recompile(module, like, filename):
+    tree = _in_closure(module, like.co_freevars) if like.co_freevars else module
     try:
-        module = compile(text, filename or like.co_filename, "exec",
-                         flags=like.co_flags & _FUTURE_FLAGS, dont_inherit=True)
-    except SyntaxError as exc:
-        raise DecompilationError("decompiled source of %s does not compile: %s" % (like.co_name, exc)) from exc
+        module_code = compile(tree, filename or like.co_filename, "exec",
+                              flags=like.co_flags & _FUTURE_FLAGS, dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        raise _not_compiling(like, exc) from exc
     if not (like.co_flags & 0x2):  # not CO_NEWLOCALS: module or class body
-        return module
-    code = _find(module, like.co_name) if like.co_name.isidentifier() else None
+        return module_code
+    code = _find(module_code, like.co_name) if like.co_name.isidentifier() else None
     if code is None:
-        code = next((c for c in module.co_consts if isinstance(c, types.CodeType) and c.co_name != "__unveil_closure__"), None)
+        code = next((c for c in module_code.co_consts if isinstance(c, types.CodeType)
+                     and c.co_name != "__unveil_closure__"), None)
         if code is None and like.co_freevars:
-            outer = _find(module, "__unveil_closure__")
+            outer = _find(module_code, "__unveil_closure__")
             code = next((c for c in outer.co_consts if isinstance(c, types.CodeType)), None)
         if code is None:
             raise DecompilationError("no code object for %s in the recompiled source" % like.co_name)

@@ -49,6 +49,8 @@ class Frame:
         self.out = []
         self.parallel = None
         self.last_emit = next(_PUSHES)   # when the last statement was written
+        self.line = None       # the line of the first value pushed since then
+        self.at_line = None    # the line of the instruction running
 
     # -- stack --------------------------------------------------------------
     def push(self, value):
@@ -89,7 +91,7 @@ class Frame:
         if self.ctx.spill_copies and not local:
             self._spill_before(stmt)
         self.flush_parallel()
-        self.out.append(stmt)
+        self.put(stmt)
         if not local:
             self.last_emit = next(_PUSHES)
 
@@ -115,12 +117,22 @@ class Frame:
         return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
             and self.ctx.stable(stmt.targets[0]) and self.ctx.stable(stmt.value)
 
+    def put(self, stmt):
+        """Append a statement, marked with the original line it begins on."""
+        if not hasattr(stmt, "_line"):
+            stmt._line = self.at_line if self.line is None else self.line
+        self.line = None
+        self.out.append(stmt)
+
     def run(self, instrs):
         for ins in instrs:
             handler = HANDLERS.get(ins.op)
             if handler is None:
                 raise DecompilationError("no handler for %s in %s" % (ins.op, self.ctx.code.co_name))
+            depth, self.at_line = len(self.stack), ins.line
             handler(self, ins)
+            if self.line is None and len(self.stack) > depth:
+                self.line = ins.line
 
     # -- assignment ---------------------------------------------------------
     def store(self, target):
@@ -267,10 +279,10 @@ class Frame:
         pairs = sorted(zip(targets, values), key=lambda tv: _computed_at(tv[1]))
         targets, values = [t for t, _ in pairs], [v for _, v in pairs]
         if len(targets) == 1:
-            self.out.append(ast.Assign(targets=targets, value=values[0]))
+            self.put(ast.Assign(targets=targets, value=values[0]))
         else:
-            self.out.append(ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
-                                       value=ast.Tuple(elts=values, ctx=ast.Load())))
+            self.put(ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
+                                value=ast.Tuple(elts=values, ctx=ast.Load())))
 
 
 def _fill_dropped(root):

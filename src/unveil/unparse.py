@@ -119,6 +119,8 @@ def _lookup(table, prefix, cls):
 class _Unparser:
     def __init__(self):
         self.lines = []
+        self.origins = []    # per line: the original line of the statement it prints, or None
+        self.origin = None
         self.indent = ""
         # Quote tokens forbidden inside the replacement field being printed
         # (None outside f-string replacement fields, and always on 3.12+).
@@ -141,20 +143,23 @@ class _Unparser:
             meth = _STMT[node.__class__]
         except KeyError:
             meth = _lookup(_STMT, "_s_", node.__class__)
+        saved, self.origin = self.origin, getattr(node, "_line", None)
         meth(self, node)
+        self.origin = saved
 
     def line(self, text):
         self.lines.append(self.indent + text)
+        self.origins.append(self.origin)
 
     def block(self, head, body):
-        self.lines.append(self.indent + head + ":")
+        self.line(head + ":")
         saved = self.indent
         self.indent = saved + "    "
         if body:
             for s in body:
                 self.stmt(s)
         else:
-            self.lines.append(self.indent + "pass")
+            self.line("pass")
         self.indent = saved
 
     # ----------------------------------------------------------- statements
@@ -245,6 +250,7 @@ class _Unparser:
         orelse = n.orelse
         while len(orelse) == 1 and orelse[0].__class__.__name__ == "If":
             n = orelse[0]
+            self.origin = getattr(n, "_line", self.origin)
             self.block("elif " + self.expr(n.test), n.body)
             orelse = n.orelse
         if orelse:
@@ -298,7 +304,8 @@ class _Unparser:
 
     def _s_ExceptHandler(self, n):      # only when printed on its own
         self._s_Try(_Bare(body=[], handlers=[n], orelse=[], finalbody=[]))
-        del self.lines[-len(self.lines) + len(self.lines) - 1 - len(n.body or [1]) - 1]
+        at = -2 - len(n.body or [1])     # the ``try:`` line
+        del self.lines[at], self.origins[at]
 
     def decorators(self, n):
         for d in n.decorator_list:
@@ -710,6 +717,14 @@ class _Unparser:
 class _Bare:
     def __init__(self, **kw):
         self.__dict__.update(kw)
+
+
+def unparse_with_origins(module):
+    """``unparse`` of a module, and per line of the text the original line of the
+    statement it prints (the ``_line`` the decompiler marked it with) or None."""
+    u = _Unparser()
+    u.stmt(module)
+    return "\n".join(u.lines), u.origins
 
 
 def unparse(node):
