@@ -37,7 +37,8 @@ from . import versions
 class Instr:
     """One canonical instruction."""
 
-    __slots__ = ("op", "arg", "argval", "target", "line", "offset", "handler", "index", "after_nop")
+    __slots__ = ("op", "arg", "argval", "target", "line", "offset", "handler", "index", "after_nop",
+                 "continues")
 
     def __init__(self, op, arg=None, argval=None, target=None, line=None, offset=-1):
         self.op = op
@@ -49,6 +50,7 @@ class Instr:
         self.handler = None
         self.index = -1
         self.after_nop = False  # the raw instruction before is a NOP (a ``case _:`` marks its start so)
+        self.continues = False  # a folded backward jump whose ``JUMP`` had a line of its own: ``continue``
 
     def __repr__(self):
         t = "" if self.target is None else " ->%s" % self.target
@@ -250,7 +252,8 @@ def _fold_backward_conditions(out):
 
     3.12+ has only forward conditional jumps and writes a backward one (the
     ``if not c: continue`` of a loop, a ``while`` bottom test) as an inverted
-    test over a ``JUMP_BACKWARD``; 3.11 has ``POP_JUMP_BACKWARD_IF_X``.
+    test over a ``JUMP_BACKWARD``; 3.11 has ``POP_JUMP_BACKWARD_IF_X``.  Where
+    the ``JUMP`` has a line of its own, it was a ``continue`` statement.
     """
     targeted = set()
     for ins in out:
@@ -266,6 +269,7 @@ def _fold_backward_conditions(out):
                 and j.handler in (None, c.handler)):
             c.op = _INVERSE_JUMP[c.op]
             c.target = j.target
+            c.continues = j.line != c.line
             drop.add(i + 1)
     return _reindex(out, drop)
 

@@ -366,6 +366,13 @@ class Structurer:
         e_kind = self.jump_kind(state.e, region)
         merge = self.merge_point(self.g.of_instr[chain_end], region, past_returns=True)
         mpos = merge.start if merge is not None else None
+        if t_kind == "stop" and last.continues and state.t == last.target and region.loop is not None \
+                and state.t == region.loop.header.start and block is not region.loop.header:
+            t_kind = "continue"   # ``if c: continue``, not the end of an ``if`` at the bottom of the body
+        elif t_kind == "continue" and state.t != region.loop.header.start \
+                and (state.t == mpos or mpos is None and self.flows_into(state.e, state.t, region)):
+            t_kind = None         # the jump goes where the other arm ends anyway: the loop's bottom
+            mpos = state.t
         if (mpos is None and region.blocks is not None and region.depth is not None
                 and len(frame.stack) > region.depth and si.is_expr(frame.stack[-1])):
             # a value computed in a try or with body flows out of it (``try: return a and b``)
@@ -390,6 +397,22 @@ class Structurer:
         except _ArmsDiffer:
             frame.stack = stack   # each arm runs through the tail on its own
             return self.branch_no_merge(state, frame, region, chain_end)
+
+    def flows_into(self, pos, target, region):
+        """Whether every way on from ``pos`` reaches ``target``, staying in ``region``
+        (the rest of a try body running into its end, in a loop body)."""
+        goal = self.g.of_instr[target]
+        todo, seen = [self.g.of_instr[pos]], set()
+        while todo:
+            b = todo.pop()
+            if b is goal or b in seen:
+                continue
+            seen.add(b)
+            if not b.succs or len(seen) > 64 or (region.loop is not None and b is region.loop.header) \
+                    or (region.blocks is not None and b not in region.blocks):
+                return False
+            todo.extend(b.succs)
+        return True
 
     def arms_meet(self, t, e, region):
         """Where two one-block arms both go next, when nothing else goes there
@@ -424,7 +447,8 @@ class Structurer:
                     if which not in pures:
                         pures[which] = self.pure_condition(pos, stack, chain)
                     found = self.condition_at(pos, stack, chain, compound, pures[which])
-                    if found is not None and self._join(st, which, found[0]):
+                    if found is not None and not self._two_continues(last_block, found[1]) \
+                            and self._join(st, which, found[0]):
                         chain |= found[1]
                         joined = found[2]
                         break
@@ -435,6 +459,14 @@ class Structurer:
                 if joined is None:
                     return last_block.start
             last_block = joined
+
+    def _two_continues(self, block, blocks):
+        """Whether ``block`` and one of ``blocks`` jump back to one place, one of them by
+        a ``continue`` statement of its own: two ifs, not one condition."""
+        a = self.instrs[block.end - 1]
+        return any((a.continues or b.continues) and b.target is not None and a.target is not None
+                   and self.through_jumps(b.target) == self.through_jumps(a.target)
+                   for b in (self.instrs[b.end - 1] for b in blocks))
 
     def condition_at(self, pos, stack, chain, compound, pure):
         """The condition that starts at ``pos`` (``pure``: its first block's): (cond, targets,

@@ -1151,3 +1151,60 @@ def two_elifs_returning_alike_on_two_lines(name):
         return len(name) + 2
     else:
         raise KeyError(name)
+
+
+@case(([1, 0, 2],), ([],), same_bytecode=True)
+def if_at_the_bottom_of_a_loop_body(xs):
+    """3.10/3.11 jump from the test straight to the loop's bottom ``JUMP``, where the
+    body ends too: it was read as ``if not x: continue`` (same behaviour, other bytecode)."""
+    out = []
+    for x in xs:
+        if x:
+            out.append(x)
+            out.append(-x)
+    return out
+
+
+@case(([1, 0, 2],), ([],), same_bytecode=True)
+def if_not_continue_then_statements(xs):
+    """``if not x: continue`` compiles to a backward conditional jump, as an ``if`` at
+    the bottom of the body does; the ``continue`` has a line of its own, and was read as
+    ``if x: ...`` (same behaviour, other bytecode)."""
+    out = []
+    for x in xs:
+        if not x:
+            continue
+        out.append(x)
+        out.append(-x)
+    return out
+
+
+@case(([1, 0, 2],), ([],), ([None],), same_bytecode=True)
+def if_at_the_end_of_a_try_in_a_loop(xs):
+    """contextlib's ExitStack.__exit__: the test jumps to the end of the try body, which
+    goes on to the next round; it was written ``if not c: continue``, and a traceback
+    through the module's decompiled file quoted that line, not ``if cb(...):``."""
+    out = []
+    while xs:
+        try:
+            if xs.pop() > 0:
+                out.append(1)
+                out.append(2)
+        except TypeError:
+            out.append(None)
+    return out
+
+
+@case(([1, "a", 2.5, None],), ([],), same_bytecode=True)
+def two_continues_then_an_if_at_the_bottom(xs):
+    """unittest.mock's seal (3.12): two ``if c: continue`` and an ``if`` ending the body
+    all jump back to the loop's top; they were joined into one condition."""
+    out = []
+    for x in xs:
+        if not isinstance(x, (int, float)):
+            continue
+        if isinstance(x, bool):
+            continue
+        if x > 1:
+            out.append(x)
+    return out
