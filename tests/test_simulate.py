@@ -109,3 +109,18 @@ def test_a_value_computed_before_a_pending_store_goes_back_into_it():
     assert _text(frame.out) == "c, c = c(x), 227"
 
 
+
+
+def test_a_name_stored_from_the_stack_is_stored_before_a_statement_reads_it():
+    """Dynamo stores a callee into ``x`` (``COPY``, ``STORE_FAST``) and keeps it on the
+    stack; a call reading ``x`` runs and is dropped before the callee is called.  The
+    store was written inside the later call (``(x := g.h)(2)``), after its reader."""
+    def f(g, a, log):
+        x = 0
+    frame = Frame(FunctionContext(f.__code__))
+    frame.run([Instr("LOAD_FAST", argval="g"), Instr("LOAD_ATTR", argval="h"), Instr("COPY", argval=1),
+               Instr("STORE_FAST", argval="x"), Instr("LOAD_FAST", argval="x"), Instr("LOAD_CONST", argval=1),
+               Instr("CALL", argval=(1, (), False)), Instr("POP_TOP"), Instr("LOAD_CONST", argval=2),
+               Instr("CALL", argval=(1, (), False))])
+    assert _text(frame.out) == "__t0 = x = g.h\nx(1)"
+    assert _text([ast.Expr(value=frame.pop())]) == "__t0(2)"

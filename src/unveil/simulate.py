@@ -104,8 +104,9 @@ class Frame:
                                      % self.ctx.code.co_name)
 
     def _waits(self, item):
-        """Whether a stack item is a value whose evaluation the text would defer."""
-        return isinstance(item, ast.expr) and not isinstance(item, si.Marker) \
+        """Whether a stack item is a value whose evaluation the text would defer (or a
+        stored value still on the stack: the text would defer the store)."""
+        return isinstance(item, si.Chain) or isinstance(item, ast.expr) and not isinstance(item, si.Marker) \
             and not getattr(item, "_accumulator", False) and not self.ctx.stable(item)
 
     def _local_only(self, stmt):
@@ -187,7 +188,7 @@ class Frame:
         on the stack across statements and copies.  False, changing nothing, when a
         statement has run since the first of them began, one was finished only after
         ``before`` (a push count), or the scope has no locals."""
-        waiting = [(i, item) for i, item in enumerate(self.stack)
+        waiting = [(i, item.value if isinstance(item, si.Chain) else item) for i, item in enumerate(self.stack)
                    if self._waits(item) or any(item is a for a in also)]
         if not waiting:
             return True
@@ -203,7 +204,8 @@ class Frame:
                 return False             # its values and the waiting ones interleave
         for (i, item), _ in sorted(zip(waiting, begun), key=lambda w: w[1] if w[1] is not None else -1):
             temp = self.ctx.temporary()
-            self.out.append(ast.Assign(targets=[name(temp, store=True)], value=item))
+            chain = self.stack[i] if isinstance(self.stack[i], si.Chain) else si.Chain([], item)
+            self.put(ast.Assign(targets=[name(temp, store=True)] + chain.targets, value=item))
             self.last_emit = next(_PUSHES)
             self.stack[i] = name(temp)
             self.stack[i]._seq = self.last_emit
@@ -433,13 +435,15 @@ def _in_order_after(value, parallel):
 
 def _computed_before(stack, value):
     """Whether a value still waiting on the stack (not a name, a constant or an
-    accumulator) was computed before ``value``, a call or other effect, began."""
+    accumulator; or a value stored from the stack) was computed before ``value``, a
+    call or other effect, began."""
     if isinstance(value, (ast.Name, ast.Constant)):
         return False
     begun = _begun_at(value)
     if begun is None:
         return False
-    return any(isinstance(item, ast.expr) and not isinstance(item, (ast.Constant, ast.Name))
+    return any(isinstance(item, si.Chain) and _computed_at(item.value) < begun
+               or isinstance(item, ast.expr) and not isinstance(item, (ast.Constant, ast.Name))
                and not getattr(item, "_accumulator", False) and _computed_at(item) < begun
                for item in stack)
 
@@ -450,8 +454,9 @@ def _pop_top(f, ins):
     if isinstance(value, si.Chain):
         f.emit(ast.Assign(targets=value.targets, value=value.value))
     elif hasattr(value, "_import") or hasattr(value, "_import_from") or getattr(value, "_copied", False) \
-            or isinstance(value, ast.Name) and f.ctx.is_temporary(value.id) or isinstance(value, ast.Constant):
-        pass    # no effect, and the compiler drops constant statements too
+            or isinstance(value, ast.Name) and f.ctx.is_temporary(value.id) or isinstance(value, ast.Constant) \
+            or _empty_display(value):
+        pass    # no effect, and the compiler drops constant statements too (Dynamo drops empty lists)
     elif isinstance(value, si.Slot):
         f.drop_slot(value)
     elif isinstance(value, si.Marker):
@@ -465,6 +470,11 @@ def _pop_top(f, ins):
                                  % f.ctx.code.co_name)
     else:
         f.emit(ast.Expr(value=value))
+
+
+def _empty_display(value):
+    return isinstance(value, (ast.List, ast.Tuple, ast.Set)) and not value.elts \
+        or isinstance(value, ast.Dict) and not value.keys
 
 
 @handles("COPY")
