@@ -5,6 +5,7 @@ import sys
 import types
 
 import unveil
+from tests.roundtrip import same_bytecode
 
 
 def _nested(code):
@@ -176,3 +177,44 @@ def pep695_generics_in_a_module_round_trip():
 
 if sys.version_info >= (3, 12):  # the syntax does not exist before: nothing to decompile
     test_pep695_generics_in_a_module_round_trip = pep695_generics_in_a_module_round_trip
+
+
+CLASSES = '''
+class A:
+    """A's doc."""
+    x = 1
+    y: int = 2
+    if x:
+        z = [i * 2 for i in range(x + 2)]
+
+    class B:
+        w = 3
+
+    def f(self):
+        return super().__repr__()
+'''
+
+
+def _class_bodies():
+    module = compile(CLASSES, "<classes>", "exec")
+    outer = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+    return [outer, next(c for c in outer.co_consts if isinstance(c, types.CodeType) and c.co_name == "B")]
+
+
+def test_a_class_body_decompiles_to_its_statements_and_recompiles_as_one():
+    """A class body (as a .pyc walker finds it) comes out as the statements written inside
+    ``class A:``; recompiled, it runs to the same namespace (a nested class keeps its
+    qualified name) and keeps its ``__class__`` cell."""
+    for body in _class_bodies():
+        decompiled = unveil.decompile_code(body)
+        assert not [line for line in decompiled.source.splitlines() if line.startswith(("__module__", "return"))]
+        new = unveil.recompile(decompiled.source, body, lines=decompiled.lines)
+        assert same_bytecode(body, new)    # B nested in A again (3.13: __firstlineno__ is a line)
+        assert (new.co_name, new.co_cellvars, new.co_firstlineno) == \
+            (body.co_name, body.co_cellvars, body.co_firstlineno)
+        spaces = []
+        for code in (body, new):
+            namespace = {}
+            exec(code, {"__name__": "classes"}, namespace)
+            spaces.append({k: v for k, v in namespace.items() if not callable(v) and not isinstance(v, type)})
+        assert spaces[0] == spaces[1]

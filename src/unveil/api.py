@@ -5,7 +5,8 @@ import os
 import types
 
 from .errors import DecompilationError
-from .functions import Bindings, FunctionContext, annotated_assignments, function_def
+from .functions import Bindings, FunctionContext, annotated_assignments, class_body_statements, \
+    function_def, is_class_body
 from . import stackitems as si
 from .unparse import unparse_with_origins
 
@@ -54,6 +55,9 @@ def decompile_code(obj):
             if node.name != code.co_name or not code.co_name.isidentifier():
                 node.name = FunctionContext(code).identifier(code.co_name)
             tree = ast.Module(body=[node], type_ignores=[])
+        elif is_class_body(code):
+            body = class_body_statements(code, FunctionContext(code, bindings).statements())
+            tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
         else:
             body = annotated_assignments(FunctionContext(code, bindings).statements())
             tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])

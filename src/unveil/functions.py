@@ -646,6 +646,41 @@ def _is_classcell(value):
     return isinstance(value, ast.Name) and value.id == "__classcell__"
 
 
+def is_class_body(code):
+    """Whether ``code`` is a class body (module-like scope that names its module and qualname)."""
+    return not code.co_flags & inspect.CO_NEWLOCALS and code.co_name != "<module>" \
+        and "__module__" in code.co_names and "__qualname__" in code.co_names
+
+
+def class_qualname(code):
+    """The ``__qualname__`` a class body sets (the constant it stores), or None."""
+    last = None
+    for ins in dis.get_instructions(code):
+        if ins.opname == "STORE_NAME" and ins.argval == "__qualname__":
+            return last if isinstance(last, str) else None
+        last = ins.argval if ins.opname == "LOAD_CONST" else None
+    return None
+
+
+def enclosing_classes(code):
+    """The classes a class body is nested in, outermost first, when its qualified name
+    is such a chain (``A.B`` for ``B``); None if it was defined in a function."""
+    parts = (class_qualname(code) or code.co_name).split(".")
+    if parts[-1] != code.co_name or not all(p.isidentifier() for p in parts):
+        return None
+    return parts[:-1]
+
+
+def class_body_statements(code, stmts):
+    """A class body's statements as written inside ``class <name>:`` (nested in the classes
+    of its qualified name); a qualified name no such nesting gives (a class defined in a
+    function) is kept as an assignment, since the compiler would not set it."""
+    qualname = [] if enclosing_classes(code) is not None else [
+        st for st in stmts if isinstance(st, ast.Assign) and len(st.targets) == 1
+        and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__qualname__"]
+    return qualname + _class_body(stmts)
+
+
 def _class_body(stmts):
     out = []
     for st in stmts:

@@ -4,7 +4,7 @@ import ast
 import types
 
 from .errors import DecompilationError
-from .functions import argument_count, identifier
+from .functions import argument_count, enclosing_classes, identifier, is_class_body
 
 #: compiler flags of the original that change what the same text compiles to
 _FUTURE_FLAGS = __future__.annotations.compiler_flag
@@ -28,6 +28,19 @@ def _in_closure(module, freevars):
                               body=[ast.Assign(targets=[ast.Name(id=v, ctx=ast.Store())], value=ast.Constant(value=None))
                                     for v in freevars] + module.body)
     return ast.fix_missing_locations(ast.Module(body=[closure], type_ignores=[]))
+
+
+def _in_class(module, like):
+    """A class body's statements inside ``class <name>:`` (its code object is the body),
+    itself inside the classes its qualified name says it was nested in."""
+    body = module.body or [ast.Pass()]
+    for name in [like.co_name] + list(reversed(enclosing_classes(like) or [])):
+        cls = ast.ClassDef(name=identifier(name), bases=[], keywords=[], decorator_list=[], type_params=[],
+                           body=body)
+        cls.lineno = cls.end_lineno = like.co_firstlineno
+        cls.col_offset = cls.end_col_offset = 0
+        body = [cls]
+    return ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
 
 
 def _no_arguments():
@@ -101,6 +114,8 @@ def recompile(source, like, filename=None, lines=None):
         raise _not_compiling(like, exc) from exc
     if lines is not None:
         _at_original_lines(module, lines, like.co_firstlineno)
+    if is_class_body(like):
+        module = _in_class(module, like)
     code = _recompile(module, like, filename)
     cells = [n for n in like.co_cellvars if n not in code.co_cellvars]
     free = [n for n in like.co_freevars if n not in code.co_freevars]
@@ -120,7 +135,7 @@ def _recompile(module, like, filename):
                               flags=like.co_flags & _FUTURE_FLAGS, dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
         raise _not_compiling(like, exc) from exc
-    if not (like.co_flags & 0x2):  # not CO_NEWLOCALS: module or class body
+    if not (like.co_flags & 0x2) and not is_class_body(like):  # module code
         return module_code
     code = _find(module_code, like.co_name) if like.co_name.isidentifier() else None
     if code is None:
