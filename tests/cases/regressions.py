@@ -1208,3 +1208,43 @@ def two_continues_then_an_if_at_the_bottom(xs):
         if x > 1:
             out.append(x)
     return out
+
+
+class _Entries:
+    def __init__(self, items):
+        self.items = iter(items)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __next__(self):
+        item = next(self.items)
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+
+@case(([1, 2],), ([1, OSError("x"), 2],), ([],))
+def generator_breaking_out_of_a_nested_try_in_a_loop_in_a_with(items):
+    """os.walk: ``break`` from an inner ``except StopIteration`` inside an outer try, in a
+    loop inside ``with``.  The break path runs through except clauses only (no block of
+    the loop body leaves it), so the loop has no follow; a generator has no state
+    machine to fall back on."""
+    def walk(entries, errors):
+        with entries:
+            while True:
+                try:
+                    try:
+                        entry = next(entries)
+                    except StopIteration:
+                        break
+                except OSError as error:
+                    errors.append(str(error))
+                    return
+                yield entry
+        yield "done"
+    errors = []
+    return list(walk(_Entries(items), errors)), errors
