@@ -4,6 +4,8 @@ from .instructions import CONDITIONAL, JUMPS, Instr
 _INVERSE = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
             "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
 _TERMINAL = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")
+#: what an except clause ends with before it goes on: ``POP_EXCEPT``, ``name = None; del name``, jumps
+_CLAUSE_END = {"POP_EXCEPT", "LOAD_CONST", "STORE_FAST", "STORE_NAME", "DELETE_FAST", "DELETE_NAME", "JUMP", "NOP"}
 # ops that continue an expression with the value below them (a duplicated tail)
 _EXPRESSION_TAIL = {"BUILD_SLICE", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "BUILD_STRING",
                     "BINARY_OP", "BINARY_SUBSCR", "BINARY_SLICE", "CALL", "CALL_FUNCTION_EX",
@@ -140,7 +142,7 @@ class Graph:
                 going_on.append(s)
         exits = going_on
         if not exits:
-            return None
+            return self._follow_from_clauses(loop, around)
         # ways out that only drop a chained comparison's middle value or jump, all to
         # one place: that place (``while a == b == c`` at the bottom, 3.11+)
         # (3.12+ copy a return there into each: copies are one place)
@@ -153,6 +155,39 @@ class Graph:
         # the loop; a raise is an arm laid out after it), else the last
         return max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs),
                                          self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
+
+    def _follow_from_clauses(self, loop, around):
+        """Where a loop that only except clauses leave goes on (``os.walk``: ``break`` in an
+        ``except StopIteration`` inside the loop's try): the first block out of the
+        clauses' tries, past ``POP_EXCEPT`` and jumps, that does not end in a return."""
+        inside = {b.handler[0] for b in loop.body if b.handler and b.handler != around}
+        todo = [self.block_at[t] for t in inside if t in self.block_at]
+        seen, outs = set(), []
+        while todo:
+            b = todo.pop()
+            if b in seen or b in loop.body:
+                continue
+            seen.add(b)
+            if b.handler and b.handler != around and b.handler[0] not in inside:
+                inside.add(b.handler[0])
+                todo.append(self.block_at[b.handler[0]])
+            if b.handler is None or b.handler == around:
+                outs.append(b)
+                continue
+            todo.extend(b.succs)
+        ways = []
+        for b in outs:
+            for _ in range(8):   # past the clause's ``POP_EXCEPT``, name cleanup and jumps
+                if len(b.succs) != 1 or not self._ops(b) <= _CLAUSE_END:
+                    break
+                b = b.succs[0]
+            if b not in loop.body and b not in ways:
+                ways.append(b)
+        going_on = [b for b in ways if b.succs]
+        return going_on[0] if len(going_on) == 1 else None
+
+    def _ops(self, block):
+        return {i.op for i in self.instrs[block.start:block.end]}
 
     def past_cleanup(self, block):
         """The block after ``block`` if it only pops (a chained comparison's cleanup)
