@@ -124,3 +124,17 @@ def test_a_name_stored_from_the_stack_is_stored_before_a_statement_reads_it():
                Instr("CALL", argval=(1, (), False))])
     assert _text(frame.out) == "__t0 = x = g.h\nx(1)"
     assert _text([ast.Expr(value=frame.pop())]) == "__t0(2)"
+
+
+def test_a_statement_using_a_waiting_value_uses_its_temporary():
+    """Dynamo's ``lst[0][0:0] = []`` on a list ``[g.h]`` it keeps on the stack: the list
+    is evaluated into a temporary first (its parts began before the statement's own
+    parts, which was taken for a reordering), and the statement and the stack use it."""
+    frame = Frame(FunctionContext((lambda g, a, log: None).__code__))
+    frame.ctx.spill_copies = True
+    frame.run([_load("g"), Instr("LOAD_ATTR", argval="h"), Instr("BUILD_LIST", arg=1)])
+    waiting = frame.top()
+    target = ast.Subscript(value=waiting, slice=ast.Constant(value=0), ctx=ast.Store())
+    frame.emit(ast.Assign(targets=[target], value=ast.List(elts=[], ctx=ast.Load())))
+    assert _text(frame.out) == "__t0 = [g.h]\n__t0[0] = []"
+    assert _text([ast.Expr(value=frame.pop())]) == "__t0"

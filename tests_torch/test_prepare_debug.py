@@ -19,13 +19,6 @@ from unveil.dynamo import adapter
 
 from programs import PROGRAM_KWARGS, PROGRAMS
 
-#: programs whose transformed code is still the state machine's loop-free lowering, and why
-LOWERED = {
-    "data_dependent_if": "Dynamo mutates a list it keeps on the stack (lst[0][0:0] = []) in a branch",
-    "module_graph_break": "the same list mutation",
-    "inductor_graph_break": "the same list mutation",
-}
-
 
 def execute(program):
     torch._dynamo.reset()
@@ -156,7 +149,6 @@ def test_program(program, tmp_path):
         assert {"aot_forward", "aot_backward"} <= kinds
     if program.backend == "inductor":
         assert "inductor_output" in kinds
-    lowered = []
     for art in index["artifacts"]:
         assert art["ok"], art
         assert (dump_dir / art["file"]).exists()
@@ -164,10 +156,7 @@ def test_program(program, tmp_path):
             # structured, not the state machine (neither its loop nor, for loop-free code,
             # its stack slots): Dynamo's stack values become temporaries
             text = (dump_dir / art["file"]).read_text()
-            assert "__state = " not in text, art["file"]
-            if re.search(r"^ *__s\d+ = ", text, re.M):
-                lowered.append(art["file"])
-    assert bool(lowered) == (program.name in LOWERED), lowered
+            assert "__state = " not in text and not re.search(r"^ *__s\d+ = ", text, re.M), art["file"]
     for fn_entry in index["functions"]:
         compiled = {a["compile_id"] for a in index["artifacts"]
                     if a["function"] == fn_entry["key"] and a["kind"] == "transformed_code"}

@@ -40,15 +40,40 @@ def _begun_at(value, ignore=lambda node: isinstance(node, ast.Constant)):
     return min((n._seq for n in ast.walk(value) if hasattr(n, "_seq") and not ignore(n)), default=None)
 
 
+def _walk_outside(node, skip):
+    """``ast.walk`` of ``node`` leaving out the nodes in ``skip`` (by id) and their parts."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if id(n) in skip:
+            continue
+        yield n
+        todo.extend(ast.iter_child_nodes(n))
+
+
+def _substitute(node, new):
+    """Replace, inside ``node``, the parts in ``new`` (by id) with their new nodes."""
+    if not new:
+        return
+    for n in ast.walk(node):
+        for field, value in ast.iter_fields(n):
+            if isinstance(value, list):
+                value[:] = [new.get(id(v), v) for v in value]
+            elif id(value) in new:
+                setattr(n, field, new[id(value)])
+
+
 class Frame:
     """Simulated stack plus the statement list being built."""
 
-    def __init__(self, ctx, stack=None):
+    def __init__(self, ctx, stack=None, since=None):
         self.ctx = ctx  # the FunctionContext: code object, names, nested decompiling
         self.stack = list(stack or [])
         self.out = []
         self.parallel = None
-        self.last_emit = next(_PUSHES)   # when the last statement was written
+        # when the last statement on this path was written (``since``: the frame this
+        # one goes on from, as a branch's arm does; else now)
+        self.last_emit = next(_PUSHES) if since is None else since
         self.line = None       # the line of the first value pushed since then
         self.at_line = None    # the line of the instruction running
 
@@ -98,10 +123,19 @@ class Frame:
     def _spill_before(self, stmt):
         """Dynamo's bytecode runs statements while values computed before them wait on
         the stack: evaluate those first, or refuse."""
-        before = None if isinstance(stmt, _COMPOUND) else _begun_at(stmt, self.ctx.stable)
+        before = None
+        if not isinstance(stmt, _COMPOUND):
+            # a waiting value the statement itself uses (Dynamo's ``lst[0][0:0] = []`` on a
+            # list it keeps) is evaluated first like the others, and the statement uses the
+            # temporary
+            waiting = {id(item): item for item in self.stack if isinstance(item, ast.AST)}
+            before = min((n._seq for n in _walk_outside(stmt, waiting) if hasattr(n, "_seq")
+                          and not self.ctx.stable(n) and not isinstance(n, ast.Constant)), default=None)
+        old = list(self.stack)
         if not self.spill(before=before):
             raise DecompilationError("a statement runs while values computed before it wait on the stack in %s"
                                      % self.ctx.code.co_name)
+        _substitute(stmt, {id(a): b for a, b in zip(old, self.stack) if a is not b})
 
     def _waits(self, item):
         """Whether a stack item is a value whose evaluation the text would defer (or a

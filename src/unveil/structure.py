@@ -606,7 +606,7 @@ class Structurer:
         rest_pos, rest_stack = (st.t, st.t_stack) if first_is_e else (st.e, st.e_stack)
         exits = region.exits
         known_exits = len(exits) if exits is not None else 0
-        arm = Frame(self.ctx, body_stack)
+        arm = Frame(self.ctx, body_stack, since=frame.last_emit)
         end = self.seq(body_pos, arm, region.child(stop=None))
         arm.flush_parallel()
         if end is not None:
@@ -614,20 +614,24 @@ class Structurer:
         if exits is not None and len(exits) > known_exits:
             # the side went on past the region (a try body's end): so must the
             # other side, as the else branch, not as code after the if
-            other = Frame(self.ctx, rest_stack)
+            other = Frame(self.ctx, rest_stack, since=frame.last_emit)
             if self.seq(rest_pos, other, region.child(stop=None)) is not None:
                 raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
             other.flush_parallel()
             frame.emit(_if(test, arm.out, other.out))
             return None
+        waiting = list(frame.stack)
         frame.emit(ast.If(test=test, body=arm.out or [ast.Pass()], orelse=[]))
-        frame.stack = list(rest_stack)
+        # values Dynamo keeps on the stack, evaluated into temporaries before the if,
+        # are those temporaries on the other side too
+        spilled = {id(a): b for a, b in zip(waiting, frame.stack) if a is not b}
+        frame.stack = [spilled.get(id(v), v) for v in rest_stack]
         return rest_pos
 
     def branch_merge(self, st, mpos, frame, region, chain_end):
         arms = []
         for pos, stack in ((st.e, st.e_stack), (st.t, st.t_stack)):
-            arm = Frame(self.ctx, stack)
+            arm = Frame(self.ctx, stack, since=frame.last_emit)
             end = self.seq(pos, arm, region.child(stop=mpos)) if pos != mpos else mpos
             arm.flush_parallel()
             arms.append((arm, end))
