@@ -218,3 +218,12 @@ def test_a_class_body_decompiles_to_its_statements_and_recompiles_as_one():
             exec(code, {"__name__": "classes"}, namespace)
             spaces.append({k: v for k, v in namespace.items() if not callable(v) and not isinstance(v, type)})
         assert spaces[0] == spaces[1]
+
+
+def test_a_module_docstring_stays_a_docstring_before_a_future_import():
+    """``__doc__ = "..."`` compiles like a docstring, but a ``from __future__`` import may
+    only follow the docstring (3.13's _pyrepl modules did not recompile)."""
+    code = compile('"""The doc."""\nfrom __future__ import annotations\nx = 1\n', "<m>", "exec")
+    source = unveil.decompile(code)
+    assert source.startswith("'The doc.'\nfrom __future__ import annotations")
+    assert same_bytecode(code, unveil.recompile(source, code))
