@@ -227,3 +227,28 @@ def test_a_module_docstring_stays_a_docstring_before_a_future_import():
     source = unveil.decompile(code)
     assert source.startswith("'The doc.'\nfrom __future__ import annotations")
     assert same_bytecode(code, unveil.recompile(source, code))
+
+
+FUTURE_ANNOTATIONS = '''
+from __future__ import annotations
+x: int = 1
+y: "quoted" = 2
+
+class C:
+    z: dict[str, int]
+'''
+
+
+def test_variable_annotations_under_the_future_import_are_not_quoted_twice():
+    """Under ``from __future__ import annotations`` a module's or class's variable
+    annotation is stored as text; written back as a string, ``x: 'int'``, it was stored
+    as the text of that string ("'int'"): a wrong ``__annotations__``."""
+    code = compile(FUTURE_ANNOTATIONS, "<m>", "exec")
+    result = unveil.decompile_code(code)
+    source = result.source
+    original, decompiled = {}, {}
+    exec(code, original)
+    exec(compile(source, "<m>", "exec"), decompiled)
+    assert decompiled["__annotations__"] == original["__annotations__"] == {"x": "int", "y": "'quoted'"}
+    assert decompiled["C"].__annotations__ == original["C"].__annotations__
+    assert same_bytecode(code, unveil.recompile(source, code, lines=result.lines))   # 3.13: C.__firstlineno__

@@ -72,7 +72,7 @@ def decompile_code(obj):
             body = class_body_statements(code, FunctionContext(code, bindings).statements())
             tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
         else:
-            body = _docstring_first(annotated_assignments(FunctionContext(code, bindings).statements()))
+            body = _docstring_first(annotated_assignments(FunctionContext(code, bindings).statements(), code))
             tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
         source, lines = unparse_with_origins(tree)
     except DecompilationError:

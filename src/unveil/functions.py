@@ -632,7 +632,7 @@ class ClassBuild(si.Definition):
 
     def node(self, def_name=None):
         sub = FunctionContext(self.body_fn.code, self.ctx.bindings)
-        stmts = _class_body(sub.statements())
+        stmts = _class_body(sub.statements(), sub.code)
         node = ast.ClassDef(name=def_name or self.name, bases=self.bases, keywords=self.keywords,
                             body=stmts or [ast.Pass()], decorator_list=list(self.decorators))
         node.type_params = getattr(self, "type_params", [])
@@ -678,10 +678,10 @@ def class_body_statements(code, stmts):
     qualname = [] if enclosing_classes(code) is not None else [
         st for st in stmts if isinstance(st, ast.Assign) and len(st.targets) == 1
         and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__qualname__"]
-    return qualname + _class_body(stmts)
+    return qualname + _class_body(stmts, code)
 
 
-def _class_body(stmts):
+def _class_body(stmts, code):
     out = []
     for st in stmts:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
@@ -698,7 +698,7 @@ def _class_body(stmts):
         if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__classcell__":
             continue
         out.append(st)
-    return annotated_assignments(out)
+    return annotated_assignments(out, code)
 
 
 def _assigns_type_params(st):
@@ -713,8 +713,10 @@ def _assigns_type_params(st):
         and value.func.id == "locals" and not value.args
 
 
-def annotated_assignments(stmts):
-    """``x = v; __annotations__['x'] = T`` (class and module bodies) is ``x: T = v``."""
+def annotated_assignments(stmts, code):
+    """``x = v; __annotations__['x'] = T`` (class and module bodies) is ``x: T = v``;
+    under ``from __future__ import annotations`` (``code``'s flags) ``T`` is source text."""
+    future = bool(code.co_flags & FUTURE_ANNOTATIONS)
     out = []
     for st in stmts:
         key = _annotation_key(st)
@@ -727,7 +729,8 @@ def annotated_assignments(stmts):
                 and prev.targets[0].id == key):
             out.pop()
             value = prev.value
-        out.append(ast.AnnAssign(target=target, annotation=st.value, value=value, simple=1))
+        out.append(ast.AnnAssign(target=target, annotation=_annotation_value(st.value, future), value=value,
+                                 simple=1))
     return out
 
 
