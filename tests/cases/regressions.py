@@ -1248,3 +1248,17 @@ def generator_breaking_out_of_a_nested_try_in_a_loop_in_a_with(items):
         yield "done"
     errors = []
     return list(walk(_Entries(items), errors)), errors
+
+
+@case(([3, 0, 5, 1],), ([],), same_bytecode=True)
+def while_test_with_an_empty_body_at_the_end(items):
+    """multiprocessing's Condition.notify (3.8): ``while c: pass`` ending a function; its
+    backward ``JUMP`` has the ``pass`` line, and the test was taken for an
+    ``if c: continue`` in a ``while True``."""
+    seen = []
+    if items:
+        for x in items:
+            seen.append(x)
+        while items.pop():
+            pass
+    return seen, items
