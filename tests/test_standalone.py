@@ -252,3 +252,13 @@ def test_variable_annotations_under_the_future_import_are_not_quoted_twice():
     assert decompiled["__annotations__"] == original["__annotations__"] == {"x": "int", "y": "'quoted'"}
     assert decompiled["C"].__annotations__ == original["C"].__annotations__
     assert same_bytecode(code, unveil.recompile(source, code, lines=result.lines))   # 3.13: C.__firstlineno__
+
+
+def test_only_a_class_bodys_first_doc_assignment_is_its_docstring():
+    """``__doc__ = "late"`` after other statements of a class body was written as a bare
+    string, which sets nothing: the class had no docstring."""
+    code = compile('class A:\n    x = 1\n    __doc__ = "late"\n\nclass B:\n    "doc"\n    y = 2\n', "<m>", "exec")
+    original, decompiled = {}, {}
+    exec(code, original)
+    exec(compile(unveil.decompile(code), "<m>", "exec"), decompiled)
+    assert [decompiled[k].__doc__ for k in "AB"] == [original[k].__doc__ for k in "AB"] == ["late", "doc"]

@@ -6,7 +6,7 @@ import types
 
 from .errors import DecompilationError
 from .functions import Bindings, FunctionContext, annotated_assignments, class_body_statements, \
-    function_def, is_class_body
+    docstring_first, function_def, is_class_body
 from . import stackitems as si
 from .unparse import unparse_with_origins
 
@@ -41,19 +41,6 @@ def code_of(obj):
     return code
 
 
-def _docstring_first(body):
-    """A module's first ``__doc__ = "..."`` as its docstring (the same bytecode), which
-    a ``from __future__`` import may follow."""
-    first = body[0] if body else None
-    if isinstance(first, ast.Assign) and len(first.targets) == 1 and isinstance(first.targets[0], ast.Name) \
-            and first.targets[0].id == "__doc__" and isinstance(first.value, ast.Constant) \
-            and isinstance(first.value.value, str):
-        doc = ast.Expr(value=first.value)
-        doc._line = getattr(first, "_line", None)
-        return [doc] + body[1:]
-    return body
-
-
 def decompile_code(obj):
     """Decompile ``obj``; return a :class:`Decompiled` (source and bindings)."""
     code = code_of(obj)
@@ -72,7 +59,7 @@ def decompile_code(obj):
             body = class_body_statements(code, FunctionContext(code, bindings).statements())
             tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
         else:
-            body = _docstring_first(annotated_assignments(FunctionContext(code, bindings).statements(), code))
+            body = docstring_first(annotated_assignments(FunctionContext(code, bindings).statements(), code))
             tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
         source, lines = unparse_with_origins(tree)
     except DecompilationError:

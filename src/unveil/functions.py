@@ -687,10 +687,6 @@ def _class_body(stmts, code):
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
                 and st.targets[0].id in _CLASS_PREAMBLE:
             continue
-        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                and st.targets[0].id == "__doc__" and isinstance(st.value, ast.Constant):
-            out.append(ast.Expr(value=st.value))
-            continue
         if _assigns_type_params(st):
             continue
         if isinstance(st, ast.Return) and _is_classcell(st.value):
@@ -698,7 +694,20 @@ def _class_body(stmts, code):
         if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__classcell__":
             continue
         out.append(st)
-    return annotated_assignments(out, code)
+    return docstring_first(annotated_assignments(out, code))
+
+
+def docstring_first(body):
+    """A module's or class's first ``__doc__ = "..."`` as its docstring (the same bytecode,
+    and a ``from __future__`` import may follow it); a later one stays an assignment."""
+    first = body[0] if body else None
+    if isinstance(first, ast.Assign) and len(first.targets) == 1 and isinstance(first.targets[0], ast.Name) \
+            and first.targets[0].id == "__doc__" and isinstance(first.value, ast.Constant) \
+            and isinstance(first.value.value, str):
+        doc = ast.Expr(value=first.value)
+        doc._line = getattr(first, "_line", None)
+        return [doc] + body[1:]
+    return body
 
 
 def _assigns_type_params(st):
