@@ -55,11 +55,10 @@ def decompile_code(obj):
             if node.name != code.co_name or not code.co_name.isidentifier():
                 node.name = FunctionContext(code).identifier(code.co_name)
             tree = ast.Module(body=[node], type_ignores=[])
-        elif is_class_body(code):
-            body = class_body_statements(code, FunctionContext(code, bindings).statements())
-            tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
         else:
-            body = docstring_first(annotated_assignments(FunctionContext(code, bindings).statements(), code))
+            stmts = FunctionContext(code, bindings).statements()
+            body = class_body_statements(code, stmts) if is_class_body(code) \
+                else docstring_first(annotated_assignments(stmts, code))
             tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
         source, lines = unparse_with_origins(tree)
     except DecompilationError:

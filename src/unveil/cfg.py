@@ -4,8 +4,6 @@ from .instructions import CONDITIONAL, JUMPS, Instr
 _INVERSE = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
             "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
 _TERMINAL = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")
-#: what an except clause ends with before it goes on: ``POP_EXCEPT``, ``name = None; del name``, jumps
-_CLAUSE_END = {"POP_EXCEPT", "LOAD_CONST", "STORE_FAST", "STORE_NAME", "DELETE_FAST", "DELETE_NAME", "JUMP", "NOP"}
 # ops that continue an expression with the value below them (a duplicated tail)
 _EXPRESSION_TAIL = {"BUILD_SLICE", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "BUILD_STRING",
                     "BINARY_OP", "BINARY_SUBSCR", "BINARY_SLICE", "CALL", "CALL_FUNCTION_EX",
@@ -158,8 +156,8 @@ class Graph:
 
     def _follow_from_clauses(self, loop, around):
         """Where a loop that only except clauses leave goes on (``os.walk``: ``break`` in an
-        ``except StopIteration`` inside the loop's try): the first block out of the
-        clauses' tries, past ``POP_EXCEPT`` and jumps, that does not end in a return."""
+        ``except StopIteration`` inside the loop's try): the one way out of the clauses'
+        tries, past their ends, that goes on."""
         inside = {b.handler[0] for b in loop.body if b.handler and b.handler != around}
         todo = [self.block_at[t] for t in inside if t in self.block_at]
         seen, outs = set(), []
@@ -177,17 +175,11 @@ class Graph:
             todo.extend(b.succs)
         ways = []
         for b in outs:
-            for _ in range(8):   # past the clause's ``POP_EXCEPT``, name cleanup and jumps
-                if len(b.succs) != 1 or not self._ops(b) <= _CLAUSE_END:
-                    break
-                b = b.succs[0]
-            if b not in loop.body and b not in ways:
+            pos = past_clause_ends(self.instrs, b.start)
+            b = self.of_instr[pos] if pos < len(self.instrs) else None
+            if b is not None and b.succs and b not in loop.body and b not in ways:
                 ways.append(b)
-        going_on = [b for b in ways if b.succs]
-        return going_on[0] if len(going_on) == 1 else None
-
-    def _ops(self, block):
-        return {i.op for i in self.instrs[block.start:block.end]}
+        return ways[0] if len(ways) == 1 else None
 
     def past_cleanup(self, block):
         """The block after ``block`` if it only pops (a chained comparison's cleanup)
@@ -521,3 +513,27 @@ def postdominators(nodes, succs, exit_node):
 
 
 __all__ = ["Graph", "Block", "Loop", "postdominators", "same_code", "same_target", "CONDITIONAL"]
+
+
+def past_pop_except(instrs, pos):
+    """Past the ``POP_EXCEPT`` at ``pos`` and the ``name = None; del name`` that ends an
+    ``except E as name`` after it."""
+    pos += 1
+    cleanup = (pos + 2 < len(instrs) and instrs[pos].op == "LOAD_CONST" and instrs[pos].argval is None
+               and instrs[pos + 1].op.startswith("STORE") and instrs[pos + 2].op.startswith("DELETE")
+               and instrs[pos + 1].argval == instrs[pos + 2].argval)
+    return pos + 3 if cleanup else pos
+
+
+def past_clause_ends(instrs, pos):
+    """Where ``pos`` leads past ``POP_EXCEPT`` (with its ``name = None; del name``) and jumps."""
+    for _ in range(8):
+        if pos is None or pos >= len(instrs):
+            return pos
+        if instrs[pos].op == "POP_EXCEPT":
+            pos = past_pop_except(instrs, pos)
+        elif instrs[pos].op == "JUMP":
+            pos = instrs[pos].target
+        else:
+            return pos
+    return pos

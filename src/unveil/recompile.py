@@ -25,8 +25,7 @@ def _in_closure(module, freevars):
     """``module``'s statements inside a function that makes ``freevars`` its cells."""
     closure = ast.FunctionDef(name="__unveil_closure__", args=_no_arguments(), decorator_list=[], returns=None,
                               type_comment=None, type_params=[],
-                              body=[ast.Assign(targets=[ast.Name(id=v, ctx=ast.Store())], value=ast.Constant(value=None))
-                                    for v in freevars] + module.body)
+                              body=_set_none(freevars) + module.body)
     return ast.fix_missing_locations(ast.Module(body=[closure], type_ignores=[]))
 
 
@@ -65,13 +64,16 @@ def _keep(module, like, cells, free):
             if cells:
                 inner = ast.FunctionDef(name="__unveil_cells__", args=_no_arguments(), body=[_reads(cells)],
                                         decorator_list=[], returns=None, type_comment=None, type_params=[])
-                dead += [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None))
-                         for n in cells if n not in like.co_varnames[:argument_count(like)]]
+                dead += _set_none([n for n in cells if n not in like.co_varnames[:argument_count(like)]])
                 dead.append(inner)
             node.body.append(ast.If(test=ast.Constant(value=False), body=dead, orelse=[]))
             ast.fix_missing_locations(node)
             return True
     return False
+
+
+def _set_none(names):
+    return [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store())], value=ast.Constant(value=None)) for n in names]
 
 
 def _reads(names):

@@ -135,7 +135,12 @@ class Frame:
         if not self.spill(before=before):
             raise DecompilationError("a statement runs while values computed before it wait on the stack in %s"
                                      % self.ctx.code.co_name)
-        _substitute(stmt, {id(a): b for a, b in zip(old, self.stack) if a is not b})
+        _substitute(stmt, self.spilled_since(old))
+
+    def spilled_since(self, old):
+        """``{id(value): temporary}`` for the values of stack ``old`` that :meth:`spill`
+        has since evaluated into temporaries."""
+        return {id(a): b for a, b in zip(old, self.stack) if a is not b}
 
     def _waits(self, item):
         """Whether a stack item is a value whose evaluation the text would defer (or a
@@ -238,8 +243,8 @@ class Frame:
                 return False             # its values and the waiting ones interleave
         for (i, item), _ in sorted(zip(waiting, begun), key=lambda w: w[1] if w[1] is not None else -1):
             temp = self.ctx.temporary()
-            chain = self.stack[i] if isinstance(self.stack[i], si.Chain) else si.Chain([], item)
-            self.put(ast.Assign(targets=[name(temp, store=True)] + chain.targets, value=item))
+            stored = self.stack[i].targets if isinstance(self.stack[i], si.Chain) else []
+            self.put(ast.Assign(targets=[name(temp, store=True)] + stored, value=item))
             self.last_emit = next(_PUSHES)
             self.stack[i] = name(temp)
             self.stack[i]._seq = self.last_emit

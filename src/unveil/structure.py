@@ -624,7 +624,7 @@ class Structurer:
         frame.emit(ast.If(test=test, body=arm.out or [ast.Pass()], orelse=[]))
         # values Dynamo keeps on the stack, evaluated into temporaries before the if,
         # are those temporaries on the other side too
-        spilled = {id(a): b for a, b in zip(waiting, frame.stack) if a is not b}
+        spilled = frame.spilled_since(waiting)
         frame.stack = [spilled.get(id(v), v) for v in rest_stack]
         return rest_pos
 

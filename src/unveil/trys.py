@@ -8,7 +8,7 @@ the generator StopIteration wrapper, inlined-comprehension restores) are
 """
 import ast
 
-from .cfg import same_target
+from .cfg import past_clause_ends, past_pop_except, same_target
 from .errors import DecompilationError
 from .simulate import Frame
 from . import stackitems as si
@@ -343,7 +343,7 @@ def return_tail(s, pos):
             continue
         if ins.op == "POP_EXCEPT":
             tail.append("POP_EXCEPT")
-            pos = _past_pop_except(instrs, pos)
+            pos = past_pop_except(instrs, pos)
             continue
         if ins.op not in ("SWAP", "POP_TOP", "NOP"):
             return None
@@ -362,7 +362,7 @@ def _else_clause(s, exit_, after, frame, region):
         return [], after
     if after is None or same_target(s.instrs, exit_, after):
         return [], exit_
-    if _past_clause_ends(s.instrs, exit_) == _past_clause_ends(s.instrs, after):
+    if past_clause_ends(s.instrs, exit_) == past_clause_ends(s.instrs, after):
         return [], after  # both only end enclosing except clauses, then go on in one place
     else_frame = Frame(s.ctx, frame.stack)
     else_exits = []
@@ -373,20 +373,6 @@ def _else_clause(s, exit_, after, frame, region):
     if region.exits is not None:
         region.exits.extend(else_exits)
     return else_frame.out, after
-
-
-def _past_clause_ends(instrs, pos):
-    """Where ``pos`` leads past ``POP_EXCEPT`` (with its ``name = None; del name``) and jumps."""
-    for _ in range(8):
-        if pos is None or pos >= len(instrs):
-            return pos
-        if instrs[pos].op == "POP_EXCEPT":
-            pos = _past_pop_except(instrs, pos)
-        elif instrs[pos].op == "JUMP":
-            pos = instrs[pos].target
-        else:
-            return pos
-    return pos
 
 
 def _one(s, exits, what):
@@ -404,24 +390,11 @@ def _elide_except(s, pos, frame):
     if pos >= len(instrs) or instrs[pos].op != "POP_EXCEPT":
         return _follow_jump(s, pos)
     _remove_marker(frame, si.PrevExc)
-    return _follow_jump(s, _past_pop_except(instrs, pos))
+    return _follow_jump(s, past_pop_except(instrs, pos))
 
 
 # ending the clause runs no code of the program: a ``return`` after it (the end of an
 # enclosing clause, 3.11+) may move inside, with the value computed there
-_elide_except.keeps_order = True
-
-
-def _past_pop_except(instrs, pos):
-    """Past the ``POP_EXCEPT`` at ``pos`` and the ``name = None; del name`` that ends an
-    ``except E as name`` after it."""
-    pos += 1
-    cleanup = (pos + 2 < len(instrs) and instrs[pos].op == "LOAD_CONST" and instrs[pos].argval is None
-               and instrs[pos + 1].op.startswith("STORE") and instrs[pos + 2].op.startswith("DELETE")
-               and instrs[pos + 1].argval == instrs[pos + 2].argval)
-    return pos + 3 if cleanup else pos
-
-
 _elide_except.keeps_order = True
 
 

@@ -303,9 +303,9 @@ class _Unparser:
         self._s_Try(n, "*")
 
     def _s_ExceptHandler(self, n):      # only when printed on its own
+        start = len(self.lines)
         self._s_Try(_Bare(body=[], handlers=[n], orelse=[], finalbody=[]))
-        at = -2 - len(n.body or [1])     # the ``try:`` line
-        del self.lines[at], self.origins[at]
+        del self.lines[start:start + 2], self.origins[start:start + 2]   # ``try:`` and its ``pass``
 
     def decorators(self, n):
         for d in n.decorator_list:
@@ -754,9 +754,6 @@ def unparse(node):
         return t + " as " + u.expr(node.optional_vars) if node.optional_vars else t
     if kind in ("TypeVar", "ParamSpec", "TypeVarTuple"):
         return u.type_params(_Bare(type_params=[node]))[1:-1]
-    if kind == "ExceptHandler":
-        u._s_Try(_Bare(body=[], handlers=[node], orelse=[], finalbody=[]))
-        return "\n".join(u.lines[2:])
     if kind == "match_case":
         u._s_match_case(node)
         return "\n".join(u.lines)
