@@ -1,8 +1,12 @@
 """One test per place unveil touches torch (unveil.dynamo.adapter): a torch release
 that moves a hook point fails here, by name, before anything else does."""
+import contextlib
+import logging
+
 import torch
 
 from unveil.dynamo import adapter
+from unveil.dynamo.session import _TRACE_KEPT as KEPT     # what prepare_debug asks the trace for
 
 
 def breaking(x):
@@ -10,6 +14,18 @@ def breaking(x):
     if y.sum() > 0:
         return y * 2
     return y - 1
+
+
+@contextlib.contextmanager
+def alone_on_the_trace_logger():
+    """Without torch's TORCH_TRACE handler (until it removes itself on its first record) on
+    torch.__trace: it wants every record, so every one is built (conftest drops pytest's)."""
+    logger = logging.getLogger("torch.__trace")
+    others, logger.handlers = logger.handlers, []
+    try:
+        yield
+    finally:
+        logger.handlers = others
 
 
 def compile_and_run(fn, backend="eager", *calls):
@@ -34,30 +50,72 @@ def test_bytecode_hook_sees_original_and_transformed_code_and_compile_id():
 
 def test_structured_trace_events_that_prepare_debug_reads():
     events = []
-    trace = adapter.StructuredTrace(lambda event, metadata, payload: events.append((event, metadata, payload)))
-    trace.attach()
-    try:
-        torch._dynamo.reset()
-        w = torch.randn(3, requires_grad=True)
-        compiled = torch.compile(lambda x: (breaking(x) * w).sum(), backend="aot_eager")
-        compiled(torch.randn(3)).backward()
-        compiled(torch.randn(3).double()).backward()        # recompiles
-    finally:
-        trace.detach()
+    trace = adapter.StructuredTrace(lambda event, metadata, payload: events.append((event, metadata, payload)),
+                                    events=KEPT)
+    with alone_on_the_trace_logger():
+        trace.attach()
+        try:
+            torch._dynamo.reset()
+            w = torch.randn(3, requires_grad=True)
+            compiled = torch.compile(lambda x: (breaking(x) * w).sum(), backend="aot_eager")
+            compiled(torch.randn(3)).backward()
+            compiled(torch.randn(3).double()).backward()        # recompiles
+        finally:
+            trace.detach()
     names = {e for e, _, _ in events} | {m["artifact"]["name"] for e, m, _ in events if e == "artifact"}
     assert {"aot_forward_graph", "aot_backward_graph", "aot_joint_graph",
             "dynamo_graph_break_reason", "recompile_reasons"} <= names, names
     assert all(adapter.record_compile_id(m) for e, m, _ in events if e == "aot_forward_graph")
 
 
-def test_structured_trace_carries_inductor_output_code():
-    events = []
-    trace = adapter.StructuredTrace(lambda event, metadata, payload: events.append((event, payload)))
+def test_a_filtered_structured_trace_builds_only_the_events_it_keeps():
+    """trace_structured builds every record's payload while torch.__trace has a handler;
+    a filtered trace makes it build only the kept ones (the guard tree as text and each
+    graph printed cost as much as the rest of prepare_debug)."""
+    built, events = [], []
+
+    def payload(name):
+        return lambda: built.append(name) or "payload of " + name
+    trace = adapter.StructuredTrace(lambda event, metadata, payload: events.append(event),
+                                    events={"aot_forward_graph", "recompile_reasons"})
+    with alone_on_the_trace_logger():
+        trace.attach()
+        try:
+            assert not trace.logger.handlers        # what torch's other checks see
+            for name in ("dynamo_cpp_guards_str", "aot_forward_graph", "dynamo_output_graph"):
+                torch._logging.trace_structured(name, payload_fn=payload(name))
+            for name in ("recompile_reasons", "fx_graph_runnable"):
+                torch._logging._internal.trace_structured_artifact(name, "string", payload_fn=payload(name))
+        finally:
+            trace.detach()
+        assert type(trace.logger.handlers) is list and trace.logger.handlers == []
+    assert built == ["aot_forward_graph", "recompile_reasons"]
+    assert events == ["aot_forward_graph", "artifact"]
+
+
+def test_a_filtered_structured_trace_builds_every_event_for_another_handler():
+    built = []
+    trace = adapter.StructuredTrace(lambda event, metadata, payload: None, events={"aot_forward_graph"})
     trace.attach()
     try:
-        compile_and_run(lambda x: x.sin() + 1, "inductor")
+        other = logging.NullHandler()
+        trace.logger.addHandler(other)
+        torch._logging.trace_structured("dynamo_output_graph", payload_fn=lambda: built.append(1))
+        trace.logger.removeHandler(other)
     finally:
         trace.detach()
+    assert built == [1]
+
+
+def test_structured_trace_carries_inductor_output_code():
+    events = []
+    trace = adapter.StructuredTrace(lambda event, metadata, payload: events.append((event, payload)), events=KEPT)
+    with alone_on_the_trace_logger():
+        trace.attach()
+        try:
+            compile_and_run(lambda x: x.sin() + 1, "inductor")
+        finally:
+            trace.detach()
     code = [p for e, p in events if e == "inductor_output_code"]
     assert code and "def call(" in code[0]
 

@@ -6,6 +6,7 @@ torch's internals.
 """
 import functools
 import logging
+import sys
 
 import torch
 import torch._dynamo  # noqa: F401  (registers the submodules used below)
@@ -15,6 +16,7 @@ HOOK_POINTS = (
     "torch._dynamo.convert_frame.register_bytecode_hook",
     "torch._guards.CompileContext.current_compile_id",
     "logging: torch.__trace (structured trace)",
+    "torch._logging._internal.trace_structured: 'if trace_log.handlers' before any payload",
     "logging: torch._dynamo.output_graph.__graph_code (graph_code artifact)",
     "torch._C._dynamo.eval_frame._debug_get_cache_entry_list",
     "torch._dynamo.guards.GuardManagerWrapper tree",
@@ -82,16 +84,67 @@ class _LogTap(logging.Handler):
 class StructuredTrace(_LogTap):
     """torch's structured trace (what TORCH_TRACE writes): ``callback(event, metadata, payload)``.
 
-    torch only builds these records while the ``torch.__trace`` logger has a handler.
+    torch builds a record, payload included, for every event while the
+    ``torch.__trace`` logger has a handler; most are costly (the guard tree and
+    each graph as text) and of no use here.  With ``events`` (event names, and
+    artifact names for ``"artifact"`` events), the logger's handler list answers
+    "empty" to ``trace_structured``'s check for every other event, unless a
+    handler of someone else's (TORCH_TRACE) is attached too.
     """
 
     logger_name = "torch.__trace"
+
+    def __init__(self, callback, events=None):
+        super().__init__(callback)
+        self.events = frozenset(events) if events is not None else None
+
+    def attach(self):
+        super().attach()
+        if self.events is not None:
+            self.logger.handlers = _OnlyFor(self, self.logger.handlers)
+
+    def detach(self):
+        super().detach()
+        if isinstance(self.logger.handlers, _OnlyFor):
+            self.logger.handlers = list(self.logger.handlers)
+
+    def wanted(self, frame_locals):
+        """Whether the event ``trace_structured`` (whose locals these are) is about to build is kept."""
+        name = frame_locals.get("name")
+        if name == "artifact":
+            try:
+                name = frame_locals["metadata_fn"]().get("name")
+            except Exception:  # a metadata function we cannot call twice: build the record
+                return True
+        return name in self.events
 
     def emit(self, record):
         metadata = getattr(record, "metadata", None)
         if isinstance(metadata, dict) and metadata:
             event = next(iter(metadata))
             self.callback(event, metadata, getattr(record, "payload", None))
+
+
+def _trace_structured_code():
+    from torch._logging import _internal
+    return _internal.trace_structured.__code__
+
+
+class _OnlyFor(list):
+    """``torch.__trace``'s handler list while a filtering :class:`StructuredTrace` is on it."""
+
+    def __init__(self, tap, handlers):
+        super().__init__(handlers)
+        self.tap = tap
+        self.check = _trace_structured_code()
+
+    def __bool__(self):
+        if any(h is not self.tap for h in self):
+            return True
+        if not len(self):
+            return False
+        frame = sys._getframe(1)
+        return frame.f_code is self.check and self.tap.wanted(frame.f_locals)
 
 
 class GraphCodeLog(_LogTap):

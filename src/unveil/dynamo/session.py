@@ -36,6 +36,7 @@ _TRACE_KINDS = {
     "inductor_output_code": "inductor_output",
 }
 _TRACE_ARTIFACTS = {"dynamo_graph_break_reason": "break_reason", "recompile_reasons": "recompile_reason"}
+_TRACE_KEPT = frozenset(_TRACE_KINDS) | frozenset(_TRACE_ARTIFACTS)
 RESUME_PREFIX = "torch_dynamo_resume_in_"
 
 
@@ -106,7 +107,8 @@ class _Hub:
                 self._uninstall()
 
     def _install(self):
-        trace, graphs = adapter.StructuredTrace(self._trace), adapter.GraphCodeLog(self._graph)
+        trace = adapter.StructuredTrace(self._trace, events=_TRACE_KEPT)
+        graphs = adapter.GraphCodeLog(self._graph)
         trace.attach()
         graphs.attach()
         self.handles = [trace.detach, graphs.detach, adapter.register_bytecode_hook(self._bytecode).remove]
