@@ -43,6 +43,8 @@ _RENAMES = {
     "__math_isnan": "math_isnan",
 }
 
+_RENAME = re.compile(r"(?<![\w.'\"])(%s)\b" % "|".join(map(re.escape, _RENAMES)))
+
 RUNTIME_NAMES = tuple(guard_runtime.__all__)
 
 _TYPE_SUFFIX = re.compile(r",\s*type=<[^>]*>\s*$")
@@ -63,7 +65,7 @@ def _parse(text):
 
 
 def _without_comment(part):
-    """``(code, tree)``: the longest prefix before a ``#`` that parses as an expression
+    """``(code, tree)``: the shortest prefix before a ``#`` that parses as an expression
     (guards' comments follow the code after a ``#``; the code may hold ``#`` in strings)."""
     cuts = [m.start() for m in re.finditer("#", part)] + [len(part)]
     for cut in cuts:
@@ -108,9 +110,8 @@ def translate(kind, part, value_type=None, context=None):
     if tree is None:
         raise Untranslatable(text)
     if "__" in text:
-        for old in words(text) & set(_RENAMES):
-            text = re.sub(r"\b%s\b" % re.escape(old), _RENAMES[old], text)
-        if any(n.startswith("__") and n != "__builtins__" for n in words(text)):
+        text = _RENAME.sub(lambda m: _RENAMES[m.group(1)], text)
+        if "__" in text and any(n.startswith("__") and n != "__builtins__" for n in words(text)):
             raise Untranslatable(text)
     return text
 
