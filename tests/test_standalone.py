@@ -262,3 +262,16 @@ def test_only_a_class_bodys_first_doc_assignment_is_its_docstring():
     exec(code, original)
     exec(compile(unveil.decompile(code), "<m>", "exec"), decompiled)
     assert [decompiled[k].__doc__ for k in "AB"] == [original[k].__doc__ for k in "AB"] == ["late", "doc"]
+
+
+def test_a_chained_comparison_with_top_level_await_ends_the_module():
+    """Random programs (3.12): ``A < +A < A << A ** await A`` with top-level await.  The
+    chain's two arms each dropped its value and returned, and the decompiler refused
+    ("a copied value would be evaluated twice"), or on 3.11 wrote the middle operand
+    twice."""
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    for text in ("A < +A < A << A ** await A\n", "A < f() < await C\n", "x = A < f() < await C\n"):
+        code = compile(text, "<m>", "exec", flags=flags)
+        source = unveil.decompile(code)
+        assert source.strip() == text.strip()
+        assert same_bytecode(code, compile(source, "<m>", "exec", flags=flags))

@@ -43,6 +43,7 @@ class Graph:
         _share_loop_tests(instrs)
         _share_return_tails(instrs)
         _share_compare_returns(instrs)
+        _share_chain_cleanups(instrs)
         self.blocks = _split(instrs)
         self.block_at = {b.start: b for b in self.blocks}
         self.of_instr = [None] * len(instrs)
@@ -343,6 +344,31 @@ def _share_return_tails(instrs):
                 continue
             first = instrs[early.end - n]
             jump = Instr("JUMP", target=late.end - n, line=first.line, offset=first.offset)
+            jump.handler, jump.index = first.handler, first.index
+            instrs[early.end - n] = jump
+            break
+
+
+def _share_chain_cleanups(instrs):
+    """A chained comparison whose value each arm consumes on its own: the comparison's
+    arm ends in the same instructions as the failed test's cleanup (``SWAP 2; POP_TOP``)
+    that follows it, e.g. ``x = a < b < await c`` or ``a < b < c`` last in a loop body
+    (3.11+).  The first copy becomes a jump to the one after the cleanup: the same
+    program, with a merge point for the value."""
+    blocks = _split(instrs, by_handler=False)
+    for late in blocks:
+        head = instrs[late.start:late.start + 2]
+        if len(head) < 2 or [i.op for i in head] != ["SWAP", "POP_TOP"] or head[0].argval != 2 \
+                or instrs[late.end - 1].op not in _TERMINAL + ("JUMP",):
+            continue
+        n = late.end - late.start - 2
+        for early in blocks:
+            if early is late or early.end - early.start <= n or not all(
+                    a.same(b) and a.handler == b.handler and a.line == b.line
+                    for a, b in zip(instrs[early.end - n:early.end], instrs[late.start + 2:late.end])):
+                continue
+            first = instrs[early.end - n]
+            jump = Instr("JUMP", target=late.start + 2, line=first.line, offset=first.offset)
             jump.handler, jump.index = first.handler, first.index
             instrs[early.end - n] = jump
             break

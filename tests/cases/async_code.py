@@ -388,3 +388,59 @@ async def async_generator_expression_consumed_by_async_comprehension(n):
 async def run_later(k):
     await suspend()
     return -k
+
+
+class _Seen:
+    """Orders its comparisons into a log, to show which operands were evaluated."""
+
+    def __init__(self, log, name):
+        self.log, self.name = log, name
+
+    def __lt__(self, other):
+        self.log.append("%s<%s" % (self.name, other.name))
+        return self.name < other.name
+
+
+@case(("abc",), ("bac",), ("cab",), same_bytecode=True)
+def chained_comparison_with_await_as_the_last_statement(names):
+    """Random programs (3.11+): ``a < f() < await c`` as an expression statement that ends
+    the code.  Each arm drops the value and returns on its own; the failed test's arm
+    was written as ``if a < f(): f_value < await c``, evaluating ``f()`` twice."""
+    log = []
+    a, b, c = (_Seen(log, n) for n in names)
+
+    def middle():
+        log.append("middle")
+        return b
+
+    async def last():
+        await suspend()
+        log.append("last")
+        return c
+
+    async def compare():
+        a < middle() < await last()
+    run(compare())
+    return log
+
+
+@case(("abc",), ("bac",), same_bytecode=True)
+def chained_comparison_with_await_assigned_last(names):
+    """3.12+: ``x = a < f() < await c`` last in the code stores in each arm."""
+    log = []
+    a, b, c = (_Seen(log, n) for n in names)
+
+    def middle():
+        log.append("middle")
+        return b
+
+    async def last():
+        await suspend()
+        return c
+
+    async def compare():
+        nonlocal x
+        x = a < middle() < await last()
+    x = None
+    run(compare())
+    return log, x

@@ -1262,3 +1262,17 @@ def while_test_with_an_empty_body_at_the_end(items):
         while items.pop():
             pass
     return seen, items
+
+
+@case(([1, 2, 3],), ([3, 2, 1],), ([],), same_bytecode=True)
+def chained_comparison_statement_ending_a_loop_body(items):
+    """Random programs (3.13): ``a < f(x) < c`` as the last statement of a loop body; the
+    comparison's arm and the failed test's cleanup each jump back to the loop."""
+    seen = []
+
+    def f(x):
+        seen.append(x)
+        return x
+    for x in items:
+        1 < f(x) < 3
+    return seen
