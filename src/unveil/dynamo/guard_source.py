@@ -7,6 +7,7 @@ module turns every leaf into a Python condition (calling the checks in
 writes one function per cache entry that returns what Dynamo's guard returns.
 """
 import ast
+import keyword
 import re
 
 from . import guard_runtime
@@ -64,22 +65,37 @@ def _parse(text):
         return None
 
 
+_STR = r"'[^'\\\n]*'"
+_SOURCE = r"[LG]\[{s}\](?:\.(?!(?:{kw})\b)[A-Za-z_]\w*|\[(?:{s}|-?\d+)\])*".format(
+    s=_STR, kw="|".join(keyword.kwlist))
+#: the commonest guards, in shapes that are Python expressions whatever the names and
+#: strings in them: no parse needed (a parse is most of a guard's cost)
+_PLAIN = re.compile(r"(?:(?:not )?___dict_contains\({s}, {src}\)|___check_(?:obj|type)_id\({src}, \d+\)"
+                    r"|hasattr\({src}, {s}\)(?: == (?:True|False))?"
+                    r"|{src} (?:is not|is|==|!=) (?:None|True|False|-?\d+|{s}))\Z".format(s=_STR, src=_SOURCE))
+
+
+def _is_expression(text):
+    return _PLAIN.match(text) is not None or _parse(text) is not None
+
+
 def _without_comment(part):
-    """``(code, tree)``: the shortest prefix before a ``#`` that parses as an expression
+    """``(code, parses)``: the shortest prefix before a ``#`` that parses as an expression
     (guards' comments follow the code after a ``#``; the code may hold ``#`` in strings)."""
     cuts = [m.start() for m in re.finditer("#", part)] + [len(part)]
     for cut in cuts:
         text = _TYPE_SUFFIX.sub("", part[:cut].rstrip())
         if _GLOBAL_STATE.match(text) or _SAVED_HOOKS.match(text):
-            return text, None
-        tree = _parse(text)
-        if tree is not None:
-            return text, tree
-    return _TYPE_SUFFIX.sub("", part.split("#")[0].rstrip()), None
+            return text, False
+        if _is_expression(text):
+            return text, True
+    return _TYPE_SUFFIX.sub("", part.split("#")[0].rstrip()), False
 
 
 #: identifiers outside attribute access and string starts (a cheap stand-in for ast.walk)
 _WORDS = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)")
+#: ... one of them private (``__x``), other than ``__builtins__``
+_PRIVATE = re.compile(r"(?<![\w.'\"])__(?!builtins__(?!\w))")
 
 
 def words(text):
@@ -88,7 +104,7 @@ def words(text):
 
 def translate(kind, part, value_type=None, context=None):
     """One verbose code part as a Python expression over ``L`` and ``G``."""
-    text, tree = _without_comment(part)
+    text, parses = _without_comment(part)
     match = _GLOBAL_STATE.match(text)
     if match:
         return "check_global_state(%r)" % match.group(1)
@@ -107,11 +123,11 @@ def translate(kind, part, value_type=None, context=None):
         arg = call.args[1]  # the type's bare name: written as its qualified name
         text = (text[:arg.col_offset] + repr("%s.%s" % (value_type.__module__, value_type.__qualname__))
                 + text[arg.end_col_offset:])
-    if tree is None:
+    elif not parses:
         raise Untranslatable(text)
     if "__" in text:
         text = _RENAME.sub(lambda m: _RENAMES[m.group(1)], text)
-        if "__" in text and any(n.startswith("__") and n != "__builtins__" for n in words(text)):
+        if "__" in text and _PRIVATE.search(text):
             raise Untranslatable(text)
     return text
 
@@ -127,6 +143,7 @@ class GuardWriter:
         self.context = context or {}
         self.lines = []
         self.untranslated = []
+        self.conditions = []     # every translated condition, for the names they use
 
     def _leaf(self, kind, parts, node):
         """One leaf guard: a comment on what it checks, then one condition (its parts joined by ``and``)."""
@@ -147,6 +164,7 @@ class GuardWriter:
                 self.lines.append("    # NOT TRANSLATED (assumed to pass): " + " ".join(str(exc).split()))
         if not exprs:
             return
+        self.conditions += exprs
         condition = exprs[0] if len(exprs) == 1 else ("\n" + " " * 12 + "and ").join(
             "(%s)" % e for e in exprs)
         self.lines.append("    if not (%s):" % condition)
@@ -160,7 +178,7 @@ class GuardWriter:
 
     def write(self, name, root, args, doc):
         """Source of ``def name(args): ...`` for the guard tree ``root``."""
-        self.lines = []
+        self.lines, self.conditions = [], []
         self._node(root)
         for kind, parts in root.epilogue:
             self._leaf(kind, parts, None)

@@ -38,7 +38,7 @@ def guards_text(fn, comp, entry, recompile_reasons):
     doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.cid, fn.code.co_name)
     body = writer.write(name, entry.guard_tree(), GUARD_PARAMS, doc)
     params = {a.lstrip("*") for a in GUARD_PARAMS}
-    free = words(body) - params - set(dir(builtins))
+    free = words("\n".join(writer.conditions)) - params - set(dir(builtins))
     runtime = sorted(free & set(RUNTIME_NAMES))
     sympy = adapter.sympy_interp_names()
     comments = ["# Guards of compile %s of %s (%s:%d)." % (comp.cid, fn.code.co_name, fn.code.co_filename,
