@@ -5,6 +5,8 @@ _INVERSE = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JU
             "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
 _TERMINAL = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")
 # ops that continue an expression with the value below them (a duplicated tail)
+_TESTS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE")
+_COMPARISONS = ("COMPARE_OP", "IS_OP", "CONTAINS_OP")
 _EXPRESSION_TAIL = {"BUILD_SLICE", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "BUILD_STRING",
                     "BINARY_OP", "BINARY_SUBSCR", "BINARY_SLICE", "CALL", "CALL_FUNCTION_EX",
                     "COMPARE_OP", "CONTAINS_OP", "IS_OP", "FORMAT_VALUE", "LOAD_ATTR", "LOAD_METHOD",
@@ -352,20 +354,23 @@ def _share_return_tails(instrs):
 def _share_chain_cleanups(instrs):
     """A chained comparison whose value each arm consumes on its own: the comparison's
     arm ends in the same instructions as the failed test's cleanup (``SWAP 2; POP_TOP``)
-    that follows it, e.g. ``x = a < b < await c`` or ``a < b < c`` last in a loop body
-    (3.11+).  The first copy becomes a jump to the one after the cleanup: the same
+    that a test jumps to, e.g. ``x = a < b < await c`` or ``a < b < c`` last in a loop
+    body (3.11+).  The first copy becomes a jump to the one after the cleanup: the same
     program, with a merge point for the value."""
     blocks = _split(instrs, by_handler=False)
+    tested = {i.target for i in instrs if i.op in _TESTS}
     for late in blocks:
         head = instrs[late.start:late.start + 2]
         if len(head) < 2 or [i.op for i in head] != ["SWAP", "POP_TOP"] or head[0].argval != 2 \
-                or instrs[late.end - 1].op not in _TERMINAL + ("JUMP",):
+                or instrs[late.end - 1].op not in _TERMINAL + ("JUMP",) or late.start not in tested:
             continue
         n = late.end - late.start - 2
         for early in blocks:
-            if early is late or early.end - early.start <= n or not all(
-                    a.same(b) and a.handler == b.handler and a.line == b.line
-                    for a, b in zip(instrs[early.end - n:early.end], instrs[late.start + 2:late.end])):
+            # the early copy follows the chain's last comparison
+            if early is late or early.end - early.start <= n or instrs[early.end - n - 1].op not in _COMPARISONS:
+                continue
+            if not all(a.same(b) and a.handler == b.handler and a.line == b.line
+                       for a, b in zip(instrs[early.end - n:early.end], instrs[late.start + 2:late.end])):
                 continue
             first = instrs[early.end - n]
             jump = Instr("JUMP", target=late.start + 2, line=first.line, offset=first.offset)

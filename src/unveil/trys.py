@@ -368,6 +368,10 @@ def _else_clause(s, exit_, after, frame, region):
     else_exits = []
     end = s.seq(exit_, else_frame, region.child(stop=after, exits=else_exits))
     else_frame.flush_parallel()
+    if end is None and else_exits and all(s.through_jumps(e) == s.through_jumps(after) for e in else_exits):
+        # the arms of an if ending the clause left the region past ``after``, a jump out
+        # of an enclosing try's protected range, to where it leads: they rejoin
+        end, else_exits = after, []
     if end != after and (end is not None or else_exits):
         raise DecompilationError("else clause at %d does not rejoin" % exit_)
     if region.exits is not None:

@@ -1276,3 +1276,63 @@ def chained_comparison_statement_ending_a_loop_body(items):
     for x in items:
         1 < f(x) < 3
     return seen
+
+
+@case((lambda: 5,), (lambda: 0,), (lambda: {}.x,), (lambda: 1 / 0,), same_bytecode=True)
+def try_else_ending_in_an_if_inside_an_outer_try(g):
+    """multiprocessing's Server.serve_client (every version): an inner try's ``else``
+    ends in an if/else whose arms jump to the jump out of the outer try's protected
+    range; the arms were taken to leave the clause for good ("else clause does not
+    rejoin"), and 3.8-3.10 fell back to the state machine."""
+    sent = []
+    try:
+        try:
+            res = g()
+        except ZeroDivisionError:
+            msg = "error"
+        else:
+            if res:
+                msg = ("value", res)
+            else:
+                msg = "empty"
+    except AttributeError:
+        msg = "attribute"
+    sent.append(msg)
+    return sent
+
+
+@case(([1, 2, 0, 3],), ([],), ([1, "x", None],))
+def server_loop_with_try_else_in_a_try(requests):
+    """The whole serve_client shape: the same, in a loop, with except clauses after it
+    and a nested try sending the message."""
+    sent, queue = [], list(requests)
+    while queue:
+        methodname = None
+        try:
+            request = queue.pop(0)
+            methodname = "double"
+            try:
+                res = request * 2
+            except TypeError as e:
+                msg = ("#ERROR", type(e).__name__)
+            else:
+                typeid = request and request > 1
+                if typeid:
+                    msg = ("#PROXY", res)
+                else:
+                    msg = ("#RETURN", res)
+        except AttributeError:
+            if methodname is None:
+                msg = ("#TRACEBACK", None)
+            else:
+                msg = ("#RETURN", methodname)
+        except Exception:
+            msg = ("#TRACEBACK", "other")
+        try:
+            try:
+                sent.append(msg)
+            except Exception:
+                sent.append(("#UNSERIALIZABLE",))
+        except Exception:
+            break
+    return sent
