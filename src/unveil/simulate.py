@@ -718,11 +718,17 @@ def _format_value(f, ins):
 
 @handles("LIST_APPEND", "SET_ADD")
 def _append(f, ins):
-    """Add to a display being built, or (in a comprehension loop) to the accumulator."""
+    """Add to a display being built, or (in a comprehension loop) to the accumulator.
+
+    A display of over 30 items is built item by item, each added right on top of it;
+    a comprehension keeps its iterator between."""
     value = f.pop()
     target = f.stack[-ins.arg]
-    if isinstance(target, (ast.List, ast.Set)) and not getattr(target, "_accumulator", False):
+    if ins.arg == 1 and isinstance(target, ast.Call) and getattr(target, "_set", False):
+        target = f.stack[-1] = ast.Set(elts=[])  # set() begun empty
+    if isinstance(target, (ast.List, ast.Set)) and (ins.arg == 1 or not getattr(target, "_accumulator", False)):
         target.elts.append(value)
+        target._accumulator = False
     else:
         f.emit(si.Appended(target=target, value=value, key=None))
 

@@ -95,8 +95,12 @@ class Structurer:
                     return None   # a break by a copy of the code after the loop
                 # a loop inside a try or with body left by a ``return``: through the
                 # enclosing exit copies, or not at all
-                if not self.return_through_enclosing(pos, frame, region):
+                if self.return_through_enclosing(pos, frame, region):
+                    return None
+                tail = self._constant_return(pos, frame)
+                if tail is None or region.elide is not None or any(r.elide is not None for r in _parents(region)):
                     raise DecompilationError("a loop leaves its enclosing try or with at %d" % pos)
+                frame.run(tail)  # a constant returned past the end of a try with no exit copies
                 return None
             if block.start == pos:
                 if block in self.g.loops and block is not entering \
@@ -199,7 +203,10 @@ class Structurer:
                     return True
                 ins = self.instrs[pos] if pos < len(self.instrs) else None
                 if ins is not None and ins.op == "JUMP":
-                    kind = self.jump_kind(ins.target, outer.parent or outer)
+                    around = outer.parent or outer
+                    kind = self.jump_kind(ins.target, around)
+                    if kind == "stop" and around.loop is not None and ins.target == around.loop.header.start:
+                        kind = "continue"  # the loop body's end is its header: from inside, a continue
                     if kind in ("break", "continue"):  # out of nested with/finally in a loop
                         self.jump_out(kind, frame)
                         return True
@@ -669,13 +676,13 @@ class Structurer:
         fx, tx = si.as_expr(fv), si.as_expr(tv)  # a lambda is a value too: ``b or (lambda: 0)``
         if orig is not None and tv is orig and op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"):
             value = _and(tx, fx) if op == "POP_JUMP_IF_FALSE" else _or(tx, fx)
-        elif _last_operand(st.c, ast.And) is tv:
+        elif _same_node(_last_operand(st.c, ast.And), tv):
             value = _or(st.c, fx)   # (a and b) or c: true means b, which is the value
-        elif _last_operand(st.c, ast.Or) is fv:
+        elif _same_node(_last_operand(st.c, ast.Or), fv):
             value = _and(st.c, tx)  # (a or b) and c: false means b, which is the value
-        elif _last_operand(negate(st.c), ast.And) is fv:
+        elif _same_node(_last_operand(negate(st.c), ast.And), fv):
             value = _or(negate(st.c), tx)
-        elif _last_operand(negate(st.c), ast.Or) is tv:
+        elif _same_node(_last_operand(negate(st.c), ast.Or), tv):
             value = _and(negate(st.c), fx)
         else:
             value = ast.IfExp(test=negate(st.c), body=fx, orelse=tx)
@@ -745,11 +752,35 @@ def _jump_condition(op, cond):
     return is_none if op == "POP_JUMP_IF_NONE" else negate(is_none)
 
 
+def _same_node(a, b):
+    """Whether ``a`` is ``b``, or ``b`` rebuilt by negations around the very same operands
+    (``not c`` negated twice is a new ``not c``): one value, evaluated once."""
+    if a is b:
+        return True
+    if type(a) is not type(b) or not isinstance(a, (ast.UnaryOp, ast.Compare, ast.BoolOp)):
+        return False
+    if isinstance(a, ast.UnaryOp):
+        return isinstance(a.op, ast.Not) and isinstance(b.op, ast.Not) and _same_node(a.operand, b.operand)
+    if isinstance(a, ast.BoolOp):
+        return type(a.op) is type(b.op) and len(a.values) == len(b.values) and all(
+            _same_node(x, y) for x, y in zip(a.values, b.values))
+    return ([type(o) for o in a.ops] == [type(o) for o in b.ops] and a.left is b.left
+            and len(a.comparators) == len(b.comparators)
+            and all(x is y for x, y in zip(a.comparators, b.comparators)))
+
+
 def _last_operand(cond, op_type):
     """The last operand of a ``BoolOp`` of ``op_type`` (whose value it yields), or None."""
     if isinstance(cond, ast.BoolOp) and isinstance(cond.op, op_type):
         return cond.values[-1]
     return None
+
+
+def _parents(region):
+    """The regions enclosing ``region``, innermost first."""
+    while region.parent is not None:
+        region = region.parent
+        yield region
 
 
 def _within(region, block):

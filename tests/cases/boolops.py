@@ -201,3 +201,31 @@ def lambda_as_an_operand_of_and_or(b, n):
         out.append(f(1) if callable(f) and f.__code__.co_argcount >= 1 else
                    f() if callable(f) and f.__code__.co_argcount == 0 else f)
     return out
+
+
+@case((1, 0, 5), (1, 1, 5), (0, 0, 5), (1, 0, 0), same_bytecode=True)
+def and_not_or_value(a, c, d):
+    """stdlib signal (3.8-3.11): ``a and not c or d``, where ``a``'s failed test goes
+    straight to ``d``.  The joined condition held ``c`` and the value ``not c``, a node
+    rebuilt by negating twice: not recognised as one value, it was written as
+    ``not c if a and not c else d`` (``c`` evaluated twice) or refused."""
+    calls = []
+
+    def f(name, value):
+        calls.append(name)
+        return value
+    x = f("a", a) and not f("c", c) or f("d", d)
+    return x, calls
+
+
+@case((1, 1, 0, 5), (1, 1, 1, 0), (0, 1, 1, 5), same_bytecode=True)
+def and_chain_ending_in_not_or_value_in_a_lambda(a, b, c, d):
+    """The same in a lambda (signal's ``_convert_`` filter), where it was refused as
+    "lambda body is not an expression"."""
+    calls = []
+
+    def f(name, value):
+        calls.append(name)
+        return value
+    pick = lambda: f("a", a) and (f("b", b) and not f("c", c)) or f("d", d)
+    return pick(), calls

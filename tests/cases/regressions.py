@@ -1336,3 +1336,62 @@ def server_loop_with_try_else_in_a_try(requests):
         except Exception:
             break
     return sent
+
+
+@case((1,), (3,), same_bytecode=True)
+def displays_of_over_thirty_computed_items(k):
+    """pickletools (3.10+): a list display of over 30 items that are not constants is
+    built from an empty list, each item appended right on top of it; the empty list was
+    taken for a comprehension's accumulator ("structuring left an Appended").  Sets are
+    built the same way, and tuples as a list."""
+    f = [k].__mul__
+    items = [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7), f(8), f(9), f(10), f(11), f(12), f(13),
+             f(14), f(15), f(16), f(17), f(18), f(19), f(20), f(21), f(22), f(23), f(24), f(25), f(26),
+             f(27), f(28), f(29), f(30), f(31), f(32)]
+    unique = {k + 0, k + 1, k + 2, k + 3, k + 4, k + 5, k + 6, k + 7, k + 8, k + 9, k + 10, k + 11,
+              k + 12, k + 13, k + 14, k + 15, k + 16, k + 17, k + 18, k + 19, k + 20, k + 21, k + 22,
+              k + 23, k + 24, k + 25, k + 26, k + 27, k + 28, k + 29, k + 30, k + 31, k + 32, k + 33}
+    row = (k, -k, k, -k, k, -k, k, -k, k, -k, k, -k, k, -k, k, -k, k, -k, k, -k, k, -k, k, -k,
+           k, -k, k, -k, k, -k, k, -k, k, -k)
+    return items, sorted(unique), row
+
+
+@case(([1, 2], [3]), ([0, -1], [3, 4]), ([0], None), same_bytecode=True)
+def return_from_a_loop_in_a_try_then_another_loop(opts, args):
+    """pydoc's cli (every version): ``return`` from a loop inside a try body whose only
+    handlers are except clauses; the constant and the return come after the protected
+    range, which was taken for the loop leaving the try ("a loop leaves its enclosing
+    try or with"), and the state machine took over."""
+    seen = []
+    try:
+        for opt in opts:
+            if opt < 0:
+                return
+        for arg in args:
+            seen.append(arg)
+    except TypeError:
+        seen.append("no args")
+    seen.append(len(seen))
+    return seen
+
+
+@case(([1, 0, 2, 0],), ([0, 0],), ([],), same_bytecode=True)
+def continue_from_an_except_clause_in_a_with_in_a_loop(pids):
+    """asyncio's FastChildWatcher._do_waitpid_all (every version): ``if c: continue`` in an
+    except clause inside a ``with`` in a loop.  The continue runs the with's exit copy,
+    then jumps to the loop's header, which is also where the body ends: it was taken for
+    the end of the body, the clause for one leaving to two places, and the state
+    machine took over (3.8 refused)."""
+    log = []
+    lock = _Lock(log)
+    pending = list(pids)
+    while pending:
+        with lock:
+            try:
+                value = 10 // pending.pop()
+            except ZeroDivisionError:
+                if len(pending) % 2:
+                    continue
+                value = None
+        log.append(value)
+    return log
