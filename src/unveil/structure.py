@@ -150,7 +150,8 @@ class Structurer:
             return None
         ins = self.instrs[pos] if pos < len(self.instrs) else None
         depth = region.depth
-        valued = len(frame.stack) > depth if depth is not None else skipped and si.is_expr(frame.top())
+        valued = len(frame.stack) > depth if depth is not None else skipped and (
+            si.is_expr(frame.top()) or isinstance(frame.top(), si.Definition))  # ``return lambda: 0``
         tail = trys.return_tail(self, pos) if valued else None
         if tail is not None:
             # ``try: return x``: the value is computed inside, the return (and what

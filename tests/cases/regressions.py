@@ -1395,3 +1395,35 @@ def continue_from_an_except_clause_in_a_with_in_a_loop(pids):
                 value = None
         log.append(value)
     return log
+
+
+@case((0,), (1,), (2,))
+def finally_returning_a_lambda_in_an_except_clause(n):
+    """Random programs (every version): ``return lambda: ...`` as a finally body inside an
+    except clause.  The return leaves through the clause's cleanup; the pending function
+    was not taken for a returned value, so the finally body came out empty (a generator,
+    which has no state machine to fall back on, was refused).  Not the same bytecode: a
+    finally body that returns a computed value is also written after the try (dead
+    code), since its handler copy drops the exception before returning."""
+    log = []
+
+    def gen(k):
+        yield k
+        try:
+            log.append(10 // k)
+        except ZeroDivisionError as err:
+            try:
+                log.append(type(err).__name__)
+            finally:
+                return lambda: k + 1
+
+    def plain(k):
+        try:
+            log.append(10 // k)
+        except ZeroDivisionError as err:
+            try:
+                log.append(type(err).__name__)
+            finally:
+                return lambda: k + 2
+    made = plain(n)
+    return list(gen(n)), made() if made else None, log
