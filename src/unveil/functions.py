@@ -13,7 +13,7 @@ import types
 
 from .cfg import Graph
 from .errors import DecompilationError
-from .instructions import normalise
+from .instructions import TERMINAL, normalise
 from .loops import _generators, rewrite_guarded_while
 from .structure import Structurer
 from . import stackitems as si
@@ -489,13 +489,31 @@ def _lost_locals(code, body, ctx):
     candidates = [n for n in code.co_varnames[nargs:] + code.co_cellvars
                   if n.isidentifier() and n not in code.co_varnames[:nargs] and n not in named
                   and n not in code.co_freevars and n not in ctx.globals and n not in ctx.nonlocals]
-    stored = {ins.argval for ins in ctx.instrs
-              if ins.op.startswith(("STORE_", "DELETE_")) or ins.op == "LOAD_FAST_AND_CLEAR"}
-    candidates = [n for n in candidates if n not in stored]   # a store in the bytecode is in the text
+    # a store that can run is in the text (3.12+ keeps the unreachable handlers of a
+    # ``try: pass``, whose stores are not)
+    stored = {ctx.instrs[i].argval for i in _reachable(ctx.instrs)
+              if ctx.instrs[i].op.startswith(("STORE_", "DELETE_")) or ctx.instrs[i].op == "LOAD_FAST_AND_CLEAR"}
+    candidates = [n for n in candidates if n not in stored]
     if not candidates:
         return []
     bound = _bound_names(body)
     return sorted(set(n for n in candidates if n not in bound))
+
+
+def _reachable(instrs):
+    """Indexes of the instructions that can run: from the entry along jumps, fall-through
+    and exception handlers."""
+    seen, todo = set(), [0] if instrs else []
+    while todo:
+        i = todo.pop()
+        if i in seen or i >= len(instrs):
+            continue
+        seen.add(i)
+        ins = instrs[i]
+        todo += [p for p in (ins.target, ins.handler[0] if ins.handler else None) if p is not None]
+        if ins.op not in TERMINAL:
+            todo.append(i + 1)
+    return seen
 
 
 def _bare_returns(body):

@@ -551,6 +551,7 @@ def _finally_elider(s, start, own):
         if is_end(start):
             return pos  # an empty finally body has no copy
         pairs, exits, todo = {}, set(), [(start, pos)]
+        dropped = False
         while todo:
             a, b = todo.pop()
             for _ in range(8):  # a jump on one side only: threaded differently, same path
@@ -569,6 +570,13 @@ def _finally_elider(s, start, own):
             if len(pairs) > 4000 or a >= len(instrs) or b >= len(instrs):
                 return None
             x, y = instrs[a], instrs[b]
+            drop = _exception_drop(instrs, a)
+            if x.op != y.op and drop and not _exception_drop(instrs, b):
+                # leaving by return/break/continue, the handler's copy first drops its
+                # exception; the normal path has none to drop
+                todo.append((a + drop, b))
+                dropped = True
+                continue
             if x.op != y.op or (x.target is None) != (y.target is None):
                 return None
             if x.target is not None:
@@ -583,11 +591,26 @@ def _finally_elider(s, start, own):
             # 3.8-3.10 end the normal copy with a jump where the other exits go
             exits = {e for e in exits if not (e < len(instrs) and instrs[e].op == "JUMP"
                                               and instrs[e].target in exits)}
+        if dropped and not exits:
+            return None  # every path returns: nothing follows the copy (it stays, as dead code)
         first = min(exits) if exits else None
         if any(not same_target(instrs, first, e) for e in exits):
             return None  # (3.11+ copy a short return after the body into each path: one place)
         return first if exits else max(pairs.values()) + 1  # every path returns or raises
     return elide
+
+
+_DROPS = (("POP_TOP", "POP_EXCEPT"), ("SWAP", "POP_TOP", "SWAP", "POP_EXCEPT"))
+
+
+def _exception_drop(instrs, pos):
+    """How many instructions at ``pos`` drop the handled exception and end the handler
+    (under a value being returned, for the longer form); 0 if they do not."""
+    for ops in _DROPS:
+        run = instrs[pos:pos + len(ops)]
+        if tuple(i.op for i in run) == ops and all(i.argval == 2 for i in run if i.op == "SWAP"):
+            return len(ops)
+    return 0
 
 
 def _same_arg(a, b):

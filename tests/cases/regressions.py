@@ -1427,3 +1427,57 @@ def finally_returning_a_lambda_in_an_except_clause(n):
                 return lambda: k + 2
     made = plain(n)
     return list(gen(n)), made() if made else None, log
+
+
+@case((0, [1]), (1, [2]), (2, []), same_bytecode=True)
+def finally_body_returning_on_one_path(flag, items):
+    """Random programs (every version): ``finally: if c: return v``.  Leaving by the
+    return, the handler's copy of the body drops its exception first (``POP_TOP;
+    POP_EXCEPT``, or under the value ``SWAP 2; POP_TOP; SWAP 2; POP_EXCEPT``) where the
+    normal path's copy has nothing to drop; the copies did not match and the state
+    machine took over (a generator was refused)."""
+    log = []
+
+    def plain():
+        try:
+            log.append(len(items))
+        finally:
+            if flag:
+                return [flag, items]
+        log.append("after")
+        return None
+
+    def gen():
+        yield flag
+        try:
+            log.append(10 // flag)
+        finally:
+            while items:
+                return items.pop()
+        log.append("after gen")
+    out = []
+    try:
+        out.append(list(gen()))
+    except ZeroDivisionError:
+        out.append("raised")
+    return plain(), out, log
+
+
+@case((1,), (0,))
+def name_bound_only_in_a_dead_except_clause(n):
+    """Random programs (3.12+): ``try: pass`` keeps its except clause in the bytecode,
+    unreachable; a name bound only there is still local, so reading it first raises
+    UnboundLocalError.  The store in the dead handler counted as written, the except
+    clause is not, and the name became the enclosing function's.  Not the same bytecode:
+    the binding is kept by dead code (``if False: n = None``)."""
+    def g(a):
+        try:
+            seen = n
+        except NameError:
+            return "unbound"
+        try:
+            pass
+        except (KeyError, IndexError):
+            n = a
+        return seen
+    return g(n)
