@@ -111,22 +111,37 @@ class TimeLimit(BaseException):
     """Raised by :func:`with_time_limit` (a BaseException: ``except Exception`` lets it through)."""
 
 
-def _time_limit_alarm(signum, frame):
-    raise TimeLimit()
-
-
 def with_time_limit(seconds, fn, *args):
     """``fn(*args)``, raising TimeLimit after ``seconds`` (Unix main thread only: elsewhere
-    without a limit; ``--jobs`` runs module-mode decompiling in threads)."""
+    without a limit; ``--jobs`` runs module-mode decompiling in threads).
+
+    Once the alarm has fired the result is TimeLimit, whatever ``fn`` did next: a program's
+    own ``finally`` or ``except BaseException`` may swallow the TimeLimit raised inside it or
+    replace it with another exception, which must not read as the program's behaviour. The
+    alarm repeats until ``fn`` is left, so a handler that then loops is interrupted too
+    (a program that swallows every exception in an endless loop cannot be stopped here)."""
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         return fn(*args)
-    old = signal.signal(signal.SIGALRM, _time_limit_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    fired = []
+
+    def alarm(signum, frame):
+        fired.append(True)
+        raise TimeLimit()
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)  # re-fires: a handler that loops is stopped too
     try:
-        return fn(*args)
+        result = fn(*args)
+    except BaseException:
+        if fired:
+            raise TimeLimit() from None
+        raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+    if fired:
+        raise TimeLimit()
+    return result
 
 
 def load_by_path(name, path):

@@ -5,9 +5,14 @@
 Each program (from tests_torch/programs.py) runs in a fresh process per
 measurement: plainly, inside unveil.prepare_debug, and inside
 depyf.prepare_debug.  unveil and depyf each get their own venv under
-benchmarks/ (torch 2.13.0 from the local wheel, made on first use).  The
-overhead is the median time minus the plain median; the last column is
-unveil's overhead over depyf's (target: at most 0.5).
+benchmarks/ (torch 2.13.0 from the local wheel, made on first use).  Each
+round runs the three modes back to back (their order rotating from round to
+round), so a tool's overhead in a round is its time minus that round's plain
+time, and slow spells of a shared machine hit all three; a tool's overhead is
+the median over the rounds.  The last column is unveil's overhead over
+depyf's (target: at most 0.5).  The totals also give a second estimate, each
+mode's fastest run minus the fastest plain run (interference only ever adds
+time).
 """
 import argparse
 import json
@@ -47,17 +52,39 @@ def ensure_venv(tool):
     return python
 
 
-def measure(python, mode, program, repeat):
-    times = []
-    for _ in range(repeat):
-        with tempfile.TemporaryDirectory() as tmp:
-            env = dict(os.environ, HF_HUB_OFFLINE="1", TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"))
-            done = subprocess.run([python, WORKER, mode, program, os.path.join(tmp, "dump")], env=env,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
-            if done.returncode != 0:
-                return None, done.stderr.strip().splitlines()[-1:] or ["failed"]
-            times.append(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
-    return statistics.median(times), None
+def run_once(python, mode, program):
+    """Seconds of one run in a fresh process, or the error's last line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, HF_HUB_OFFLINE="1", TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"))
+        done = subprocess.run([python, WORKER, mode, program, os.path.join(tmp, "dump")], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    if done.returncode != 0:
+        return None, (done.stderr.strip().splitlines()[-1:] or ["failed"])[0]
+    return json.loads(done.stdout.strip().splitlines()[-1])["seconds"], None
+
+
+def measure(pythons, program, repeat):
+    """Per mode: the median seconds, and per tool the median of its paired overheads."""
+    modes = ["plain", "unveil", "depyf"]
+    times = {mode: [] for mode in modes}
+    errors = {}
+    for k in range(repeat):
+        for mode in modes[k % 3:] + modes[:k % 3]:
+            if mode in errors:
+                continue
+            seconds, error = run_once(pythons["unveil" if mode == "plain" else mode], mode, program)
+            if error is not None:
+                errors[mode] = error
+            else:
+                times[mode].append(seconds)
+    median = {mode: statistics.median(t) for mode, t in times.items() if t and mode not in errors}
+    over, over_min = {}, {}
+    if "plain" in median:
+        for tool in ("unveil", "depyf"):
+            if tool in median:
+                over[tool] = statistics.median(t - p for t, p in zip(times[tool], times["plain"]))
+                over_min[tool] = min(times[tool]) - min(times["plain"])
+    return median, over, over_min, errors
 
 
 def main(argv=None):
@@ -69,25 +96,28 @@ def main(argv=None):
     print("%-24s %8s %8s %8s %10s %10s %7s" % ("program", "plain s", "unveil s", "depyf s",
                                                "unveil +s", "depyf +s", "ratio"))
     totals = {"unveil": 0.0, "depyf": 0.0}
+    totals_min = {"unveil": 0.0, "depyf": 0.0}
+    fmt = lambda v: "%8.2f" % v if v is not None else "       -"
     for program in args.programs:
-        plain, _ = measure(pythons["unveil"], "plain", program, args.repeat)
-        row, over = {}, {}
-        for tool in ("unveil", "depyf"):
-            row[tool], error = measure(pythons[tool], tool, program, args.repeat)
-            if row[tool] is None:
-                print("%-24s %s failed: %s" % (program, tool, error[0][:90]))
-            elif plain is not None:
-                over[tool] = row[tool] - plain
+        median, over, over_min, errors = measure(pythons, program, args.repeat)
+        for mode, error in errors.items():
+            print("%-24s %s failed: %s" % (program, mode, error[:90]))
+        if len(over) == 2:  # the totals compare programs both tools ran
+            for tool in over:
                 totals[tool] += over[tool]
+                totals_min[tool] += over_min[tool]
         ratio = over["unveil"] / over["depyf"] if len(over) == 2 and over["depyf"] > 0 else float("nan")
-        fmt = lambda v: "%8.2f" % v if v is not None else "       -"
-        print("%-24s %s %s %s %10s %10s %7.2f" % (program, fmt(plain), fmt(row.get("unveil")),
-                                                   fmt(row.get("depyf")),
-                                                   "%.2f" % over["unveil"] if "unveil" in over else "-",
-                                                   "%.2f" % over["depyf"] if "depyf" in over else "-", ratio))
+        print("%-24s %s %s %s %10s %10s %7.2f" % (program, fmt(median.get("plain")), fmt(median.get("unveil")),
+                                                   fmt(median.get("depyf")),
+                                                   "%.3f" % over["unveil"] if "unveil" in over else "-",
+                                                   "%.3f" % over["depyf"] if "depyf" in over else "-", ratio),
+              flush=True)
     if totals["depyf"] > 0:
-        print("total overhead: unveil %.2f s, depyf %.2f s, ratio %.2f"
+        print("total overhead where both ran: unveil %.3f s, depyf %.3f s, ratio %.2f"
               % (totals["unveil"], totals["depyf"], totals["unveil"] / totals["depyf"]))
+    if totals_min["depyf"] > 0:
+        print("fastest run minus fastest plain run, summed: unveil %.3f s, depyf %.3f s, ratio %.2f"
+              % (totals_min["unveil"], totals_min["depyf"], totals_min["unveil"] / totals_min["depyf"]))
 
 
 if __name__ == "__main__":

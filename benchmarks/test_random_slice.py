@@ -75,3 +75,17 @@ def test_a_wrong_decompilation_is_caught():
     sys.path.insert(0, rp.SRC)
     kind, signature, _ = rp.judge(Wrong, "def f(a, b):\n    return a - b\n")
     assert kind == "mismatch", (kind, signature)
+
+
+@pytest.mark.parametrize("program", [
+    "try:\n    while True: f()\nfinally:\n    raise ValueError",
+    "try:\n    while True: f()\nexcept BaseException:\n    pass",
+    "try:\n    while True: f()\nexcept BaseException:\n    while True: f()",
+], ids=["finally-replaces", "handler-swallows", "handler-loops"])
+def test_a_program_that_outlives_its_time_limit_reads_as_timed_out(program):
+    """The alarm fires inside the program; what the program's own handlers do with it
+    afterwards (replace it, swallow it, loop on) must not read as its behaviour."""
+    def run():
+        exec("def f(): pass\n" + program, {})
+    with pytest.raises(rp.bench_functions.TimeLimit):
+        rp.bench_functions.with_time_limit(0.1, run)
