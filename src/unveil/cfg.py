@@ -127,7 +127,10 @@ class Graph:
         # own try may be one inside the loop), not in a handler's clause
         before = {p.handler for p in loop.header.preds if p not in loop.body}
         around = before.pop() if len(before) == 1 else loop.header.handler
-        same_try = [s for s in exits if s.handler == around]
+        # (the header of an enclosing loop may be in a try of its own: a ``break`` that
+        # ends that loop's body goes straight back to its top)
+        enclosing = {other.header for other in loops.values() if other is not loop and loop.header in other.body}
+        same_try = [s for s in exits if s.handler == around or s in enclosing]
         exits = same_try or exits
         # leaving a ``with`` inside the loop runs its exit copy first: the loop
         # goes on where that copy jumps, or nowhere if it returns.  (An exit copy
@@ -141,7 +144,8 @@ class Graph:
                 s = self.block_at.get(last.target)  # ``break`` out of a with: exit, then jump
             if s is not None and s not in going_on and s not in loop.body:
                 going_on.append(s)
-        exits = going_on
+        # ``try: return x`` in the loop: the return after the try's range is not where the loop goes on
+        exits = [s for s in going_on if not self._returns_from_a_try(s, loop)]
         if not exits:
             return self._follow_from_clauses(loop, around)
         # ways out that only drop a chained comparison's middle value or jump, all to
@@ -183,6 +187,14 @@ class Graph:
             if b is not None and b.succs and b not in loop.body and b not in ways:
                 ways.append(b)
         return ways[0] if len(ways) == 1 else None
+
+    def _returns_from_a_try(self, block, loop):
+        """``block`` only drops what is under the value and returns it, and is entered
+        from a try in ``loop`` whose range ends before the return."""
+        ops = [i.op for i in self.instrs[block.start:block.end]]
+        return ops[-1:] == ["RETURN_VALUE"] and set(ops[:-1]) <= {"SWAP", "POP_TOP", "NOP"} \
+            and any(p in loop.body and p.handler is not None and p.handler != block.handler
+                    and self.instrs[p.end - 1].op not in JUMPS for p in block.preds)
 
     def past_cleanup(self, block):
         """The block after ``block`` if it only pops (a chained comparison's cleanup)

@@ -1481,3 +1481,75 @@ def name_bound_only_in_a_dead_except_clause(n):
             n = a
         return seen
     return g(n)
+
+
+@case(([1, 2, 0, 3, 4],), ([5, 6],), ([],))
+def break_to_the_top_of_a_loop_whose_header_is_in_a_try(chunks):
+    """stdlib_sweep (3.8/3.9, tokenize's ``_tokenize``): a ``break`` from an inner loop
+    that ends the outer loop's body jumps straight to the outer loop's top, whose first
+    block is in a try.  The inner loop's ways out were filtered to those outside every
+    try, so its follow became the break's own arm and structuring ran back into the
+    outer loop from inside it.  Not the same bytecode: the ``pass`` arms come back as
+    ``continue`` (the same jump to the loop's bottom)."""
+    out = []
+    source = iter(chunks)
+
+    def gen():
+        line = None
+        while True:
+            try:
+                line = next(source)
+            except StopIteration:
+                return
+            pos = 0
+            while pos < 3:
+                pos += 1
+                if line:
+                    if line == 1:
+                        pass
+                    elif line == 2:
+                        pass
+                    elif line > 2:
+                        if pos == 2:
+                            out.append(line)
+                            break
+                        else:
+                            yield line * 10
+    return list(gen()), out
+
+
+@case((0,), (1,), (2,), (3,), same_bytecode=True)
+def retry_loop_returning_from_its_trys(fails):
+    """stdlib_sweep (mailbox's ``_open_mh_sequences_file``, every version):
+    ``while True: try: return f() except E: pass``.  The return comes after the
+    try's range, so it was the loop's only way out and taken for the code after the
+    loop: structuring ran out of stack (a refusal with ``**kwargs``, else the state
+    machine)."""
+    tries = []
+
+    def attempt(kind, **options):
+        tries.append(kind)
+        if len(tries) <= fails and kind == "first":
+            raise KeyError(kind)
+        if len(tries) <= fails:
+            raise ValueError(kind)
+        return kind, options
+
+    def opener(extra):
+        while True:
+            try:
+                return attempt("first", **extra)
+            except KeyError:
+                pass
+            try:
+                return attempt("second", **extra)
+            except ValueError:
+                pass
+
+    def plain():
+        while True:
+            try:
+                return attempt("plain")
+            except (KeyError, ValueError):
+                pass
+    return opener({"mode": "b"}), plain(), tries
