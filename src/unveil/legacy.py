@@ -370,8 +370,8 @@ class _Rewriter:
 
     def run(self):
         self._simulate()
-        out, first = self._emit()
-        return _finish(out, first, self.index)
+        out, first, entered = self._emit()
+        return _finish(out, first, entered, self.index)
 
     def _simulate(self):
         todo = [(0, (), ())]
@@ -486,7 +486,7 @@ class _Rewriter:
     # -- emission ---------------------------------------------------------------
     def _emit(self):
         out = []
-        first = {}
+        first, entered = {}, {}
         pending_line = None
         for k, ins in enumerate(self.instrs):
             state = self.states[k]
@@ -497,6 +497,7 @@ class _Rewriter:
             items = self._rewrite(k, ins, stack, blocks)
             if self.kinds.get(k) in ("except", "with"):
                 items.insert(0, _Out("PUSH_EXC_INFO"))
+                entered[k] = start + 1  # a loop at the top of a finally body jumps back past it
             h = _handler_of(blocks)
             for it in items:
                 if it.handler is None:
@@ -518,7 +519,7 @@ class _Rewriter:
             out.extend([_Out("COPY", 3, 3, handler=outer), _Out("POP_EXCEPT", handler=outer),
                         _Out("RERAISE", 1, 1, handler=outer)])
             first[("cleanup", t)] = (start, len(out))
-        return out, first
+        return out, first, entered
 
     def _rewrite(self, k, ins, stack, blocks):
         op = ins.op
@@ -608,25 +609,29 @@ def _apply(stack, eff):
     return stack + ("v",) * eff
 
 
-def _finish(out, first, index):
-    """Offsets, jump targets and the exception table of the rewritten code."""
+def _finish(out, first, entered, index):
+    """Offsets, jump targets and the exception table of the rewritten code.
+
+    A jump to a handler's first instruction lands after the ``PUSH_EXC_INFO`` put
+    there (``entered``); the exception table's entry is the ``PUSH_EXC_INFO``."""
     offset_of = {id(it): 2 * pos for pos, it in enumerate(out)}
     end = 2 * len(out)
 
-    def place(key):
+    def place(key, jump=False):
         if isinstance(key, _I):
             key = index[id(key)]
         span = first.get(key)
         if span is None:
             return end
-        return 2 * span[0] if span[0] < len(out) else end
+        start = entered[key] if jump and key in entered else span[0]
+        return 2 * start if start < len(out) else end
 
     result = []
     table = []
     for pos, it in enumerate(out):
         argval = it.argval
         if it.target is not None:
-            argval = offset_of[id(it.target)] if isinstance(it.target, _Out) else place(it.target)
+            argval = offset_of[id(it.target)] if isinstance(it.target, _Out) else place(it.target, jump=True)
         result.append(dis.Instruction(it.op, it.opcode, it.arg, argval, it.argrepr, 2 * pos, it.line, False))
         if it.handler is not None:
             t, depth, lasti = it.handler

@@ -134,9 +134,10 @@ class Structurer:
                 raise DecompilationError("a way out of a try/finally body at %d without a copy of "
                                          "the finally body" % pos)
             if after is not None and after != pos:
-                pos, skipped = after, True
+                copied, (pos, skipped) = pos, (after, True)
                 tail = self._constant_return(pos, frame)
-                if tail:  # return (a constant is loaded only after the exit copy)
+                if tail and not self._written_after(tail, copied, pos):
+                    # return (a constant is loaded only after the exit copy)
                     frame.run(tail)
                     return None
                 if self.return_through_enclosing(pos, frame, region):
@@ -236,6 +237,13 @@ class Structurer:
         for _ in range(iterators):  # a new list: the old one may be a branch's saved stack
             frame.stack = frame.stack[:-2] + frame.stack[-1:]
         return run[:1] if run[0].op == "RETURN_VALUE" else run
+
+    def _written_after(self, tail, start, end):
+        """Whether the return ``tail`` is on a line after every line of the exit copy
+        from ``start`` to ``end``: the code after the try (3.12+ copy it into each exit),
+        not a ``return`` in its body."""
+        lines = [ins.line for ins in self.instrs[start:end] if ins.line is not None]
+        return bool(lines) and tail[0].line is not None and tail[0].line > max(lines)
 
     _SAFE_TAIL = ("POP_TOP", "LOAD_FAST", "LOAD_CONST", "RETURN_VALUE")
 
@@ -395,6 +403,13 @@ class Structurer:
             mpos = region.stop
         if mpos is None and region.stop is not None and state.e == region.stop:
             mpos = region.stop
+        if t_kind == "continue" and e_kind == "break" and state.t != region.loop.header.start \
+                and state.t == max(b.start for b in region.loop.body):
+            # ``if not c: break`` ending the body: the other side runs into the loop's
+            # bottom, the copy of its test (3.11), as the end of the body does
+            frame.emit(ast.If(test=negate(state.c), body=[_jump_stmt("break")], orelse=[]))
+            frame.stack = list(state.t_stack)
+            return state.t
         if t_kind in _JUMP_KINDS or e_kind in _JUMP_KINDS:
             return self.branch_out(state, t_kind, e_kind, frame, region)
         if mpos is None:

@@ -7,6 +7,7 @@ the generator StopIteration wrapper, inlined-comprehension restores) are
 *transparent*: looked through, never turned into statements.
 """
 import ast
+import copy
 
 from .cfg import past_clause_ends, past_pop_except, same_target
 from .errors import DecompilationError
@@ -479,10 +480,43 @@ def _is_name_cleanup(st, name):
 
 def _finally_body(s, hblock, stmts):
     """The finally statements, and the skipper of their normal-path copies."""
-    stmts = _without_exc_ends(_strip_final_reraise(list(stmts)), None)
+    stmts = _threaded_breaks(_without_exc_ends(_strip_final_reraise(list(stmts)), None))
     _refuse_threaded_reraise(stmts)
     own = s.instrs[hblock.start].handler  # a nested finally's RERAISE has another handler
     return stmts, _finally_elider(s, hblock.start + 1, own)
+
+
+def _threaded_breaks(stmts):
+    """The handler copy with the ``break`` statements of a loop that ends the finally
+    body put back: leaving that loop is reaching the body's end, so the compiler
+    threads the jump to the final ``RERAISE`` (3.12+), which reads as ``raise``."""
+    last = stmts[-1] if stmts else None
+    if isinstance(last, (ast.While, ast.For, ast.AsyncFor)) and not last.orelse:
+        last = copy.copy(last)
+        last.body = _reraise_to_break(last.body)
+        first = last.body[0]
+        if isinstance(last, ast.While) and isinstance(last.test, ast.Constant) and last.test.value is True \
+                and isinstance(first, ast.If) and not first.orelse and len(first.body) == 1 \
+                and isinstance(first.body[0], ast.Break):
+            # the loop's own test, which leaves to the end as well
+            last = ast.While(test=si.negate(first.test), body=last.body[1:] or [ast.Pass()], orelse=[])
+    elif isinstance(last, ast.If):
+        last = ast.If(test=last.test, body=_threaded_breaks(last.body), orelse=_threaded_breaks(last.orelse))
+    else:
+        return stmts
+    return stmts[:-1] + [last]
+
+
+def _reraise_to_break(stmts):
+    """``stmts`` with each re-raise that is not inside a nested loop, try or with replaced by ``break``."""
+    out = []
+    for st in stmts:
+        if isinstance(st, ast.Raise) and getattr(st, "_reraise", False):
+            st = ast.Break()
+        elif isinstance(st, ast.If):
+            st = ast.If(test=st.test, body=_reraise_to_break(st.body), orelse=_reraise_to_break(st.orelse))
+        out.append(st)
+    return out
 
 
 def _refuse_threaded_reraise(stmts):

@@ -1553,3 +1553,71 @@ def retry_loop_returning_from_its_trys(fails):
             except (KeyError, ValueError):
                 pass
     return opener({"mode": "b"}), plain(), tries
+
+
+@case((0, [3, 0, 5]), (2, [1, 2]), (1, []), (3, [4]), same_bytecode=True)
+def break_from_a_loop_that_ends_a_finally_body(value, items):
+    """stdlib_sweep (3.12+: asyncio.locks' ``Semaphore.acquire``, os.fwalk): a loop at
+    the end of a finally body; leaving it is reaching the body's end, so in the handler
+    copy the compiler threads each ``break`` (and the loop's own test) to the final
+    ``RERAISE``, which read as ``raise``.  Refused, or lowered to the state machine;
+    and the ``return True`` after the try, which 3.12+ copy into each way out of the
+    loop, moved into the try body (it is on a later line than the finally body).
+    3.8/3.9: a loop at the top of the finally body jumped back onto the handler's
+    ``PUSH_EXC_INFO`` in the 3.11-model rewrite, so the copies did not match."""
+    log = []
+    counter = [value]
+
+    def wake():
+        log.append("wake")
+        if not items:
+            return 0
+        return items.pop()
+
+    def acquire(fail):
+        try:
+            if fail:
+                raise KeyError(fail)
+            log.append("body")
+        finally:
+            while counter[0] > 0:
+                counter[0] -= 1
+                if not wake():
+                    break
+        return True
+
+    def drain(fail):
+        try:
+            log.append(10 // fail)
+        finally:
+            if items:
+                for item in list(items):
+                    if item > 3:
+                        break
+                    log.append(item)
+        return len(log)
+
+    out = []
+    for fail in (0, 1):
+        try:
+            out.append(acquire(fail))
+        except KeyError:
+            out.append("raised")
+        try:
+            out.append(drain(fail))
+        except ZeroDivisionError:
+            out.append("zero")
+    return out, log, counter
+
+
+@case(([3, 0, 5],), ([1, 2],), ([],), same_bytecode=True)
+def conditional_break_ending_a_while_body(items):
+    """Found with asyncio.locks' case (3.11): ``if not c: break`` as the last statement
+    of a ``while`` body jumps on into the copy of the loop's test at the bottom, which
+    reads as ``continue``; it came back as ``if c: continue`` then ``break``."""
+    log = []
+    while len(items) > 1:
+        log.append(items.pop())
+        if not items[-1]:
+            break
+    return log, items
