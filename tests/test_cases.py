@@ -7,6 +7,7 @@ stays exact.
 """
 import json
 import os
+import re
 import sys
 
 import pytest
@@ -40,6 +41,8 @@ def test_case(case):
     _identical.append(identical)
     if case.same_bytecode:
         assert identical, source
+    if case.structured:
+        assert not re.search(r"^\s*__state = 0$", source, re.M), source
 
 
 RAISING = [c for c in CASES if any(raised_at(c.fn, call) is not None for call in c.calls)]

@@ -131,7 +131,10 @@ class Graph:
         # ends that loop's body goes straight back to its top)
         enclosing = {other.header for other in loops.values() if other is not loop and loop.header in other.body}
         same_try = [s for s in exits if s.handler == around or s in enclosing]
-        exits = same_try or exits
+        # (the next except clause of a try in the loop is inside the loop, though only
+        # its way out comes back: it runs under the same handler as the clauses before it)
+        exits = same_try or [s for s in exits if s.handler is None or s.handler == around
+                             or not any(b.handler == s.handler for b in loop.body)] or exits
         # leaving a ``with`` inside the loop runs its exit copy first: the loop
         # goes on where that copy jumps, or nowhere if it returns.  (An exit copy
         # outside the try the loop runs in ends a ``with`` around the loop.)

@@ -22,10 +22,11 @@ def call(*args, **kwargs):
 
 
 class Case:
-    def __init__(self, fn, calls, same_bytecode):
+    def __init__(self, fn, calls, same_bytecode, structured=None):
         self.fn = fn
         self.calls = calls
         self.same_bytecode = same_bytecode
+        self.structured = structured
 
     @property
     def name(self):
@@ -35,17 +36,19 @@ class Case:
 _CASES = []
 
 
-def case(*calls, same_bytecode=None):
+def case(*calls, same_bytecode=None, structured=None):
     """Register the decorated function as a case.
 
     Each positional argument is one call: a tuple of positional arguments,
     or ``call(*args, **kwargs)``.  ``same_bytecode=True`` asserts that the
-    recompiled bytecode is instruction-for-instruction identical.
+    recompiled bytecode is instruction-for-instruction identical;
+    ``structured=True`` that no function of it is lowered to the state machine
+    (for cases whose bytecode legitimately differs).
     """
     normalised = [c if isinstance(c, Call) else Call(*c) for c in calls]
 
     def register(fn):
-        _CASES.append(Case(fn, normalised or [Call()], same_bytecode))
+        _CASES.append(Case(fn, normalised or [Call()], same_bytecode, structured))
         return fn
 
     return register

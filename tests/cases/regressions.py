@@ -1483,7 +1483,7 @@ def name_bound_only_in_a_dead_except_clause(n):
     return g(n)
 
 
-@case(([1, 2, 0, 3, 4],), ([5, 6],), ([],))
+@case(([1, 2, 0, 3, 4],), ([5, 6],), ([],), structured=True)
 def break_to_the_top_of_a_loop_whose_header_is_in_a_try(chunks):
     """stdlib_sweep (3.8/3.9, tokenize's ``_tokenize``): a ``break`` from an inner loop
     that ends the outer loop's body jumps straight to the outer loop's top, whose first
@@ -1621,3 +1621,44 @@ def conditional_break_ending_a_while_body(items):
         if not items[-1]:
             break
     return log, items
+
+
+@case(([b"ab", "eintr", b"c", b""],), ([b"x", "block", b"y"],), (["eintr", "eintr"],), ([],), structured=True)
+def loop_left_from_its_trys_except_clauses(chunks):
+    """stdlib_sweep (asyncio's ``_read_from_self``, every version): ``while True: try:
+    ... break ... except E: continue except F: break``.  The second clause's test runs
+    under the same handler as the first and was taken for the code after the loop (the
+    other way out is a copy of the return, with nothing after it): stack underflow,
+    then the state machine.  Not the same bytecode: the ``continue`` that ends the
+    loop's body comes back as ``pass``."""
+    got = []
+    source = iter(chunks)
+
+    class Interrupted(Exception):
+        pass
+
+    class Blocking(Exception):
+        pass
+
+    def recv():
+        chunk = next(source, b"")
+        if chunk == "eintr":
+            raise Interrupted
+        if chunk == "block":
+            raise Blocking
+        return chunk
+
+    def read():
+        while True:
+            try:
+                data = recv()
+                if not data:
+                    break
+                got.append(data)
+            except Interrupted:
+                continue
+            except Blocking:
+                break
+
+    read()
+    return got
