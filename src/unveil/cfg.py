@@ -161,8 +161,19 @@ class Graph:
         # the way out the others lead to; else one that goes on (one that returns or
         # raises can be an arm inside the loop), else a return (3.12+ copy the one after
         # the loop; a raise is an arm laid out after it), else the last
-        return max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs),
+        best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs),
                                          self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
+        return self._past_chain_cleanup(best)
+
+    def _past_chain_cleanup(self, block):
+        """Past ``block`` if it only drops the middle value of a chained comparison that
+        failed (``while a < b < c`` in 3.11+: the break from the body is a return copy)."""
+        ops = [i.op for i in self.instrs[block.start:block.end]]
+        if ops[:1] != ["POP_TOP"] or block.preds == [] or any(
+                self.instrs[p.end - 1].op not in CONDITIONAL or p.end - p.start < 2
+                or self.instrs[p.end - 2].op != "COMPARE_OP" for p in block.preds):
+            return block
+        return self.past_cleanup(block)
 
     def _follow_from_clauses(self, loop, around):
         """Where a loop that only except clauses leave goes on (``os.walk``: ``break`` in an

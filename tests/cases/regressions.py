@@ -1662,3 +1662,23 @@ def loop_left_from_its_trys_except_clauses(chunks):
 
     read()
     return got
+
+
+@case(("ab\\\\c\\\"d",), ("plain",), ("\\\\",), ("",), structured=True)
+def chained_comparison_loop_left_by_a_compound_test(text):
+    """stdlib_sweep (http.cookies' ``_unquote``, 3.10+): ``while 0 <= i < n:`` whose body
+    breaks under ``if a and b``.  The way out when the loop's first comparison fails
+    drops the chain's middle value (``POP_TOP``) and was taken for the code after the
+    loop, which then ran the drop on an empty stack; the state machine took over.  Not
+    the same bytecode: the break comes back as a copy of the return after the loop."""
+    i, n, out = 0, len(text), []
+    while 0 <= i < n:
+        escape = text.find("\\", i)
+        quote = text.find('"', i)
+        if escape < 0 and quote < 0:
+            out.append(text[i:])
+            break
+        j = escape if escape >= 0 else quote
+        out.append(text[i:j] + "|")
+        i = j + 1
+    return out
