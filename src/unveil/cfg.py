@@ -161,6 +161,15 @@ class Graph:
         # the way out the others lead to; else one that goes on (one that returns or
         # raises can be an arm inside the loop), else a return (3.12+ copy the one after
         # the loop; a raise is an arm laid out after it), else the last
+        # ways out that end except clauses or jump, all to one place: that place (a
+        # ``break`` after a try in the loop, and the end of a clause that did not continue)
+        # (3.10 and 3.12+ copy a short tail into each: copies are one place)
+        landings = sorted({past_clause_ends(self.instrs, s.start) for s in exits}, key=lambda p: p or 0)
+        if len(exits) > 1 and None not in landings \
+                and all(same_target(self.instrs, landings[0], other) for other in landings[1:]):
+            landing = next((self.block_at[p] for p in reversed(landings) if p in self.block_at), None)
+            if landing is not None and landing not in loop.body:
+                return landing
         best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs),
                                          self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
         return self._past_chain_cleanup(best)

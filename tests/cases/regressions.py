@@ -1682,3 +1682,50 @@ def chained_comparison_loop_left_by_a_compound_test(text):
         out.append(text[i:j] + "|")
         i = j + 1
     return out
+
+
+@case((["ok"],), (["again", "ok"],), (["again", "stop"],), (["fatal"],), (["stop"],), structured=True)
+def break_after_a_try_whose_clauses_continue(replies):
+    """stdlib_sweep (tarfile's ``TarFile.next``, multiprocessing's ``Queue._feed``, every
+    version): ``while True: try: x = f() except E: if c: continue ... break``.  The
+    ``break`` after the try and the end of each clause that did not continue all land
+    after the loop, but by different ways (a jump, a clause's end, 3.10 and 3.12+ a
+    copy of the return each); the clause's end was taken for the follow, and ran its
+    ``POP_EXCEPT`` after the loop: the state machine took over.  Not the same bytecode:
+    the break comes back inside the try body."""
+    source = iter(replies)
+    log = []
+
+    class Again(Exception):
+        pass
+
+    class Stop(Exception):
+        pass
+
+    def fetch():
+        reply = next(source)
+        if reply == "again":
+            raise Again(reply)
+        if reply in ("stop", "fatal"):
+            raise Stop(reply)
+        return reply
+
+    def next_member():
+        member = None
+        while True:
+            try:
+                member = fetch()
+            except Again as e:
+                log.append(str(e))
+                if len(log) < 3:
+                    continue
+            except Stop as e:
+                if str(e) == "fatal":
+                    raise ValueError("fatal") from None
+            break
+        return member
+
+    try:
+        return next_member(), log
+    except ValueError as e:
+        return str(e), log
