@@ -118,15 +118,21 @@ def _kind(s, hblock):
         return "with"
     if nxt == "POP_TOP":
         return "except"
+    # an except clause first computes its type (``except E``, ``except (A, b.B)``,
+    # ``except errors()``) and tests the exception; a finally body does something else
     j = i + 1
     while j < hblock.end + 4 and j < len(instrs):
-        if instrs[j].op in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH"):
+        op = instrs[j].op
+        if op in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH"):
             return "except"
-        if instrs[j].op in ("STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL", "POP_JUMP_IF_FALSE",
-                            "POP_JUMP_IF_TRUE", "JUMP", "RETURN_VALUE", "CALL"):
+        if not (op.startswith(_TYPE_EXPRESSION) or op in _TYPE_EXPRESSION_OPS):
             break
         j += 1
     return "finally"
+
+
+_TYPE_EXPRESSION = ("LOAD_", "BUILD_", "BINARY_", "CALL")
+_TYPE_EXPRESSION_OPS = {"PUSH_NULL", "PRECALL", "KW_NAMES", "NOP", "LIST_EXTEND", "DICT_MERGE", "LIST_TO_TUPLE"}
 
 
 def structure_try(s, block, handler, frame, region):

@@ -1729,3 +1729,27 @@ def break_after_a_try_whose_clauses_continue(replies):
         return next_member(), log
     except ValueError as e:
         return str(e), log
+
+
+@case((0,), (1,), (2,), same_bytecode=True)
+def except_clause_whose_type_is_a_call(kind):
+    """stdlib_sweep (urllib.request's ``ftpwrapper``, every version): ``except
+    errors():``.  The handler was classified by the instructions before its
+    ``CHECK_EXC_MATCH``, and a call there made it a finally body: refused, then the
+    state machine."""
+    def errors(extra=()):
+        return (KeyError, IndexError) + tuple(extra)
+
+    def run():
+        if kind == 0:
+            return "none"
+        if kind == 1:
+            raise KeyError(kind)
+        raise ValueError(kind)
+
+    try:
+        return run()
+    except errors():
+        return "caught"
+    except errors(extra=[ValueError])[2:]:
+        return "caught by a slice"
