@@ -245,12 +245,20 @@ class Structurer:
         lines = [ins.line for ins in self.instrs[start:end] if ins.line is not None]
         return bool(lines) and tail[0].line is not None and tail[0].line > max(lines)
 
+    def _one_condition(self, blocks):
+        """Whether ``blocks`` are the consecutive tests of one short-circuit condition:
+        each ends in a conditional jump and falls through to the next."""
+        blocks = sorted(blocks, key=lambda b: b.start)
+        return all(self.instrs[b.end - 1].op in CONDITIONAL for b in blocks) \
+            and all(a.end == b.start for a, b in zip(blocks, blocks[1:]))
+
     _SAFE_TAIL = ("POP_TOP", "LOAD_FAST", "LOAD_CONST", "RETURN_VALUE")
 
     def return_tail(self, pos):
-        """Whether ``pos`` starts a block reached from one place that only returns."""
+        """Whether ``pos`` starts a block reached from one place (or from the tests of one
+        condition: ``if a or b: return``) that only returns."""
         block = self.g.of_instr[pos] if pos < len(self.instrs) else None
-        if block is None or len(block.preds) != 1:
+        if block is None or not block.preds or (len(block.preds) > 1 and not self._one_condition(block.preds)):
             return False
         ops = [i.op for i in self.instrs[pos:block.end]]
         return ops[-1] == "RETURN_VALUE" and all(op in self._SAFE_TAIL for op in ops)

@@ -1753,3 +1753,30 @@ def except_clause_whose_type_is_a_call(kind):
         return "caught"
     except errors(extra=[ValueError])[2:]:
         return "caught by a slice"
+
+
+@case(({"a": 1, "b": 2, "c": 3},), ({"a": None, "b": 2, "c": 3},), ({"a": 1, "b": None, "c": 3},),
+      ({"a": 1, "b": 2},), structured=True)
+def return_under_an_or_condition_in_a_try(fields):
+    """stdlib_sweep (ast's ``get_source_segment``, 3.8 and 3.11): ``try: if a is None or
+    b is None: return None`` then more of the body.  The return lies after the try's
+    range and is reached from both tests of the condition; only a return reached from one
+    place was taken back inside, so this one read as a second way out of the try body:
+    refused, then the state machine."""
+    class Node:
+        pass
+
+    node = Node()
+    for name, value in fields.items():
+        setattr(node, name, value)
+
+    def segment(node):
+        try:
+            if node.a is None or node.b is None:
+                return None
+            c = node.c
+        except AttributeError:
+            return None
+        return node.a + node.b + c
+
+    return segment(node)
