@@ -1780,3 +1780,39 @@ def return_under_an_or_condition_in_a_try(fields):
         return node.a + node.b + c
 
     return segment(node)
+
+
+@case(([b"ab", "again", b"cd", "fatal"],), ([b"x", "fatal"],), (["fatal"],), same_bytecode=True)
+def endless_loop_left_only_by_raising_from_an_except_clause(replies):
+    """stdlib_sweep (socket's ``_sendfile_use_sendfile``, every version): ``while True:
+    try: ... except E: pass except F as err: raise err from None`` (in a try/finally).
+    The loop has no way out but the raise; the second clause's test was the only block
+    outside it, so it was taken for the code after the loop: stack underflow, then the
+    state machine."""
+    source = iter(replies)
+    sent = []
+
+    def send():
+        reply = next(source)
+        if reply == "again":
+            raise BlockingIOError
+        if reply == "fatal":
+            raise OSError("fatal")
+        return reply
+
+    def loop():
+        try:
+            while True:
+                try:
+                    sent.append(send())
+                except BlockingIOError:
+                    pass
+                except OSError as err:
+                    raise ValueError(str(err)) from None
+        finally:
+            sent.append("closed")
+
+    try:
+        loop()
+    except ValueError as e:
+        return sent, str(e)
