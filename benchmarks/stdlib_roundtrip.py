@@ -406,6 +406,23 @@ def _is_harness(filename):
     return filename.startswith(_HARNESS[0]) or filename in _HARNESS[1:]
 
 
+_RECORDING = {"startTest", "stopTest", "_set", "_text", "addSuccess", "addFailure", "addError", "addSkip",
+              "addExpectedFailure", "addUnexpectedSuccess"}
+
+
+def _in_recorder(frame):
+    """Whether ``frame`` runs for the recorder (formatting a traceback reads source files
+    through linecache and tokenize): a time limit must not fire there, or the run dies."""
+    here = os.path.abspath(__file__)
+    for _ in range(60):
+        if frame is None:
+            return False
+        if frame.f_code.co_name in _RECORDING and os.path.abspath(frame.f_code.co_filename) == here:
+            return True
+        frame = frame.f_back
+    return False
+
+
 class Recorder:
     """Collects the outcome of every test by id: pass, fail, skip, xfail."""
 
@@ -433,7 +450,7 @@ class Recorder:
                         # Fires every 0.2 s once past the limit (code under test, e.g. doctest,
                         # may catch the exception and carry on), but raises only from code
                         # under test, not from unittest's own bookkeeping.
-                        if frame is not None and _is_harness(frame.f_code.co_filename):
+                        if frame is not None and (_is_harness(frame.f_code.co_filename) or _in_recorder(frame)):
                             return
                         if test_id not in recorder.timeouts:
                             recorder.timeouts.append(test_id)

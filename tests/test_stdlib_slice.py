@@ -94,3 +94,20 @@ def test_sabotaged_functions_are_caught(monkeypatch):
     assert rec["baseline"]["counts"]["pass"] > 0
     assert rec["function"]["regressed"], rec["function"]
     assert not rec["function"]["passes"]
+
+
+def test_the_time_limit_does_not_fire_while_an_error_is_recorded(monkeypatch):
+    """Recording a test's error reads source files (traceback, linecache, tokenize); a
+    per-test time limit that fired there killed the whole run (3.10 email under load)."""
+    import traceback
+    seen = []
+
+    def format_exception(*err):
+        seen.append(judge._in_recorder(sys._getframe()))
+        return ["formatted"]
+
+    monkeypatch.setattr(traceback, "format_exception", format_exception)
+    result = judge.Recorder().result_class()(sys.stderr, True, 0)
+    assert result._text((ValueError, ValueError("x"), None)) == "formatted"
+    assert seen == [True]
+    assert not judge._in_recorder(sys._getframe())
