@@ -132,8 +132,9 @@ class Graph:
         enclosing = {other.header for other in loops.values() if other is not loop and loop.header in other.body}
         same_try = [s for s in exits if s.handler == around or s in enclosing]
         # (the next except clause of a try in the loop is inside the loop, though only
-        # its way out comes back: it runs under the same handler as the clauses before it)
-        exits = same_try or [s for s in exits if s.handler is None or s.handler == around
+        # its way out comes back: it runs under the same cleanup handler as the clauses
+        # before it)
+        exits = same_try or [s for s in exits if s.handler is None or s.handler == around or not s.handler[2]
                              or not any(b.handler == s.handler for b in loop.body)]
         # leaving a ``with`` inside the loop runs its exit copy first: the loop
         # goes on where that copy jumps, or nowhere if it returns.  (An exit copy

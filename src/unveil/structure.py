@@ -142,7 +142,7 @@ class Structurer:
                     return None
                 if self.return_through_enclosing(pos, frame, region):
                     return None
-        if (not skipped or getattr(region.elide, "keeps_order", False)) and self.return_tail(pos):
+        if (not skipped or getattr(region.elide, "keeps_order", False)) and self.return_tail(pos, region):
             # 3.12+ copies a short ``return`` tail (``break`` then ``return x``
             # after the loop) to the end of the path: it cannot raise, so it
             # may as well be inside (not after a finally or with exit copy,
@@ -198,7 +198,7 @@ class Structurer:
                 if tail:
                     frame.run(tail)  # ``return`` (of a value loaded before or after the copies)
                     return True
-                if getattr(outer.elide, "keeps_order", False) and self.return_tail(pos):
+                if getattr(outer.elide, "keeps_order", False) and self.return_tail(pos, outer):
                     # the copies ran no code (an except clause's end): 3.13 copied the
                     # ``return member`` after the try into a ``break`` path
                     frame.run(self.instrs[pos:self.g.of_instr[pos].end])
@@ -245,6 +245,13 @@ class Structurer:
         lines = [ins.line for ins in self.instrs[start:end] if ins.line is not None]
         return bool(lines) and tail[0].line is not None and tail[0].line > max(lines)
 
+    def _before_handler(self, pos, region):
+        """Whether the line of ``pos`` comes before that of the region's handler."""
+        handler = region.handler
+        at = self.instrs[handler[0] + 1] if handler and handler[0] + 1 < len(self.instrs) else None
+        return at is not None and at.line is not None and self.instrs[pos].line is not None \
+            and self.instrs[pos].line < at.line
+
     def _one_condition(self, blocks):
         """Whether ``blocks`` are the consecutive tests of one short-circuit condition:
         each ends in a conditional jump and falls through to the next."""
@@ -254,11 +261,13 @@ class Structurer:
 
     _SAFE_TAIL = ("POP_TOP", "LOAD_FAST", "LOAD_CONST", "RETURN_VALUE")
 
-    def return_tail(self, pos):
+    def return_tail(self, pos, region):
         """Whether ``pos`` starts a block reached from one place (or from the tests of one
-        condition: ``if a or b: return``) that only returns."""
+        condition: ``if a or b: return``, written before the region's handler, not the
+        code after the try that 3.10 copies to its end) that only returns."""
         block = self.g.of_instr[pos] if pos < len(self.instrs) else None
-        if block is None or not block.preds or (len(block.preds) > 1 and not self._one_condition(block.preds)):
+        if block is None or not block.preds or (len(block.preds) > 1 and not (
+                self._one_condition(block.preds) and self._before_handler(pos, region))):
             return False
         ops = [i.op for i in self.instrs[pos:block.end]]
         return ops[-1] == "RETURN_VALUE" and all(op in self._SAFE_TAIL for op in ops)

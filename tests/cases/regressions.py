@@ -1816,3 +1816,64 @@ def endless_loop_left_only_by_raising_from_an_except_clause(replies):
         loop()
     except ValueError as e:
         return sent, str(e)
+
+
+@case(([1, 2, None, 3],), ([1, "empty"],), ([None],), structured=True)
+def break_from_an_if_in_a_try_in_an_endless_loop(items):
+    """stdlib_sweep regression of 7c0e6b8 (logging.handlers' ``QueueListener._monitor``,
+    uu, http.cookiejar, zipimport): ``while True: try: ... if x is sentinel: if c:
+    done(); break ... except Empty: break``.  The only block outside the loop's body is
+    the break's arm, inside the try; leaving out the next except clauses left it out
+    too, and without a follow the break was refused.  Only blocks under a clause's
+    cleanup handler are now left out."""
+    source = iter(items)
+    done = []
+
+    class Empty(Exception):
+        pass
+
+    def dequeue():
+        item = next(source)
+        if item == "empty":
+            raise Empty
+        return item
+
+    def monitor(has_task_done):
+        record = None
+        while True:
+            try:
+                record = dequeue()
+                if record is None:
+                    if has_task_done:
+                        done.append("sentinel")
+                    break
+                done.append(record)
+                if has_task_done:
+                    done.append("task")
+            except Empty:
+                break
+
+    monitor(True)
+    return done
+
+
+@case(("linux", "glibc 2.28"), ("linux", "glibc 2.10"), ("linux", "musl"), ("linux", None),
+      same_bytecode=True)
+def and_chain_return_in_a_try_then_a_return_after_it(platform, ver):
+    """stdlib_sweep regression of 012659f (subprocess' ``_use_posix_spawn``, 3.10):
+    ``try: ... if a and b and c: return True  except E: pass  return False``.  3.10
+    copies the return after the try to the end of its body, where the and-chain's
+    failing tests jump; that copy was taken for a return inside the try (same
+    behaviour, other bytecode).  A return reached from several tests of one condition
+    is taken inside only if it is written before the handler."""
+    try:
+        parts = ver.split(maxsplit=1)
+        if len(parts) != 2:
+            raise ValueError
+        libc = parts[0]
+        version = tuple(map(int, parts[1].split(".")))
+        if platform == "linux" and libc == "glibc" and version >= (2, 24):
+            return True
+    except (AttributeError, ValueError):
+        pass
+    return False
