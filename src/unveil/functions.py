@@ -11,6 +11,7 @@ import inspect
 import keyword
 import types
 
+from .astwalk import children
 from .cfg import Graph
 from .errors import DecompilationError
 from .instructions import TERMINAL, normalise
@@ -474,7 +475,7 @@ def _bound_names(body):
             bound.add(node.name)
         elif type(node).__name__ == "MatchMapping" and getattr(node, "rest", None):
             bound.add(node.rest)
-        todo += [child for child in ast.iter_child_nodes(node)]
+        todo += children(node)
     return bound
 
 
@@ -525,16 +526,18 @@ def _bare_returns(body):
             continue
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and node.value.value is None:
             node.value = None
-        todo.extend(ast.iter_child_nodes(node))
+        todo += children(node)
 
 
 def _contains_yield(body):
-    for st in body:
-        for n in ast.walk(st):
-            if isinstance(n, (ast.Yield, ast.YieldFrom)):
-                return True
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                break
+    """Whether ``body`` yields (outside the scopes nested in it)."""
+    todo = list(body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo += children(n)
     return False
 
 

@@ -7,6 +7,7 @@ handled here but by :mod:`unveil.structure`, which drives a frame block by block
 import ast
 import itertools
 
+from .astwalk import children, reads_name, walk
 from .dispatch import dispatch_table
 from .errors import DecompilationError
 from . import stackitems as si
@@ -30,14 +31,14 @@ def _computed_at(value):
     (a conditional expression) the latest push among its parts."""
     if hasattr(value, "_seq"):
         return value._seq
-    return max((getattr(n, "_seq", -1) for n in ast.walk(value)), default=-1)
+    return max((getattr(n, "_seq", -1) for n in walk(value)), default=-1)
 
 
 def _begun_at(value, ignore=lambda node: isinstance(node, ast.Constant)):
     """When the evaluation of a stack value began: the earliest push among its parts
     (those ``ignore`` leaves out, by default constants, which have no effect), or
     None if no other part was pushed."""
-    return min((n._seq for n in ast.walk(value) if hasattr(n, "_seq") and not ignore(n)), default=None)
+    return min((n._seq for n in walk(value) if hasattr(n, "_seq") and not ignore(n)), default=None)
 
 
 def _walk_outside(node, skip):
@@ -48,7 +49,7 @@ def _walk_outside(node, skip):
         if id(n) in skip:
             continue
         yield n
-        todo.extend(ast.iter_child_nodes(n))
+        todo += children(n)
 
 
 def _substitute(node, new):
@@ -216,7 +217,7 @@ class Frame:
         if not isinstance(target, ast.Name):
             return
         readers = [item for item in self.stack if isinstance(item, ast.expr) and not isinstance(item, si.Marker)
-                   and any(isinstance(node, ast.Name) and node.id == target.id for node in ast.walk(item))]
+                   and reads_name(item, target.id)]
         if readers and not self.spill(readers):
             raise DecompilationError("a value on the stack reads %s, which changes before the value "
                                      "is used (in %s)" % (target.id, self.ctx.code.co_name))
@@ -466,7 +467,7 @@ def _in_order_after(value, parallel):
     if isinstance(value, ast.Constant):
         return True
     if isinstance(value, ast.Name):
-        return not any(isinstance(t, ast.Name) and t.id == value.id for target in targets for t in ast.walk(target))
+        return not any(reads_name(target, value.id) for target in targets)
     begun = _begun_at(value)
     latest = max([_computed_at(v) for v in values] + [getattr(t, "_stored_at", -1) for t in targets])
     return begun is not None and begun > latest
