@@ -49,3 +49,51 @@ def test_a_guard_that_is_not_python_is_reported_not_written():
         raise AssertionError("%s translated to %s" % (part, text))
     assert guard_source.translate("ID_MATCH", "___check_obj_id(G['__import_torch'].nn, 7)  # m.py:3") \
         == "check_obj_id(G['__import_torch'].nn, 7)"
+
+
+FOLDED = ["dict(type(L['m']).__dict__)['forward'].__closure__[0].cell_contents == False",
+          "len(dict(type(G['a'].F).__dict__)['_m']['sdpa'].__defaults__) == 9",
+          "___dict_contains('k', dict.__getitem__(G['g']._R, list(dict.keys(G['g']._R))[0]))",
+          "list(dict.keys(G['g']._R))[0] == \"<class 'x.Y'>\"", "L['s'] == 1.0670875310897827",
+          "not G['m'].ALL._local_mapping", "L['x'][-1] is not None", "check_no_aliasing(L['a'], L['b'][0])",
+          "utils_device.CURRENT_DEVICE == None", "G['x'].match.type == 1e-05"]
+NOT_FOLDED = ["L['x'].lambda == 1", "L['x'] == <object at 0x1>", "L['a'], L['b']", "f(x=1)", "L['x'] if a else b",
+              "b'x' == L['y']", "L['it''s'] == 1", "L['x'].1 == 2", "L['x'] == 0x1f", "L['x'] == 1_0",
+              "[L['x']] == 1", "L['x'] .y == 1", "(L['x']) == 1", "L['x'] == 'a\\'b'", "L['x'] == \x01",
+              "lambda: 1", "L['x'] == not 1", "L['x'] is is None", "x(", "x)", "L['x'][1:2] == 1", "L['a'] L['b']"]
+
+
+def test_the_guard_recogniser_accepts_only_python():
+    """The recogniser that stands in for a parse of the longer guards must never accept
+    text that does not parse (a false "no" only costs a parse)."""
+    for text in FOLDED:
+        assert guard_source._folds(text), text
+        assert _parses(text), text
+    for text in NOT_FOLDED:
+        assert not guard_source._folds(text), text
+    # every prefix and every one-character deletion of the accepted shapes: no false "yes"
+    for text in FOLDED:
+        for variant in [text[:i] for i in range(len(text))] + [text[:i] + text[i + 1:] for i in range(len(text))]:
+            if guard_source._folds(variant):
+                assert _parses(variant), variant
+
+
+def test_a_tensor_guard_gets_its_qualified_type_without_a_parse(monkeypatch):
+    monkeypatch.setattr(guard_source, "_parse", lambda text: (_ for _ in ()).throw(AssertionError(text)))
+    part = ("check_tensor(dict(type(L['m']).__dict__)['w'], Tensor, DispatchKeySet(CPU, AutogradCPU), "
+            "torch.float32, device=None, requires_grad=True, size=[None, 3], stride=[3, 1])  # x = m.w  # a.py:3")
+    text = guard_source.translate("TENSOR_MATCH", part, torch_tensor_type())
+    assert text == ("check_tensor(dict(type(L['m']).__dict__)['w'], 'torch.Tensor', "
+                    "'DispatchKeySet(CPU, AutogradCPU)', torch.float32, device=None, requires_grad=True, "
+                    "size=[None, 3], stride=[3, 1])")
+
+
+def torch_tensor_type():
+    import torch
+    return torch.Tensor
+
+
+def test_names_in_finds_names_not_attributes_or_parts_of_words():
+    text = "check_obj_id(L['x'], 1) and L['y'].check_type_id and xinf == 1 and 'inf' and math.pi"
+    assert guard_source.names_in(text, {"check_obj_id", "check_type_id", "inf", "math", "torch"}) \
+        == {"check_obj_id", "math"}

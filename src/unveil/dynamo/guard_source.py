@@ -75,8 +75,44 @@ _PLAIN = re.compile(r"(?:(?:not )?___dict_contains\({s}, {src}\)|___check_(?:obj
                     r"|{src} (?:is not|is|==|!=) (?:None|True|False|-?\d+|{s}))\Z".format(s=_STR, src=_SOURCE))
 
 
+#: a recogniser for the expressions guards are made of, faster than a parse (most of a
+#: guard's cost): literals and names become markers, then attribute access, indexing and
+#: calls over markers fold into one marker until a guard is a single comparison
+_PRIMARY, _LITERAL, _STRING = "\x01", "\x02", "\x03"
+_STRINGS = re.compile(r"""'[^'\\\n\x01-\x03]*'|"[^"\\\n\x01-\x03]*\"""")
+_CONSTANTS = re.compile(r"(?<![\w.])(?:-?\d+(?:\.\d+)?(?:e[-+]?\d+)?|None|True|False)(?![\w.])")
+_NAMES = re.compile(r"(?<![\w.])(?!(?:%s)(?!\w))[A-Za-z_]\w*" % "|".join(keyword.kwlist))
+_OPERAND = "[\x01-\x03]"
+_FOLD = re.compile(r"\x01(?:\.(?!(?:{kw})(?!\w))[A-Za-z_]\w*|\[{o}\]|\((?:{o}(?:, {o})*)?\))+".format(
+    kw="|".join(keyword.kwlist), o=_OPERAND))
+_GUARD = re.compile(r"(?:not )?\x01(?: (?:is not|is|==|!=|<=|>=|<|>) {o})?\Z".format(o=_OPERAND))
+_ONE_PRIMARY = re.compile("\x01\\Z")
+_DIMS = r"\[(?:(?:\d+|None)(?:, (?:\d+|None))*)?\]"
+#: Dynamo's tensor guard once its dispatch keys are a string: the checked value, the type's bare name, the rest
+_CHECK_TENSOR = re.compile(
+    r"check_tensor\((?P<source>.+?), (?!(?:{kw})(?!\w))[A-Za-z_]\w*, (?P<rest>'DispatchKeySet\([\w, ]*\)', "
+    r"torch\.\w+, device=(?:None|\d+), requires_grad=(?:True|False), size={d}, stride={d})\)\Z".format(
+        kw="|".join(keyword.kwlist), d=_DIMS))
+
+
+def _folds(text, whole=_GUARD):
+    """Whether ``text`` is one guard expression of the shapes Dynamo writes (``whole``:
+    a value, not a condition, with ``_ONE_PRIMARY``); ``False`` says "parse it", not
+    "invalid"."""
+    if not text.isascii() or any(c in text for c in (_PRIMARY, _LITERAL, _STRING)):
+        return False
+    text = _STRINGS.sub(_STRING, text)
+    text = _CONSTANTS.sub(_LITERAL, text)
+    text = _NAMES.sub(_PRIMARY, text)
+    while True:
+        folded = _FOLD.sub(_PRIMARY, text)
+        if folded == text:
+            return whole.match(text) is not None
+        text = folded
+
+
 def _is_expression(text):
-    return _PLAIN.match(text) is not None or _parse(text) is not None
+    return _PLAIN.match(text) is not None or _folds(text) or _parse(text) is not None
 
 
 def _without_comment(part):
@@ -84,7 +120,9 @@ def _without_comment(part):
     (guards' comments follow the code after a ``#``; the code may hold ``#`` in strings)."""
     cuts = [m.start() for m in re.finditer("#", part)] + [len(part)]
     for cut in cuts:
-        text = _TYPE_SUFFIX.sub("", part[:cut].rstrip())
+        text = part[:cut].rstrip()
+        if "type=<" in text:
+            text = _TYPE_SUFFIX.sub("", text)
         if _GLOBAL_STATE.match(text) or _SAVED_HOOKS.match(text):
             return text, False
         if _is_expression(text):
@@ -92,39 +130,60 @@ def _without_comment(part):
     return _TYPE_SUFFIX.sub("", part.split("#")[0].rstrip()), False
 
 
-#: identifiers outside attribute access and string starts (a cheap stand-in for ast.walk)
-_WORDS = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)")
-#: ... one of them private (``__x``), other than ``__builtins__``
+#: a private name (``__x``) outside attribute access and string starts, other than ``__builtins__``
 _PRIVATE = re.compile(r"(?<![\w.'\"])__(?!builtins__(?!\w))")
 
 
-def words(text):
-    return set(_WORDS.findall(text))
+def names_in(text, names):
+    """Those of ``names`` that ``text`` uses as a name (not an attribute or a word's part)."""
+    found = set()
+    for name in names:
+        if name not in text:  # a plain substring search rules out most at once
+            continue
+        for match in re.finditer(re.escape(name) + r"(?!\w)", text):
+            start = match.start()
+            if start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_.'\""):
+                found.add(name)
+                break
+    return found
+
+
+def _tensor_match(part, value_type):
+    """A TENSOR_MATCH guard's ``check_tensor`` call with its type written out, or ``None``."""
+    text = part.partition("#")[0].rstrip()
+    text = _DISPATCH.sub(lambda m: repr("DispatchKeySet(%s)" % m.group(1)), text)
+    match = _CHECK_TENSOR.match(text)
+    if match and _folds(match.group("source"), _ONE_PRIMARY):
+        return "check_tensor(%s, %r, %s)" % (match.group("source"), "%s.%s" % (
+            value_type.__module__, value_type.__qualname__), match.group("rest"))
+    text, _ = _without_comment(part)
+    text = _DISPATCH.sub(lambda m: repr("DispatchKeySet(%s)" % m.group(1)), text)
+    tree = _parse(text)
+    call = tree.body if tree is not None else None
+    if not (isinstance(call, ast.Call) and len(call.args) >= 4):
+        raise Untranslatable(text)
+    arg = call.args[1]  # the type's bare name: written as its qualified name
+    return (text[:arg.col_offset] + repr("%s.%s" % (value_type.__module__, value_type.__qualname__))
+            + text[arg.end_col_offset:])
 
 
 def translate(kind, part, value_type=None, context=None):
     """One verbose code part as a Python expression over ``L`` and ``G``."""
-    text, parses = _without_comment(part)
-    match = _GLOBAL_STATE.match(text)
-    if match:
-        return "check_global_state(%r)" % match.group(1)
-    match = _SAVED_HOOKS.match(text)
-    if match:
-        return "check_saved_tensors_hooks(%s)" % match.group(1)
-    if text == "___check_torch_function_mode_stack()":
-        modes = list((context or {}).get("function_modes", []))
-        return "check_torch_function_mode_stack(%r)" % (modes,)
-    if kind == "TENSOR_MATCH":
-        text = _DISPATCH.sub(lambda m: repr("DispatchKeySet(%s)" % m.group(1)), text)
-        tree = _parse(text)
-        call = tree.body if tree is not None else None
-        if value_type is None or not (isinstance(call, ast.Call) and len(call.args) >= 4):
+    if kind == "TENSOR_MATCH" and value_type is not None:
+        text = _tensor_match(part, value_type)
+    else:
+        text, parses = _without_comment(part)
+        match = _GLOBAL_STATE.match(text)
+        if match:
+            return "check_global_state(%r)" % match.group(1)
+        match = _SAVED_HOOKS.match(text)
+        if match:
+            return "check_saved_tensors_hooks(%s)" % match.group(1)
+        if text == "___check_torch_function_mode_stack()":
+            modes = list((context or {}).get("function_modes", []))
+            return "check_torch_function_mode_stack(%r)" % (modes,)
+        if not parses or kind == "TENSOR_MATCH":  # a tensor guard on a value of unknown type
             raise Untranslatable(text)
-        arg = call.args[1]  # the type's bare name: written as its qualified name
-        text = (text[:arg.col_offset] + repr("%s.%s" % (value_type.__module__, value_type.__qualname__))
-                + text[arg.end_col_offset:])
-    elif not parses:
-        raise Untranslatable(text)
     if "__" in text:
         text = _RENAME.sub(lambda m: _RENAMES[m.group(1)], text)
         if "__" in text and _PRIVATE.search(text):

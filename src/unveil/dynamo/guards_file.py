@@ -2,7 +2,7 @@
 import builtins
 
 from . import adapter
-from .guard_source import RUNTIME_NAMES, GuardWriter, words
+from .guard_source import RUNTIME_NAMES, GuardWriter, names_in
 
 
 #: every dumped guard takes the frame's locals and globals (Dynamo's own guards may skip G)
@@ -38,9 +38,9 @@ def guards_text(fn, comp, entry, recompile_reasons):
     doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.cid, fn.code.co_name)
     body = writer.write(name, entry.guard_tree(), GUARD_PARAMS, doc)
     params = {a.lstrip("*") for a in GUARD_PARAMS}
-    free = words("\n".join(writer.conditions)) - params - set(dir(builtins))
-    runtime = sorted(free & set(RUNTIME_NAMES))
     sympy = adapter.sympy_interp_names()
+    free = names_in("\n".join(writer.conditions), (set(RUNTIME_NAMES) | sympy) - params - set(dir(builtins)))
+    runtime = sorted(free & set(RUNTIME_NAMES))
     comments = ["# Guards of compile %s of %s (%s:%d)." % (comp.cid, fn.code.co_name, fn.code.co_filename,
                                                            fn.code.co_firstlineno),
                 "# Dynamo's frame evaluation runs this entry's transformed code (%s)" % (comp.transformed_file,),
