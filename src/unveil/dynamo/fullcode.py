@@ -6,12 +6,11 @@ transformed code, and last a dispatch function per code object that does what
 Dynamo's C frame evaluation does: try each entry's guard in Dynamo's order, run
 that entry's transformed code, otherwise compile anew (here: run the original).
 """
-import ast
 import inspect
+import re
 import types
 
 from ..functions import argument_count
-from ..unparse import unparse
 from .guards_file import identifier
 
 
@@ -42,14 +41,13 @@ def signature_text(code):
     return ", ".join(params), ", ".join(call)
 
 
+#: the first top-level ``def`` line of a decompiled function, up to its name
+_DEF = re.compile(r"^((?:async )?def )(?!\d)\w+\(", re.MULTILINE)
+
+
 def renamed(source, new_name):
     """``source`` (one decompiled def) with the function renamed."""
-    tree = ast.parse(source)
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            node.name = new_name
-            break
-    return unparse(tree.body)
+    return _DEF.sub(lambda m: m.group(1) + new_name + "(", source, count=1)
 
 
 def global_names(code):
