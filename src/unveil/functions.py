@@ -11,7 +11,7 @@ import inspect
 import keyword
 import types
 
-from .astwalk import children
+from .astwalk import children, nodes
 from .cfg import Graph
 from .errors import DecompilationError
 from .instructions import TERMINAL, normalise
@@ -236,23 +236,22 @@ def check_single_use(stmts):
     would evaluate it twice.  Names and constants may repeat.
     """
     seen = set()
-    todo = list(stmts)
-    while todo:  # ast.walk, unrolled: this runs on every node of every function
-        node = todo.pop()
+    for node in nodes(*stmts):
         cls = type(node)
-        if cls.__module__.startswith("unveil"):
+        ours = _OURS.get(cls)
+        if ours is None:
+            ours = _OURS[cls] = cls.__module__.startswith("unveil")
+        if ours:
             raise DecompilationError("structuring left a %s in the output" % cls.__name__)
         if isinstance(node, ast.expr) and cls is not ast.Name and cls is not ast.Constant:
             if id(node) in seen:
                 raise DecompilationError("a copied value would be evaluated twice (near line %s)"
                                          % getattr(node, "lineno", "?"))
             seen.add(id(node))
-        for field in cls._fields:
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                todo.extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST):
-                todo.append(value)
+
+
+#: node class -> whether it is one of unveil's own (a marker structuring must not leave)
+_OURS = {}
 
 
 def _is_lambda(defn):
@@ -492,12 +491,15 @@ def _lost_locals(code, body, ctx):
                   and n not in code.co_freevars and n not in ctx.globals and n not in ctx.nonlocals]
     # a store that can run is in the text (3.12+ keeps the unreachable handlers of a
     # ``try: pass``, whose stores are not)
-    stored = {ctx.instrs[i].argval for i in _reachable(ctx.instrs)
-              if ctx.instrs[i].op.startswith(("STORE_", "DELETE_")) or ctx.instrs[i].op == "LOAD_FAST_AND_CLEAR"}
+    stores = [i for i, ins in enumerate(ctx.instrs)
+              if ins.op.startswith(("STORE_", "DELETE_")) or ins.op == "LOAD_FAST_AND_CLEAR"]
+    reachable = _reachable(ctx.instrs)
+    stored = {ctx.instrs[i].argval for i in stores if i in reachable}
     candidates = [n for n in candidates if n not in stored]
-    if not candidates:
-        return []
-    bound = _bound_names(body)
+    # only a name some instruction stores can be bound in the text: the others are lost
+    # without a look at it
+    unreachable = {ctx.instrs[i].argval for i in stores if i not in reachable}
+    bound = _bound_names(body) if unreachable.intersection(candidates) else ()
     return sorted(set(n for n in candidates if n not in bound))
 
 

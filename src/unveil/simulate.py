@@ -7,7 +7,7 @@ handled here but by :mod:`unveil.structure`, which drives a frame block by block
 import ast
 import itertools
 
-from .astwalk import children, reads_name, walk
+from .astwalk import children, nodes, reads_name
 from .dispatch import dispatch_table
 from .errors import DecompilationError
 from . import stackitems as si
@@ -31,14 +31,14 @@ def _computed_at(value):
     (a conditional expression) the latest push among its parts."""
     if hasattr(value, "_seq"):
         return value._seq
-    return max((getattr(n, "_seq", -1) for n in walk(value)), default=-1)
+    return max([getattr(n, "_seq", -1) for n in nodes(value)])
 
 
 def _begun_at(value, ignore=lambda node: isinstance(node, ast.Constant)):
     """When the evaluation of a stack value began: the earliest push among its parts
     (those ``ignore`` leaves out, by default constants, which have no effect), or
     None if no other part was pushed."""
-    return min((n._seq for n in walk(value) if hasattr(n, "_seq") and not ignore(n)), default=None)
+    return min([n._seq for n in nodes(value) if hasattr(n, "_seq") and not ignore(n)], default=None)
 
 
 def _walk_outside(node, skip):
