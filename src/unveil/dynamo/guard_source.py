@@ -138,14 +138,19 @@ def names_in(text, names):
     """Those of ``names`` that ``text`` uses as a name (not an attribute or a word's part)."""
     found = set()
     for name in names:
-        if name not in text:  # a plain substring search rules out most at once
-            continue
-        for match in re.finditer(re.escape(name) + r"(?!\w)", text):
-            start = match.start()
-            if start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_.'\""):
+        start = text.find(name)
+        while start >= 0:
+            end = start + len(name)
+            if (start == 0 or not _word_char(text[start - 1], "_.'\"")) \
+                    and (end == len(text) or not _word_char(text[end], "_")):
                 found.add(name)
                 break
+            start = text.find(name, start + 1)
     return found
+
+
+def _word_char(char, also):
+    return char.isalnum() or char in also
 
 
 def _tensor_match(part, value_type):
