@@ -83,8 +83,20 @@ class DumpDir:
         with self._lock:
             self._taken.add(name)
             with open(os.path.join(self.path, name), "w", encoding="utf-8") as fh:
-                json.dump(index, fh, indent=1)
+                fh.write(_index_text(index))
         return name
+
+
+def _index_text(index):
+    """The index as JSON, one line per key and per list item (``json.dumps`` with
+    ``indent`` runs in pure Python, several times slower)."""
+    lines = []
+    for key, value in index.items():
+        if isinstance(value, list) and value:
+            lines.append(" %s: [\n%s\n ]" % (json.dumps(key), ",\n".join("  " + json.dumps(v) for v in value)))
+        else:
+            lines.append(" %s: %s" % (json.dumps(key), json.dumps(value)))
+    return "{\n%s\n}\n" % ",\n".join(lines)
 
 
 def failure_text(what, code, error):

@@ -48,7 +48,6 @@ _RENAME = re.compile(r"(?<![\w.'\"])(%s)\b" % "|".join(map(re.escape, _RENAMES))
 
 RUNTIME_NAMES = tuple(guard_runtime.__all__)
 
-_TYPE_SUFFIX = re.compile(r",\s*type=<[^>]*>\s*$")
 _GLOBAL_STATE = re.compile(r"^___check_global_state\(\) against (\{.*\})$")
 _SAVED_HOOKS = re.compile(r"^torch\._functorch\.aot_autograd\.utils\.top_saved_tensors_hooks ids == (.*)$")
 _DISPATCH = re.compile(r"DispatchKeySet\(([^)]*)\)")
@@ -120,14 +119,24 @@ def _without_comment(part):
     (guards' comments follow the code after a ``#``; the code may hold ``#`` in strings)."""
     cuts = [m.start() for m in re.finditer("#", part)] + [len(part)]
     for cut in cuts:
-        text = part[:cut].rstrip()
-        if "type=<" in text:
-            text = _TYPE_SUFFIX.sub("", text)
+        text = _without_type(part[:cut].rstrip())
         if _GLOBAL_STATE.match(text) or _SAVED_HOOKS.match(text):
             return text, False
         if _is_expression(text):
             return text, True
-    return _TYPE_SUFFIX.sub("", part.split("#")[0].rstrip()), False
+    return _without_type(part.split("#")[0].rstrip()), False
+
+
+def _without_type(text):
+    """``text`` less a trailing ``, type=<class 'x'>`` (Dynamo's note of the guarded type)."""
+    at = text.rfind("type=<")
+    if at < 0:
+        return text
+    comma = text.rfind(",", 0, at)
+    tail = text[at + 6:].rstrip()
+    if comma >= 0 and not text[comma + 1:at].strip() and tail.endswith(">") and ">" not in tail[:-1]:
+        return text[:comma]
+    return text
 
 
 #: a private name (``__x``) outside attribute access and string starts, other than ``__builtins__``
@@ -174,7 +183,11 @@ def _tensor_match(part, value_type):
 
 def translate(kind, part, value_type=None, context=None):
     """One verbose code part as a Python expression over ``L`` and ``G``."""
-    if kind == "TENSOR_MATCH" and value_type is not None:
+    cut = part.find("#")
+    text = _without_type((part if cut < 0 else part[:cut]).rstrip())
+    if kind != "TENSOR_MATCH" and _PLAIN.match(text):
+        pass  # the commonest shapes, no special case among them
+    elif kind == "TENSOR_MATCH" and value_type is not None:
         text = _tensor_match(part, value_type)
     else:
         text, parses = _without_comment(part)
@@ -190,10 +203,15 @@ def translate(kind, part, value_type=None, context=None):
         if not parses or kind == "TENSOR_MATCH":  # a tensor guard on a value of unknown type
             raise Untranslatable(text)
     if "__" in text:
-        text = _RENAME.sub(lambda m: _RENAMES[m.group(1)], text)
+        if "___" in text or "__math_isnan" in text:
+            text = _RENAME.sub(_renamed, text)
         if "__" in text and _PRIVATE.search(text):
             raise Untranslatable(text)
     return text
+
+
+def _renamed(match):
+    return _RENAMES[match.group(1)]
 
 
 def _comment(text):
@@ -213,16 +231,17 @@ class GuardWriter:
         """One leaf guard: a comment on what it checks, then one condition (its parts joined by ``and``)."""
         comment = kind
         if node is not None and node.source not in ("", "L", "G"):
-            comment += " on %s" % node.source
-        comment += ": " + _KIND_TEXT.get(kind, kind.lower().replace("_", " "))
-        wheres = sorted({part.partition("  # ")[2].strip() for part in parts} - {""})
+            comment += " on " + node.source
+        comment += ": " + (_KIND_TEXT.get(kind) or kind.lower().replace("_", " "))
+        wheres = [where for where in (part.partition("  # ")[2].strip() for part in parts) if where]
         if wheres:
-            comment += "  (from: %s)" % wheres[0]
+            comment += "  (from: %s)" % min(wheres)
         self.lines.append("    " + _comment(comment))
         exprs = []
+        value_type = node.value_type if node is not None else None
         for part in parts:
             try:
-                exprs.append(translate(kind, part, node.value_type if node is not None else None, self.context))
+                exprs.append(translate(kind, part, value_type, self.context))
             except Untranslatable as exc:
                 self.untranslated.append(str(exc))
                 self.lines.append("    # NOT TRANSLATED (assumed to pass): " + " ".join(str(exc).split()))
