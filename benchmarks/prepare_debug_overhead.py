@@ -12,7 +12,8 @@ time, and slow spells of a shared machine hit all three; a tool's overhead is
 the median over the rounds.  The last column is unveil's overhead over
 depyf's (target: at most 0.5).  The totals also give a second estimate, each
 mode's fastest run minus the fastest plain run (interference only ever adds
-time).
+time).  Each worker freezes the objects made before its clock starts out of
+the garbage collector unless ``--no-freeze`` (see prepare_debug_worker.py).
 """
 import argparse
 import json
@@ -52,18 +53,19 @@ def ensure_venv(tool):
     return python
 
 
-def run_once(python, mode, program):
+def run_once(python, mode, program, freeze=True):
     """Seconds of one run in a fresh process, or the error's last line."""
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, HF_HUB_OFFLINE="1", TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"))
-        done = subprocess.run([python, WORKER, mode, program, os.path.join(tmp, "dump")], env=env,
+        done = subprocess.run([python, WORKER, mode, program, os.path.join(tmp, "dump")]
+                              + ([] if freeze else ["--no-freeze"]), env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if done.returncode != 0:
         return None, (done.stderr.strip().splitlines()[-1:] or ["failed"])[0]
     return json.loads(done.stdout.strip().splitlines()[-1])["seconds"], None
 
 
-def measure(pythons, program, repeat):
+def measure(pythons, program, repeat, freeze=True):
     """Per mode: the median seconds, and per tool the median of its paired overheads."""
     modes = ["plain", "unveil", "depyf"]
     times = {mode: [] for mode in modes}
@@ -72,7 +74,7 @@ def measure(pythons, program, repeat):
         for mode in modes[k % 3:] + modes[:k % 3]:
             if mode in errors:
                 continue
-            seconds, error = run_once(pythons["unveil" if mode == "plain" else mode], mode, program)
+            seconds, error = run_once(pythons["unveil" if mode == "plain" else mode], mode, program, freeze)
             if error is not None:
                 errors[mode] = error
             else:
@@ -91,6 +93,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--programs", nargs="*", default=DEFAULT_PROGRAMS)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-freeze", dest="freeze", action="store_false",
+                        help="leave the objects made before the clock starts to the garbage collector "
+                             "(a full collection then costs 150-200 ms of the HuggingFace programs' time)")
     args = parser.parse_args(argv)
     pythons = {tool: ensure_venv(tool) for tool in VENVS}
     print("%-24s %8s %8s %8s %10s %10s %7s" % ("program", "plain s", "unveil s", "depyf s",
@@ -99,7 +104,7 @@ def main(argv=None):
     totals_min = {"unveil": 0.0, "depyf": 0.0}
     fmt = lambda v: "%8.2f" % v if v is not None else "       -"
     for program in args.programs:
-        median, over, over_min, errors = measure(pythons, program, args.repeat)
+        median, over, over_min, errors = measure(pythons, program, args.repeat, args.freeze)
         for mode, error in errors.items():
             print("%-24s %s failed: %s" % (program, mode, error[:90]))
         if len(over) == 2:  # the totals compare programs both tools ran
