@@ -1,5 +1,6 @@
 """Shapes the structurer must handle itself: the state machine would get them right too,
 so the case library's behaviour check alone would not notice them falling back."""
+import ast
 import sys
 
 import pytest
@@ -73,3 +74,12 @@ def test_a_loop_test_spanning_blocks_makes_one_loop():
     """Its bottom copy (3.11+) is shared with the top one: no second, nested loop."""
     source = unveil.decompile(CASES["regressions.while_with_a_compound_test_and_continue"].fn)
     assert source.count("while ") == 1, source
+
+
+def test_a_yield_after_a_nested_function_counts():
+    """The generator's own yield comes after a lambda in the same statement: no dead
+    ``if False: yield`` may be added to keep it a generator."""
+    from tests.cases.regressions import generator_yielding_after_a_lambda
+    source = unveil.decompile(generator_yielding_after_a_lambda)
+    body = ast.parse(source).body[0].body
+    assert not any(isinstance(statement, ast.If) for statement in body), source

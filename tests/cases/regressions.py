@@ -1877,3 +1877,14 @@ def and_chain_return_in_a_try_then_a_return_after_it(platform, ver):
     except (AttributeError, ValueError):
         pass
     return False
+
+
+@case((2,), same_bytecode=True)
+def generator_yielding_after_a_lambda(n):
+    """Regression of 7d63ef6: whether a generator's text still yields was checked by
+    walking each statement only up to its first nested function (breadth first); the
+    ``yield`` after the lambda was missed and a dead ``if False: yield`` added (the
+    compiler drops it, so only the text showed it).  Nested scopes are now skipped,
+    not the rest of the statement."""
+    fs = [lambda: n, (yield n + 1)]
+    return fs[1]
