@@ -83,3 +83,22 @@ def test_a_yield_after_a_nested_function_counts():
     source = unveil.decompile(generator_yielding_after_a_lambda)
     body = ast.parse(source).body[0].body
     assert not any(isinstance(statement, ast.If) for statement in body), source
+
+
+def test_a_comprehension_target_binds_only_where_the_comprehension_runs():
+    from unveil import functions, versions
+    inlined = versions.COMPREHENSIONS_INLINED
+    assert functions._bound_names(ast.parse("[x for x in y]").body) == ({"x"} if inlined else set())
+    assert functions._bound_names(ast.parse("{k: v for k, v in y}").body) == ({"k", "v"} if inlined else set())
+    assert functions._bound_names(ast.parse("list(x for x in y)").body) == set()
+    assert functions._bound_names(ast.parse("[(z := x) for x in y if (w := x)]").body) \
+        == ({"x", "z", "w"} if inlined else {"z", "w"})
+
+
+def test_a_local_stored_only_in_dead_code_is_kept_beside_a_comprehension_target():
+    """Before 3.12 the comprehension's ``x`` is its own; the function's dead ``x = 1``
+    must still leave ``x`` a local of the function (a dead store in the text)."""
+    from tests.cases.regressions import comprehension_target_also_a_dead_local
+    from unveil import versions
+    source = unveil.decompile(comprehension_target_also_a_dead_local)
+    assert ("x = None" in source) == (not versions.COMPREHENSIONS_INLINED), source

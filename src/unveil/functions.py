@@ -19,7 +19,7 @@ from .loops import _generators, rewrite_guarded_while
 from .structure import Structurer
 from . import stackitems as si
 from .stackitems import const, name
-from . import generics, statemachine
+from . import generics, statemachine, versions
 
 FUTURE_ANNOTATIONS = __future__.annotations.compiler_flag
 
@@ -453,7 +453,8 @@ def _stored_by_comprehensions(code):
 
 
 def _bound_names(body):
-    """Names the statements bind in their own scope (comprehension targets included)."""
+    """Names the statements bind in their own scope (the targets of comprehensions that
+    run in it included)."""
     bound = set()
     todo = list(body)
     while todo:
@@ -463,6 +464,11 @@ def _bound_names(body):
             todo += node.decorator_list
             continue
         if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, _OWN_SCOPE_COMPREHENSIONS):
+            # its targets are its own; a ``:=`` inside still binds here
+            todo += [part for part in children(node) if not isinstance(part, ast.comprehension)]
+            todo += [part for gen in node.generators for part in [gen.iter] + gen.ifs]
             continue
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             bound.add(node.id)
@@ -477,6 +483,10 @@ def _bound_names(body):
         todo += children(node)
     return bound
 
+
+#: comprehensions that are a scope of their own: generator expressions, and all of them before 3.12
+_OWN_SCOPE_COMPREHENSIONS = (ast.GeneratorExp,) if versions.COMPREHENSIONS_INLINED else (
+    ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)
 
 _GLOBAL_NAME_OPS = {"LOAD_GLOBAL", "STORE_GLOBAL", "DELETE_GLOBAL", "LOAD_NAME", "STORE_NAME", "DELETE_NAME"}
 

@@ -170,6 +170,9 @@ HAS_MATCH = PY >= (3, 10)
 #: MAKE_FUNCTION's annotations: a flat tuple of names and values (3.10+), else a dict
 ANNOTATIONS_ARE_PAIRS = PY >= (3, 10)
 
+#: list, set and dict comprehensions run in their function's scope (3.12+, PEP 709), not their own
+COMPREHENSIONS_INLINED = PY >= (3, 12)
+
 #: the code object fields that name a function (error messages, tracebacks)
 CODE_NAME_FIELDS = ("co_name", "co_qualname") if PY >= (3, 11) else ("co_name",)
 

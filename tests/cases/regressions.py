@@ -1888,3 +1888,13 @@ def generator_yielding_after_a_lambda(n):
     not the rest of the statement."""
     fs = [lambda: n, (yield n + 1)]
     return fs[1]
+
+
+@case(([1, 2],), same_bytecode=True)
+def comprehension_target_also_a_dead_local(y):
+    """Review regression: a local stored only in dead code counted as bound in the text
+    when a comprehension used its name as a target, though before 3.12 that target
+    is the comprehension's own; the local was dropped from the frame.  Comprehensions
+    that are a scope of their own no longer bind their targets here."""
+    return [x for x in y]
+    x = 1  # noqa: F841  (dead: the compiler keeps the name a local)
