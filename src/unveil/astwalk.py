@@ -1,4 +1,4 @@
-"""Walks over ``ast`` trees, two to six times as fast as :func:`ast.walk`.
+"""Walks over ``ast`` trees, about twice as fast as :func:`ast.walk`.
 
 The decompiler walks every value it builds several times (when it was
 computed, which names it reads, whether it is used twice); ``ast.walk``'s
@@ -28,12 +28,7 @@ def nodes(*roots):
     """The ``roots`` and every node under them, as a list."""
     out = list(roots)
     for n in out:  # grows while it is read
-        for field in n._fields:
-            value = getattr(n, field, None)
-            if isinstance(value, list):
-                out += [v for v in value if isinstance(v, _AST)]
-            elif isinstance(value, _AST) and not isinstance(value, _CONTEXT):
-                out.append(value)
+        out += children(n)
     return out
 
 
@@ -45,11 +40,6 @@ def reads_name(node, ident):
         if isinstance(n, ast.Name):
             if n.id == ident:
                 return True
-            continue
-        for field in n._fields:
-            value = getattr(n, field, None)
-            if isinstance(value, list):
-                todo += [v for v in value if isinstance(v, _AST)]
-            elif isinstance(value, _AST):
-                todo.append(value)
+        else:
+            todo += children(n)
     return False
