@@ -162,23 +162,25 @@ def _word_char(char, also):
     return char.isalnum() or char in also
 
 
-def _tensor_match(part, value_type):
-    """A TENSOR_MATCH guard's ``check_tensor`` call with its type written out, or ``None``."""
-    text = part.partition("#")[0].rstrip()
-    text = _DISPATCH.sub(lambda m: repr("DispatchKeySet(%s)" % m.group(1)), text)
-    match = _CHECK_TENSOR.match(text)
+def _tensor_match(text, part, value_type):
+    """A TENSOR_MATCH guard's ``check_tensor`` call with its type written out (``text``:
+    ``part`` up to its first ``#``)."""
+    qualified = repr("%s.%s" % (value_type.__module__, value_type.__qualname__))
+    match = _CHECK_TENSOR.match(_keys_as_string(text))
     if match and _folds(match.group("source"), _ONE_PRIMARY):
-        return "check_tensor(%s, %r, %s)" % (match.group("source"), "%s.%s" % (
-            value_type.__module__, value_type.__qualname__), match.group("rest"))
-    text, _ = _without_comment(part)
-    text = _DISPATCH.sub(lambda m: repr("DispatchKeySet(%s)" % m.group(1)), text)
+        return "check_tensor(%s, %s, %s)" % (match.group("source"), qualified, match.group("rest"))
+    text = _keys_as_string(_without_comment(part)[0])
     tree = _parse(text)
     call = tree.body if tree is not None else None
     if not (isinstance(call, ast.Call) and len(call.args) >= 4):
         raise Untranslatable(text)
     arg = call.args[1]  # the type's bare name: written as its qualified name
-    return (text[:arg.col_offset] + repr("%s.%s" % (value_type.__module__, value_type.__qualname__))
-            + text[arg.end_col_offset:])
+    return text[:arg.col_offset] + qualified + text[arg.end_col_offset:]
+
+
+def _keys_as_string(text):
+    """``DispatchKeySet(CPU, ...)`` (not Python) as a string."""
+    return _DISPATCH.sub(lambda m: repr("DispatchKeySet(%s)" % m.group(1)), text)
 
 
 def translate(kind, part, value_type=None, context=None):
@@ -188,7 +190,7 @@ def translate(kind, part, value_type=None, context=None):
     if kind != "TENSOR_MATCH" and _PLAIN.match(text):
         pass  # the commonest shapes, no special case among them
     elif kind == "TENSOR_MATCH" and value_type is not None:
-        text = _tensor_match(part, value_type)
+        text = _tensor_match(text, part, value_type)
     else:
         text, parses = _without_comment(part)
         match = _GLOBAL_STATE.match(text)
