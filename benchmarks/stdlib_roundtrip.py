@@ -68,7 +68,8 @@ import time
 import traceback
 import types
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+SELF = os.path.abspath(__file__)
+HERE = os.path.dirname(SELF)
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import bench_functions  # noqa: E402  (time limit, loading by path; shared with the other benchmarks)
@@ -401,7 +402,7 @@ def _is_harness(filename):
     global _HARNESS
     if _HARNESS is None:
         import unittest
-        _HARNESS = (os.path.dirname(unittest.__file__), os.path.abspath(__file__),
+        _HARNESS = (os.path.dirname(unittest.__file__), SELF,
                     traceback.__file__, os.path.join(os.path.dirname(traceback.__file__), "linecache.py"))
     return filename.startswith(_HARNESS[0]) or filename in _HARNESS[1:]
 
@@ -413,11 +414,10 @@ _RECORDING = {"startTest", "stopTest", "_set", "_text", "addSuccess", "addFailur
 def _in_recorder(frame):
     """Whether ``frame`` runs for the recorder (formatting a traceback reads source files
     through linecache and tokenize): a time limit must not fire there, or the run dies."""
-    here = os.path.abspath(__file__)
     for _ in range(60):
         if frame is None:
             return False
-        if frame.f_code.co_name in _RECORDING and os.path.abspath(frame.f_code.co_filename) == here:
+        if frame.f_code.co_name in _RECORDING and os.path.abspath(frame.f_code.co_filename) == SELF:
             return True
         frame = frame.f_back
     return False
@@ -677,7 +677,7 @@ def run_worker(name, mode, timeout, extra_env=None, extra_args=()):
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     env.pop("PYTHONPATH", None)
     env.update(extra_env or {})
-    cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--module", name, "--mode", mode,
+    cmd = [sys.executable, SELF, "--worker", "--module", name, "--mode", mode,
            "--out", out] + list(extra_args)
     t0 = time.time()
     try:
