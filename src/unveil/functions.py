@@ -6,7 +6,6 @@ sharing the :class:`Bindings` of placeholder names for non-literal constants.
 """
 import __future__
 import ast
-import dis
 import inspect
 import keyword
 import types
@@ -19,7 +18,7 @@ from .loops import _generators, rewrite_guarded_while
 from .structure import Structurer
 from . import stackitems as si
 from .stackitems import const, name
-from . import generics, statemachine, versions
+from . import decoder, generics, statemachine, versions
 
 FUTURE_ANNOTATIONS = __future__.annotations.compiler_flag
 
@@ -447,7 +446,7 @@ def _stored_by_comprehensions(code):
     found = set()
     for const in code.co_consts:
         if isinstance(const, types.CodeType) and const.co_name in COMPREHENSIONS:
-            stored = {i.argval for i in dis.get_instructions(const) if i.opname == "STORE_DEREF"}
+            stored = {i.argval for i in decoder.read(const) if i.opname == "STORE_DEREF"}
             found |= (stored | _stored_by_comprehensions(const)) & set(code.co_freevars)
     return found
 
@@ -688,7 +687,7 @@ def is_class_body(code):
 def class_qualname(code):
     """The ``__qualname__`` a class body sets (the constant it stores), or None."""
     last = None
-    for ins in dis.get_instructions(code):
+    for ins in decoder.read(code):
         if ins.opname == "STORE_NAME" and ins.argval == "__qualname__":
             return last if isinstance(last, str) else None
         last = ins.argval if ins.opname == "LOAD_CONST" else None

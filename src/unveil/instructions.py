@@ -31,7 +31,7 @@ form in :mod:`unveil.legacy`.
 import sys
 
 from .errors import DecompilationError
-from . import versions
+from . import decoder, versions
 
 
 class Instr:
@@ -89,7 +89,7 @@ class Code:
 
 def normalise(code):
     """Return the :class:`Code` of ``code`` for the running interpreter."""
-    raw, table = versions.instructions_of(code)
+    raw, table = decoder.instructions_of(code)
     out = []
     state = _State(code, raw)
     after_nop = nop_before = False
@@ -141,7 +141,7 @@ class _State:
         self._line = code.co_firstlineno
 
     def line(self, ins):
-        line = versions.line_of(ins)
+        line = ins.line
         if line is not None:
             self._line = line
         return self._line

@@ -5,7 +5,7 @@ push a block naming a handler, ``POP_BLOCK`` pops it, and an exception unwinds
 the value stack to the block's level and jumps to the handler with six values
 pushed (the previous exception's traceback, value and type, then the new
 one's).  :func:`translate` turns such code into the 3.11 shapes that the rest of
-the package understands, still as ``dis.Instruction`` records so the ordinary
+the package understands, still as raw (:class:`unveil.decoder.Raw`) records so the ordinary
 translators of :mod:`unveil.instructions` run over them afterwards:
 
 1. (3.8 only) ``BEGIN_FINALLY``/``CALL_FINALLY`` enter a ``finally`` body that
@@ -26,6 +26,7 @@ translators of :mod:`unveil.instructions` run over them afterwards:
 """
 import dis
 
+from . import decoder
 from .errors import DecompilationError
 
 _SETUPS = ("SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH")
@@ -106,7 +107,7 @@ def _wrap(raw):
     by_offset = {}
     out = []
     for r in raw:
-        i = _I(r.opname, r.arg, r.argval, None, r.starts_line, r.opcode, r.argrepr)
+        i = _I(r.opname, r.arg, r.argval, None, r.line, r.opcode, r.argrepr)
         by_offset[r.offset] = i
         out.append(i)
     for r, i in zip(raw, out):
@@ -632,7 +633,7 @@ def _finish(out, first, entered, index):
         argval = it.argval
         if it.target is not None:
             argval = offset_of[id(it.target)] if isinstance(it.target, _Out) else place(it.target, jump=True)
-        result.append(dis.Instruction(it.op, it.opcode, it.arg, argval, it.argrepr, 2 * pos, it.line, False))
+        result.append(decoder.Raw(it.op, it.opcode, it.arg, argval, it.argrepr, 2 * pos, it.line))
         if it.handler is not None:
             t, depth, lasti = it.handler
             table.append((2 * pos, 2 * pos + 2, place(t), depth, lasti))

@@ -4,6 +4,7 @@
 3.8 and 3.13; nothing else in the package looks at ``sys.version_info``.
 """
 import dis
+import opcode
 import sys
 
 from . import instructions as _ins
@@ -13,6 +14,9 @@ PY = sys.version_info[:2]
 #: Instructions with no effect on the decompiled program.
 DROPPED = {"CACHE", "EXTENDED_ARG", "RESUME", "PRECALL", "NOP", "TO_BOOL", "MAKE_CELL",
            "COPY_FREE_VARS", "GEN_START", "ASYNC_GEN_WRAP", "NOT_TAKEN", "SETUP_ANNOTATIONS_NOOP"}
+
+#: Whether exceptions are handled by a block stack (SETUP_* instructions), not a table
+BLOCK_STACK = PY < (3, 11)
 
 #: Whether ``CALL`` consumes a NULL-or-self slot below the callable.
 CALL_HAS_NULL = PY >= (3, 11)
@@ -25,32 +29,44 @@ _LEGACY_BINARY = {
 }
 
 
-def instructions_of(code):
-    """The ``dis`` instructions of ``code`` and its exception table.
+# --- how co_code encodes arguments (read by unveil.decoder) -------------------
 
-    Before 3.11 the block-stack instructions are first rewritten into the
-    exception-table form by :mod:`unveil.legacy`.
-    """
-    raw = list(dis.get_instructions(code))
-    if PY < (3, 11):
-        from . import legacy
-        return legacy.translate(code, raw)
-    return raw, exception_entries(code, raw)
+#: bytes per unit of a jump's argument (3.10 counts code units)
+JUMP_UNIT = 1 if PY < (3, 10) else 2
 
+#: how far ``COMPARE_OP``'s argument is shifted past flag bits
+COMPARE_SHIFT = {(3, 12): 4}.get(PY, 5 if PY >= (3, 13) else 0)
 
-def exception_entries(code, raw):
-    """(start, end, target, depth, lasti) offsets of the exception table, 3.11+."""
-    if PY < (3, 11):
-        return []
-    return [(e.start, e.end, e.target, e.depth, e.lasti)
-            for e in dis.Bytecode(code).exception_entries]
+#: how far a name index is shifted past flag bits, per instruction
+NAME_ARG_SHIFT = {"LOAD_GLOBAL": 1} if PY == (3, 11) else \
+    {"LOAD_GLOBAL": 1, "LOAD_ATTR": 1, "LOAD_SUPER_ATTR": 2} if PY >= (3, 12) else {}
+
+_WITH_ARG = frozenset(opcode.hasarg) if PY >= (3, 12) else frozenset(range(opcode.HAVE_ARGUMENT, 256))
 
 
-def line_of(ins):
-    """The source line an instruction starts, or None."""
-    if PY >= (3, 13):
-        return ins.line_number if ins.starts_line else None
-    return ins.starts_line
+def has_arg(op):
+    """Whether opcode ``op`` has an argument (3.13 has some without one above HAVE_ARGUMENT)."""
+    return op in _WITH_ARG
+
+
+def inline_caches(name):
+    """How many cache code units follow instruction ``name`` (3.11+)."""
+    table = getattr(opcode, "_inline_cache_entries", None)
+    if table is None:
+        return 0
+    if isinstance(table, dict):  # 3.13: by name
+        return table.get(name, 0)
+    op = opcode.opmap.get(name, len(table))  # pseudo instructions (3.12) are past the table
+    return table[op] if op < len(table) else 0
+
+
+def local_and_free_names(code):
+    """Functions from a local's and a cell's argument to its name.
+
+    3.11+ indexes locals, cells and free variables in one space."""
+    if PY >= (3, 11):
+        return code._varname_from_oparg, code._varname_from_oparg
+    return code.co_varnames.__getitem__, (code.co_cellvars + code.co_freevars).__getitem__
 
 
 def global_pushes_null(ins):
