@@ -1,6 +1,7 @@
 """Shapes the structurer must handle itself: the state machine would get them right too,
 so the case library's behaviour check alone would not notice them falling back."""
 import ast
+import os
 import sys
 
 import pytest
@@ -102,3 +103,34 @@ def test_a_local_stored_only_in_dead_code_is_kept_beside_a_comprehension_target(
     from unveil import versions
     source = unveil.decompile(comprehension_target_also_a_dead_local)
     assert ("x = None" in source) == (not versions.COMPREHENSIONS_INLINED), source
+
+
+_SETS = '''
+def f(x):
+    return x in {"pear", "fig", "apple", "kiwi"}, {"b", "a", "c", x}, {*"xy", "q", "p", "o"}
+'''
+
+
+def test_set_constants_read_the_same_whatever_the_string_hashing():
+    """A frozenset constant iterates in an order that changes with each process's
+    string hashing; the text is in a fixed order (each process of prepare_debug's
+    helper would otherwise write a different one)."""
+    import subprocess
+    script = "import sys; sys.path.insert(0, %r); import unveil; ns = {}; exec(%r, ns); " \
+             "print(unveil.decompile(ns['f']))" % (os.path.dirname(os.path.dirname(unveil.__file__)), _SETS)
+    texts = {subprocess.run([sys.executable, "-c", script], env=dict(os.environ, PYTHONHASHSEED=seed),
+                            capture_output=True, text=True, check=True).stdout for seed in ("1", "2", "3", "4")}
+    assert len(texts) == 1
+    assert "{'apple', 'fig', 'kiwi', 'pear'}" in texts.pop()
+
+
+def test_an_int_subclass_constant_is_bound_not_written_as_an_int():
+    """``1`` in the text would not be an IntEnum member Dynamo put in co_consts."""
+    import enum
+
+    class Colour(enum.IntEnum):
+        RED = 1
+    code = (lambda: 1).__code__
+    code = code.replace(co_consts=tuple(Colour.RED if c == 1 else c for c in code.co_consts))
+    result = unveil.decompile_code(code)
+    assert list(result.bindings.values()) == [Colour.RED] and "return __unveil_Colour_0" in result.source

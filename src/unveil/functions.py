@@ -69,7 +69,7 @@ class FunctionContext:
             node = const(None)
             node._code = value
             return node
-        if _is_literal(value):
+        if is_literal(value):
             return const(value)
         return name(self.bindings.name_for(value))
 
@@ -258,11 +258,15 @@ def _is_lambda(defn):
     return isinstance(defn, si.Function) and defn.code.co_name == "<lambda>"
 
 
-def _is_literal(value):
-    if isinstance(value, LITERALS):
+def is_literal(value):
+    """Whether a constant has a literal form: exactly one of the literal types (an
+    ``IntEnum`` member is an int, but ``1`` would not be it), or a tuple or
+    frozenset of literals."""
+    t = type(value)
+    if t in LITERALS:
         return True
-    if isinstance(value, (tuple, frozenset)):
-        return all(_is_literal(v) for v in value)
+    if t is tuple or t is frozenset:
+        return all(is_literal(v) for v in value)
     return False
 
 

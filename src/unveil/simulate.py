@@ -12,6 +12,7 @@ from .dispatch import dispatch_table
 from .errors import DecompilationError
 from . import stackitems as si
 from .stackitems import NULL, as_expr, const, name
+from .unparse import set_elements
 
 BINOPS = {
     "+": ast.Add, "-": ast.Sub, "*": ast.Mult, "/": ast.Div, "//": ast.FloorDiv,
@@ -757,7 +758,8 @@ def _spread(f, value, ordered):
     """
     kinds = (tuple,) if ordered else (tuple, frozenset)
     if isinstance(value, ast.Constant) and isinstance(value.value, kinds):
-        return [f.ctx.constant(v) for v in value.value]
+        items = value.value if isinstance(value.value, tuple) else set_elements(value.value)
+        return [f.ctx.constant(v) for v in items]
     kinds = (ast.List, ast.Tuple) if ordered else (ast.List, ast.Tuple, ast.Set)
     if isinstance(value, kinds) and not getattr(value, "_accumulator", False):
         return list(value.elts)

@@ -464,7 +464,7 @@ class _Unparser:
             if not v:
                 return "frozenset()", ATOM
             parts = []
-            for x in v:
+            for x in set_elements(v):
                 text, prec = self.constant(x)
                 parts.append("(" + text + ")" if prec < TEST else text)
             return "frozenset({" + ", ".join(parts) + "})", ATOM
@@ -717,6 +717,18 @@ class _Unparser:
 class _Bare:
     def __init__(self, **kw):
         self.__dict__.update(kw)
+
+
+def set_elements(value):
+    """The elements of a frozenset constant in a fixed order (by type, then value).
+
+    A frozenset of strings iterates in an order that changes with each
+    process's string hashing; the text written for it should not.
+    """
+    def key(x):
+        t = type(x)
+        return (t.__name__, x, "") if t in (int, float, str, bytes) else (t.__name__, 0, repr(x))
+    return sorted(value, key=key)
 
 
 def unparse_with_origins(module):
