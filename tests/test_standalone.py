@@ -4,6 +4,8 @@ import os
 import sys
 import types
 
+import pytest
+
 import unveil
 from tests.roundtrip import same_bytecode
 
@@ -275,3 +277,38 @@ def test_a_chained_comparison_with_top_level_await_ends_the_module():
         source = unveil.decompile(code)
         assert source.strip() == text.strip()
         assert same_bytecode(code, compile(source, "<m>", "exec", flags=flags))
+
+
+_GENERICS = '''
+def first[T](items: list[T], /) -> T:
+    return items[0]
+class Box[T: (int, str)](dict):
+    def get(self) -> T: ...
+type Pair[K, V] = tuple[K, V]
+def with_default[T](x: T = 1) -> T:
+    return x
+'''
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 695 scopes exist from Python 3.12")
+def test_a_generic_scope_on_its_own_returns_the_definition_it_makes():
+    """``<generic parameters of X>`` is only ever called by the code defining X; on its own
+    it reads as a function defining X and returning it (one whose definition reads the
+    scope's hidden parameters, such as defaults, has no source form and is refused).
+    The scope's hidden locals (``.defaults``, the type parameters) are the nested
+    definition's in the text, so the frame layout is not the scope's."""
+    scopes = {c.co_name: c for c in _nested(compile(_GENERICS, "<generics>", "exec"))
+              if c.co_name.startswith("<generic parameters of ")}
+    made = {}
+    for name in ("first", "Box", "Pair"):
+        code = scopes["<generic parameters of %s>" % name]
+        source = unveil.decompile(code)
+        namespace = {}
+        exec(compile(source, "<decompiled>", "exec"), namespace)
+        made[name] = next(v for k, v in namespace.items() if k != "__builtins__")()
+        assert unveil.recompile(source, code).co_name == code.co_name
+    assert made["first"]([5]) == 5 and [p.__name__ for p in made["first"].__type_params__] == ["T"]
+    assert made["Box"].__type_params__[0].__constraints__ == (int, str) and issubclass(made["Box"], dict)
+    assert made["Pair"].__value__ == tuple[made["Pair"].__type_params__]
+    with pytest.raises(unveil.DecompilationError, match="hidden local"):
+        unveil.decompile(scopes["<generic parameters of with_default>"])

@@ -189,6 +189,8 @@ class FunctionContext:
     def statements(self):
         """The body as statements: structured, or failing that an explicit state machine."""
         self.instrs = normalise(self.code).instrs
+        if generics.is_scope(self.code):   # on its own: the code defining it calls it at once
+            return generics.scope_statements(self)
         try:
             return self._structured()
         except _FAILURES as exc:

@@ -62,6 +62,19 @@ def definition(ctx, scope, args):
     return result
 
 
+def scope_statements(ctx):
+    """The body of a generic scope decompiled on its own, not from the code that calls
+    it: the definition it makes, as its statement, then ``return`` of it (the scope's
+    own parameters passed through, so a definition reading them is refused)."""
+    code = ctx.code
+    args = [si.name(functions.identifier(n)) for n in code.co_varnames[:code.co_argcount]]
+    result = definition(ctx, si.Function(code), args)
+    ident = result.code.co_name if isinstance(result, si.Function) else result.name
+    frame = Frame(ctx)
+    ctx.define(frame, si.name(ident, store=True), result)
+    return frame.out + [ast.Return(value=si.name(ident))]
+
+
 def bind_type_param(target, param):
     """A type parameter stored as its own name: part of the definition, no statement."""
     if not (isinstance(target, ast.Name) and target.id == param.name):
