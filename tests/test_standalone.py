@@ -290,25 +290,51 @@ def with_default[T](x: T = 1) -> T:
 '''
 
 
-@pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 695 scopes exist from Python 3.12")
-def test_a_generic_scope_on_its_own_returns_the_definition_it_makes():
-    """``<generic parameters of X>`` is only ever called by the code defining X; on its own
-    it reads as a function defining X and returning it (one whose definition reads the
-    scope's hidden parameters, such as defaults, has no source form and is refused).
-    The scope's hidden locals (``.defaults``, the type parameters) are the nested
-    definition's in the text, so the frame layout is not the scope's."""
-    scopes = {c.co_name: c for c in _nested(compile(_GENERICS, "<generics>", "exec"))
-              if c.co_name.startswith("<generic parameters of ")}
-    made = {}
-    for name in ("first", "Box", "Pair"):
-        code = scopes["<generic parameters of %s>" % name]
-        source = unveil.decompile(code)
-        namespace = {}
-        exec(compile(source, "<decompiled>", "exec"), namespace)
-        made[name] = next(v for k, v in namespace.items() if k != "__builtins__")()
-        assert unveil.recompile(source, code).co_name == code.co_name
-    assert made["first"]([5]) == 5 and [p.__name__ for p in made["first"].__type_params__] == ["T"]
-    assert made["Box"].__type_params__[0].__constraints__ == (int, str) and issubclass(made["Box"], dict)
-    assert made["Pair"].__value__ == tuple[made["Pair"].__type_params__]
-    with pytest.raises(unveil.DecompilationError, match="hidden local"):
-        unveil.decompile(scopes["<generic parameters of with_default>"])
+if sys.version_info >= (3, 12):  # PEP 695 scopes exist from 3.12: nothing to decompile before
+    def test_a_generic_scope_on_its_own_returns_the_definition_it_makes():
+        """``<generic parameters of X>`` is only ever called by the code defining X; on its own
+        it reads as a function defining X and returning it (one whose definition reads the
+        scope's hidden parameters, such as defaults, has no source form and is refused).
+        The scope's hidden locals (``.defaults``, the type parameters) are the nested
+        definition's in the text, so the frame layout is not the scope's."""
+        scopes = {c.co_name: c for c in _nested(compile(_GENERICS, "<generics>", "exec"))
+                  if c.co_name.startswith("<generic parameters of ")}
+        made = {}
+        for name in ("first", "Box", "Pair"):
+            code = scopes["<generic parameters of %s>" % name]
+            source = unveil.decompile(code)
+            namespace = {}
+            exec(compile(source, "<decompiled>", "exec"), namespace)
+            made[name] = next(v for k, v in namespace.items() if k != "__builtins__")()
+            assert unveil.recompile(source, code).co_name == code.co_name
+        assert made["first"]([5]) == 5 and [p.__name__ for p in made["first"].__type_params__] == ["T"]
+        assert made["Box"].__type_params__[0].__constraints__ == (int, str) and issubclass(made["Box"], dict)
+        assert made["Pair"].__value__ == tuple[made["Pair"].__type_params__]
+        with pytest.raises(unveil.DecompilationError, match="hidden local"):
+            unveil.decompile(scopes["<generic parameters of with_default>"])
+
+
+def lost_after_a_loop(y):
+    while True:
+        if y:
+            return y
+        y += 1
+    x = 5
+    return x
+
+
+def lost_after_an_endless_loop(y):
+    for i in y:
+        pass
+    while 1:
+        pass
+    z = 1
+
+
+def test_locals_only_removed_code_stored_stay_locals_on_every_version():
+    """The compiler removes what follows an endless loop but keeps its names as locals;
+    the text's dead store must do the same on 3.8 and 3.9 too, whose compiler names
+    no local inside ``if False:``."""
+    for fn in (lost_after_a_loop, lost_after_an_endless_loop):
+        code = fn.__code__
+        assert unveil.recompile(unveil.decompile(code), code).co_varnames == code.co_varnames, fn.__name__

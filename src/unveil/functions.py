@@ -437,8 +437,8 @@ def function_def(fn, def_name=None, bindings=None):
     lost = _lost_locals(code, body, sub)
     if lost:
         # assigned only in code the compiler removed (after ``while True:``): still locals
-        body = body + [ast.If(test=const(False), body=[ast.Assign(
-            targets=[name(n, store=True) for n in lost], value=const(None))], orelse=[])]
+        body = body + versions.dead_code([ast.Assign(targets=[name(n, store=True) for n in lost],
+                                                     value=const(None))], body)
     cls = ast.AsyncFunctionDef if code.co_flags & (inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR) else ast.FunctionDef
     node = cls(name=def_name or code.co_name, args=args, body=body or [ast.Pass()],
                decorator_list=list(fn.decorators), returns=returns, type_comment=None)

@@ -3,6 +3,7 @@
 :mod:`unveil.instructions` asks this module everything that differs between
 3.8 and 3.13; nothing else in the package looks at ``sys.version_info``.
 """
+import ast
 import dis
 import opcode
 import sys
@@ -178,6 +179,18 @@ def _to_bool(ins, state):
     if nxt is None or nxt.opname.startswith("POP_JUMP") or nxt.opname == "UNARY_NOT":
         return []
     return [_ins.Instr("UNARY_NOT"), _ins.Instr("UNARY_NOT")]
+
+
+def dead_code(stmts, after):
+    """``stmts`` as code the compiler removes but whose names it still makes locals, to
+    follow the statements ``after``: under ``if False:``, except on 3.8 and 3.9, whose
+    compiler names no local inside one; there they follow a ``return`` (the
+    function's own implicit one, unless ``after`` ends in a return or raise)."""
+    if PY >= (3, 10):
+        return [ast.If(test=ast.Constant(value=False), body=stmts, orelse=[])]
+    if after and isinstance(after[-1], (ast.Return, ast.Raise)):
+        return stmts
+    return [ast.Return(value=None)] + stmts
 
 
 #: whether this Python has the match statement (3.10+): before, nothing is read as one
