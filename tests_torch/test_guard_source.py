@@ -15,11 +15,13 @@ def _parses(text):
 
 
 SOURCES = ["L['x']", "G['__import_torch']", "L['self']._modules['h'][0].attn", "L['a'][-1]['b#c']",
-           "G['m'].lambda_", "L['x'].is_leaf"]
-NOT_SOURCES = ["L['x'].lambda", "L['x'].None", "L['x'].is", "L['it''s']", "L['x'].1a", "L['x'](1)"]
+           "G['m'].lambda_", "L['x'].is_leaf", "dict(type(L['self'].config).__dict__)['x']",
+           "dict(type(L['m']).__mro__[1].__dict__)['f'].__code__", "dict(type(G['a'].b).__mro__[2].__dict__)"]
+NOT_SOURCES = ["L['x'].lambda", "L['x'].None", "L['x'].is", "L['it''s']", "L['x'].1a", "L['x'](1)",
+               "dict(type(L['x']).__dict__", "dict(type(L['x'].if).__dict__)", "dict(L['x'].__dict__)"]
 SHAPES = ["___check_obj_id({0}, 140234)", "___check_type_id({0}, 94313838999168)",
           "not ___dict_contains('forward', {0})", "___dict_contains('k', {0})",
-          "hasattr({0}, '_dynamo_dynamic_indices') == False", "hasattr({0}, 'x')",
+          "hasattr({0}, '_dynamo_dynamic_indices') == False", "hasattr({0}, 'x')", "not hasattr({0}, 'y')",
           "{0} is None", "{0} is not None", "{0} == 3", "{0} != 'a'", "{0} == True"]
 
 

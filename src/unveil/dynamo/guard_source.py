@@ -65,12 +65,15 @@ def _parse(text):
 
 
 _STR = r"'[^'\\\n]*'"
-_SOURCE = r"[LG]\[{s}\](?:\.(?!(?:{kw})\b)[A-Za-z_]\w*|\[(?:{s}|-?\d+)\])*".format(
-    s=_STR, kw="|".join(keyword.kwlist))
+_ACCESS = r"(?:\.(?!(?:{kw})\b)[A-Za-z_]\w*|\[(?:{s}|-?\d+)\])*".format(s=_STR, kw="|".join(keyword.kwlist))
+_VALUE = r"[LG]\[{s}\]{a}".format(s=_STR, a=_ACCESS)
+#: a guarded value: a local or global and its attributes and items, or what its type's
+#: (or a base class's) ``__dict__`` holds
+_SOURCE = r"(?:{v}|dict\(type\({v}\)(?:\.__mro__\[\d+\])?\.__dict__\){a})".format(v=_VALUE, a=_ACCESS)
 #: the commonest guards, in shapes that are Python expressions whatever the names and
 #: strings in them: no parse needed (a parse is most of a guard's cost)
 _PLAIN = re.compile(r"(?:(?:not )?___dict_contains\({s}, {src}\)|___check_(?:obj|type)_id\({src}, \d+\)"
-                    r"|hasattr\({src}, {s}\)(?: == (?:True|False))?"
+                    r"|(?:not )?hasattr\({src}, {s}\)(?: == (?:True|False))?"
                     r"|{src} (?:is not|is|==|!=) (?:None|True|False|-?\d+|{s}))\Z".format(s=_STR, src=_SOURCE))
 
 
