@@ -7,6 +7,9 @@ from .guard_source import RUNTIME_NAMES, GuardWriter, names_in
 
 #: every dumped guard takes the frame's locals and globals (Dynamo's own guards may skip G)
 GUARD_PARAMS = ("L", "G", "**___kwargs_ignored")
+_PARAMS = frozenset(a.lstrip("*") for a in GUARD_PARAMS)
+_RUNTIME = frozenset(RUNTIME_NAMES)
+_BUILTINS = frozenset(dir(builtins))
 
 
 def identifier(text):
@@ -37,10 +40,9 @@ def guards_text(fn, comp, entry, recompile_reasons):
     name = guard_function_name(fn, comp)
     doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.cid, fn.code.co_name)
     body = writer.write(name, entry.guard_tree(), GUARD_PARAMS, doc)
-    params = {a.lstrip("*") for a in GUARD_PARAMS}
     sympy = adapter.sympy_interp_names()
-    free = names_in("\n".join(writer.conditions), (set(RUNTIME_NAMES) | sympy) - params - set(dir(builtins)))
-    runtime = sorted(free & set(RUNTIME_NAMES))
+    free = names_in("\n".join(writer.conditions), (_RUNTIME | sympy) - _PARAMS - _BUILTINS)
+    runtime = sorted(free & _RUNTIME)
     comments = ["# Guards of compile %s of %s (%s:%d)." % (comp.cid, fn.code.co_name, fn.code.co_filename,
                                                            fn.code.co_firstlineno),
                 "# Dynamo's frame evaluation runs this entry's transformed code (%s)" % (comp.transformed_file,),
@@ -53,7 +55,7 @@ def guards_text(fn, comp, entry, recompile_reasons):
     imports = ["import torch"]
     if runtime:
         imports.append("from unveil.dynamo.guard_runtime import %s" % ", ".join(runtime))
-    needed = sorted(n for n in free - set(RUNTIME_NAMES) - {"torch"} if n in sympy)
+    needed = sorted(n for n in free - _RUNTIME - {"torch"} if n in sympy)
     if needed:
         imports.append("from torch.fx.experimental.symbolic_shapes import SYMPY_INTERP")
         imports += ["%s = SYMPY_INTERP[%r]" % (n, n) for n in needed]
