@@ -297,7 +297,7 @@ def _fill_split_handlers(out):
 
 
 # --- translators -----------------------------------------------------------
-# Each takes a ``dis.Instruction`` and the state, and returns canonical
+# Each takes a raw instruction (``decoder.Raw``) and the state, and returns canonical
 # instructions.  Version-specific ones live in :mod:`unveil.versions`.
 
 def _same(ins, state):
