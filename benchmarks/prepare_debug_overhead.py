@@ -1,6 +1,7 @@
 """What prepare_debug adds to compile time: unveil's, next to depyf 0.20.0's.
 
     python3.11 benchmarks/prepare_debug_overhead.py [--programs a b ...] [--repeat 3]
+    python3.11 benchmarks/prepare_debug_overhead.py --instructions [--jobs 2] [--programs a b ...]
 
 Each program (from tests_torch/programs.py) runs in a fresh process per
 measurement: plainly, inside unveil.prepare_debug, and inside
@@ -14,10 +15,21 @@ depyf's (target: at most 0.5).  The totals also give a second estimate, each
 mode's fastest run minus the fastest plain run (interference only ever adds
 time).  Each worker freezes the objects made before its clock starts out of
 the garbage collector unless ``--no-freeze`` (see prepare_debug_worker.py).
+
+Wall time on a shared virtual machine drifts by 10-30% within minutes, far
+more than the overheads measured.  ``--instructions`` counts instead: each run
+goes under valgrind's callgrind, which counts the instructions executed from
+the clock's start to its stop only (``callgrind_region.c``, built with the
+machine's C compiler), with the same ``PYTHONHASHSEED`` in every mode.  The
+counts repeat to within 0.01% and do not depend on what else the machine
+runs, so ``--jobs`` runs that many at once.  A run takes 40-50x its time.
 """
 import argparse
+import concurrent.futures
+import glob
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -51,6 +63,81 @@ def ensure_venv(tool):
     subprocess.run([python, "-m", "pip", "install", "-q", "torch==2.13.0"], check=True, env=env)
     subprocess.run([python, "-m", "pip", "install", "-q"] + COMMON + extra, check=True, env=env)
     return python
+
+
+def build_region_lib(directory):
+    """The callgrind region library, compiled into ``directory``; exits naming what is missing."""
+    missing = [tool for tool in ("valgrind", "cc") if shutil.which(tool) is None]
+    if missing or not os.path.exists("/usr/include/valgrind/callgrind.h"):
+        sys.exit("--instructions needs valgrind, its headers and a C compiler (missing: %s)"
+                 % ", ".join(missing or ["valgrind/callgrind.h"]))
+    lib = os.path.join(directory, "libregion.so")
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", lib, os.path.join(HERE, "callgrind_region.c")],
+                   check=True)
+    return lib
+
+
+def count_once(python, mode, program, lib, freeze=True):
+    """Instructions of one run's timed stretch under callgrind, or the error's last line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONHASHSEED="0",
+                   TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"))
+        out = os.path.join(tmp, "callgrind.out")
+        done = subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=" + out,
+                               python, WORKER, mode, program, os.path.join(tmp, "dump"), "--region-lib", lib]
+                              + ([] if freeze else ["--no-freeze"]), env=env, cwd=tmp,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        if done.returncode != 0:
+            lines = [line for line in done.stderr.splitlines() if not line.startswith("==")]
+            return None, (lines[-1:] or ["failed"])[0]
+        for name in glob.glob(out + ".*"):  # the dump made by region_stop
+            with open(name) as fh:
+                for line in fh:
+                    if line.startswith("totals:"):
+                        return int(line.split()[1]), None
+    return None, "callgrind wrote no region dump"
+
+
+def count(pythons, programs, repeat, jobs, lib, freeze=True):
+    """Per program and mode: the median instruction count, or an error."""
+    tasks = [(program, mode, k) for program in programs for mode in ("plain", "unveil", "depyf")
+             for k in range(repeat)]
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(count_once, pythons["unveil" if mode == "plain" else mode], mode, program, lib,
+                               freeze): (program, mode) for program, mode, _ in tasks}
+        for future in concurrent.futures.as_completed(futures):
+            results.setdefault(futures[future], []).append(future.result())
+    table = {}
+    for (program, mode), runs in results.items():
+        counts = [n for n, _ in runs if n is not None]
+        errors = [e for _, e in runs if e is not None]
+        table[program, mode] = (statistics.median(counts), None) if counts and not errors else (None, errors[0])
+    return table
+
+
+def print_counts(programs, table):
+    print("%-24s %10s %10s %10s %7s" % ("program", "plain Mi", "unveil +Mi", "depyf +Mi", "ratio"))
+    totals = {"unveil": 0, "depyf": 0}
+    for program in programs:
+        plain = table[program, "plain"][0]
+        over = {}
+        for tool in ("unveil", "depyf"):
+            n, error = table[program, tool]
+            if error is not None or table[program, "plain"][1] is not None:
+                print("%-24s %s failed: %s" % (program, tool, (error or table[program, "plain"][1])[:90]))
+            else:
+                over[tool] = n - plain
+        if len(over) == 2:
+            for tool in over:
+                totals[tool] += over[tool]
+        ratio = over["unveil"] / over["depyf"] if len(over) == 2 and over["depyf"] > 0 else float("nan")
+        mi = lambda tool: "%10.1f" % (over[tool] / 1e6) if tool in over else "%10s" % "-"
+        print("%-24s %10s %s %s %7.2f" % (program, "%.0f" % (plain / 1e6) if plain else "-", mi("unveil"),
+                                           mi("depyf"), ratio), flush=True)
+    if totals["depyf"] > 0:
+        print("total overhead where both ran: unveil %.1f M instructions, depyf %.1f M, ratio %.2f"
+              % (totals["unveil"] / 1e6, totals["depyf"] / 1e6, totals["unveil"] / totals["depyf"]))
 
 
 def run_once(python, mode, program, freeze=True):
@@ -92,12 +179,22 @@ def measure(pythons, program, repeat, freeze=True):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--programs", nargs="*", default=DEFAULT_PROGRAMS)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="runs per program and mode (default 3; 1 with --instructions)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions under callgrind instead of timing (see above)")
+    parser.add_argument("--jobs", type=int, default=2, help="runs at once with --instructions")
     parser.add_argument("--no-freeze", dest="freeze", action="store_false",
                         help="leave the objects made before the clock starts to the garbage collector "
                              "(a full collection then costs 150-200 ms of the HuggingFace programs' time)")
     args = parser.parse_args(argv)
     pythons = {tool: ensure_venv(tool) for tool in VENVS}
+    if args.instructions:
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = build_region_lib(tmp)
+            print_counts(args.programs, count(pythons, args.programs, args.repeat or 1, args.jobs, lib, args.freeze))
+        return
+    args.repeat = args.repeat or 3
     print("%-24s %8s %8s %8s %10s %10s %7s" % ("program", "plain s", "unveil s", "depyf s",
                                                "unveil +s", "depyf +s", "ratio"))
     totals = {"unveil": 0.0, "depyf": 0.0}
