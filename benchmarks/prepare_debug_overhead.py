@@ -88,8 +88,8 @@ def count_once(python, mode, program, lib, freeze=True):
                               + ([] if freeze else ["--no-freeze"]), env=env, cwd=tmp,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
         if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines() if not line.startswith("==")]
-            return None, (lines[-1:] or ["failed"])[0]
+            lines = [line for line in done.stderr.splitlines() if line.strip() and not line.startswith("==")]
+            return None, (lines[-1:] or ["exit status %d" % done.returncode])[0]
         for name in glob.glob(out + ".*"):  # the dump made by region_stop
             with open(name) as fh:
                 for line in fh:
@@ -99,33 +99,31 @@ def count_once(python, mode, program, lib, freeze=True):
 
 
 def count(pythons, programs, repeat, jobs, lib, freeze=True):
-    """Per program and mode: the median instruction count, or an error."""
-    tasks = [(program, mode, k) for program in programs for mode in ("plain", "unveil", "depyf")
-             for k in range(repeat)]
-    results = {}
+    """Yield per program, in order, ``{mode: (median instructions, None) or (None, error)}``."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(count_once, pythons["unveil" if mode == "plain" else mode], mode, program, lib,
-                               freeze): (program, mode) for program, mode, _ in tasks}
-        for future in concurrent.futures.as_completed(futures):
-            results.setdefault(futures[future], []).append(future.result())
-    table = {}
-    for (program, mode), runs in results.items():
-        counts = [n for n, _ in runs if n is not None]
-        errors = [e for _, e in runs if e is not None]
-        table[program, mode] = (statistics.median(counts), None) if counts and not errors else (None, errors[0])
-    return table
+        futures = [(program, {mode: [pool.submit(count_once, pythons["unveil" if mode == "plain" else mode], mode,
+                                                 program, lib, freeze) for _ in range(repeat)]
+                              for mode in ("plain", "unveil", "depyf")}) for program in programs]
+        for program, by_mode in futures:
+            row = {}
+            for mode, runs in by_mode.items():
+                results = [f.result() for f in runs]
+                errors = [e for _, e in results if e is not None]
+                row[mode] = (None, errors[0]) if errors else (statistics.median(n for n, _ in results), None)
+            yield program, row
 
 
-def print_counts(programs, table):
+def print_counts(rows):
     print("%-24s %10s %10s %10s %7s" % ("program", "plain Mi", "unveil +Mi", "depyf +Mi", "ratio"))
     totals = {"unveil": 0, "depyf": 0}
-    for program in programs:
-        plain = table[program, "plain"][0]
+    for program, row in rows:
+        plain, plain_error = row["plain"]
         over = {}
         for tool in ("unveil", "depyf"):
-            n, error = table[program, tool]
-            if error is not None or table[program, "plain"][1] is not None:
-                print("%-24s %s failed: %s" % (program, tool, (error or table[program, "plain"][1])[:90]))
+            n, error = row[tool]
+            if n is None or plain is None:
+                print("%-24s %s failed: %s" % (program, "plain" if plain is None else tool,
+                                               (plain_error or error)[:90]))
             else:
                 over[tool] = n - plain
         if len(over) == 2:
@@ -192,7 +190,7 @@ def main(argv=None):
     if args.instructions:
         with tempfile.TemporaryDirectory() as tmp:
             lib = build_region_lib(tmp)
-            print_counts(args.programs, count(pythons, args.programs, args.repeat or 1, args.jobs, lib, args.freeze))
+            print_counts(count(pythons, args.programs, args.repeat or 1, args.jobs, lib, args.freeze))
         return
     args.repeat = args.repeat or 3
     print("%-24s %8s %8s %8s %10s %10s %7s" % ("program", "plain s", "unveil s", "depyf s",
