@@ -22,7 +22,9 @@ NOT_SOURCES = ["L['x'].lambda", "L['x'].None", "L['x'].is", "L['it''s']", "L['x'
 SHAPES = ["___check_obj_id({0}, 140234)", "___check_type_id({0}, 94313838999168)",
           "not ___dict_contains('forward', {0})", "___dict_contains('k', {0})",
           "hasattr({0}, '_dynamo_dynamic_indices') == False", "hasattr({0}, 'x')", "not hasattr({0}, 'y')",
-          "{0} is None", "{0} is not None", "{0} == 3", "{0} != 'a'", "{0} == True"]
+          "{0} is None", "{0} is not None", "{0} == 3", "{0} != 'a'", "{0} == True", "not {0}",
+          "len({0}) == 9", "{0} == 1e-12", "{0} == 0.3535533905932738", "{0} == -2.0", "{0} == (16,)",
+          "{0} == ()", "{0} == (1, 2)", "{0} is {0}", "{0} == torch.float32"]
 
 
 def test_the_guards_written_without_a_parse_are_python_expressions():
@@ -38,6 +40,37 @@ def test_the_guards_written_without_a_parse_are_python_expressions():
     assert accepted == len(SHAPES) * len(SOURCES)
     for word in keyword.kwlist:
         assert not guard_source._PLAIN.match("L['x'].%s is None" % word)
+        assert not guard_source._PLAIN.match("L['x'] == torch.%s" % word)
+    for text in ["L['x'] == 1.", "L['x'] == (1, 2", "L['x'] == (,)", "L['x'] == torch.1a", "len(L['x']) == -1x",
+                 "not L['x'] is", "L['x'] is L['y'] is", "L['x'] == inf"]:
+        assert not guard_source._PLAIN.match(text), text
+
+
+def test_dynamo_helpers_are_renamed_where_they_stand_as_names():
+    translate = guard_source.translate
+    assert translate("ID_MATCH", "___check_obj_id(L['x'], 1) and not ___dict_contains('k', L['d'])") \
+        == "check_obj_id(L['x'], 1) and not dict_contains('k', L['d'])"
+    assert translate("EQUALS_MATCH", "L['___check_obj_id'] == '___dict_contains(x)'") \
+        == "L['___check_obj_id'] == '___dict_contains(x)'"
+    assert translate("LAMBDA_GUARD", "__math_isnan(L['x'].__math_isnan)") == "math_isnan(L['x'].__math_isnan)"
+
+
+def test_a_private_name_is_refused_but_not_an_attribute_string_or_builtins():
+    for part in ["__private(L['x'])", "L['x'] == __y", "(__z)", "L['a'] is not __w"]:
+        try:
+            text = guard_source.translate("LAMBDA_GUARD", part)
+        except guard_source.Untranslatable:
+            continue
+        raise AssertionError("%s translated to %s" % (part, text))
+    for part in ["L['x'].__dict__ is None", "G['__import_torch'] is None", "G['__builtins__'] is None",
+                 "__builtins__ is None", "x__y == 1", "L['x'] == '__'"]:
+        assert guard_source.translate("LAMBDA_GUARD", part) == part
+    for part in ["__builtins__x is None", "__builtins___ is None"]:
+        try:
+            guard_source.translate("LAMBDA_GUARD", part)
+        except guard_source.Untranslatable:
+            continue
+        raise AssertionError(part)
 
 
 def test_a_guard_that_is_not_python_is_reported_not_written():

@@ -44,7 +44,6 @@ _RENAMES = {
     "__math_isnan": "math_isnan",
 }
 
-_RENAME = re.compile(r"(?<![\w.'\"])(%s)\b" % "|".join(map(re.escape, _RENAMES)))
 
 RUNTIME_NAMES = tuple(guard_runtime.__all__)
 
@@ -72,9 +71,12 @@ _VALUE = r"[LG]\[{s}\]{a}".format(s=_STR, a=_ACCESS)
 _SOURCE = r"(?:{v}|dict\(type\({v}\)(?:\.__mro__\[\d+\])?\.__dict__\){a})".format(v=_VALUE, a=_ACCESS)
 #: the commonest guards, in shapes that are Python expressions whatever the names and
 #: strings in them: no parse needed (a parse is most of a guard's cost)
+_NUMBER = r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
 _PLAIN = re.compile(r"(?:(?:not )?___dict_contains\({s}, {src}\)|___check_(?:obj|type)_id\({src}, \d+\)"
-                    r"|(?:not )?hasattr\({src}, {s}\)(?: == (?:True|False))?"
-                    r"|{src} (?:is not|is|==|!=) (?:None|True|False|-?\d+|{s}))\Z".format(s=_STR, src=_SOURCE))
+                    r"|(?:not )?hasattr\({src}, {s}\)(?: == (?:True|False))?|not {src}|len\({src}\) == \d+"
+                    r"|{src} (?:is not|is|==|!=) (?:None|True|False|{n}|{s}|\((?:{n}(?:, {n})*,?)?\)|{src}"
+                    r"|torch\.(?!(?:{kw})\b)[A-Za-z_]\w*))\Z".format(s=_STR, src=_SOURCE, n=_NUMBER,
+                                                                  kw="|".join(keyword.kwlist)))
 
 
 #: a recogniser for the expressions guards are made of, faster than a parse (most of a
@@ -142,8 +144,6 @@ def _without_type(text):
     return text
 
 
-#: a private name (``__x``) outside attribute access and string starts, other than ``__builtins__``
-_PRIVATE = re.compile(r"(?<![\w.'\"])__(?!builtins__(?!\w))")
 
 
 def names_in(text, names):
@@ -208,15 +208,38 @@ def translate(kind, part, value_type=None, context=None):
         if not parses or kind == "TENSOR_MATCH":  # a tensor guard on a value of unknown type
             raise Untranslatable(text)
     if "__" in text:
-        if "___" in text or "__math_isnan" in text:
-            text = _RENAME.sub(_renamed, text)
-        if "__" in text and _PRIVATE.search(text):
+        text = _renamed(text)
+        if _has_private(text):
             raise Untranslatable(text)
     return text
 
 
-def _renamed(match):
-    return _RENAMES[match.group(1)]
+def _renamed(text):
+    """``text`` with Dynamo's helpers (``___check_obj_id``, ...) named as guard_runtime's,
+    where they stand as names (not attributes, string starts or parts of words)."""
+    for old, new in _RENAMES.items():
+        start = text.find(old)
+        while start >= 0:
+            end = start + len(old)
+            if (start == 0 or not _word_char(text[start - 1], "_.'\"")) \
+                    and (end == len(text) or not _word_char(text[end], "_")):
+                text = text[:start] + new + text[end:]
+                end = start + len(new)
+            start = text.find(old, end)
+    return text
+
+
+def _has_private(text):
+    """Whether ``text`` names something private (``__x``, not an attribute or a string's
+    start), ``__builtins__`` aside: Dynamo's own helpers, with no Python meaning here."""
+    start = text.find("__")
+    while start >= 0:
+        if (start == 0 or not _word_char(text[start - 1], "_.'\"")) and not (
+                text.startswith("builtins__", start + 2)
+                and (start + 12 == len(text) or not _word_char(text[start + 12], "_"))):
+            return True
+        start = text.find("__", start + 1)
+    return False
 
 
 def _comment(text):
