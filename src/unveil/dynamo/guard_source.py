@@ -44,7 +44,6 @@ _RENAMES = {
     "__math_isnan": "math_isnan",
 }
 
-
 RUNTIME_NAMES = tuple(guard_runtime.__all__)
 
 _GLOBAL_STATE = re.compile(r"^___check_global_state\(\) against (\{.*\})$")
@@ -144,21 +143,28 @@ def _without_type(text):
     return text
 
 
-
-
 def names_in(text, names):
     """Those of ``names`` that ``text`` uses as a name (not an attribute or a word's part)."""
-    found = set()
-    for name in names:
-        start = text.find(name)
-        while start >= 0:
-            end = start + len(name)
-            if (start == 0 or not _word_char(text[start - 1], "_.'\"")) \
-                    and (end == len(text) or not _word_char(text[end], "_")):
-                found.add(name)
-                break
-            start = text.find(name, start + 1)
-    return found
+    return {name for name in names if next(_as_name(text, name), None) is not None}
+
+
+def _as_name(text, word):
+    """Where ``word`` stands in ``text`` as a name: not an attribute, a string's start or
+    part of a longer word."""
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if _starts_name(text, start) and _ends_name(text, end):
+            yield start
+        start = text.find(word, start + 1)
+
+
+def _starts_name(text, start):
+    return start == 0 or not _word_char(text[start - 1], "_.'\"")
+
+
+def _ends_name(text, end):
+    return end == len(text) or not _word_char(text[end], "_")
 
 
 def _word_char(char, also):
@@ -216,16 +222,12 @@ def translate(kind, part, value_type=None, context=None):
 
 def _renamed(text):
     """``text`` with Dynamo's helpers (``___check_obj_id``, ...) named as guard_runtime's,
-    where they stand as names (not attributes, string starts or parts of words)."""
+    where they stand as names."""
     for old, new in _RENAMES.items():
-        start = text.find(old)
-        while start >= 0:
-            end = start + len(old)
-            if (start == 0 or not _word_char(text[start - 1], "_.'\"")) \
-                    and (end == len(text) or not _word_char(text[end], "_")):
-                text = text[:start] + new + text[end:]
-                end = start + len(new)
-            start = text.find(old, end)
+        if old not in text:
+            continue
+        for start in reversed(list(_as_name(text, old))):
+            text = text[:start] + new + text[start + len(old):]
     return text
 
 
@@ -234,9 +236,8 @@ def _has_private(text):
     start), ``__builtins__`` aside: Dynamo's own helpers, with no Python meaning here."""
     start = text.find("__")
     while start >= 0:
-        if (start == 0 or not _word_char(text[start - 1], "_.'\"")) and not (
-                text.startswith("builtins__", start + 2)
-                and (start + 12 == len(text) or not _word_char(text[start + 12], "_"))):
+        if _starts_name(text, start) and not (text.startswith("__builtins__", start)
+                                              and _ends_name(text, start + 12)):
             return True
         start = text.find("__", start + 1)
     return False
