@@ -20,9 +20,10 @@ Wall time on a shared virtual machine drifts by 10-30% within minutes, far
 more than the overheads measured.  ``--instructions`` counts instead: each run
 goes under valgrind's callgrind, which counts the instructions executed from
 the clock's start to its stop only (``callgrind_region.c``, built with the
-machine's C compiler), with the same ``PYTHONHASHSEED`` in every mode.  The
-counts repeat to within 0.01% and do not depend on what else the machine
-runs, so ``--jobs`` runs that many at once.  A run takes 40-50x its time.
+machine's C compiler), with the same ``PYTHONHASHSEED`` in every mode.  A
+program's count moves by well under 1% from run to run and does not depend on
+what else the machine runs, so ``--jobs`` runs that many at once.  A run takes
+40-80 times as long.
 """
 import argparse
 import concurrent.futures
@@ -77,19 +78,34 @@ def build_region_lib(directory):
     return lib
 
 
+def worker_run(python, mode, program, tmp, freeze=True, wrapper=(), extra=(), env=None):
+    """One worker run in a fresh process, its dump and Inductor cache under ``tmp``."""
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"), **(env or {}))
+    return subprocess.run(list(wrapper) + [python, WORKER, mode, program, os.path.join(tmp, "dump")]
+                          + ([] if freeze else ["--no-freeze"]) + list(extra), env=env, cwd=tmp,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+
+
+def error_line(stderr, returncode):
+    """The last line of a failed run's stderr that says something (valgrind's own lines left out)."""
+    lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("==")]
+    return (lines[-1:] or ["exit status %d" % returncode])[0]
+
+
+def python_for(pythons, mode):
+    """The venv python a mode runs in: plain runs use unveil's venv, without unveil."""
+    return pythons["unveil" if mode == "plain" else mode]
+
+
 def count_once(python, mode, program, lib, freeze=True):
     """Instructions of one run's timed stretch under callgrind, or the error's last line."""
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONHASHSEED="0",
-                   TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"))
         out = os.path.join(tmp, "callgrind.out")
-        done = subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=" + out,
-                               python, WORKER, mode, program, os.path.join(tmp, "dump"), "--region-lib", lib]
-                              + ([] if freeze else ["--no-freeze"]), env=env, cwd=tmp,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        done = worker_run(python, mode, program, tmp, freeze, env={"PYTHONHASHSEED": "0"},
+                          wrapper=["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                                   "--callgrind-out-file=" + out], extra=["--region-lib", lib])
         if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines() if line.strip() and not line.startswith("==")]
-            return None, (lines[-1:] or ["exit status %d" % done.returncode])[0]
+            return None, error_line(done.stderr, done.returncode)
         for name in glob.glob(out + ".*"):  # the dump made by region_stop
             with open(name) as fh:
                 for line in fh:
@@ -101,8 +117,8 @@ def count_once(python, mode, program, lib, freeze=True):
 def count(pythons, programs, repeat, jobs, lib, freeze=True):
     """Yield per program, in order, ``{mode: (median instructions, None) or (None, error)}``."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [(program, {mode: [pool.submit(count_once, pythons["unveil" if mode == "plain" else mode], mode,
-                                                 program, lib, freeze) for _ in range(repeat)]
+        futures = [(program, {mode: [pool.submit(count_once, python_for(pythons, mode), mode, program, lib, freeze)
+                                     for _ in range(repeat)]
                               for mode in ("plain", "unveil", "depyf")}) for program in programs]
         for program, by_mode in futures:
             row = {}
@@ -141,12 +157,9 @@ def print_counts(rows):
 def run_once(python, mode, program, freeze=True):
     """Seconds of one run in a fresh process, or the error's last line."""
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, HF_HUB_OFFLINE="1", TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"))
-        done = subprocess.run([python, WORKER, mode, program, os.path.join(tmp, "dump")]
-                              + ([] if freeze else ["--no-freeze"]), env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        done = worker_run(python, mode, program, tmp, freeze)
     if done.returncode != 0:
-        return None, (done.stderr.strip().splitlines()[-1:] or ["failed"])[0]
+        return None, error_line(done.stderr, done.returncode)
     return json.loads(done.stdout.strip().splitlines()[-1])["seconds"], None
 
 
@@ -159,7 +172,7 @@ def measure(pythons, program, repeat, freeze=True):
         for mode in modes[k % 3:] + modes[:k % 3]:
             if mode in errors:
                 continue
-            seconds, error = run_once(pythons["unveil" if mode == "plain" else mode], mode, program, freeze)
+            seconds, error = run_once(python_for(pythons, mode), mode, program, freeze)
             if error is not None:
                 errors[mode] = error
             else:
