@@ -10,20 +10,23 @@ import nox
 nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["tests", "random", "torch"]
 
+#: the pinned versions of everything tests install besides unveil (see the file)
+CONSTRAINTS = ("-c", ".ci/constraints.txt")
+
 PYTHONS = ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
 
 
 @nox.session(python=PYTHONS)
 def tests(session):
     """Install unveil with its test extra and run pytest; extra arguments go to pytest."""
-    session.install("-e", ".[test]")
+    session.install("-e", ".[test]", *CONSTRAINTS)
     session.run("pytest", "-q", *session.posargs)
 
 
 @nox.session(python=PYTHONS)
 def random(session):
     """300 hypothesmith programs per version (benchmarks/test_random_slice.py), verdicts printed."""
-    session.install("-e", ".[test]", "hypothesmith>=0.3")
+    session.install("-e", ".[test]", "hypothesmith", *CONSTRAINTS)
     session.run("pytest", "-q", "-s", "benchmarks/test_random_slice.py", *session.posargs)
 
 
@@ -31,7 +34,7 @@ def random(session):
 def torch(session):
     """prepare_debug on real torch.compile programs (tests_torch/): torch 2.13.0 from the
     local wheel first, so that nothing installed later can pull another torch."""
-    session.install("torch==2.13.0")
-    session.install("-e", ".[torch,test]", "transformers", "numpy")
+    session.install("torch==2.13.0", *CONSTRAINTS)
+    session.install("-e", ".[torch,test]", "transformers", "numpy", *CONSTRAINTS)
     session.run("pytest", "-q", "--timeout", "900", "tests_torch", *session.posargs,
                 env={"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"})
