@@ -3,23 +3,32 @@
 The decompiler walks every value it builds several times (when it was
 computed, which names it reads, whether it is used twice); ``ast.walk``'s
 generator per node and its visits of the ``Load``/``Store`` context objects
-were a fifth of its time.  These visit the same nodes, contexts left out, in
-no particular order.
+were a fifth of its time.  These visit the same nodes, contexts and operators left
+out, in no particular order.
 """
 import ast
 
 _AST = ast.AST
-_CONTEXT = ast.expr_context
+#: fields that never hold a node to visit: names, numbers, flags, contexts and operators
+_LEAF_FIELDS = frozenset(("arg", "asname", "attr", "conversion", "ctx", "id", "is_async", "kind", "kwd_attrs",
+                          "level", "lineno", "module", "n", "op", "ops", "rest", "s", "simple", "tag",
+                          "type_comment"))
+#: node class -> the fields of it that may hold nodes
+_NODE_FIELDS = {ast.Constant: ()}
 
 
 def children(node):
-    """The nodes directly under ``node`` (:func:`ast.iter_child_nodes` as a list, contexts left out)."""
+    """The nodes directly under ``node`` (:func:`ast.iter_child_nodes` as a list, contexts
+    and operators left out)."""
+    fields = _NODE_FIELDS.get(type(node))
+    if fields is None:
+        fields = _NODE_FIELDS[type(node)] = tuple(f for f in node._fields if f not in _LEAF_FIELDS)
     out = []
-    for field in node._fields:
+    for field in fields:
         value = getattr(node, field, None)
-        if isinstance(value, list):
+        if type(value) is list:
             out += [v for v in value if isinstance(v, _AST)]
-        elif isinstance(value, _AST) and not isinstance(value, _CONTEXT):
+        elif isinstance(value, _AST):
             out.append(value)
     return out
 
