@@ -270,6 +270,8 @@ def _share_loop_tests(instrs):
     instructions, same outcomes), jumping to the top one instead is the same
     program, and the loop has a single header again.
     """
+    if not any(ins.op in CONDITIONAL for ins in instrs):
+        return
     blocks = _split(instrs)
     by_end = {b.end: b for b in blocks}
     for k, b in enumerate(blocks):
@@ -360,6 +362,8 @@ def _share_return_tails(instrs):
     the compiler made, not two statements that look alike), the earlier copy
     becomes a jump to the later one: the same program, with a merge point.
     """
+    if sum(ins.op in _TERMINAL for ins in instrs) < 2:
+        return
     # (the tail may leave a try: ``try: return (a, b if c else d)`` returns outside it)
     blocks = [b for b in _split(instrs, by_handler=False) if instrs[b.end - 1].op in _TERMINAL]
     for k, early in enumerate(blocks):
@@ -393,8 +397,10 @@ def _share_chain_cleanups(instrs):
     that a test jumps to, e.g. ``x = a < b < await c`` or ``a < b < c`` last in a loop
     body (3.11+).  The first copy becomes a jump to the one after the cleanup: the same
     program, with a merge point for the value."""
-    blocks = _split(instrs, by_handler=False)
     tested = {i.target for i in instrs if i.op in _TESTS}
+    if not tested:
+        return
+    blocks = _split(instrs, by_handler=False)
     for late in blocks:
         head = instrs[late.start:late.start + 2]
         if len(head) < 2 or [i.op for i in head] != ["SWAP", "POP_TOP"] or head[0].argval != 2 \

@@ -61,6 +61,7 @@ class FunctionContext:
         self.instrs = None   # the normalised instructions, once statements() ran
         self.spill_copies = False   # copy stack values through temporaries (Dynamo's bytecode)
         self._temps = set()
+        self._taken = None   # the code's own names, which a temporary must not be
         self._fast = None
 
     # -- what the simulator asks ---------------------------------------------
@@ -82,24 +83,27 @@ class FunctionContext:
     def stable(self, value):
         """Whether a stack value reads the same whenever it is evaluated, until a
         store to it: a constant, or a fast local (temporaries included)."""
-        if isinstance(value, ast.Constant):
+        cls = type(value)
+        if cls is ast.Constant:
             return True
-        if not isinstance(value, ast.Name) or not self.has_locals():
+        if cls is not ast.Name:
             return False
         if self._fast is None:
             cells = set(self.code.co_cellvars)
-            self._fast = {identifier(n) for n in self.code.co_varnames if n not in cells}
-        return value.id in self._fast or value.id in self._temps
+            self._fast = {identifier(n) for n in self.code.co_varnames if n not in cells} \
+                if self.has_locals() else ()
+        return value.id in self._fast or value.id in self._temps and self.has_locals()
 
     def is_temporary(self, ident):
         return ident in self._temps
 
     def temporary(self):
         """A new local name for a value Dynamo keeps on the stack across a statement."""
-        taken = set(self.code.co_varnames) | set(self.code.co_cellvars) | set(self.code.co_freevars) \
-            | set(self.code.co_names) | self._temps
+        if self._taken is None:
+            self._taken = set(self.code.co_varnames + self.code.co_cellvars + self.code.co_freevars
+                              + self.code.co_names)
         n = len(self._temps)
-        while "__t%d" % n in taken:
+        while "__t%d" % n in self._taken or "__t%d" % n in self._temps:
             n += 1
         self._temps.add("__t%d" % n)
         return "__t%d" % n

@@ -30,15 +30,19 @@ _COMPOUND = tuple(getattr(ast, n) for n in ("If", "For", "AsyncFor", "While", "T
 def _computed_at(value):
     """When a stack value was finished: its own push, or for a node the structurer built
     (a conditional expression) the latest push among its parts."""
-    if hasattr(value, "_seq"):
-        return value._seq
+    seq = getattr(value, "_seq", None)
+    if seq is not None:
+        return seq
     return max([getattr(n, "_seq", -1) for n in nodes(value)])
 
 
-def _begun_at(value, ignore=lambda node: isinstance(node, ast.Constant)):
+def _begun_at(value, ignore=None):
     """When the evaluation of a stack value began: the earliest push among its parts
     (those ``ignore`` leaves out, by default constants, which have no effect), or
     None if no other part was pushed."""
+    if ignore is None:
+        return min([n._seq for n in nodes(value) if hasattr(n, "_seq") and type(n) is not ast.Constant],
+                   default=None)
     return min([n._seq for n in nodes(value) if hasattr(n, "_seq") and not ignore(n)], default=None)
 
 
