@@ -96,7 +96,7 @@ def read(code):
     unit, compare_shift = versions.JUMP_UNIT, versions.COMPARE_SHIFT
     lines = dict(dis.findlinestarts(code))
     out = []
-    append = out.append
+    append, new = out.append, tuple.__new__   # a Raw without the call of its Python-level __new__
     ext = 0
     i, n = 0, len(co)
     while i < n:
@@ -139,7 +139,7 @@ def read(code):
         else:
             arg = argval = None
             ext = 0
-        append(Raw(opnames[op], op, arg, argval, argrepr, i, lines.get(i)))
+        append(new(Raw, (opnames[op], op, arg, argval, argrepr, i, lines.get(i))))
         i += 2 + 2 * caches[op]
     return out
 

@@ -62,7 +62,7 @@ class FunctionContext:
         self.spill_copies = False   # copy stack values through temporaries (Dynamo's bytecode)
         self._temps = set()
         self._taken = None   # the code's own names, which a temporary must not be
-        self._fast = None
+        self._stable = None  # see stable_names()
 
     # -- what the simulator asks ---------------------------------------------
     def constant(self, value):
@@ -86,13 +86,16 @@ class FunctionContext:
         cls = type(value)
         if cls is ast.Constant:
             return True
-        if cls is not ast.Name:
-            return False
-        if self._fast is None:
+        return cls is ast.Name and value.id in self.stable_names()
+
+    def stable_names(self):
+        """The names that :meth:`stable` accepts: the fast locals and the temporaries
+        (none where the scope has no locals)."""
+        if self._stable is None:
             cells = set(self.code.co_cellvars)
-            self._fast = {identifier(n) for n in self.code.co_varnames if n not in cells} \
-                if self.has_locals() else ()
-        return value.id in self._fast or value.id in self._temps and self.has_locals()
+            self._stable = {identifier(n) for n in self.code.co_varnames if n not in cells} \
+                if self.has_locals() else set()
+        return self._stable
 
     def is_temporary(self, ident):
         return ident in self._temps
@@ -106,6 +109,8 @@ class FunctionContext:
         while "__t%d" % n in self._taken or "__t%d" % n in self._temps:
             n += 1
         self._temps.add("__t%d" % n)
+        if self.has_locals():
+            self.stable_names().add("__t%d" % n)
         return "__t%d" % n
 
     def declare_global(self, ident):

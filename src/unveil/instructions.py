@@ -93,14 +93,17 @@ def normalise(code):
     out = []
     state = _State(code, raw)
     after_nop = nop_before = False
+    if not _ALL_TRANSLATORS:
+        _ALL_TRANSLATORS.update(TRANSLATORS, **versions.TRANSLATORS)
+    translators = _ALL_TRANSLATORS
     for pos, ins in enumerate(raw):
         state.pos = pos
         if ins.opname not in ("CACHE", "EXTENDED_ARG"):
             nop_before, after_nop = after_nop, ins.opname == "NOP"
-        if state.skipping(ins):
+        if (state.skip_to is not None or state.dropped_pops) and state.skipping(ins):
             state.pending_offsets.append(ins.offset)
             continue
-        handler = versions.TRANSLATORS.get(ins.opname) or TRANSLATORS.get(ins.opname)
+        handler = translators.get(ins.opname)
         if handler is None:
             if ins.opname in versions.DROPPED:
                 state.pending_offsets.append(ins.offset)
@@ -109,10 +112,13 @@ def normalise(code):
                 "unsupported opcode %s on Python %d.%d (in %s)"
                 % (ins.opname, sys.version_info[0], sys.version_info[1], code.co_name))
         produced = handler(ins, state)
-        for p in produced:
-            if p.line is None:
-                p.line = state.line(ins)
         if produced:
+            line = None
+            for p in produced:
+                if p.line is None:
+                    if line is None:
+                        line = state.line(ins)
+                    p.line = line
             produced[0].offset = ins.offset
             produced[0].after_nop = nop_before
             for off in state.pending_offsets:
@@ -124,6 +130,10 @@ def normalise(code):
     for off in state.pending_offsets:
         state.offset_alias[off] = None
     return Code(code, _link(out, table, state))
+
+
+#: opname -> translator: this module's, overridden by the running version's (filled on first use)
+_ALL_TRANSLATORS = {}
 
 
 class _State:

@@ -581,12 +581,18 @@ def _guarded_capture(instrs, j):
     if j + 1 < len(instrs) and instrs[j + 1].op in _STORES:
         return False
     for k in range(j + 1, min(j + 60, len(instrs) - 1)):
-        op = instrs[k].op
-        if op in CONDITIONAL:
+        stop = _CAPTURE_SCAN_STOP.get(instrs[k].op)
+        if stop == "test":
             return instrs[k + 1].op == "POP_TOP" and instrs[k - 1].op != "COPY"
-        if op in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER") or op in _MATCH_OPS:
+        if stop is not None:
             return False
     return False
+
+
+#: where the scan for a guard after a capture stops: at the guard's test, or elsewhere
+_CAPTURE_SCAN_STOP = dict.fromkeys(CONDITIONAL, "test")
+_CAPTURE_SCAN_STOP.update(dict.fromkeys(("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER")
+                                        + tuple(_MATCH_OPS), "other"))
 
 
 def _class_head(instrs, q):

@@ -36,14 +36,12 @@ def _computed_at(value):
     return max([getattr(n, "_seq", -1) for n in nodes(value)])
 
 
-def _begun_at(value, ignore=None):
+def _begun_at(value, stable=()):
     """When the evaluation of a stack value began: the earliest push among its parts
-    (those ``ignore`` leaves out, by default constants, which have no effect), or
-    None if no other part was pushed."""
-    if ignore is None:
-        return min([n._seq for n in nodes(value) if hasattr(n, "_seq") and type(n) is not ast.Constant],
-                   default=None)
-    return min([n._seq for n in nodes(value) if hasattr(n, "_seq") and not ignore(n)], default=None)
+    (constants, which have no effect, and the names in ``stable``, which never change,
+    left out), or None if no other part was pushed."""
+    return min([n._seq for n in nodes(value) if hasattr(n, "_seq") and type(n) is not ast.Constant
+                and not (type(n) is ast.Name and n.id in stable)], default=None)
 
 
 def _walk_outside(node, skip):
@@ -233,11 +231,13 @@ class Frame:
         on the stack across statements and copies.  False, changing nothing, when a
         statement has run since the first of them began, one was finished only after
         ``before`` (a push count), or the scope has no locals."""
+        also = {id(a) for a in also}
         waiting = [(i, item.value if isinstance(item, si.Chain) else item) for i, item in enumerate(self.stack)
-                   if self._waits(item) or any(item is a for a in also)]
+                   if self._waits(item) or id(item) in also]
         if not waiting:
             return True
-        begun = [_begun_at(item, self.ctx.stable) for _, item in waiting]   # fast locals never change
+        stable = self.ctx.stable_names()   # fast locals never change
+        begun = [_begun_at(item, stable) for _, item in waiting]
         if not self.ctx.has_locals() or any(b is not None and b < self.last_emit for b in begun) \
                 or before is not None and any(_computed_at(item) > before for _, item in waiting):
             return False

@@ -200,8 +200,12 @@ class WithEnd(ast.stmt):
     _fields = ("exit",)
 
 
+#: the contexts, shared as CPython's parser shares them (they hold nothing)
+_LOAD, _STORE = ast.Load(), ast.Store()
+
+
 def name(id_, store=False):
-    return ast.Name(id=id_, ctx=ast.Store() if store else ast.Load())
+    return ast.Name(id_, _STORE if store else _LOAD)
 
 
 def const(value):
