@@ -91,6 +91,10 @@ class Graph:
         return False
 
     # -- loops --------------------------------------------------------------
+    def reset_loops(self):
+        """The loops as first found: structuring sets where a loop goes on."""
+        self.loops = self._find_loops()
+
     def _find_loops(self):
         loops = {}
         for b in self.blocks:

@@ -63,6 +63,7 @@ class FunctionContext:
         self._temps = set()
         self._taken = None   # the code's own names, which a temporary must not be
         self._stable = None  # see stable_names()
+        self._graph = None   # the control-flow graph, shared by the structuring attempts
 
     # -- what the simulator asks ---------------------------------------------
     def constant(self, value):
@@ -218,7 +219,11 @@ class FunctionContext:
 
     def _structured(self):
         self.globals, self.nonlocals = set(), set()
-        stmts = _clean(rewrite_guarded_while(Structurer(self, Graph(list(self.instrs))).body()))
+        if self._graph is None:
+            self._graph = Graph(list(self.instrs))
+        else:
+            self._graph.reset_loops()   # the attempt before may have changed them
+        stmts = _clean(rewrite_guarded_while(Structurer(self, self._graph).body()))
         if not self.has_locals():
             stmts = _without_returns(stmts)
         check_single_use(stmts)
@@ -530,16 +535,19 @@ def _lost_locals(code, body, ctx):
 def _reachable(instrs):
     """Indexes of the instructions that can run: from the entry along jumps, fall-through
     and exception handlers."""
-    seen, todo = set(), [0] if instrs else []
+    seen, todo, n = set(), [0], len(instrs)
     while todo:
         i = todo.pop()
-        if i in seen or i >= len(instrs):
-            continue
-        seen.add(i)
-        ins = instrs[i]
-        todo += [p for p in (ins.target, ins.handler[0] if ins.handler else None) if p is not None]
-        if ins.op not in TERMINAL:
-            todo.append(i + 1)
+        while i < n and i not in seen:   # a straight run, noting where else it may go
+            seen.add(i)
+            ins = instrs[i]
+            if ins.target is not None:
+                todo.append(ins.target)
+            if ins.handler is not None:
+                todo.append(ins.handler[0])
+            if ins.op in TERMINAL:
+                break
+            i += 1
     return seen
 
 
