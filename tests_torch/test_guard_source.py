@@ -46,6 +46,16 @@ def test_the_guards_written_without_a_parse_are_python_expressions():
         assert not guard_source._PLAIN.match(text), text
 
 
+def test_the_common_shapes_are_renamed_as_the_general_path_renames_them():
+    """A guard of ``_PLAIN``'s shapes only gets its leading helper renamed, with no check
+    for private names: the same text that the general renaming and check give."""
+    for shape, source in itertools.product(SHAPES, SOURCES):
+        text = shape.format(source)
+        expected = guard_source._renamed(text)
+        assert not guard_source._has_private(expected), text
+        assert guard_source.translate("EQUALS_MATCH", text) == expected, text
+
+
 def test_dynamo_helpers_are_renamed_where_they_stand_as_names():
     translate = guard_source.translate
     assert translate("ID_MATCH", "___check_obj_id(L['x'], 1) and not ___dict_contains('k', L['d'])") \

@@ -197,8 +197,8 @@ def translate(kind, part, value_type=None, context=None):
     cut = part.find("#")
     text = _without_type((part if cut < 0 else part[:cut]).rstrip())
     if kind != "TENSOR_MATCH" and _PLAIN.match(text):
-        pass  # the commonest shapes, no special case among them
-    elif kind == "TENSOR_MATCH" and value_type is not None:
+        return _plain_renamed(text)   # the commonest shapes, no special case among them
+    if kind == "TENSOR_MATCH" and value_type is not None:
         text = _tensor_match(text, part, value_type)
     else:
         text, parses = _without_comment(part)
@@ -218,6 +218,20 @@ def translate(kind, part, value_type=None, context=None):
         if _has_private(text):
             raise Untranslatable(text)
     return text
+
+
+def _plain_renamed(text):
+    """A guard of one of ``_PLAIN``'s shapes with its helper renamed: there a helper can
+    only stand first (after ``not``), and no other name is private."""
+    if text.startswith(("___", "not ___")):
+        for old, new in _PLAIN_HELPERS:
+            if text.startswith(old):
+                return new + text[len(old):]
+    return text
+
+
+#: (Dynamo's helper call, guard_runtime's), as a guard of ``_PLAIN``'s shapes may begin
+_PLAIN_HELPERS = [(prefix + old + "(", prefix + new + "(") for old, new in _RENAMES.items() for prefix in ("", "not ")]
 
 
 def _renamed(text):
