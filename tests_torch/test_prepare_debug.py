@@ -157,6 +157,9 @@ def test_program(program, tmp_path):
             # its stack slots): Dynamo's stack values become temporaries
             text = (dump_dir / art["file"]).read_text()
             assert "__state = " not in text and not re.search(r"^ *__s\d+ = ", text, re.M), art["file"]
+            # numbered from __t0 even where a structuring attempt without them failed first
+            temps = {int(n) for n in re.findall(r"\b__t(\d+)\b", text)}
+            assert temps == set(range(len(temps))), (art["file"], sorted(temps))
     for fn_entry in index["functions"]:
         compiled = {a["compile_id"] for a in index["artifacts"]
                     if a["function"] == fn_entry["key"] and a["kind"] == "transformed_code"}

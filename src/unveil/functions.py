@@ -219,6 +219,9 @@ class FunctionContext:
 
     def _structured(self):
         self.globals, self.nonlocals = set(), set()
+        if self._temps:   # the failed attempt's: this one numbers its own from __t0
+            self.stable_names().difference_update(self._temps)
+            self._temps = set()
         if self._graph is None:
             self._graph = Graph(list(self.instrs))
         else:
