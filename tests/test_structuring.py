@@ -134,3 +134,26 @@ def test_an_int_subclass_constant_is_bound_not_written_as_an_int():
     code = code.replace(co_consts=tuple(Colour.RED if c == 1 else c for c in code.co_consts))
     result = unveil.decompile_code(code)
     assert list(result.bindings.values()) == [Colour.RED] and "return __unveil_Colour_0" in result.source
+
+
+def test_a_second_structuring_attempt_sees_the_loops_as_first_found():
+    """The attempts share one control-flow graph; structuring sets where a loop goes on
+    (``follow``, ``else_start``), and the next attempt must not start from that."""
+    from unveil.cfg import Graph
+    from unveil.instructions import normalise
+
+    def f(xs):
+        for x in xs:
+            if x:
+                break
+        else:
+            return 0
+        return 1
+
+    graph = Graph(list(normalise(f.__code__).instrs))
+    (header, loop), = graph.loops.items()
+    follow = loop.follow
+    loop.follow, loop.else_start = None, 0   # as an attempt may leave them
+    graph.reset_loops()
+    again = graph.loops[header]
+    assert again is not loop and again.follow is follow and not hasattr(again, "else_start")
