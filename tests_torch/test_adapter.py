@@ -164,3 +164,23 @@ def test_function_mode_stack_and_shape_guard_names():
     with Mode():
         assert adapter.function_mode_stack_types() == [Mode.__module__ + "." + Mode.__qualname__]
     assert {"math", "IsNonOverlappingAndDenseIndicator"} <= adapter.sympy_interp_names()
+
+
+def three_tensors(a, b, c):
+    return a * b + c
+
+
+def test_a_relational_guard_is_listed_once():
+    """Dynamo hangs one relational guard (no aliasing among the tensor inputs) on each
+    input's manager; the tree lists it once, whatever ids pybind11's wrappers get."""
+    compile_and_run(three_tensors, "eager", tuple(torch.randn(3) for _ in range(3)))
+    tree = adapter.cache_entries(three_tensors.__code__)[0].guard_tree()
+    found = []
+
+    def walk(node):
+        found.extend(parts for kind, parts in node.leaves if kind == "NO_TENSOR_ALIASING")
+        for child in node.children:
+            walk(child)
+    walk(tree)
+    assert len(found) == 1, found
+    assert all("L['%s']" % name in " ".join(found[0]) for name in "abc"), found

@@ -179,21 +179,25 @@ class CacheEntry:
 
     def guard_tree(self):
         """The guard tree as :class:`GuardNode` s, relational guards listed once."""
-        seen = set()
+        # relational guards by id, kept alive: pybind11 gives the same wrapper for one
+        # guard while a wrapper lives, and a freed wrapper's id may go to another guard
+        seen = {}
+        guards = torch._C._dynamo.guards
+        relational, dict_manager = guards.RelationalGuard, guards.DictGuardManager
 
         def leaves(mgr):
             out = []
             for guard in mgr.get_leaf_guards():
-                relational = isinstance(guard, torch._C._dynamo.guards.RelationalGuard)
-                if relational and id(guard) in seen:
-                    continue
-                seen.add(id(guard))
+                if isinstance(guard, relational):
+                    if id(guard) in seen:
+                        continue
+                    seen[id(guard)] = guard
                 out.append((type(guard).__name__, list(guard.verbose_code_parts())))
             return out
 
         def visit(mgr):
             node = GuardNode(mgr.get_source(), mgr.get_type_of_guarded_value(), leaves(mgr))
-            if hasattr(mgr, "get_key_value_managers"):
+            if isinstance(mgr, dict_manager):
                 for _, (key_mgr, val_mgr) in sorted(mgr.get_key_value_managers().items()):
                     node.children += [visit(sub) for sub in (key_mgr, val_mgr) if sub is not None]
             node.children += [visit(child) for child in mgr.get_child_managers()]
