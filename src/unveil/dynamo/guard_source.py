@@ -276,9 +276,12 @@ class GuardWriter:
         if node is not None and node.source not in ("", "L", "G"):
             comment += " on " + node.source
         comment += ": " + (_KIND_TEXT.get(kind) or kind.lower().replace("_", " "))
-        wheres = [where for where in (part.partition("  # ")[2].strip() for part in parts) if where]
-        if wheres:
-            comment += "  (from: %s)" % min(wheres)
+        if len(parts) == 1:
+            where = parts[0].partition("  # ")[2].strip()
+        else:
+            where = min((w for w in (part.partition("  # ")[2].strip() for part in parts) if w), default="")
+        if where:
+            comment += "  (from: %s)" % where
         self.lines.append("    " + _comment(comment))
         exprs = []
         value_type = node.value_type if node is not None else None
