@@ -26,6 +26,8 @@ DEFAULT_MODULES = (
 
 PYENV = os.path.join(os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv")), "versions")
 VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
+#: the pins CI installs with (pip's ``-c``), for the benchmarks' venvs too
+CONSTRAINTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".ci", "constraints.txt")
 
 
 def interpreter(version):

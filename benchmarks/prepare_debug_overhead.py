@@ -45,7 +45,6 @@ DEFAULT_PROGRAMS = ["arith_fullgraph", "print_break", "data_dependent_if", "item
                     "closure", "dict_input", "dynamic_shapes", "recompile_shape", "module_forward",
                     "module_train_aot_eager", "hf_bert", "hf_gpt2", "hf_llama"]
 COMMON = ["torch==2.13.0", "numpy", "transformers"]
-CONSTRAINTS = ["-c", os.path.join(ROOT, ".ci", "constraints.txt")]   # the versions CI tests with
 VENVS = {
     "unveil": (os.path.join(HERE, ".venv-torch-unveil"), ["-e", ROOT]),
     "depyf": (os.path.join(HERE, ".venv-torch-depyf"), ["depyf==0.20.0"]),
@@ -62,8 +61,9 @@ def ensure_venv(tool):
     print("setting up %s ..." % os.path.relpath(venv), file=sys.stderr)
     subprocess.run([sys.executable, "-m", "venv", "--clear", venv], check=True)
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_ROOT_USER_ACTION="ignore")
-    subprocess.run([python, "-m", "pip", "install", "-q", "torch==2.13.0"] + CONSTRAINTS, check=True, env=env)
-    subprocess.run([python, "-m", "pip", "install", "-q"] + COMMON + extra + CONSTRAINTS, check=True, env=env)
+    pins = ["-c", bench_functions.CONSTRAINTS]
+    subprocess.run([python, "-m", "pip", "install", "-q", "torch==2.13.0"] + pins, check=True, env=env)
+    subprocess.run([python, "-m", "pip", "install", "-q"] + COMMON + extra + pins, check=True, env=env)
     return python
 
 

@@ -89,8 +89,8 @@ def ensure_venv():
     print("setting up hypothesmith in %s ..." % os.path.relpath(VENV), file=sys.stderr, flush=True)
     subprocess.run([sys.executable, "-m", "venv", "--clear", VENV], check=True)
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_ROOT_USER_ACTION="ignore")
-    constraints = os.path.join(os.path.dirname(HERE), ".ci", "constraints.txt")   # the versions CI runs
-    subprocess.run([python, "-m", "pip", "install", "-q", "-c", constraints] + list(REQUIREMENTS), check=True, env=env)
+    subprocess.run([python, "-m", "pip", "install", "-q", "-c", bench_functions.CONSTRAINTS] + list(REQUIREMENTS),
+                   check=True, env=env)
     return python
 
 

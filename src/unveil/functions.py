@@ -114,6 +114,12 @@ class FunctionContext:
             self.stable_names().add("__t%d" % n)
         return "__t%d" % n
 
+    def _drop_temporaries(self):
+        """Forget the temporaries of a failed structuring attempt: the next one numbers
+        its own from ``__t0``."""
+        self.stable_names().difference_update(self._temps)
+        self._temps = set()
+
     def declare_global(self, ident):
         if self.has_locals():
             self.globals.add(ident)
@@ -219,9 +225,7 @@ class FunctionContext:
 
     def _structured(self):
         self.globals, self.nonlocals = set(), set()
-        if self._temps:   # the failed attempt's: this one numbers its own from __t0
-            self.stable_names().difference_update(self._temps)
-            self._temps = set()
+        self._drop_temporaries()
         if self._graph is None:
             self._graph = Graph(list(self.instrs))
         else:

@@ -100,7 +100,7 @@ def normalise(code):
         state.pos = pos
         if ins.opname not in ("CACHE", "EXTENDED_ARG"):
             nop_before, after_nop = after_nop, ins.opname == "NOP"
-        if (state.skip_to is not None or state.dropped_pops) and state.skipping(ins):
+        if state.skipping(ins):
             state.pending_offsets.append(ins.offset)
             continue
         handler = translators.get(ins.opname)

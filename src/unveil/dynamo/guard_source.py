@@ -257,6 +257,11 @@ def _has_private(text):
     return False
 
 
+def _source_note(part):
+    """What follows a guard part's code: the user's line and where it is."""
+    return part.partition("  # ")[2].strip()
+
+
 def _comment(text):
     return "# " + " ".join(text.split())
 
@@ -277,9 +282,9 @@ class GuardWriter:
             comment += " on " + node.source
         comment += ": " + (_KIND_TEXT.get(kind) or kind.lower().replace("_", " "))
         if len(parts) == 1:
-            where = parts[0].partition("  # ")[2].strip()
+            where = _source_note(parts[0])
         else:
-            where = min((w for w in (part.partition("  # ")[2].strip() for part in parts) if w), default="")
+            where = min(filter(None, map(_source_note, parts)), default="")
         if where:
             comment += "  (from: %s)" % where
         self.lines.append("    " + _comment(comment))
