@@ -138,3 +138,44 @@ def test_a_statement_using_a_waiting_value_uses_its_temporary():
     frame.emit(ast.Assign(targets=[target], value=ast.List(elts=[], ctx=ast.Load())))
     assert _text(frame.out) == "__t0 = [g.h]\n__t0[0] = []"
     assert _text([ast.Expr(value=frame.pop())]) == "__t0"
+
+
+def _spilling_frame():
+    def f(g, a, log):
+        x = 0
+    frame = Frame(FunctionContext(f.__code__))
+    frame.ctx.spill_copies = True
+    return frame
+
+
+_STORE_A_COPY_OF_G_H_IN_X = [_load("g"), Instr("LOAD_ATTR", argval="h"), Instr("COPY", argval=1),
+                             Instr("STORE_FAST", argval="x")]
+
+
+def test_a_copied_value_stored_in_a_local_is_evaluated_into_that_local():
+    """Dynamo's ``COPY 1; STORE_FAST tmp_5``, the value kept on the stack: ``x = g.h``
+    and the stack reads ``x``, not ``__t0 = g.h`` and ``(x := __t0)`` later."""
+    frame = _spilling_frame()
+    frame.run(_STORE_A_COPY_OF_G_H_IN_X + [Instr("LOAD_CONST", argval=1), Instr("CALL", argval=(1, (), False))])
+    assert _text(frame.out) == "x = g.h"
+    assert _text([ast.Expr(value=frame.pop())]) == "x(1)"
+    assert not frame.ctx.is_temporary("__t0")
+
+
+def test_a_value_reading_the_old_local_is_evaluated_before_it_changes():
+    """``x.y`` waits on the stack when ``x`` gets the copy: it is evaluated first."""
+    frame = _spilling_frame()
+    frame.run([_load("x"), Instr("LOAD_ATTR", argval="y")] + _STORE_A_COPY_OF_G_H_IN_X)
+    assert _text(frame.out) == "__t0 = x.y\nx = g.h"
+    assert _text([ast.Expr(value=frame.pop())]) == "x"
+    assert _text([ast.Expr(value=frame.pop())]) == "__t0"
+
+
+def test_a_copy_is_not_stored_early_in_a_local_a_waiting_value_still_reads():
+    """The old ``x`` itself waits on the stack: storing the copy into ``x`` at once
+    would change it, so the copy keeps its temporary and the store stays in place."""
+    frame = _spilling_frame()
+    frame.run([_load("x")] + _STORE_A_COPY_OF_G_H_IN_X
+              + [Instr("LOAD_CONST", argval=1), Instr("CALL", argval=(1, (), False)), Instr("BUILD_TUPLE", arg=2)])
+    assert _text(frame.out) == "__t0 = g.h"
+    assert _text([ast.Expr(value=frame.pop())]) == "x, (x := __t0)(1)"

@@ -114,6 +114,11 @@ class FunctionContext:
             self.stable_names().add("__t%d" % n)
         return "__t%d" % n
 
+    def forget_temporary(self, ident):
+        """Give up temporary ``ident``, made last: its value went into a local of the code."""
+        self._temps.discard(ident)
+        self.stable_names().discard(ident)
+
     def _drop_temporaries(self):
         """Forget the temporaries of a failed structuring attempt: the next one numbers
         its own from ``__t0``."""

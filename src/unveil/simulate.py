@@ -200,7 +200,8 @@ class Frame:
         if isinstance(value, si.Marker):
             return self.emit(ast.Assign(targets=[target], value=value))
         if self.top() is value:
-            self.stack[-1] = si.Chain([target], value)
+            if not self._spilled_into(target, value):
+                self.stack[-1] = si.Chain([target], value)
             return None
         aug = _augmented(target, value)
         if aug is not None:
@@ -209,6 +210,25 @@ class Frame:
             return self._store_parallel(target, value)
         self.check_unread(target)
         self.emit(ast.Assign(targets=[target], value=value))
+
+    def _spilled_into(self, target, value):
+        """Dynamo's ``COPY 1; STORE_FAST x`` right after :meth:`spill` evaluated the value
+        into a temporary: the value goes into ``x`` instead (``x = v``, not
+        ``__t0 = v`` and then ``(x := __t0)``), and the stack reads ``x``.  Only where
+        no statement came between and no waiting value reads the ``x`` it replaces."""
+        last = self.out[-1] if self.out else None
+        if not (isinstance(value, ast.Name) and self.ctx.is_temporary(value.id)
+                and isinstance(target, ast.Name) and self.ctx.stable(target)
+                and isinstance(last, ast.Assign) and len(last.targets) == 1
+                and isinstance(last.targets[0], ast.Name) and last.targets[0].id == value.id):
+            return False
+        for item in self.stack:
+            parts = item.targets + [item.value] if isinstance(item, si.Chain) else [item]
+            if any(isinstance(p, ast.AST) and reads_name(p, target.id) for p in parts):
+                return False
+        self.ctx.forget_temporary(value.id)
+        last.targets[0].id = value.id = target.id
+        return True
 
     def check_unread(self, target):
         """Refuse to assign or delete a name that a value still on the stack reads.
