@@ -286,8 +286,10 @@ def _fold_backward_conditions(out):
 
 def _fill_jump_handlers(out):
     """A jump cannot raise, and 3.12+ leaves some out of the exception table
-    (the tests and back edges of comprehension filters, for one).  One that continues a
-    covered instruction towards a target under the same handler shares it."""
+    (the tests and back edges of comprehension filters, for one; in 3.13 an ``if``
+    test in a loop in a ``with`` whose true arm starts a ``try``).  One that
+    continues a covered instruction towards a target under the same handler, or
+    under a handler nested in it, shares it."""
     for i in range(1, len(out)):
         ins = out[i]
         if ins.op not in JUMPS or ins.handler is not None or ins.target is None:
@@ -295,8 +297,20 @@ def _fill_jump_handlers(out):
         prev = out[i - 1]
         if prev.handler is None or prev.op in TERMINAL:
             continue
-        if ins.target < len(out) and out[ins.target].handler == prev.handler:
+        if ins.target < len(out) and _within_handler(out, out[ins.target].handler, prev.handler):
             ins.handler = prev.handler
+
+
+def _within_handler(out, handler, outer):
+    """Whether code under ``handler`` is also under ``outer``: it is ``outer``, or the
+    handler's own code is (a ``try`` nested in a ``with``)."""
+    for _ in range(len(out)):
+        if handler == outer:
+            return True
+        if handler is None or handler[0] >= len(out):
+            return False
+        handler = out[handler[0]].handler
+    return False
 
 
 def _fill_split_handlers(out):

@@ -1,4 +1,6 @@
 """Shapes found failing on the standard library (module named in each docstring)."""
+import contextlib
+
 from tests.cases.registry import case
 
 
@@ -1898,3 +1900,23 @@ def comprehension_target_also_a_dead_local(y):
     that are a scope of their own no longer bind their targets here."""
     return [x for x in y]
     x = 1  # noqa: F841  (dead: the compiler keeps the name a local)
+
+
+@case((["", "x", "1", "y"],), (["", "a"],), ([],), structured=True)
+def with_loop_if_try_continue(lines):
+    """Regression: 3.13 leaves an ``if`` test in a loop in a ``with`` out of the
+    exception table when its true arm starts a ``try`` (pdb.find_function); the
+    jump looked like a way out of the ``with``, and the function became a state
+    machine.  A jump between covered code and a ``try`` nested in it shares the
+    outer handler."""
+    log = []
+    with contextlib.nullcontext(log):
+        for line in lines:
+            if line:
+                try:
+                    value = int(line)
+                except ValueError:
+                    log.append(line)
+                    continue
+                return value, log
+    return None, log
