@@ -175,6 +175,13 @@ class Graph:
             landing = next((self.block_at[p] for p in reversed(landings) if p in self.block_at), None)
             if landing is not None and landing not in loop.body:
                 return landing
+        # ways out that run code and jump, all to one place outside the loop: that place
+        # (``if a: x(); break`` twice, the breaks threaded on to an enclosing loop's end)
+        ends = {self.instrs[s.end - 1].target if self.instrs[s.end - 1].op == "JUMP" else None for s in exits}
+        if len(exits) > 1 and len(ends) == 1 and None not in ends:
+            landing = self.block_at.get(ends.pop())
+            if landing is not None and landing not in loop.body:
+                return landing
         best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs),
                                          self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
         return self._past_chain_cleanup(best)

@@ -1,6 +1,7 @@
 """Natural loops as ``for``/``while`` statements, and comprehensions built from them."""
 import ast
 
+from .cfg import same_code
 from .errors import DecompilationError
 from .instructions import CONDITIONAL
 from .simulate import Frame
@@ -142,11 +143,14 @@ def _for_follow(s, loop, exit_pos):
     # a block laid out inside the loop (``elif c: raise``) is not past an else clause
     span_end = max(b.end for b in _reached_normally(loop))
     # (3.13 may lay out first a break path that leaves the loop's try, then an else
-    # clause that raises)
-    if _ends(s, exit_pos):
-        targets |= {p for p in (_out_of_try(s, loop, t) for t in targets) if p is not None}
-    candidates = sorted(t for t in targets if (t > exit_pos or _ends(s, exit_pos) and _leaves_try(s, loop, t))
-                        and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, exit_pos, t))
+    # clause that raises, or that leaves the try too, by other code)
+    else_leaves = _ends(s, exit_pos) or _leaves_try(s, loop, exit_pos)
+    if else_leaves:
+        targets |= {p for p in (_out_of_try(s, loop, t) for t in targets) if p is not None
+                    and not same_code(s.instrs, p, exit_pos)}
+    candidates = sorted(t for t in targets if (t > exit_pos or else_leaves and _leaves_try(s, loop, t))
+                        and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, exit_pos, t)
+                        and not _ends_inner_clause(s, loop, t))
     if candidates:
         return candidates[0]
     outer = _enclosing_loop(s, loop)
@@ -154,6 +158,15 @@ def _for_follow(s, loop, exit_pos):
             and outer.header.start in {s.through_jumps(t) for t in targets}:
         return outer.header.start  # a break over an else clause, threaded to the next iteration
     return exit_pos if exit_pos < len(s.instrs) else None
+
+
+def _ends_inner_clause(s, loop, pos):
+    """Whether ``pos`` ends an except clause inside the loop: the code of a ``break``
+    from the clause, which 3.12+ threads on to a copy of the ``return`` after the
+    loop, not the loop's follow."""
+    block = s.g.block_at.get(pos)
+    return block is not None and s.instrs[pos].op == "POP_EXCEPT" \
+        and any(p in loop.body and p.handler != loop.header.handler for p in block.preds)
 
 
 def _reached_normally(loop):

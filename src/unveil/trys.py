@@ -486,10 +486,59 @@ def _is_name_cleanup(st, name):
 
 def _finally_body(s, hblock, stmts):
     """The finally statements, and the skipper of their normal-path copies."""
-    stmts = _threaded_breaks(_without_exc_ends(_strip_final_reraise(list(stmts)), None))
+    stmts = _threaded_breaks(_without_exc_ends(_strip_final_reraise(_fold_reraising_ifs(_merge_copied_tail(list(stmts)))), None))
     _refuse_threaded_reraise(stmts)
     own = s.instrs[hblock.start].handler  # a nested finally's RERAISE has another handler
     return stmts, _finally_elider(s, hblock.start + 1, own)
+
+
+def _merge_copied_tail(stmts):
+    """The handler copy with the tail after its last ``if`` or ``try`` taken out of
+    the arms that end in a copy of it: 3.13 copies a short tail ending in the final
+    ``RERAISE`` (``x.y = 1; RERAISE``) into each path that reaches it, and an arm's
+    end falls through to the tail anyway."""
+    k = max((i for i, st in enumerate(stmts) if isinstance(st, (ast.If, ast.Try))), default=None)
+    tail = stmts[k + 1:] if k is not None else []
+    last = tail[-1] if tail else None
+    if not (isinstance(last, ast.Raise) and getattr(last, "_reraise", False)):
+        return stmts
+    dumped = [ast.dump(st) for st in tail]
+    return stmts[:k] + [_without_tail(stmts[k], dumped)] + tail
+
+
+def _fold_reraising_ifs(stmts):
+    """The handler copy with the code after an ``if`` whose arm ends in the final
+    ``RERAISE`` made its ``else``: 3.12+ gives each arm of an ``if``/``elif`` ending
+    the finally body its own ``RERAISE``, and the structurer, seeing the first arm
+    leave, lays the ``elif`` after it."""
+    for i, st in enumerate(stmts[:-1]):
+        if isinstance(st, ast.If) and not st.orelse and getattr(st.body[-1], "_reraise", False):
+            return stmts[:i] + [ast.If(test=st.test, body=st.body, orelse=_fold_reraising_ifs(stmts[i + 1:]))]
+    return stmts
+
+
+def _without_tail(st, dumped):
+    """A copy of ``st`` whose arms that fall through to its end lose a final copy of
+    the tail (``dumped``), nested arms too."""
+    if isinstance(st, ast.If):
+        return ast.If(test=st.test, body=_arm_without_tail(st.body, dumped),
+                      orelse=_arm_without_tail(st.orelse, dumped, empty=[]))
+    if isinstance(st, ast.Try) and not st.finalbody:
+        handlers = [ast.ExceptHandler(type=h.type, name=h.name, body=_arm_without_tail(h.body, dumped))
+                    for h in st.handlers]
+        body = st.body if st.orelse else _arm_without_tail(st.body, dumped)
+        return ast.Try(body=body, handlers=handlers, orelse=_arm_without_tail(st.orelse, dumped, empty=[]),
+                       finalbody=[])
+    return st
+
+
+def _arm_without_tail(stmts, dumped, empty=None):
+    n = len(dumped)
+    if len(stmts) >= n and getattr(stmts[-1], "_reraise", False) and [ast.dump(st) for st in stmts[-n:]] == dumped:
+        stmts = stmts[:-n]
+    if stmts and isinstance(stmts[-1], (ast.If, ast.Try)):
+        stmts = stmts[:-1] + [_without_tail(stmts[-1], dumped)]
+    return stmts or ([ast.Pass()] if empty is None else empty)
 
 
 def _threaded_breaks(stmts):

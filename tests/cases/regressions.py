@@ -1920,3 +1920,116 @@ def with_loop_if_try_continue(lines):
                     continue
                 return value, log
     return None, log
+
+
+@case((["a", "b", "c", "d"], [{"b": 1}, {"c": 2}], {"a": 0}),
+      (["x"], [], {}), structured=True)
+def except_clause_loop_break_over_else_continue(keys, bases, direct):
+    """Regression: inspect._getmembers on 3.13.  In an except clause, a loop's
+    ``break`` copies the clause's end inline and its ``else: continue`` leaves the
+    clause by other code; the break's copy was not taken for the loop's follow
+    (that was only done for an else clause that raises), so the function became
+    a state machine."""
+    found = []
+    for key in keys:
+        try:
+            value = direct[key]
+        except KeyError:
+            for base in bases:
+                if key in base:
+                    value = base[key]
+                    break
+            else:
+                continue
+        found.append((key, value))
+    return found
+
+
+class _Box:
+    pass
+
+
+@case((True, []), (False, []), (True, None), structured=True)
+def finally_tail_copied_into_each_path(flag, log):
+    """Regression: fileinput.FileInput.nextfile on 3.13.  The short tail of a finally
+    body (``box.y = 2`` and the re-raise) is copied into each path of the handler
+    copy, the end of an except clause included; the copies read as re-raises left
+    in the arms, and the function became a state machine."""
+    box = _Box()
+    try:
+        try:
+            log.append(0)
+        finally:
+            if flag:
+                try:
+                    log.append(1)
+                except AttributeError:
+                    pass
+            box.y = 2
+    except AttributeError:
+        return "raised", box.y
+    return log, box.y
+
+
+@case((None, []), ("", []), ("bye", []), ("bye", None), structured=True)
+def finally_ending_in_if_elif(msg, log):
+    """Regression: code.InteractiveConsole.interact on 3.13.  Each arm of the
+    ``if``/``elif`` ending a finally body gets its own re-raise in the handler copy;
+    the ``elif`` was laid out after the first arm's re-raise, which was left in."""
+    seen = []
+    try:
+        try:
+            log.append(0)
+        finally:
+            if msg is None:
+                seen.append("none")
+            elif msg != "":
+                seen.append(msg)
+    except AttributeError:
+        return "raised", seen
+    return log, seen
+
+
+@case(([1, 2, 3], {2}, {1}), ([1, 2, 3], set(), {1, 2}), ([4], {4}, set()), ([], set(), set()),
+      structured=True)
+def except_clause_continue_then_break(items, failing, retry):
+    """Regression: tempfile._get_default_tempdir on 3.12 and 3.13.  ``break`` from an
+    except clause in a loop is threaded on to a copy of the ``return`` after the loop
+    (the clause's end, the iterator dropped, then the return); that code was taken
+    for the loop's follow past an else clause, and structuring underflowed the stack."""
+    done = []
+    for item in items:
+        try:
+            if item in failing:
+                raise PermissionError(item)
+            done.append(item)
+        except PermissionError:
+            if item in retry:
+                continue
+            break
+    return done
+
+
+@case(([0, 1, 5, 2, 7, 0],), ([1, 5, 0],), ([3, 1, 2, 0],), ([],), structured=True)
+def inner_loop_breaks_threaded_to_outer_end(stream):
+    """Regression: mailbox.MMDF._generate_toc.  Both ``x(); break`` arms of an inner
+    ``while True`` jump straight to the outer loop's back edge (the breaks threaded
+    past the end of the ``if`` arm); the loop's follow was taken to be the last arm,
+    and structuring ran into the outer loop's header from inside it."""
+    items = iter(stream + [None])
+    out = []
+    while True:
+        line = next(items)
+        if line == 1:
+            out.append("start")
+            while True:
+                line = next(items)
+                if line == 2:
+                    out.append("stop")
+                    break
+                elif not line:
+                    out.append("end")
+                    break
+        elif not line:
+            break
+    return out
