@@ -222,9 +222,15 @@ class Frame:
                 and isinstance(last, ast.Assign) and len(last.targets) == 1
                 and isinstance(last.targets[0], ast.Name) and last.targets[0].id == value.id):
             return False
+        ident = target.id
         for item in self.stack:
-            parts = item.targets + [item.value] if isinstance(item, si.Chain) else [item]
-            if any(isinstance(p, ast.AST) and reads_name(p, target.id) for p in parts):
+            if type(item) is ast.Name:   # most of what waits: a temporary, a local
+                if item.id == ident:
+                    return False
+            elif isinstance(item, si.Chain):
+                if reads_name(item.value, ident) or any(reads_name(t, ident) for t in item.targets):
+                    return False
+            elif isinstance(item, ast.AST) and reads_name(item, ident):
                 return False
         self.ctx.forget_temporary(value.id)
         last.targets[0].id = value.id = target.id
