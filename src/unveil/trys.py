@@ -486,7 +486,8 @@ def _is_name_cleanup(st, name):
 
 def _finally_body(s, hblock, stmts):
     """The finally statements, and the skipper of their normal-path copies."""
-    stmts = _threaded_breaks(_without_exc_ends(_strip_final_reraise(_fold_reraising_ifs(_merge_copied_tail(list(stmts)))), None))
+    stmts = _fold_reraising_ifs(_merge_copied_tail(list(stmts)))
+    stmts = _threaded_breaks(_without_exc_ends(_strip_final_reraise(stmts), None))
     _refuse_threaded_reraise(stmts)
     own = s.instrs[hblock.start].handler  # a nested finally's RERAISE has another handler
     return stmts, _finally_elider(s, hblock.start + 1, own)
@@ -513,7 +514,7 @@ def _fold_reraising_ifs(stmts):
     leave, lays the ``elif`` after it."""
     for i, st in enumerate(stmts[:-1]):
         if isinstance(st, ast.If) and not st.orelse and getattr(st.body[-1], "_reraise", False):
-            return stmts[:i] + [ast.If(test=st.test, body=st.body, orelse=_fold_reraising_ifs(stmts[i + 1:]))]
+            return stmts[:i] + [_replaced(st, orelse=_fold_reraising_ifs(stmts[i + 1:]))]
     return stmts
 
 
@@ -521,15 +522,22 @@ def _without_tail(st, dumped):
     """A copy of ``st`` whose arms that fall through to its end lose a final copy of
     the tail (``dumped``), nested arms too."""
     if isinstance(st, ast.If):
-        return ast.If(test=st.test, body=_arm_without_tail(st.body, dumped),
-                      orelse=_arm_without_tail(st.orelse, dumped, empty=[]))
+        return _replaced(st, body=_arm_without_tail(st.body, dumped),
+                         orelse=_arm_without_tail(st.orelse, dumped, empty=[]))
     if isinstance(st, ast.Try) and not st.finalbody:
-        handlers = [ast.ExceptHandler(type=h.type, name=h.name, body=_arm_without_tail(h.body, dumped))
-                    for h in st.handlers]
-        body = st.body if st.orelse else _arm_without_tail(st.body, dumped)
-        return ast.Try(body=body, handlers=handlers, orelse=_arm_without_tail(st.orelse, dumped, empty=[]),
-                       finalbody=[])
+        return _replaced(st, body=st.body if st.orelse else _arm_without_tail(st.body, dumped),
+                         handlers=[_replaced(h, body=_arm_without_tail(h.body, dumped)) for h in st.handlers],
+                         orelse=_arm_without_tail(st.orelse, dumped, empty=[]))
     return st
+
+
+def _replaced(node, **fields):
+    """A shallow copy of ``node`` with ``fields`` replaced; the line it was marked
+    with (``_line``) stays."""
+    node = copy.copy(node)
+    for field, value in fields.items():
+        setattr(node, field, value)
+    return node
 
 
 def _arm_without_tail(stmts, dumped, empty=None):
