@@ -179,3 +179,19 @@ def test_a_copy_is_not_stored_early_in_a_local_a_waiting_value_still_reads():
               + [Instr("LOAD_CONST", argval=1), Instr("CALL", argval=(1, (), False)), Instr("BUILD_TUPLE", arg=2)])
     assert _text(frame.out) == "__t0 = g.h"
     assert _text([ast.Expr(value=frame.pop())]) == "x, (x := __t0)(1)"
+
+
+def test_a_cell_pushed_as_a_value_is_the_cell_itself():
+    """Dynamo hands a resume function the cells of the frame's captured variables
+    (``LOAD_CLOSURE a; BUILD_TUPLE 1`` passed to a call).  Written as ``(a,)`` the
+    callee got the value, not the cell ("expected cell, found Tensor").  The cell is
+    written so that running the text passes the frame's own cell."""
+    frame = _frame()
+    frame.run([_load("g"), Instr("LOAD_CLOSURE", argval="a"), Instr("BUILD_TUPLE", arg=1),
+               Instr("CALL", argval=(1, (), False))])
+    call = _text([ast.Expr(value=frame.pop())])
+    assert call == "g(((lambda: a).__closure__[0],))"
+    namespace = {}
+    exec("def run(g, a):\n    def reader():\n        return a\n    return reader, %s\n" % call, namespace)
+    reader, passed = namespace["run"](lambda cells: cells, 7)
+    assert passed[0] is reader.__closure__[0] and passed[0].cell_contents == 7

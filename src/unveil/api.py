@@ -4,9 +4,10 @@ import inspect
 import os
 import types
 
+from .astwalk import nodes
 from .errors import DecompilationError
 from .functions import Bindings, FunctionContext, annotated_assignments, class_body_statements, \
-    docstring_first, function_def, is_class_body
+    docstring_first, enclosing_scope, function_def, is_class_body
 from . import stackitems as si
 from .unparse import unparse_with_origins
 
@@ -41,10 +42,13 @@ def code_of(obj):
     return code
 
 
-def decompile_code(obj):
-    """Decompile ``obj``; return a :class:`Decompiled` (source and bindings)."""
+def decompile_code(obj, bindings_prefix="__unveil_"):
+    """Decompile ``obj``; return a :class:`Decompiled` (source and bindings).
+
+    Objects with no literal form in the code's constants are named
+    ``<bindings_prefix><type>_<n>`` in the source (``Decompiled.bindings``)."""
     code = code_of(obj)
-    bindings = Bindings()
+    bindings = Bindings(bindings_prefix)
     try:
         if code.co_flags & inspect.CO_NEWLOCALS:
             fn = si.Function(code)
@@ -54,6 +58,8 @@ def decompile_code(obj):
             node._line = code.co_firstlineno
             if node.name != code.co_name or not code.co_name.isidentifier():
                 node.name = FunctionContext(code).identifier(code.co_name)
+            if code.co_freevars:
+                node = enclosing_scope(node, code.co_freevars)
             tree = ast.Module(body=[node], type_ignores=[])
         else:
             stmts = FunctionContext(code, bindings).statements()
@@ -61,6 +67,9 @@ def decompile_code(obj):
                 else docstring_first(annotated_assignments(stmts, code))
             tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
         source, lines = unparse_with_origins(tree)
+        if bindings.names:        # the state machine names every code constant, used or not
+            used = {n.id for n in nodes(tree) if isinstance(n, ast.Name)}
+            bindings.names = {k: v for k, v in bindings.names.items() if k in used}
     except DecompilationError:
         raise
     except RecursionError:

@@ -31,16 +31,17 @@ _CLASS_PREAMBLE = {"__module__", "__qualname__", "__firstlineno__", "__static_at
 class Bindings:
     """Placeholder names for objects that have no literal form (Dynamo's co_consts)."""
 
-    def __init__(self):
+    def __init__(self, prefix="__unveil_"):
         self.names = {}
         self._by_id = {}
+        self.prefix = prefix
 
     def name_for(self, value):
         key = id(value)
         if key not in self._by_id:
             base = getattr(value, "__name__", None) or type(value).__name__
             base = "".join(c if c.isalnum() or c == "_" else "_" for c in str(base))
-            ident = "__unveil_%s_%d" % (base, len(self.names))
+            ident = "%s%s_%d" % (self.prefix, base, len(self.names))
             self._by_id[key] = ident
             self.names[ident] = value
         return self._by_id[key]
@@ -68,9 +69,7 @@ class FunctionContext:
     # -- what the simulator asks ---------------------------------------------
     def constant(self, value):
         if isinstance(value, types.CodeType):
-            node = const(None)
-            node._code = value
-            return node
+            return si.CodeConstant(value, self.bindings)
         if is_literal(value):
             return const(value)
         return name(self.bindings.name_for(value))
@@ -156,7 +155,7 @@ class FunctionContext:
         if has_qualname:
             frame.pop_raw()
         code_node = frame.pop_raw()
-        code = getattr(code_node, "_code", None)
+        code = code_node.code if isinstance(code_node, si.CodeConstant) else None
         if code is None:
             raise DecompilationError("MAKE_FUNCTION without a code object")
         fn = si.Function(code)
@@ -470,6 +469,21 @@ def function_def(fn, def_name=None, bindings=None):
                decorator_list=list(fn.decorators), returns=returns, type_comment=None)
     node.type_params = getattr(fn, "type_params", [])
     return node
+
+
+#: the function a closure decompiled on its own is written in, so that its free variables
+#: (which ``nonlocal`` needs) are bound in source: ``recompile`` looks through it
+ENCLOSING_SCOPE = "__enclosing_scope__"
+
+
+def enclosing_scope(node, freevars):
+    """``def __enclosing_scope__(): <free> = None; <node>; return <its name>``: a closure
+    written on its own, its free variables the locals of the function around it."""
+    body = [ast.Assign(targets=[name(identifier(n), store=True) for n in freevars], value=const(None))]
+    outer = ast.FunctionDef(name=ENCLOSING_SCOPE, args=si.no_arguments(), decorator_list=[], returns=None,
+                            type_comment=None, body=body + [node, ast.Return(value=name(node.name))])
+    outer.type_params = []
+    return outer
 
 
 def _stored_by_comprehensions(code):

@@ -149,6 +149,7 @@ class _State:
         self.skip_to = None
         self.dropped_pops = set()
         self._line = code.co_firstlineno
+        self.cells = set(code.co_freevars)    # slots holding a cell now (see _local_or_cell)
 
     def line(self, ins):
         line = ins.line
@@ -388,7 +389,7 @@ def _call_ex(ins, state):
 def _pair(first, second):
     def translate(ins, state):
         a, b = ins.argval
-        return [Instr(first, None, a), Instr(second, None, b)]
+        return [_local_or_cell(first, a, state), _local_or_cell(second, b, state)]
     return translate
 
 
@@ -432,6 +433,31 @@ def _intrinsic_1(ins, state):
         if prev is None or prev.opname != "BUILD_TUPLE" or prev.arg != 3:
             raise DecompilationError("INTRINSIC_TYPEALIAS of a value that is not a three-item tuple display")
     return [Instr(name.replace("INTRINSIC_", ""), ins.arg, name)]
+
+
+def _local_or_cell(op, name, state, arg=None):
+    """``LOAD_FAST`` of a slot holding a cell pushes the cell itself on 3.13: that is
+    ``LOAD_CLOSURE``.  A slot holds a cell from its ``MAKE_CELL`` until a value is
+    stored into it (an inlined comprehension's variable: 3.12+ make it a cell only
+    inside the comprehension and store the saved value back after it)."""
+    if versions.CELL_LOADED_BY_LOAD_FAST:
+        if op == "LOAD_FAST" and name in state.cells:
+            return Instr("LOAD_CLOSURE", arg, name)
+        if op in _UNMAKING_CELLS:
+            state.cells.discard(name)
+    return Instr(op, arg, name)
+
+
+_UNMAKING_CELLS = frozenset(["STORE_FAST", "STORE_FAST_MAYBE_NULL", "DELETE_FAST", "LOAD_FAST_AND_CLEAR"])
+
+
+def _local(ins, state):
+    return [_local_or_cell(ins.opname, ins.argval, state, ins.arg)]
+
+
+def _make_cell(ins, state):
+    state.cells.add(ins.argval)
+    return []
 
 
 def _load_fast_check(ins, state):
@@ -480,11 +506,10 @@ def _super_attr(ins, state):
 
 
 TRANSLATORS = {}
-for _name in ("LOAD_CONST", "LOAD_FAST", "STORE_FAST", "DELETE_FAST",
+for _name in ("LOAD_CONST",
               "LOAD_NAME", "STORE_NAME", "DELETE_NAME", "STORE_GLOBAL", "DELETE_GLOBAL",
               "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLOSURE",
               "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS",
-              "LOAD_FAST_AND_CLEAR", "STORE_FAST_MAYBE_NULL",
               "STORE_ATTR", "DELETE_ATTR", "LOAD_METHOD",
               "POP_TOP", "PUSH_NULL", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE",
               "BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BINARY_SLICE",
@@ -503,6 +528,10 @@ for _name in ("LOAD_CONST", "LOAD_FAST", "STORE_FAST", "DELETE_FAST",
               "MATCH_SEQUENCE", "MATCH_KEYS", "MATCH_CLASS", "COPY_DICT_WITHOUT_KEYS",
               "PRINT_EXPR", "PREP_RERAISE_STAR", "END_SEND", "CLEANUP_THROW", "EXIT_INIT_CHECK"):
     TRANSLATORS[_name] = _same
+if versions.CELL_LOADED_BY_LOAD_FAST:
+    TRANSLATORS["MAKE_CELL"] = _make_cell
+for _name in _UNMAKING_CELLS:
+    TRANSLATORS[_name] = _local
 TRANSLATORS.update({
     "YIELD_VALUE": _pseudo("YIELD_VALUE", None),  # 3.12+ oparg: stack depth, not source
     "LOAD_GLOBAL": _load_global,
@@ -524,6 +553,7 @@ TRANSLATORS.update({
     "FOR_ITER": _for_iter,
     "END_FOR": _end_for,
     "BUILD_TUPLE": _build_tuple,
+    "LOAD_FAST": _local,
     "LOAD_FAST_CHECK": _load_fast_check,
     "CALL_INTRINSIC_1": _intrinsic_1,
     "CALL_INTRINSIC_2": _intrinsic_2,

@@ -4,7 +4,8 @@ import ast
 import types
 
 from .errors import DecompilationError
-from .functions import argument_count, enclosing_classes, identifier, is_class_body
+from .functions import ENCLOSING_SCOPE, argument_count, enclosing_classes, identifier, is_class_body
+from .stackitems import no_arguments
 
 #: compiler flags of the original that change what the same text compiles to
 _FUTURE_FLAGS = __future__.annotations.compiler_flag
@@ -23,7 +24,7 @@ def _find(code, name):
 
 def _in_closure(module, freevars):
     """``module``'s statements inside a function that makes ``freevars`` its cells."""
-    closure = ast.FunctionDef(name="__unveil_closure__", args=_no_arguments(), decorator_list=[], returns=None,
+    closure = ast.FunctionDef(name="__unveil_closure__", args=no_arguments(), decorator_list=[], returns=None,
                               type_comment=None, type_params=[],
                               body=_set_none(freevars) + module.body)
     return ast.fix_missing_locations(ast.Module(body=[closure], type_ignores=[]))
@@ -42,10 +43,6 @@ def _in_class(module, like):
     return ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
 
 
-def _no_arguments():
-    return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-
-
 def _keep(module, like, cells, free):
     """Add dead code to ``like``'s def in ``module`` that makes ``cells`` cell variables
     and ``free`` free variables again.
@@ -62,7 +59,7 @@ def _keep(module, like, cells, free):
             if free:
                 dead.append(_reads(free))
             if cells:
-                inner = ast.FunctionDef(name="__unveil_cells__", args=_no_arguments(), body=[_reads(cells)],
+                inner = ast.FunctionDef(name="__unveil_cells__", args=no_arguments(), body=[_reads(cells)],
                                         decorator_list=[], returns=None, type_comment=None, type_params=[])
                 dead += _set_none([n for n in cells if n not in like.co_varnames[:argument_count(like)]])
                 dead.append(inner)
@@ -141,19 +138,29 @@ def _recompile(module, like, filename):
         return module_code
     code = _find(module_code, like.co_name) if like.co_name.isidentifier() else None
     if code is None:
-        code = next((c for c in module_code.co_consts if isinstance(c, types.CodeType)
-                     and c.co_name != "__unveil_closure__"), None)
-        if code is None and like.co_freevars:
-            outer = _find(module_code, "__unveil_closure__")
-            code = next((c for c in outer.co_consts if isinstance(c, types.CodeType)), None)
+        code = _first_defined(module_code)
         if code is None:
             raise DecompilationError("no code object for %s in the recompiled source" % like.co_name)
     return code
 
 
+def _first_defined(code):
+    """The first function ``code`` defines, looking through the functions that only
+    make free variables cells (``recompile``'s and a decompiled closure's own)."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_name in ("__unveil_closure__", ENCLOSING_SCOPE):
+                return _first_defined(const)
+            return const
+    return None
+
+
 def _checked(code, like):
     if not (like.co_flags & 0x2):
         return code
+    stand_ins = {identifier(n): n for n in like.co_varnames if identifier(n) != n}
+    if stand_ins:     # names the compiler made (a comprehension's ``.0``): the source has stand-ins
+        code = code.replace(co_varnames=tuple(stand_ins.get(n, n) for n in code.co_varnames))
     nargs = argument_count(like)
     problems = []
     if code.co_varnames[:nargs] != like.co_varnames[:nargs]:

@@ -416,11 +416,27 @@ def _load_const(f, ins):
 
 
 @handles("LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF",
-         "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_CLOSURE")
+         "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS")
 def _load_name(f, ins):
     if ins.op == "LOAD_FROM_DICT_OR_DEREF" or ins.op == "LOAD_FROM_DICT_OR_GLOBALS":
         f.pop_raw()
     f.push(name(f.ctx.identifier(ins.argval)))
+
+
+@handles("LOAD_CLOSURE")
+def _load_closure(f, ins):
+    f.push(cell_of(f.ctx.identifier(ins.argval)))
+
+
+def cell_of(ident):
+    """The cell of variable ``ident`` itself, as source: ``(lambda: x).__closure__[0]``.
+
+    A closure tuple only feeds ``MAKE_FUNCTION``, which reads it back from the
+    nested code's free variables; Dynamo also passes cells to the functions it
+    makes at a graph break, and there the cell, not its value, must reach them."""
+    closure = ast.Attribute(value=ast.Lambda(args=si.no_arguments(), body=name(ident)), attr="__closure__",
+                            ctx=ast.Load())
+    return ast.Subscript(value=closure, slice=ast.Constant(value=0), ctx=ast.Load())
 
 
 @handles("LOAD_LOCALS")

@@ -69,6 +69,19 @@ class Awaitable(Marker):
         self.expr = expr
 
 
+class CodeConstant(Marker):
+    """A code object from ``LOAD_CONST``: what ``MAKE_FUNCTION`` makes a function of.
+    Used as a value (Dynamo passes one to the helper that makes a closure), it is an
+    object with no source form: a name bound to it."""
+
+    def __init__(self, code, bindings):
+        self.code = code
+        self.bindings = bindings
+
+    def expr(self):
+        return name(self.bindings.name_for(self.code))
+
+
 class BuildClass(Marker):
     """LOAD_BUILD_CLASS: calling it defines a class."""
 
@@ -212,6 +225,12 @@ def const(value):
     return ast.Constant(value=value, kind=None)
 
 
+def no_arguments():
+    """The ``ast.arguments`` of a function or lambda without parameters."""
+    return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                         defaults=[])
+
+
 def is_expr(value):
     return isinstance(value, ast.expr) and not isinstance(value, ExcMatch)
 
@@ -248,6 +267,6 @@ def boolop(op, left, right):
 
 def as_expr(value):
     """The expression a stack value stands for (chains and definitions unwrapped)."""
-    if isinstance(value, (Chain, Definition)):
+    if isinstance(value, (Chain, Definition, CodeConstant)):
         return value.expr()
     return value

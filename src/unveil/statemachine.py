@@ -15,10 +15,11 @@ import ast
 import inspect
 import re
 
-from . import generics, versions
+from . import generics, stackitems as si, versions
 from .dispatch import dispatch_table
 from .errors import DecompilationError
 from .instructions import normalise
+from .simulate import cell_of
 from .unparse import unparse
 
 _NULL = object()  # a slot holding the NULL of a 3.11+ call: no variable, no value
@@ -209,9 +210,9 @@ def _load_local(m, ins):
 
 @handles("LOAD_CLOSURE")
 def _load_closure(m, ins):
-    """The cell of a local: for a closure tuple, read by name (it is not a value)."""
+    """The cell of a local itself (a closure tuple's item, or a cell Dynamo passes on)."""
     name = m.low.local(ins.argval)
-    m.push(name, reads=frozenset([name]))
+    m.push(unparse(cell_of(name)), reads=frozenset([name]))
 
 
 _FUNCTION_ATTRIBUTES = {
@@ -258,11 +259,11 @@ def _check_closure(m, code, closure):
     """The closure must be the enclosing function's own cells of the same names, which
     the nested ``def`` then closes over by name."""
     try:
-        names = ast.parse(closure, mode="eval").body
+        cells = ast.parse(closure, mode="eval").body
     except SyntaxError:
-        names = None
-    wanted = [m.low.local(n) for n in code.co_freevars]
-    if not (isinstance(names, ast.Tuple) and [getattr(e, "id", None) for e in names.elts] == wanted):
+        cells = None
+    wanted = [unparse(cell_of(m.low.local(n))) for n in code.co_freevars]
+    if not (isinstance(cells, ast.Tuple) and [unparse(e) for e in cells.elts] == wanted):
         raise DecompilationError("closure of %s (%s) is not its enclosing cells in %s" % (code.co_name, closure, m.low.code.co_name))
     if set(code.co_freevars) & m.low.saved_by_comprehensions:
         # an inlined comprehension's variable is a fresh cell per run: one local is not
@@ -796,7 +797,7 @@ class Lowering:
         return "%s = %d; continue" % (self.state, self.block_number(start))
 
     def constant(self, value):
-        return unparse(self.ctx.constant(value))
+        return unparse(si.as_expr(self.ctx.constant(value)))
 
     def function_name(self, code):
         """A fresh name for the ``def`` of nested ``code`` (the same on a second

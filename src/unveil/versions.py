@@ -74,6 +74,9 @@ def global_pushes_null(ins):
     return PY >= (3, 11) and bool(ins.arg & 1)
 
 
+#: 3.13 pushes a cell (for a closure tuple) with ``LOAD_FAST`` of the cell's slot, not ``LOAD_CLOSURE``.
+CELL_LOADED_BY_LOAD_FAST = PY >= (3, 13)
+
 #: 3.11 and 3.12 push the NULL of ``LOAD_GLOBAL`` below the global, 3.13 above.
 NULL_BELOW_GLOBAL = PY < (3, 13)
 
