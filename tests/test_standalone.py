@@ -338,3 +338,51 @@ def test_locals_only_removed_code_stored_stay_locals_on_every_version():
     for fn in (lost_after_a_loop, lost_after_an_endless_loop):
         code = fn.__code__
         assert unveil.recompile(unveil.decompile(code), code).co_varnames == code.co_varnames, fn.__name__
+
+
+def _closure_maker(k):
+    total = 0
+
+    def add(v):
+        nonlocal total
+        total += v * k
+        return total
+    return add
+
+
+def test_a_closure_on_its_own_is_written_where_its_free_variables_are_bound():
+    """``nonlocal total`` in a ``def`` at module level does not compile: a closure on its own
+    is written inside the function whose locals its free variables are, and recompiles
+    to the same frame layout (Dynamo's transformed code of a closure is one)."""
+    add = _closure_maker(3)
+    d = unveil.decompile_code(add)
+    compile(d.source, "<closure>", "exec")
+    assert d.source.startswith("def __enclosing_scope__():")
+    code = unveil.recompile(d.source, add.__code__, lines=d.lines)
+    assert (code.co_freevars, code.co_varnames) == (add.__code__.co_freevars, add.__code__.co_varnames)
+    rebuilt = types.FunctionType(code, globals(), "add", None, add.__closure__)
+    assert (rebuilt(1), add(1), rebuilt(2)) == (3, 6, 12)      # one cell, shared with the original
+
+
+def test_a_comprehension_on_its_own_recompiles_with_its_argument_named_as_the_compilers():
+    """Python names a comprehension's argument ``.0``; the text spells it ``_unveil__0``
+    and recompile gives the name back (Dynamo compares the arguments by name)."""
+    for code in _nested(comprehensions.__code__):
+        if code.co_varnames[:1] == (".0",):
+            recompiled = unveil.recompile(unveil.decompile(code), code)
+            assert recompiled.co_varnames[:1] == (".0",), code.co_name
+
+
+def test_a_code_object_passed_as_a_value_is_a_bound_name():
+    """Dynamo calls a helper with a code object constant to make a closure; the code
+    object used as a value (not by MAKE_FUNCTION) is bound, not written as ``None``."""
+    from unveil.functions import FunctionContext
+    from unveil.instructions import Instr
+    from unveil.simulate import Frame
+    from unveil.unparse import unparse
+    inner = next(c for c in _closure_maker.__code__.co_consts if isinstance(c, types.CodeType))
+    frame = Frame(FunctionContext((lambda g: None).__code__))
+    frame.run([Instr("LOAD_FAST", argval="g"), Instr("LOAD_CONST", argval=inner), Instr("CALL", argval=(1, (), False))])
+    text = unparse(frame.pop()).strip()
+    name = next(iter(frame.ctx.bindings.names))
+    assert text == "g(%s)" % name and frame.ctx.bindings.names[name] is inner
