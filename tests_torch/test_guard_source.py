@@ -142,3 +142,12 @@ def test_names_in_finds_names_not_attributes_or_parts_of_words():
     text = "check_obj_id(L['x'], 1) and L['y'].check_type_id and xinf == 1 and 'inf' and math.pi"
     assert guard_source.names_in(text, {"check_obj_id", "check_type_id", "inf", "math", "torch"}) \
         == {"check_obj_id", "math"}
+
+
+def test_dynamos_type_note_and_recompile_hint_are_left_out_of_the_condition():
+    """A type guard on a closure variable or a parameter carries Dynamo's note of the
+    type and a recompile hint after the code (an SGD step's second compile had one)."""
+    code = "___check_type_id(L['self'].param_groups[0]['params'][0], 94750655469728)"
+    for suffix in [", type=<class 'torch.nn.parameter.Parameter'> (HINT: type Parameter)",
+                   " (HINT: closure variable 'scale' (from f), type int)", ", type=<class 'int'>"]:
+        assert guard_source.translate("TYPE_MATCH", code + suffix) == guard_source._renamed(code), suffix

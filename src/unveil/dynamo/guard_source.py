@@ -131,8 +131,14 @@ def _without_comment(part):
     return _without_type(part.split("#")[0].rstrip()), False
 
 
+#: the recompile hint Dynamo may add to a guard's description ("type Parameter", the closure variable)
+_HINT = re.compile(r" \(HINT: [^()]*(?:\([^()]*\)[^()]*)*\)\Z")
+
+
 def _without_type(text):
-    """``text`` less a trailing ``, type=<class 'x'>`` (Dynamo's note of the guarded type)."""
+    """``text`` less a trailing ``, type=<class 'x'>`` (Dynamo's note of the guarded type)
+    and ``(HINT: ...)`` (its recompile hint)."""
+    text = _HINT.sub("", text)
     at = text.rfind("type=<")
     if at < 0:
         return text
