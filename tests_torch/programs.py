@@ -14,7 +14,7 @@ SCALE = 3.0
 
 class Program:
     def __init__(self, name, make, calls, backend="eager", dynamic=None, fullgraph=False, train=False,
-                 graph_breaks=False):
+                 graph_breaks=False, skipped=False, guards_read_inputs=True):
         self.name = name
         self.make = make              # () -> (function to compile, parameters to differentiate)
         self.calls = calls            # () -> list of argument tuples
@@ -23,6 +23,8 @@ class Program:
         self.fullgraph = fullgraph
         self.train = train
         self.graph_breaks = graph_breaks
+        self.skipped = skipped        # Dynamo gives up on the whole frame and runs it as it is
+        self.guards_read_inputs = guards_read_inputs   # another dtype or shape fails a guard
 
     def __repr__(self):
         return self.name
@@ -148,6 +150,112 @@ def while_break(x):
     return x
 
 
+def comprehension_closure_break(x):
+    ys = [x * i for i in range(3)]      # the comprehension closes over x: x is a cell of the frame
+    torch._dynamo.graph_break()
+    return sum(ys) + x
+
+
+def nonlocal_across_break(x):
+    count = 0
+
+    def bump(v):
+        nonlocal count
+        count += 1
+        return v * count
+    y = bump(x)
+    torch._dynamo.graph_break()
+    y = bump(y) + count                 # the resume function shares the cell with bump
+    return y * count
+
+
+def closure_called_after_break(x, scale):
+    def inner(v):
+        return v * scale + x
+    torch._dynamo.graph_break()
+    return inner(x.cos())
+
+
+def chained_breaks(x):
+    x = x + 1
+    torch._dynamo.graph_break()
+    x = x * 2
+    s = x.sum().item()                  # a second break, in the resume function
+    return x + s
+
+
+def _inner_layer(x):
+    y = x.relu()
+    torch._dynamo.graph_break()         # a break in an inlined call: a resume function per frame
+    return y * 2
+
+
+def break_in_nested_call(x):
+    return _inner_layer(x + 1) - 1
+
+
+def generator_across_break(x):
+    gen = (x * i for i in range(1, 4))
+    first = next(gen)
+    torch._dynamo.graph_break()
+    return first + sum(gen)
+
+
+def break_in_try(x):
+    try:
+        y = x * 2
+        torch._dynamo.graph_break()     # Dynamo cannot resume inside a try: it runs the frame as is
+        z = y[100]
+    except IndexError:
+        z = y.sum()
+    return z * x
+
+
+class ScaledSquare(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, k):
+        ctx.save_for_backward(x)
+        ctx.k = k
+        return x * x * k
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return grad * 2 * x * ctx.k, None
+
+
+class WithAutogradFunction(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.w = torch.nn.Parameter(torch.randn(4))
+
+    def forward(self, x):
+        y = ScaledSquare.apply(x * self.w, 3.0)
+        torch._dynamo.graph_break()
+        return ScaledSquare.apply(y.tanh(), 0.5)
+
+
+def _optimizer_step(kind):
+    """A compiled training step: zero_grad, backward and the optimizer's step."""
+    def make():
+        torch.manual_seed(0)
+        model = torch.nn.Linear(4, 3)
+        if kind == "sgd":
+            opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        else:
+            opt = torch.optim.Adam(model.parameters(), lr=0.01)
+
+        def step(x):
+            opt.zero_grad()
+            loss = model(x).pow(2).sum()
+            loss.backward()
+            opt.step()
+            return torch.cat([loss.detach().reshape(1)] + [p.detach().reshape(-1) for p in model.parameters()])
+        return step, []
+    return make
+
+
 class MLP(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -166,30 +274,49 @@ def _module(factory):
     return make
 
 
-def _hf(kind):
-    """A tiny HuggingFace model with random weights (no download)."""
+def _hf(kind, train=False, break_in_layer=False):
+    """A tiny HuggingFace model with random weights (no download); ``break_in_layer``
+    forces a graph break inside a layer (a forward hook on one of its submodules)."""
     def make():
         import transformers as tf
         torch.manual_seed(0)
         common = dict(vocab_size=64, num_hidden_layers=1, num_attention_heads=2)
         if kind == "bert":
             model = tf.BertModel(tf.BertConfig(hidden_size=16, intermediate_size=32, **common))
+            layer = model.encoder.layer[0].intermediate
         elif kind == "gpt2":
-            model = tf.GPT2Model(tf.GPT2Config(n_embd=16, n_layer=1, n_head=2, vocab_size=64))
+            model = tf.GPT2Model(tf.GPT2Config(n_embd=16, n_layer=1, n_head=2, vocab_size=64,
+                                               bos_token_id=0, eos_token_id=0))
+            layer = model.h[0].mlp
         elif kind == "t5":
             model = tf.T5EncoderModel(tf.T5Config(d_model=16, d_ff=32, d_kv=8, num_layers=1, num_heads=2,
                                                   vocab_size=64))
+            layer = model.encoder.block[0].layer[1]
         elif kind == "llama":
             model = tf.LlamaModel(tf.LlamaConfig(hidden_size=16, intermediate_size=32, num_key_value_heads=2,
                                                  **common))
+            layer = model.layers[0].mlp
+        elif kind == "bart":
+            model = tf.BartModel(tf.BartConfig(d_model=16, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+                                               decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=32,
+                                               vocab_size=64, max_position_embeddings=32))
+            layer = model.encoder.layers[0].fc1
         else:
             raise ValueError(kind)
-        model.eval()
+        if break_in_layer:
+            layer.register_forward_hook(_break_after)
+        model.train(train)
+        torch.manual_seed(1)                # the same dropout masks in every run
 
         def run(ids):
             return model(input_ids=ids).last_hidden_state
         return run, list(model.parameters())
     return make
+
+
+def _break_after(module, args, output):
+    torch._dynamo.graph_break()
+    return output
 
 
 def _ids(n):
@@ -234,7 +361,28 @@ PROGRAMS = [
     Program("hf_gpt2_train", _hf("gpt2"), _ids(6), backend="aot_eager", train=True),
     Program("hf_t5_train", _hf("t5"), _ids(6), backend="aot_eager", train=True),
     Program("hf_llama_train", _hf("llama"), _ids(6), backend="aot_eager", train=True),
-]
+    Program("comprehension_closure_break", _fn(comprehension_closure_break), lambda: [(_t(3),)],
+            graph_breaks=True),
+    Program("nonlocal_across_break", _fn(nonlocal_across_break), lambda: [(_t(3),)], graph_breaks=True),
+    Program("closure_called_after_break", _fn(closure_called_after_break), lambda: [(_t(3), 2.0)],
+            graph_breaks=True),
+    Program("chained_breaks", _fn(chained_breaks), lambda: [(_t(3),)], graph_breaks=True),
+    Program("break_in_nested_call", _fn(break_in_nested_call), lambda: [(_t(3),)], graph_breaks=True),
+    Program("break_in_nested_call_aot_eager", _fn(break_in_nested_call), lambda: [(_t(3),)], backend="aot_eager",
+            graph_breaks=True),
+    Program("generator_across_break", _fn(generator_across_break), lambda: [(_t(3),)], skipped=True),
+    Program("break_in_try", _fn(break_in_try), lambda: [(_t(3),)], skipped=True),
+    Program("autograd_function_train", _module(WithAutogradFunction), lambda: [(_t(4),), (_t(4, seed=3),)],
+            backend="aot_eager", train=True, graph_breaks=True),
+    # the step's own frame breaks before it reads x (at zero_grad): its guards never read the input
+    Program("sgd_step", _optimizer_step("sgd"), lambda: [(_t(2, 4),), (_t(2, 4, seed=5),), (_t(2, 4, seed=7),)],
+            graph_breaks=True, guards_read_inputs=False),
+    Program("adam_step_aot_eager", _optimizer_step("adam"), lambda: [(_t(2, 4),), (_t(2, 4, seed=5),)],
+            backend="aot_eager", graph_breaks=True, guards_read_inputs=False),
+    Program("dynamic_shapes_break", _fn(chained_breaks), lambda: [(_t(3),), (_t(5),), (_t(7),)], dynamic=True,
+            graph_breaks=True),
+] + [Program("hf_%s_train_break" % kind, _hf(kind, train=True, break_in_layer=True), _ids(6), backend="aot_eager",
+             train=True, graph_breaks=True) for kind in ("bert", "gpt2", "t5", "llama", "bart")]
 
 # the kw_only program needs keyword arguments: its calls bind them through functools.partial
 PROGRAM_KWARGS = {"kw_only": {"alpha": 2.0}, "star_args": {"scale": 2}}

@@ -6,7 +6,7 @@ import logging
 import torch
 
 from unveil.dynamo import adapter
-from unveil.dynamo.session import _TRACE_KEPT as KEPT     # what prepare_debug asks the trace for
+from unveil.dynamo.hub import TRACE_KEPT as KEPT     # what prepare_debug asks the trace for
 
 
 def breaking(x):
@@ -63,9 +63,8 @@ def test_structured_trace_events_that_prepare_debug_reads():
         finally:
             trace.detach()
     names = {e for e, _, _ in events} | {m["artifact"]["name"] for e, m, _ in events if e == "artifact"}
-    assert {"aot_forward_graph", "aot_backward_graph", "aot_joint_graph",
-            "dynamo_graph_break_reason", "recompile_reasons"} <= names, names
-    assert all(adapter.record_compile_id(m) for e, m, _ in events if e == "aot_forward_graph")
+    assert {"aot_joint_graph", "dynamo_graph_break_reason", "recompile_reasons"} <= names, names
+    assert all(adapter.record_compile_id(m) for e, m, _ in events if e == "aot_joint_graph")
 
 
 def test_a_filtered_structured_trace_builds_only_the_events_it_keeps():
@@ -150,10 +149,97 @@ def test_cache_entries_guards_and_globals():
     assert adapter.guard_globals(entries[0]) is globals()
 
 
-def test_resume_codes_of_a_graph_break():
+def test_resume_function_install_can_put_another_code_in_place():
+    """Dynamo installs each resume function as a global; the hook sees its code and
+    the frame's globals, and may hand back a code object to install instead."""
+    seen, swapped = [], []
+
+    def callback(name, code, f_globals):
+        seen.append((name, code, f_globals))
+        replacement = code.replace()                   # same program, another object
+        swapped.append(replacement)
+        return replacement
+    hook = adapter.ResumeFunctionInstall(callback)
+    hook.attach()
+    try:
+        out = compile_and_run(breaking, "eager", (torch.ones(3),))
+    finally:
+        hook.detach()
+    assert torch.equal(out, breaking(torch.ones(3)))
+    name, code, f_globals = seen[0]
+    assert code.co_name.startswith("torch_dynamo_resume_in_breaking") and f_globals is globals()
+    assert f_globals[name].__code__ is swapped[0]
+    assert adapter.resumed_code(code) is breaking.__code__
+    assert adapter.cache_entries(swapped[0]), "Dynamo compiled the installed code when it ran"
+
+
+def test_compiling_frame_is_the_frame_dynamo_compiles():
+    found = []
+    handle = adapter.register_bytecode_hook(lambda code, new: found.append(adapter.compiling_frame()))
+    try:
+        compile_and_run(breaking)
+    finally:
+        handle.remove()
+    assert found[0] == (breaking.__code__, globals())
+    assert adapter.compiling_frame() is None
+
+
+def test_graph_recompiles_and_forcing_a_lazy_graph_module():
+    made = []
+    hook = adapter.GraphRecompiles(made.append)
+    hook.attach()
+    try:
+        gm = torch.fx.symbolic_trace(lambda x: x + 1)
+        assert made == [gm]
+        from torch.fx._lazy_graph_module import _LazyGraphModule
+        lazy = _LazyGraphModule(gm, gm.graph)
+        adapter.force_recompile(lazy)
+        assert made[-1] is lazy and type(lazy).forward is not _LazyGraphModule._lazy_forward
+    finally:
+        hook.detach()
+    assert torch.fx.GraphModule.recompile is not None and "recompile" in torch.fx.GraphModule.__dict__
+    torch.fx.symbolic_trace(lambda x: x * 2)
+    assert len(made) == 2
+
+
+def test_aot_graphs_log_gives_the_graphs_aot_autograd_compiles():
+    graphs = []
+    log = adapter.AotGraphsLog(lambda kind, gm: graphs.append((kind, gm)))
+    log.attach()
+    try:
+        w = torch.randn(3, requires_grad=True)
+        compile_and_run(lambda x: (x.sin() * w).sum(), "aot_eager")
+        with torch.no_grad():
+            compile_and_run(lambda x: (x.cos() * w).sum(), "aot_eager")
+    finally:
+        log.detach()
+    kinds = [kind for kind, _ in graphs]
+    assert kinds == ["aot_forward", "aot_backward", "aot_inference"], kinds
+    assert all(isinstance(gm, torch.fx.GraphModule) for _, gm in graphs)
+
+
+def test_inductor_module_loads_and_lookup_by_path():
+    loaded = []
+    hook = adapter.InductorModuleLoads(lambda path, module: loaded.append((path, module)))
+    hook.attach()
+    try:
+        compile_and_run(lambda x: x.sin() + 1, "inductor")
+    finally:
+        hook.detach()
+    path, module = loaded[0]
+    assert callable(module.call) and adapter.inductor_module(path) is module
+
+
+def test_code_context_copy_and_reset():
+    from torch._dynamo import code_context
+    source, target = breaking.__code__, breaking.__code__.replace()
+    code_context.get_context(source)["unveil_test"] = 1
+    adapter.copy_code_context(source, target)
+    assert code_context.get_context(target)["unveil_test"] == 1
     compile_and_run(breaking)
-    codes = adapter.resume_codes(breaking.__code__)
-    assert codes and all(c.co_name.startswith("torch_dynamo_resume_in_breaking") for c in codes)
+    assert adapter.cache_entries(breaking.__code__)
+    adapter.reset()
+    assert not adapter.cache_entries(breaking.__code__)
 
 
 def test_function_mode_stack_and_shape_guard_names():

@@ -2,6 +2,8 @@
 import json
 import re
 import logging
+import subprocess
+import sys
 import threading
 import warnings
 
@@ -10,6 +12,7 @@ import torch
 
 import unveil
 from unveil.dynamo import UnveilWarning, session as session_module
+from unveil.dynamo.dump import content_digest
 
 
 def f(x):
@@ -85,19 +88,55 @@ def test_nested_sessions_both_dump_and_the_hooks_go_with_the_outer(tmp_path):
         assert index["failures"] == [] and any(a["kind"] == "transformed_code" for a in index["artifacts"])
 
 
-def test_a_second_run_into_the_same_directory_never_overwrites(tmp_path):
-    for _ in range(2):
-        with unveil.prepare_debug(tmp_path):
-            run()
-    names = sorted(p.name for p in tmp_path.iterdir())
-    assert "index.json" in names and "run2.index.json" in names
-    first = json.loads((tmp_path / "index.json").read_text())
-    second = json.loads((tmp_path / "run2.index.json").read_text())
-    assert not {a["file"] for a in first["artifacts"]} & {a["file"] for a in second["artifacts"]}
-    # the full code names the second run's own graph files
-    full = next(a["file"] for a in second["artifacts"] if a["kind"] == "full_code")
-    named = re.findall(r"# Graph \S+ \(file (\S+)\)", (tmp_path / full).read_text())
-    assert named and all(name.startswith("run2.") and (tmp_path / name).exists() for name in named)
+PROGRAM = """
+import sys, torch, unveil
+
+def f(x):
+    y = x.sin()
+    if y.sum() > 0:
+        return y + OFFSET
+    return y - 1
+
+with unveil.prepare_debug(sys.argv[1]) as session:
+    torch.compile(f, backend="eager")(torch.ones(4))
+assert session.failures == [], session.failures
+"""
+
+
+def test_a_second_run_writes_the_same_names_and_a_changed_file_gets_a_new_one(tmp_path):
+    """Breakpoints saved in an IDE must still hit in the next run of the same program:
+    the same file names with the same content.  A file whose content changed gets
+    another name; files of the last run that no longer belong are removed; a file
+    unveil did not write is left alone."""
+    dump = tmp_path / "dump"
+    dump.mkdir()
+    (dump / "notes.txt").write_text("mine")
+
+    def run_program(offset):
+        script = tmp_path / "prog.py"
+        script.write_text(PROGRAM.replace("OFFSET", offset))
+        subprocess.run([sys.executable, str(script), str(dump)], check=True, capture_output=True)
+        index = json.loads((dump / "index.json").read_text())
+        return {a["base"]: a["file"] for a in index["artifacts"]}, index
+
+    first, _ = run_program("1")
+    texts = {name: (dump / name).read_text() for name in first.values()}
+    second, index = run_program("1")
+    assert first == second and all(base == file for base, file in second.items())
+    for name, before in texts.items():       # the same text, uuids in Dynamo's global names aside
+        after = (dump / name).read_text()
+        assert after.count("\n") == before.count("\n") and content_digest(after) == content_digest(before)
+    assert sorted(p.name for p in dump.iterdir()) == sorted(list(second.values()) + ["index.json", "notes.txt"])
+
+    third, index = run_program("2")           # the program changed
+    changed = [base for base in third if third[base] != base]
+    assert changed and all(third[b].startswith(b[:-3] + ".") for b in changed), third
+    assert any("resume_function" in b or "transformed" in b for b in changed)
+    assert sorted(p.name for p in dump.iterdir()) == sorted(list(third.values()) + ["index.json", "notes.txt"])
+    # the full code names this run's own graph files
+    full = next(a["file"] for a in index["artifacts"] if a["kind"] == "full_code")
+    named = re.findall(r"# Graph \S+ \(file (\S+)\)", (dump / full).read_text())
+    assert named and all((dump / name).exists() for name in named)
 
 
 def test_compiles_in_threads_are_all_dumped(tmp_path):
@@ -120,7 +159,7 @@ def test_compiles_in_threads_are_all_dumped(tmp_path):
 
 
 def test_a_failure_of_ours_is_written_warned_once_and_the_program_runs_on(tmp_path, monkeypatch):
-    def broken(code):
+    def broken(code, **options):
         raise unveil.DecompilationError("simulated failure in %s" % code.co_name)
     monkeypatch.setattr(session_module, "decompile_code", broken)
     x = torch.randn(4)

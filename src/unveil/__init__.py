@@ -4,7 +4,8 @@ The core is a bytecode decompiler for CPython 3.8-3.13 that depends on the
 standard library alone: :func:`decompile` turns a function, code object or
 ``.pyc`` back into source, and :func:`recompile` compiles that source into a
 code object with the original frame layout.  :func:`prepare_debug` (which
-needs torch, imported only when called) dumps what ``torch.compile`` did.
+needs torch, imported only when called) dumps what ``torch.compile`` did;
+:func:`debug` also runs it from the dumped files, to step through it.
 """
 from .api import Decompiled, decompile, decompile_code
 from .errors import DecompilationError
@@ -16,12 +17,32 @@ def prepare_debug(dump_dir, run_dumped=False):
     """Inside ``with prepare_debug(dump_dir):`` everything torch.compile does is written
     to ``dump_dir`` as Python files, indexed in ``index.json``.
 
-    ``run_dumped=True`` also runs the transformed code recompiled from the dumped
-    files in place of Dynamo's bytecode (a check that the dump is faithful).
+    ``run_dumped=True`` also runs what it dumped from the files, in place of torch's
+    code: transformed code and resume functions recompiled from their files, each
+    graph's ``forward``, AOT Autograd's graphs and Inductor's ``call`` compiled from
+    theirs (a check that the dump is exact; :func:`debug` builds on it).
     """
     from .dynamo import DebugSession
     return DebugSession(dump_dir, run_dumped=run_dumped)
 
 
-__all__ = ["decompile", "decompile_code", "Decompiled", "recompile", "DecompilationError", "prepare_debug"]
+def debug(dump_dir, pause=False):
+    """Inside ``with debug(dump_dir) as session:`` the code torch.compile makes is written
+    to ``dump_dir`` and run from there, so that a debugger stops at breakpoints in it.
+
+    Transformed code, resume functions, each graph's ``forward``, AOT Autograd's
+    forward and backward graphs and Inductor's ``call`` run from their files.  File
+    names and lines stay the same from run to run of the same program.  The block
+    starts and ends with ``torch._dynamo.reset()``: everything in it is compiled in
+    it, and nothing compiled from the dump outlives it.  On entering, it prints
+    where the files are; ``pause=True`` then waits for Enter.
+    ``session.break_at(filename, line)`` stops pdb wherever dumped code runs that
+    line of your own code; ``session.locate(filename, line)`` lists those places.
+    """
+    from .dynamo.stepping import DebugRun
+    return DebugRun(dump_dir, pause=pause)
+
+
+__all__ = ["decompile", "decompile_code", "Decompiled", "recompile", "DecompilationError", "prepare_debug",
+           "debug"]
 __version__ = "0.1.0"

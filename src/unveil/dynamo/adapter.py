@@ -5,6 +5,7 @@ When a torch release moves one of these, one function here breaks and
 torch's internals.
 """
 import functools
+import inspect
 import logging
 import sys
 
@@ -20,8 +21,18 @@ HOOK_POINTS = (
     "logging: torch._dynamo.output_graph.__graph_code (graph_code artifact)",
     "torch._C._dynamo.eval_frame._debug_get_cache_entry_list",
     "torch._dynamo.guards.GuardManagerWrapper tree",
-    "torch._dynamo.resume_execution.ContinueExecutionCache.cache",
+    "torch._dynamo.resume_execution.ContinueExecutionCache.generated_code_metadata",
     "torch.overrides._get_current_function_mode_stack",
+    "torch._dynamo.convert_frame._compile (its code and globals locals, for compiling_frame)",
+    "torch._dynamo.output_graph.OutputGraph.install_resume_function_global",
+    "torch._dynamo.code_context",
+    "torch.fx.GraphModule.recompile and __deepcopy__",
+    "torch.fx._lazy_graph_module._LazyGraphModule.force_recompile",
+    "torch.fx.graph_module._print_readable",
+    "logging: torch._functorch._aot_autograd.graph_capture.__aot_graphs and graph_compile.__aot_graphs",
+    "torch._inductor.codecache.PyCodeCache.load_by_key_path and .modules",
+    "torch._dynamo.reset",
+    "torch._dynamo.trace_rules.add, SKIP_DIRS and _recompile_re",
 )
 
 
@@ -147,20 +158,74 @@ class _OnlyFor(list):
         return frame.f_code is self.check and self.tap.wanted(frame.f_locals)
 
 
+def _logged_graph(record):
+    """``(title, graph module)`` of a record logged with ``lazy_format_graph_code(title, gm)``.
+
+    torch's LazyString wraps a lambda closing over the graph module and over a
+    function that closes over the title; nothing is formatted here."""
+    for arg in record.args or ():
+        cells = getattr(getattr(arg, "func", None), "__closure__", None) or ()
+        values = [cell.cell_contents for cell in cells]
+        for value in values:
+            if isinstance(value, torch.fx.GraphModule):
+                titles = [inner.cell_contents for fn in values if inspect.isfunction(fn)
+                          for inner in fn.__closure__ or () if isinstance(inner.cell_contents, str)]
+                return (titles[0] if titles else None), value
+    return None, None
+
+
 class GraphCodeLog(_LogTap):
     """The ``graph_code`` logging artifact: ``callback(name, graph_module)`` per Dynamo graph."""
 
     logger_name = "torch._dynamo.output_graph.__graph_code"
 
     def emit(self, record):
-        for arg in record.args or ():
-            # torch's LazyString wraps a closure over the graph module; Dynamo
-            # stores the graph's global name in its meta["backend_id"]
-            for cell in getattr(getattr(arg, "func", None), "__closure__", None) or ():
-                value = cell.cell_contents
-                if isinstance(value, torch.fx.GraphModule):
-                    self.callback(value.meta.get("backend_id", "graph"), value)
-                    return
+        _, gm = _logged_graph(record)
+        if gm is not None:
+            # Dynamo stores the graph's global name in its meta["backend_id"]
+            self.callback(gm.meta.get("backend_id", "graph"), gm)
+
+
+#: (logger, title) of the ``aot_graphs`` records that carry the graphs AOT Autograd compiles
+_AOT_GRAPHS = {
+    ("torch._functorch._aot_autograd.graph_capture.__aot_graphs", "Forward graph"): "aot_inference",
+    ("torch._functorch._aot_autograd.graph_compile.__aot_graphs", "Forward graph"): "aot_forward",
+    ("torch._functorch._aot_autograd.graph_compile.__aot_graphs", "Backward graph"): "aot_backward",
+}
+
+
+class _RecordTap(_LogTap):
+    """A tap on a logger named at construction: ``callback(logger name, record)``."""
+
+    def __init__(self, logger_name, callback):
+        self.logger_name = logger_name
+        super().__init__(callback)
+
+    def emit(self, record):
+        self.callback(self.logger_name, record)
+
+
+class AotGraphsLog:
+    """The ``aot_graphs`` logging artifact: ``callback(kind, graph_module)`` for each graph
+    AOT Autograd hands its compilers (``aot_forward``, ``aot_backward``, ``aot_inference``)."""
+
+    def __init__(self, callback):
+        self.callback = callback
+        self.taps = [_RecordTap(name, self._record) for name in sorted({name for name, _ in _AOT_GRAPHS})]
+
+    def _record(self, logger_name, record):
+        title, gm = _logged_graph(record)
+        kind = _AOT_GRAPHS.get((logger_name, title))
+        if kind is not None and gm is not None:
+            self.callback(kind, gm)
+
+    def attach(self):
+        for tap in self.taps:
+            tap.attach()
+
+    def detach(self):
+        for tap in self.taps:
+            tap.detach()
 
 
 class CacheEntry:
@@ -226,11 +291,11 @@ def cache_entries(code):
     return [CacheEntry(raw) for raw in _debug_get_cache_entry_list(code)]
 
 
-def resume_codes(code):
-    """The resume functions Dynamo generated for ``code`` so far."""
+def resumed_code(resume_code):
+    """The code object a resume function Dynamo generated continues, or ``None``."""
     from torch._dynamo.resume_execution import ContinueExecutionCache
-    table = ContinueExecutionCache.cache.get(code) or {}
-    return list(table.values())
+    meta = ContinueExecutionCache.generated_code_metadata.get(resume_code)
+    return meta.code if meta is not None else None
 
 
 def function_mode_stack_types():
@@ -250,3 +315,198 @@ def guard_globals(entry):
     """The globals dict the entry's guard reads as ``G`` (the frame's globals)."""
     scope = getattr(entry.guard_manager, "global_scope", None) or {}
     return scope.get("G")
+
+
+# --- what running compiled code from the dumped files needs ------------------
+
+@functools.lru_cache(maxsize=None)
+def _compile_function_code():
+    from torch._dynamo import convert_frame
+    return inspect.unwrap(convert_frame._compile).__code__
+
+
+def compiling_frame():
+    """``(code, globals)`` of the frame Dynamo is compiling in this thread, or ``None``
+    (read from the locals of ``convert_frame._compile`` on the stack)."""
+    target = _compile_function_code()
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code is target:
+            f_locals = frame.f_locals
+            return f_locals["code"], f_locals["globals"]
+        frame = frame.f_back
+    return None
+
+
+class _Patch:
+    """Replaces one attribute of a torch class while attached."""
+
+    owner = name = None
+
+    def attach(self):
+        owner = self.owner()
+        self._saved = owner.__dict__[self.name]
+        setattr(owner, self.name, self.replacement(self._saved))
+
+    def detach(self):
+        setattr(self.owner(), self.name, self._saved)
+
+
+class ResumeFunctionInstall(_Patch):
+    """Dynamo installing a resume function as a global of the frame's module:
+    ``callback(global name, code, f_globals)`` may return a code object to install instead
+    (with the frame layout and calling convention of Dynamo's)."""
+
+    name = "install_resume_function_global"
+
+    def __init__(self, callback):
+        self.callback = callback
+
+    @staticmethod
+    def owner():
+        from torch._dynamo.output_graph import OutputGraph
+        return OutputGraph
+
+    def replacement(self, original):
+        callback = self.callback
+
+        def install(output_graph, name, code, f_globals):
+            replacement = callback(name, code, f_globals)
+            if replacement is not None and replacement is not code:
+                copy_code_context(code, replacement)
+                code = replacement
+            return original(output_graph, name, code, f_globals)
+        return install
+
+
+def copy_code_context(source, target):
+    """What Dynamo keeps about code object ``source`` (its code_context), for ``target`` too."""
+    from torch._dynamo import code_context
+    if code_context.has_context(source):
+        code_context.get_context(target).update(code_context.get_context(source))
+
+
+class GraphRecompiles(_Patch):
+    """``callback(gm)`` each time a GraphModule's ``forward`` has been generated anew."""
+
+    name = "recompile"
+
+    def __init__(self, callback):
+        self.callback = callback
+
+    @staticmethod
+    def owner():
+        return torch.fx.GraphModule
+
+    def replacement(self, original):
+        callback = self.callback
+
+        def recompile(gm):
+            result = original(gm)
+            callback(gm)
+            return result
+        return recompile
+
+
+class GraphCopies(_Patch):
+    """``callback(graph_module, copy)`` after each deep copy of a GraphModule (AOT Autograd
+    compiles a copy of the backward graph, when ``backward`` first runs)."""
+
+    name = "__deepcopy__"
+
+    def __init__(self, callback):
+        self.callback = callback
+
+    @staticmethod
+    def owner():
+        return torch.fx.GraphModule
+
+    def replacement(self, original):
+        callback = self.callback
+
+        def deepcopy(gm, memo):
+            copy = original(gm, memo)
+            callback(gm, copy)
+            return copy
+        return deepcopy
+
+
+def readable_graph(gm, class_name, expanded_def=False):
+    """``gm.print_readable()``'s text (shapes, strides and devices as annotations, each node's
+    source line as a comment), with ``class class_name`` (a GraphModule's class may be
+    named ``<lambda>``)."""
+    from torch.fx.graph_module import _print_readable
+    return _print_readable(gm, class_name, False, True, True, False, expanded_def)
+
+
+def force_recompile(gm):
+    """Generate a lazily compiled GraphModule's ``forward`` now (a no-op for others)."""
+    from torch.fx._lazy_graph_module import _LazyGraphModule
+    _LazyGraphModule.force_recompile(gm)
+
+
+class InductorModuleLoads(_Patch):
+    """``callback(path, module)`` each time Inductor loads the Python module it generated."""
+
+    name = "load_by_key_path"
+
+    def __init__(self, callback):
+        self.callback = callback
+
+    @staticmethod
+    def owner():
+        from torch._inductor.codecache import PyCodeCache
+        return PyCodeCache
+
+    def replacement(self, original):
+        callback, load = self.callback, original.__func__
+
+        def load_by_key_path(cls, key, path, *args, **kwargs):
+            module = load(cls, key, path, *args, **kwargs)
+            callback(path, module)
+            return module
+        return classmethod(load_by_key_path)
+
+
+def inductor_module(path):
+    """The module Inductor loaded last from ``path`` (it may load a file more than once), or ``None``."""
+    codecache = sys.modules.get("torch._inductor.codecache")
+    if codecache is None:
+        return None
+    for module in reversed(list(codecache.PyCodeCache.modules)):
+        if getattr(module, "__file__", None) == path:
+            return module
+    return None
+
+
+class SkipTracing:
+    """Dynamo skips the code of ``modules`` while attached (as it skips the standard
+    library's): a debugger stopped in compiled code runs its own functions (evaluating an
+    expression, checking breakpoints) in a frame where Dynamo's callback is on, and Dynamo
+    would trace and compile them (debugpy's, then, missed later breakpoints)."""
+
+    def __init__(self, modules):
+        self.modules = modules
+        self._added = []
+
+    def attach(self):
+        from torch._dynamo import trace_rules
+        before = len(trace_rules.SKIP_DIRS)
+        for name in self.modules:
+            try:
+                trace_rules.add(name)
+            except (ImportError, ValueError):      # not installed: nothing to skip
+                continue
+        self._added = trace_rules.SKIP_DIRS[before:]
+
+    def detach(self):
+        from torch._dynamo import trace_rules
+        for directory in self._added:
+            trace_rules.SKIP_DIRS.remove(directory)
+        self._added = []
+        trace_rules._recompile_re()
+
+
+def reset():
+    """Forget everything Dynamo compiled (its caches, resume functions, counters)."""
+    torch._dynamo.reset()

@@ -4,6 +4,7 @@ The index schema is documented in ``docs/dump-format.md``.
 """
 import datetime
 import dis
+import hashlib
 import json
 import os
 import platform
@@ -27,47 +28,70 @@ def short_graph_name(name):
     return match.group(1) if match else safe_name(name)
 
 
+#: text that differs between runs of the same program: uuids in Dynamo's global
+#: names, object addresses in reprs
+_VOLATILE = re.compile(r"[0-9a-f]{8}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{12}|0x[0-9a-fA-F]+")
+
+
+def content_digest(text):
+    """A short hash of ``text`` with what differs between runs of the same program left out."""
+    return hashlib.sha1(_VOLATILE.sub("#", text).encode("utf-8")).hexdigest()[:8]
+
+
 class DumpDir:
-    """Writes files into one directory, never overwriting one, and keeps the index."""
+    """Writes files into one directory and keeps the index.
+
+    File names stay the same from run to run, so that breakpoints saved in an
+    IDE still hit: a file takes the name asked for, or the one it had in the
+    directory's previous run (its ``index.json``) while its content is the same.
+    Content that changed gets a name with a hash of the content in it.  Files of
+    the previous run that this run did not write again are removed at the end;
+    files unveil did not write are never touched.
+    """
 
     def __init__(self, path, torch_version):
         self.path = os.path.abspath(os.fspath(path))
         os.makedirs(self.path, exist_ok=True)
         self._lock = threading.Lock()
-        self._taken = set(os.listdir(self.path))
-        self.run = self._run_prefix()
+        self.previous_artifacts = _previous_artifacts(self.path)
+        self._previous = {a.get("base", a["file"]): (a["file"], a.get("digest")) for a in self.previous_artifacts}
+        self._theirs = set(os.listdir(self.path)) - {f for f, _ in self._previous.values()} - {"index.json"}
+        self._taken = set()
         self.artifacts = []
         self.functions = []
         self.torch_version = torch_version
 
-    def _run_prefix(self):
-        """``""`` for the first run into a directory, ``run2.`` etc. after it."""
-        if "index.json" not in self._taken:
-            return ""
-        n = 2
-        while "run%d.index.json" % n in self._taken:
-            n += 1
-        return "run%d." % n
-
-    def _claim(self, name):
-        stem, ext = os.path.splitext(name)
-        candidate, n = self.run + name, 2
-        while candidate in self._taken:
-            candidate = "%s%s.%d%s" % (self.run, stem, n, ext)
-            n += 1
+    def _claim(self, name, digest):
+        file, old_digest = self._previous.get(name, (None, None))
+        if file is not None and old_digest == digest and file not in self._taken:
+            candidate = file
+        else:
+            stem, ext = os.path.splitext(name)
+            candidate = name if file is None else "%s.%s%s" % (stem, digest, ext)
+            n = 2
+            while candidate in self._taken or candidate in self._theirs:
+                candidate = "%s.%d%s" % (stem, n, ext)
+                n += 1
         self._taken.add(candidate)
         return candidate
 
     def write(self, name, text, **entry):
-        """Write ``text`` under a fresh name derived from ``name``; index it with ``entry``."""
+        """Write ``text`` under a name derived from ``name`` (see the class); index it with ``entry``."""
+        digest = content_digest(text)
         with self._lock:
-            fname = self._claim(name)
+            fname = self._claim(name, digest)
             with open(os.path.join(self.path, fname), "w", encoding="utf-8") as fh:
                 fh.write(text)
             if entry:
-                entry["file"] = fname
+                entry.update(file=fname, base=name, digest=digest)
                 self.artifacts.append(entry)
             return fname
+
+    def rewrite(self, fname, text):
+        """Replace the content of ``fname``, written earlier in this run (its name stays)."""
+        with self._lock:
+            with open(os.path.join(self.path, fname), "w", encoding="utf-8") as fh:
+                fh.write(text)
 
     def write_index(self, failures):
         index = {
@@ -79,12 +103,26 @@ class DumpDir:
             "artifacts": self.artifacts,
             "failures": failures,
         }
-        name = self.run + "index.json"
         with self._lock:
-            self._taken.add(name)
-            with open(os.path.join(self.path, name), "w", encoding="utf-8") as fh:
+            for file, _ in self._previous.values():
+                if file not in self._taken and os.path.exists(os.path.join(self.path, file)):
+                    os.remove(os.path.join(self.path, file))
+            with open(os.path.join(self.path, "index.json"), "w", encoding="utf-8") as fh:
                 fh.write(_index_text(index))
-        return name
+        return "index.json"
+
+
+def _previous_artifacts(path):
+    """The artifacts of the directory's last run (its ``index.json``), files in it only."""
+    try:
+        with open(os.path.join(path, "index.json"), encoding="utf-8") as fh:
+            index = json.load(fh)
+    except (OSError, ValueError):
+        return []
+    if not isinstance(index, dict) or index.get("schema") != SCHEMA:
+        return []
+    return [art for art in index.get("artifacts", ()) if isinstance(art, dict) and isinstance(art.get("file"), str)
+            and os.path.basename(art["file"]) == art["file"]]
 
 
 def _index_text(index):

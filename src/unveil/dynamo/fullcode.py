@@ -10,13 +10,13 @@ import inspect
 import re
 import types
 
-from ..functions import argument_count
+from ..functions import argument_count, identifier as source_name
 from .guards_file import identifier
 
 
 def signature_text(code):
     """``(params, call_args)`` source for a function with ``code``'s arguments."""
-    names = code.co_varnames
+    names = [source_name(n) for n in code.co_varnames]
     npos, nkw = code.co_argcount, code.co_kwonlyargcount
     posonly = code.co_posonlyargcount
     params, call = [], []
@@ -41,13 +41,11 @@ def signature_text(code):
     return ", ".join(params), ", ".join(call)
 
 
-#: the first top-level ``def`` line of a decompiled function, up to its name
-_DEF = re.compile(r"^((?:async )?def )(?!\d)\w+\(", re.MULTILINE)
-
-
-def renamed(source, new_name):
-    """``source`` (one decompiled def) with the function renamed."""
-    return _DEF.sub(lambda m: m.group(1) + new_name + "(", source, count=1)
+def renamed(source, code, new_name):
+    """``source`` (the decompiled ``code``) with that function renamed (a closure's ``def``
+    is inside the function that makes its free variables cells)."""
+    head = re.compile(r"^(\s*(?:async )?def )%s\(" % re.escape(source_name(code.co_name)), re.MULTILINE)
+    return head.sub(lambda m: m.group(1) + new_name + "(", source, count=1)
 
 
 def global_names(code):
@@ -87,23 +85,23 @@ def _code_blocks(fn, session, out, used):
             out.append("# the original bytecode could not be decompiled: %s" % exc)
     if source is not None:
         out.append("# The original bytecode, decompiled (what runs when no cache entry's guard passes).")
-        out.append(renamed(source, original))
+        out.append(renamed(source, fn.code, original))
     for entry, comp in fn.entries:
         out += _section("cache entry for compile %s of %s" % (comp.cid, fn.code.co_name))
-        for name, text in session.graphs.get(comp.cid, []):
+        for name, text in comp.graphs:
             out.append("# Graph %s (file %s): `forward` below is what the backend compiled;"
                        % (name, comp.graph_files.get(name)))
             out.append("# %s is the backend's compiled version of it, taken from the module's globals."
                        % name)
             body = text[text.index("class GraphModule"):]
             out.append(body.replace("class GraphModule(", "class %s_GraphModule(" % name, 1).rstrip())
-        used.update(global_names(comp.run_code))
+        used.update(global_names(comp.transformed))
         if comp.guards is not None:
             out.append("\n".join(comp.guards.comments[:1]))
             out.append(comp.guards.body.rstrip())
         if comp.source is not None:
             out.append("# Transformed code (file %s)." % comp.transformed_file)
-            out.append(renamed(comp.source, "__transformed_%s_for_%s" % (comp.tag, identifier(fn.key))))
+            out.append(renamed(comp.source, comp.transformed, "__transformed_%s_for_%s" % (comp.tag, identifier(fn.key))))
         else:
             out.append("# the transformed code could not be decompiled; see %s" % comp.transformed_file)
     for child in session.functions.values():
@@ -113,7 +111,7 @@ def _code_blocks(fn, session, out, used):
     out += _section("dispatch of %s: what Dynamo's frame evaluation does on each call" % fn.code.co_name)
     out.append("def %s(%s):" % (dispatch_name(fn), params))
     args = fn.code.co_varnames[:argument_count(fn.code)]
-    out.append("    L = {%s}  # the frame's locals on entry" % ", ".join("%r: %s" % (a, a) for a in args))
+    out.append("    L = {%s}  # the frame's locals on entry" % ", ".join("%r: %s" % (a, source_name(a)) for a in args))
     for entry, comp in fn.entries:
         if comp.guards is not None and comp.source is not None:
             out.append("    if %s(L, G):" % comp.guards.name)

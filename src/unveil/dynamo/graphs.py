@@ -1,4 +1,7 @@
 """FX graphs as Python files: ``forward`` with its inputs' shapes, dtypes and strides."""
+import re
+
+from . import adapter
 
 
 def describe_input(value):
@@ -20,16 +23,35 @@ def graph_file_text(name, gm):
     for node in gm.graph.nodes:
         if node.op == "placeholder":
             lines.append("#   %s: %s" % (node.target, describe_input(node.meta.get("example_value"))))
-    readable = gm.print_readable(print_output=False, include_stride=True, include_device=True)
+    readable = adapter.readable_graph(gm, class_name(gm))
     return "\n".join(lines) + "\nimport torch\nfrom torch import device\n\n\n" + readable.strip("\n") + "\n"
 
 
-def link_comment(linked):
-    """Comment lines naming the files of what the backend made of a graph."""
-    if not linked:
-        return ""
-    lines = ["# What the backend made of this graph:"]
-    for kind, files in sorted(linked.items()):
-        for fname in files:
-            lines.append("#   %s: %s" % (kind.replace("_", " "), fname))
-    return "\n".join(lines) + "\n"
+def class_name(gm):
+    """The class a graph's file defines: the graph module's, if that is a name."""
+    name = type(gm).__name__
+    return name if name.isidentifier() else "GraphModule"
+
+
+def aot_file_text(kind, comp, gm):
+    """The file of a graph AOT Autograd hands its compiler (``kind``: aot_forward, ...)."""
+    readable = adapter.readable_graph(gm, class_name(gm), expanded_def=True)
+    return "%s\nimport torch\nfrom torch import device\n\n\n%s\n" % (_backend_head(kind, comp), readable.strip("\n"))
+
+
+#: a class line whose name is no identifier (torch prints a cached graph as ``class <lambda>``)
+_CLASS_NOT_A_NAME = re.compile(r"^class (?![A-Za-z_]\w*\()[^(\n]*\(", re.MULTILINE)
+
+
+def backend_file_text(kind, comp, payload):
+    """The file of what a backend logged for compile ``comp`` (Inductor's code, the joint
+    graph, an AOT graph taken from AOT Autograd's cache)."""
+    payload, renamed = _CLASS_NOT_A_NAME.subn("class GraphModule(", payload)
+    note = "\n# (torch printed its class with a name Python does not allow: here it is GraphModule)" if renamed else ""
+    return "%s%s\n%s" % (_backend_head(kind, comp), note, payload)
+
+
+def _backend_head(kind, comp):
+    graphs = ", ".join(sorted(comp.graph_files.values())) or "none dumped"
+    return "# %s for %s (compile %s), made from Dynamo's graph (%s)" % (
+        kind.replace("_", " "), comp.fn.code.co_name, comp.cid, graphs)

@@ -1,62 +1,68 @@
 """``prepare_debug``: capture what torch.compile does inside a ``with`` block, as Python files.
 
-Data flow: torch calls three hooks while the block runs (see :mod:`.adapter`):
-the bytecode hook gives each original and transformed code object, the
-structured trace gives graph-break and recompile reasons, AOT graphs and
-Inductor code, and the ``graph_code`` log gives each Dynamo graph.  Records are
-kept per compile id; the transformed code is written at once, everything else
-when the block ends (guards are only final then), followed by the full-code
-files and ``index.json``.  Every hook catches its own errors: a failure is
-written as a file, warned about once, and the user's program goes on unchanged.
+Data flow: torch calls the hooks of :mod:`.hub` while the block runs (see
+:mod:`.adapter`): the bytecode hook gives each original and transformed code
+object, Dynamo's installing of a resume function gives that function, the
+``graph_code`` and ``aot_graphs`` logs give each graph module, and the
+structured trace gives graph-break and recompile reasons and Inductor's code.
+Each is written as a file when torch hands it over; guards (final only then),
+the full-code files and ``index.json`` are written when the block ends.
+
+With ``run_dumped`` the code torch runs is compiled from those files
+(:mod:`.from_dump`): transformed code and resume functions, each graph's
+``forward``, AOT Autograd's forward and backward, Inductor's ``call``.
+
+Every hook catches its own errors: a failure is written as a file, warned
+about once, and the user's program goes on unchanged.
 """
+import collections
 import os
 import threading
 import traceback
+import types
 import warnings
+import weakref
 
-from . import adapter
+from . import adapter, from_dump
 from .dump import DumpDir, failure_text, safe_name, short_graph_name
-from .graphs import graph_file_text, link_comment
 from .fullcode import full_code_text
+from .graphs import aot_file_text, backend_file_text, class_name, graph_file_text
 from .guards_file import guards_text
+from .hub import AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRACE_KINDS
+from .linemap import LineMap
 from ..api import decompile_code
 from ..errors import DecompilationError
-from ..recompile import recompile
+from ..functions import ENCLOSING_SCOPE
+
+RESUME_PREFIX = "torch_dynamo_resume_in_"
 
 
 class UnveilWarning(UserWarning):
     """Something unveil could not dump; the program itself runs on unchanged."""
 
 
-#: structured-trace events kept, and the artifact kind each is indexed as
-_TRACE_KINDS = {
-    "aot_forward_graph": "aot_forward",
-    "aot_backward_graph": "aot_backward",
-    "aot_joint_graph": "aot_joint",
-    "inductor_output_code": "inductor_output",
-}
-_TRACE_ARTIFACTS = {"dynamo_graph_break_reason": "break_reason", "recompile_reasons": "recompile_reason"}
-_TRACE_KEPT = frozenset(_TRACE_KINDS) | frozenset(_TRACE_ARTIFACTS)
-RESUME_PREFIX = "torch_dynamo_resume_in_"
-
-
 class Compile:
-    """One Dynamo compile of one code object: one cache entry."""
+    """One Dynamo compile of one code object: one cache entry, its graphs and backend output."""
 
-    def __init__(self, cid, code, transformed, function_modes):
+    def __init__(self, cid, fn, generation):
         self.cid = cid
-        self.code = code
-        self.transformed = transformed
-        self.run_code = transformed          # what Dynamo caches (ours when run_dumped)
-        self.function_modes = function_modes
+        self.fn = fn
+        self.generation = generation         # torch._dynamo.reset()s seen before it
+        self.code = None                     # the code object Dynamo compiled (the frame's)
+        self.transformed = None              # Dynamo's transformed code (the bytecode hook)
+        self.function_modes = []
         self.transformed_file = None
+        self.graphs = []                     # (Dynamo's global name of a graph, file text)
         self.graph_files = {}                # Dynamo's global name of a graph -> its file
+        self.backend_files = {}              # kind (aot_forward, inductor_output, ...) -> [files]
+        self.graph_modules_logged = collections.Counter()   # AOT graphs dumped from the module, by kind
         self.source = None                   # decompiled transformed code, when it worked
         self.guards = None                   # guards_file.GuardsText
 
     @property
     def tag(self):
-        return "compile_" + self.cid.replace("/", "_")
+        tag = "compile_" + self.cid.replace("/", "_")
+        return tag if not self.generation else "%s_reset%d" % (tag, self.generation)
 
 
 class Function:
@@ -65,14 +71,17 @@ class Function:
     def __init__(self, code, key):
         self.code = code
         self.key = key
+        self.frame_code = code               # the code whose frames Dynamo sees (ours when run from the dump)
         self.compiles = []
         self.entries = []                    # (adapter.CacheEntry, Compile), in Dynamo's order
+        self.captured = []                   # cache entries taken before a torch._dynamo.reset()
         self.globals = None                  # the frame's globals, from a guard
         self.resume_source = None
         self.is_resume = code.co_name.startswith(RESUME_PREFIX)
         self.parent = None
         self.resume_file = None
         self.resume_reason = None
+        self.bindings = {}                   # objects the decompiled resume function names
 
     def describe(self):
         return {"name": self.code.co_name, "qualname": getattr(self.code, "co_qualname", self.code.co_name),
@@ -80,79 +89,31 @@ class Function:
                 "kind": "resume" if self.is_resume else "function", "key": self.key,
                 "resumes": self.parent.key if self.parent is not None else None,
                 "resume_reason": self.resume_reason,
-                "compiles": [c.cid for c in self.compiles]}
-
-
-class _Hub:
-    """The one set of torch hooks, shared by every active session (nesting, threads)."""
-
-    def __init__(self):
-        self.lock = threading.RLock()
-        self.sessions = []
-        self.handles = []
-
-    def add(self, session):
-        with self.lock:
-            if session in self.sessions:
-                raise RuntimeError("this prepare_debug session is already active")
-            if not self.sessions:
-                self._install()
-            self.sessions.append(session)
-
-    def discard(self, session):
-        with self.lock:
-            if session in self.sessions:
-                self.sessions.remove(session)
-            if not self.sessions:
-                self._uninstall()
-
-    def _install(self):
-        trace = adapter.StructuredTrace(self._trace, events=_TRACE_KEPT)
-        graphs = adapter.GraphCodeLog(self._graph)
-        trace.attach()
-        graphs.attach()
-        self.handles = [trace.detach, graphs.detach, adapter.register_bytecode_hook(self._bytecode).remove]
-
-    def _uninstall(self):
-        for remove in reversed(self.handles):
-            remove()
-        self.handles = []
-
-    def _each(self, method, *args):
-        result = None
-        for session in list(self.sessions):
-            out = session.guarded(method, *args)
-            if out is not None:
-                result = out
-        return result
-
-    def _bytecode(self, code, transformed):
-        return self._each("on_bytecode", code, transformed)
-
-    def _trace(self, event, metadata, payload):
-        if event in _TRACE_KINDS or (event == "artifact" and metadata["artifact"].get("name") in _TRACE_ARTIFACTS):
-            self._each("on_trace", event, metadata, payload)
-
-    def _graph(self, name, gm):
-        self._each("on_graph", name, gm)
-
-
-_HUB = _Hub()
+                "compiles": [c.cid for c in self.compiles if c.transformed is not None],
+                "compiles_without_code": [c.cid for c in self.compiles if c.transformed is None]}
 
 
 class DebugSession:
     """Context manager returned by :func:`unveil.prepare_debug`."""
 
     def __init__(self, dump_dir, run_dumped=False):
-        self.dump_dir = os.fspath(dump_dir)
+        self.dump_dir = os.path.abspath(os.fspath(dump_dir))
         self.run_dumped = run_dumped
         self.dump = None
-        self.functions = {}          # code object -> Function
-        self.compiles = {}           # compile id -> Compile
-        self.events = {}             # compile id -> [(kind, payload, metadata)]
-        self.graphs = {}             # compile id -> [(name, graph module)]
+        self.functions = {}          # id of a code object (kept alive by its Function) -> Function: a
+        #                              code object with a dict in its constants cannot be a key
+        self.compiles = {}           # (generation, compile id) -> Compile
+        self.events = {}             # (generation, compile id) -> [(kind, payload, metadata)]
+        self.aliases = {}            # id of a code object run instead of Dynamo's -> (it, Dynamo's)
         self.failures = []
         self.index_file = None
+        self.lines = LineMap()
+        self.generation = 0
+        self.replaced = from_dump.Replacements()         # graph forwards, resume codes, globals
+        self.replaced_shared = from_dump.Replacements()  # Inductor modules, which torch caches by path
+        self._tracked = weakref.WeakKeyDictionary()   # graph module -> (file, how to print it)
+        self._inductor_files = {}    # path of a module Inductor wrote -> our file of it
+        self._resume_runs = {}       # id of Dynamo's resume code (kept by its Function) -> ours
         self._lock = threading.RLock()
         self._warned = False
         self._active = False
@@ -162,14 +123,15 @@ class DebugSession:
         if self._active:
             raise RuntimeError("this prepare_debug session is already active")
         self.dump = DumpDir(self.dump_dir, adapter.torch_version())
-        _HUB.add(self)
+        HUB.add(self)
         self._active = True
         return self
 
     def __exit__(self, *exc):
-        _HUB.discard(self)
+        HUB.discard(self)
         self._active = False
         self.guarded("finish")
+        self.replaced_shared.undo_codes()
         return False
 
     # -- failures never reach the user's program -------------------------------
@@ -190,47 +152,97 @@ class DebugSession:
         self.failures.append(entry)
         if not self._warned:
             self._warned = True
-            warnings.warn("unveil.prepare_debug: %s (%s); the program runs on unchanged; "
+            warnings.warn("unveil: %s (%s); the program runs on unchanged; "
                           "see the failures in %s" % (what, entry["error"], self.dump_dir), UnveilWarning,
                           stacklevel=3)
 
     # -- records ------------------------------------------------------------
     def function(self, code):
-        fn = self.functions.get(code)
+        code = self.dynamo_code(code)
+        fn = self.functions.get(id(code))
         if fn is None:
             base = safe_name(getattr(code, "co_qualname", code.co_name))
             taken = {f.key for f in self.functions.values()}
             key, n = base, 2
             while key in taken:
                 key, n = "%s_%d" % (base, n), n + 1
-            fn = self.functions[code] = Function(code, key)
+            fn = self.functions[id(code)] = Function(code, key)
         return fn
+
+    def compile_record(self, cid, code=None):
+        """The :class:`Compile` of compile ``cid``, made on first sight (for the frame
+        Dynamo compiles now, unless ``code`` names it)."""
+        comp = self.compiles.get((self.generation, cid))
+        if comp is None:
+            if code is None:
+                frame = adapter.compiling_frame()
+                code = frame[0] if frame is not None else _UNKNOWN_CODE
+            fn = self.function(code)
+            comp = self.compiles[self.generation, cid] = Compile(cid, fn, self.generation)
+            fn.compiles.append(comp)
+        return comp
+
+    def _current_compile(self, cid=None):
+        cid = cid or adapter.current_compile_id() or "unknown_%d" % len(self.compiles)
+        return self.compile_record(cid)
+
+    def reasons(self, comp, kind):
+        return [p for k, p, _ in self.events.get((comp.generation, comp.cid), []) if k == kind and p]
+
+    def path(self, fname):
+        return os.path.join(self.dump.path, fname)
+
+    def dynamo_code(self, code):
+        """Dynamo's own code object for ``code`` (one that runs in its place, or itself)."""
+        alias = self.aliases.get(id(code))
+        return alias[1] if alias is not None and alias[0] is code else code
+
+    def runs_instead(self, original, replacement):
+        """Dynamo runs ``replacement`` (a code object of this or another session) for ``original``."""
+        self.aliases[id(replacement)] = (replacement, self.dynamo_code(original))
+        fn = self.functions.get(id(original))
+        if fn is not None:
+            fn.frame_code = replacement
+
+    def capture_cache_entries(self):
+        """Keep the cache entries (and so the guards) of every function before torch forgets them."""
+        for fn in self.functions.values():
+            fn.captured += [(e, self.generation) for e in adapter.cache_entries(fn.frame_code)]
+        self.generation += 1
 
     # -- hooks ----------------------------------------------------------------
     def on_bytecode(self, code, transformed):
-        cid = adapter.current_compile_id() or "unknown_%d" % len(self.compiles)
         fn = self.function(code)
-        comp = Compile(cid, code, transformed, adapter.function_mode_stack_types())
-        fn.compiles.append(comp)
-        self.compiles[cid] = comp
+        comp = self._current_compile()
+        if comp.fn is not fn:          # a compile id torch gave to no frame we knew
+            comp.fn.compiles.remove(comp)
+            comp.fn, comp.generation = fn, self.generation
+            fn.compiles.append(comp)
+        comp.code, comp.transformed = code, transformed
+        comp.function_modes = adapter.function_mode_stack_types()
         name = "%s.%s.transformed.py" % (fn.key, comp.tag)
         try:
-            decompiled = decompile_code(transformed)
+            decompiled = decompile_code(transformed, bindings_prefix="__unveil_%s_" % comp.tag)
         except DecompilationError as exc:
             comp.transformed_file = self.dump.write(
                 name, failure_text("decompile the transformed code of %s" % code.co_name, transformed, exc),
-                function=fn.key, compile_id=cid, kind="transformed_code", ok=False, error=str(exc))
+                function=fn.key, compile_id=comp.cid, kind="transformed_code", ok=False, error=str(exc))
             self.fail("decompiling %s's transformed code" % code.co_name, exc, code)
             return None
         comp.source = decompiled.source
-        text = self._transformed_text(fn, comp, decompiled)
-        comp.transformed_file = self.dump.write(name, text, function=fn.key, compile_id=cid,
-                                                kind="transformed_code", ok=True)
-        if self.run_dumped:
-            return self._recompiled(comp, decompiled)
-        return None
+        head = self._transformed_head(fn, comp, decompiled)
+        comp.transformed_file = self.dump.write(name, "\n".join(head) + "\n" + decompiled.source,
+                                                function=fn.key, compile_id=comp.cid, kind="transformed_code",
+                                                ok=True)
+        self.lines.add_decompiled(self.path(comp.transformed_file), len(head), decompiled.lines,
+                                  transformed.co_filename, "transformed code")
+        if not self.run_dumped:
+            return None
+        frame = adapter.compiling_frame()
+        return self._recompiled(comp.transformed_file, transformed, decompiled.bindings,
+                                frame[1] if frame is not None else None, "%s's transformed code" % code.co_name)
 
-    def _transformed_text(self, fn, comp, decompiled):
+    def _transformed_head(self, fn, comp, decompiled):
         head = ['# Transformed code of %s (compile %s): the bytecode Dynamo runs in place of the original'
                 % (fn.code.co_name, comp.cid),
                 "# Original: %s:%d" % (fn.code.co_filename, fn.code.co_firstlineno)]
@@ -240,105 +252,40 @@ class DebugSession:
             head.append("# Globals Dynamo created: " + ", ".join(created))
         for ident, value in sorted(decompiled.bindings.items()):
             head.append("# %s: an object Dynamo placed in the code: %s" % (ident, _describe(value)))
-        return "\n".join(head) + "\n" + decompiled.source
+        return head + _free_variables_note(comp.transformed)
 
-    def _recompiled(self, comp, decompiled):
-        """The code recompiled from the dumped file, to run instead of Dynamo's (run_dumped)."""
-        if decompiled.bindings:
-            self.fail("running %s's dumped code" % comp.code.co_name,
-                      DecompilationError("the code holds objects with no source form: %s"
-                                         % ", ".join(sorted(decompiled.bindings))), comp.code)
+    def _recompiled(self, fname, like, bindings, namespace, what):
+        """``like`` compiled from dumped file ``fname``, its objects bound in ``namespace``."""
+        try:
+            if bindings and namespace is None:
+                raise DecompilationError("no globals to bind %s in" % ", ".join(sorted(bindings)))
+            code = from_dump.recompiled(self.path(fname), like)
+            self.replaced.bind(namespace, bindings)
+        except DecompilationError as exc:
+            self.fail("running %s from %s" % (what, fname), exc, like)
             return None
-        path = os.path.join(self.dump.path, comp.transformed_file)
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-        code = recompile(text, comp.transformed, filename=path)
-        comp.run_code = code
         return code
 
-    def on_trace(self, event, metadata, payload):
-        cid = adapter.record_compile_id(metadata)
-        if event == "artifact":
-            kind = _TRACE_ARTIFACTS[metadata["artifact"]["name"]]
-        else:
-            kind = _TRACE_KINDS[event]
-        self.events.setdefault(cid, []).append((kind, payload, metadata))
+    def on_resume_install(self, name, code, f_globals):
+        fn = self.function(code)
+        resumed = adapter.resumed_code(code)
+        if resumed is not None and fn.parent is None:
+            fn.parent = self.function(resumed)
+        if fn.resume_file is None:
+            self.write_resume_function(fn, self._current_compile())
+        if not self.run_dumped or fn.resume_source is None:
+            return None
+        ours = self._resume_runs.get(id(code))
+        if ours is None:
+            ours = self._resume_runs[id(code)] = self._recompiled(fn.resume_file, code, fn.bindings, f_globals,
+                                                              "resume function %s" % code.co_name)
+        return ours
 
-    def on_graph(self, name, gm):
-        cid = gm.meta.get("dynamo_compile_id")
-        cid = "%s/%s" % (cid.frame_id, cid.frame_compile_id) if cid is not None else adapter.current_compile_id()
-        self.graphs.setdefault(cid, []).append((name, graph_file_text(name, gm)))
-
-    # -- the end of the block ---------------------------------------------------
-    def finish(self):
-        for fn in list(self.functions.values()):
-            if not fn.is_resume:
-                self.guarded("find_resume_functions", fn)
-        for fn in list(self.functions.values()):
-            for comp in fn.compiles:
-                self.guarded("write_compile", fn, comp)
-            self.guarded("write_guards", fn)
-            if fn.is_resume:
-                self.guarded("write_resume_function", fn)
-        for fn in list(self.functions.values()):
-            if not fn.is_resume:
-                self.guarded("write_full_code", fn)
-        self.dump.functions = [fn.describe() for fn in self.functions.values()]
-        self.index_file = self.dump.write_index(self.failures)
-
-    def find_resume_functions(self, fn, depth=0):
-        for code in adapter.resume_codes(fn.code):
-            child = self.function(code)
-            child.parent = fn
-            if depth < 20:
-                self.find_resume_functions(child, depth + 1)
-
-    def write_compile(self, fn, comp):
-        events = self.events.get(comp.cid, [])
-        linked = {}
-        for kind in _TRACE_KINDS.values():
-            payloads = [p for k, p, _ in events if k == kind and p]
-            for i, payload in enumerate(payloads):
-                suffix = "" if len(payloads) == 1 else "_%d" % i
-                header = "# %s for %s (compile %s)\n" % (kind.replace("_", " "), fn.code.co_name, comp.cid)
-                linked.setdefault(kind, []).append(self.dump.write(
-                    "%s.%s.%s%s.py" % (fn.key, comp.tag, kind, suffix), header + payload,
-                    function=fn.key, compile_id=comp.cid, kind=kind, ok=True))
-        for name, text in self.graphs.get(comp.cid, []):
-            comp.graph_files[name] = self.dump.write(
-                "%s.%s.graph.%s.py" % (fn.key, comp.tag, short_graph_name(name)), link_comment(linked) + text,
-                function=fn.key, compile_id=comp.cid, kind="graph", graph=name, ok=True)
-
-    def reasons(self, cid, kind):
-        return [p for k, p, _ in self.events.get(cid, []) if k == kind and p]
-
-    def write_guards(self, fn):
-        fn.entries = []
-        entries = adapter.cache_entries(fn.code)
-        by_code = {}
-        for comp in fn.compiles:
-            by_code[id(comp.run_code)] = comp
-            by_code[id(comp.transformed)] = comp
-        for entry in entries:
-            comp = by_code.get(id(entry.transformed))
-            if comp is None:
-                continue
-            fn.entries.append((entry, comp))
-            fn.globals = adapter.guard_globals(entry)
-            guards = comp.guards = guards_text(fn, comp, entry, self.reasons(comp.cid, "recompile_reason"))
-            self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), guards.file_text(), function=fn.key,
-                            compile_id=comp.cid, kind="guards", ok=not guards.untranslated,
-                            untranslated=guards.untranslated)
-
-    def write_resume_function(self, fn):
+    def write_resume_function(self, fn, comp):
+        """The resume function's file; the graph broke for the last reason its compile logged."""
         line = fn.code.co_name.rpartition("_at_")[2]
-        reason = None
-        if fn.parent is not None:
-            for comp in fn.parent.compiles:
-                for payload in self.reasons(comp.cid, "break_reason"):
-                    first = payload.splitlines()[0] if payload else ""
-                    if first.endswith(":" + line) or reason is None:
-                        reason = payload
+        found = self.reasons(comp, "break_reason")
+        reason = found[-1] if found else None
         fn.resume_reason = _reason_summary(reason)
         parent = fn.parent.code.co_name if fn.parent is not None else "?"
         head = ["# Resume function %s: Dynamo made it after a graph break; it runs the rest of %s"
@@ -348,20 +295,164 @@ class DebugSession:
             head += ["#   " + text for text in reason.strip().splitlines()[:12]]
         name = "%s.resume_function.py" % fn.key
         try:
-            source = decompile_code(fn.code).source
+            decompiled = decompile_code(fn.code, bindings_prefix="__unveil_%s_" % fn.key)
         except DecompilationError as exc:
             fn.resume_file = self.dump.write(name, failure_text("decompile resume function %s" % fn.code.co_name,
                                                                 fn.code, exc),
                                              function=fn.key, kind="resume_function", ok=False, error=str(exc))
             self.fail("decompiling resume function %s" % fn.code.co_name, exc, fn.code)
             return
-        fn.resume_source = source
-        fn.resume_file = self.dump.write(name, "\n".join(head) + "\n" + source, function=fn.key,
+        for ident, value in sorted(decompiled.bindings.items()):
+            head.append("# %s: an object Dynamo placed in the code: %s" % (ident, _describe(value)))
+        head += _free_variables_note(fn.code)
+        fn.resume_source, fn.bindings = decompiled.source, decompiled.bindings
+        fn.resume_file = self.dump.write(name, "\n".join(head) + "\n" + decompiled.source, function=fn.key,
                                          kind="resume_function", ok=True, resumes=parent, line=line)
+        self.lines.add_decompiled(self.path(fn.resume_file), len(head), decompiled.lines, fn.code.co_filename,
+                                  "resume function")
+
+    def on_trace(self, event, metadata, payload):
+        comp = self._current_compile(adapter.record_compile_id(metadata))
+        if event == "artifact":
+            kind = TRACE_ARTIFACTS[metadata["artifact"]["name"]]
+        else:
+            kind = TRACE_KINDS[event]
+        self.events.setdefault((comp.generation, comp.cid), []).append((kind, payload, metadata))
+        if kind in AOT_GRAPH_KINDS and comp.graph_modules_logged[kind]:
+            comp.graph_modules_logged[kind] -= 1          # dumped already, from its graph module
+        elif payload and kind in BACKEND_TEXT_KINDS:
+            fname = self._write_backend(comp, kind, backend_file_text(kind, comp, payload))
+            module_path = (metadata.get(event) or {}).get("filename") if kind == "inductor_output" else None
+            if module_path and self.run_dumped:
+                self._inductor_files[module_path] = fname
+                module = adapter.inductor_module(module_path)      # loaded already on a cache hit
+                if module is not None:
+                    self.on_inductor_module(module_path, module)
+
+    def _write_backend(self, comp, kind, text):
+        files = comp.backend_files.setdefault(kind, [])
+        suffix = "_%d" % len(files) if files else ""
+        fname = self.dump.write("%s.%s.%s%s.py" % (comp.fn.key, comp.tag, kind, suffix), text,
+                                function=comp.fn.key, compile_id=comp.cid, kind=kind, ok=True)
+        files.append(fname)
+        return fname
+
+    def on_graph(self, name, gm):
+        cid = gm.meta.get("dynamo_compile_id")
+        comp = self._current_compile("%s/%s" % (cid.frame_id, cid.frame_compile_id) if cid is not None else None)
+        text = graph_file_text(name, gm)
+        comp.graphs.append((name, text))
+        fname = comp.graph_files[name] = self.dump.write(
+            "%s.%s.graph.%s.py" % (comp.fn.key, comp.tag, short_graph_name(name)), text,
+            function=comp.fn.key, compile_id=comp.cid, kind="graph", graph=name, ok=True)
+        self.lines.add_graph(self.path(fname), text, "graph")
+        if self.run_dumped:
+            self._track(gm, fname, lambda g: graph_file_text(name, g))
+
+    def on_aot_graph(self, kind, gm):
+        comp = self._current_compile()
+        comp.graph_modules_logged[kind] += 1
+        text = aot_file_text(kind, comp, gm)
+        fname = self._write_backend(comp, kind, text)
+        self.lines.add_graph(self.path(fname), text, kind.replace("_", " ") + " graph")
+        if self.run_dumped:
+            self._track(gm, fname, lambda g: aot_file_text(kind, comp, g))
+
+    # -- graph code run from the dump ----------------------------------------------
+    def _track(self, gm, fname, render):
+        """Run ``gm``'s ``forward`` (and that of its copies, such as the one AOT Autograd
+        compiles of the backward graph) from dumped file ``fname``."""
+        self._tracked[gm] = (fname, render)
+        adapter.force_recompile(gm)      # a lazily compiled module makes its forward now
+        self.on_recompile(gm)
+
+    def on_graph_copy(self, gm, copy):
+        tracked = self._tracked.get(gm)
+        if tracked is not None:
+            self._track(copy, *tracked)
+
+    def on_recompile(self, gm):
+        """A graph module's ``forward`` was made anew: from our file, if it is a graph we dumped."""
+        if not self.run_dumped:
+            return
+        tracked = self._tracked.get(gm)
+        if tracked is None:
+            return
+        fname, render = tracked
+        forward = type(gm).__dict__.get("forward")
+        if not isinstance(forward, types.FunctionType) or forward.__code__.co_filename == self.path(fname):
+            return
+        text = render(gm)
+        if text != from_dump.read(self.path(fname)):     # a backend changed how it is called
+            self.dump.rewrite(fname, text)
+            self.lines.add_graph(self.path(fname), text, None)
+        try:
+            code = from_dump.same_function_from(self.path(fname), forward.__code__, "%s.forward" % class_name(gm),
+                                                imports=False)
+        except DecompilationError as exc:
+            self.fail("running the graph's forward from %s" % fname, exc)
+            return
+        self.replaced.replace_code(forward, code)
+
+    def on_inductor_module(self, path, module):
+        fname = self._inductor_files.get(path)
+        call = getattr(module, "call", None)
+        function = getattr(call, "__func__", call)
+        if fname is None or not isinstance(function, types.FunctionType):
+            return
+        if function.__code__.co_filename == self.path(fname):
+            return
+        try:
+            code = from_dump.same_function_from(self.path(fname), function.__code__,
+                                                getattr(function.__code__, "co_qualname", "call"))
+        except DecompilationError as exc:
+            self.fail("running Inductor's call from %s" % fname, exc)
+            return
+        self.replaced_shared.replace_code(function, code)
+
+    # -- the end of the block ---------------------------------------------------
+    def finish(self):
+        for fn in list(self.functions.values()):
+            self.guarded("write_guards", fn)
+        for fn in list(self.functions.values()):
+            if not fn.is_resume and fn.entries:
+                self.guarded("write_full_code", fn)
+        self.dump.functions = [fn.describe() for fn in self.functions.values()]
+        self.index_file = self.dump.write_index(self.failures)
+
+    def write_guards(self, fn):
+        fn.entries = []
+        entries = fn.captured + [(e, self.generation) for e in adapter.cache_entries(fn.frame_code)]
+        by_code = {}
+        for comp in fn.compiles:
+            if comp.transformed is not None:
+                by_code[id(comp.transformed), comp.generation] = comp
+        for entry, generation in entries:
+            comp = by_code.get((id(self.dynamo_code(entry.transformed)), generation))
+            if comp is None or comp.guards is not None:
+                continue
+            fn.entries.append((entry, comp))
+            fn.globals = adapter.guard_globals(entry)
+            guards = comp.guards = guards_text(fn, comp, entry, self.reasons(comp, "recompile_reason"))
+            self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), guards.file_text(), function=fn.key,
+                            compile_id=comp.cid, kind="guards", ok=not guards.untranslated,
+                            untranslated=guards.untranslated)
 
     def write_full_code(self, fn):
         text = full_code_text(fn, self)
         self.dump.write("%s.full_code.py" % fn.key, text, function=fn.key, kind="full_code", ok=True)
+
+
+#: stands for the frame of a compile no hook named (its files are named after it)
+_UNKNOWN_CODE = compile("pass", "<unknown>", "exec").replace(co_name="unknown_frame")
+
+
+def _free_variables_note(code):
+    if not code.co_freevars:
+        return []
+    return ["# %s reads %s from the function it was made in: the def is written inside %s, whose"
+            % (code.co_name, ", ".join(code.co_freevars), ENCLOSING_SCOPE),
+            "# locals these are (at run time, the cells of that function's frame)."]
 
 
 def _reason_summary(reason):
@@ -376,4 +467,3 @@ def _describe(value):
     if len(text) > 100:
         text = text[:97] + "..."
     return "%s (%s.%s)" % (text, type(value).__module__, type(value).__qualname__)
-

@@ -1,0 +1,88 @@
+"""Which dumped lines run a line of the user's own code.
+
+Two sources: a decompiled file (transformed code, resume function) knows, per
+printed line, the original line of the bytecode it came from (Dynamo keeps the
+user's lines in the code it makes); a graph file says it in the comments torch
+writes before each node's statement (``# File: /path/model.py:42 in forward,
+code: ...``).
+"""
+import collections
+import os
+import re
+
+_FILE_COMMENT = re.compile(r"^\s*# File: (.+?):(\d+) in ")
+_OTHER_COMMENT = re.compile(r"^\s*# No stacktrace found")
+
+Location = collections.namedtuple("Location", "path line kind")
+
+
+def _same_file(path):
+    return os.path.normcase(os.path.abspath(path))
+
+
+class LineMap:
+    def __init__(self):
+        self._files = {}        # dumped path -> (kind, [(user file, user line, dumped line)])
+        self.listener = None    # called after each file added
+
+    def add_decompiled(self, path, header_lines, lines, user_file, kind):
+        """A decompiled file: ``lines[i]`` is the original line of its text line ``i + 1``
+        after ``header_lines`` lines of comments."""
+        user_file = _same_file(user_file)
+        self._files[path] = (kind, [(user_file, line, header_lines + i + 1)
+                                    for i, line in enumerate(lines) if line is not None])
+        self._added()
+
+    def add_graph(self, path, text, kind):
+        """A graph file (its text); ``kind`` None keeps what the file was added as before."""
+        if kind is None:
+            kind = self._files.get(path, ("graph", None))[0]
+        found, here = [], None
+        for number, line in enumerate(text.splitlines(), 1):
+            match = _FILE_COMMENT.match(line)
+            if match:
+                here = (_same_file(match.group(1)), int(match.group(2)))
+            elif _OTHER_COMMENT.match(line):
+                here = None
+            elif here is not None and line.strip() and not line.lstrip().startswith("#"):
+                found.append(here + (number,))
+        self._files[path] = (kind, found)
+        self._added()
+
+    def _added(self):
+        if self.listener is not None:
+            self.listener()
+
+    def locate(self, user_file, user_line):
+        """The dumped lines that run ``user_file:user_line``: the first line of each run of
+        consecutive lines in each file, as :class:`Location` s.  Through dumped files too:
+        code run from a dumped resume function is traced by Dynamo, whose transformed code
+        and graphs then name that file's lines."""
+        wanted, out, seen = [(_same_file(user_file), user_line)], [], set()
+        while wanted:
+            file, line = wanted.pop()
+            for where in self._direct(file, line):
+                if (where.path, where.line) not in seen:
+                    seen.add((where.path, where.line))
+                    out.append(where)
+                    wanted += [(where.path, dumped) for dumped in self._lines_of(where.path, where.line)]
+        return sorted(out)
+
+    def _direct(self, user_file, user_line):
+        for path, (kind, entries) in sorted(self._files.items()):
+            previous = None
+            for file, line, dumped in sorted(entries, key=lambda e: e[2]):
+                if file == user_file and line == user_line:
+                    if previous is None or dumped != previous + 1:
+                        yield Location(path, dumped, kind)
+                    previous = dumped
+
+    def _lines_of(self, path, first):
+        """The run of consecutive lines of ``path`` that starts at ``first`` and stands for
+        one line of the code it came from."""
+        kind, entries = self._files[path]
+        by_line = {dumped: (file, line) for file, line, dumped in entries}
+        origin, n = by_line.get(first), first
+        while by_line.get(n) == origin:
+            yield n
+            n += 1

@@ -1,0 +1,122 @@
+"""``unveil.debug()``: what torch.compile runs, run from the dumped files, to step through.
+
+One pass: the block starts from an empty Dynamo cache (``torch._dynamo.reset()``),
+so everything in it is compiled inside it; each piece of code is written to the
+dump directory when torch makes it and then runs from that file (a
+:class:`~unveil.dynamo.session.DebugSession` with ``run_dumped``).  A breakpoint
+in a dumped file stops there the first time that code runs, in pdb, VS Code or
+PyCharm; the names and lines are the same in the next run of the same program.
+When the block ends, torch's caches are reset again and everything replaced is
+put back, so nothing compiled from the dump outlives it.
+"""
+import bdb
+import os
+import pdb
+import sys
+
+from . import adapter
+from .hub import HUB
+from .session import DebugSession
+
+#: the debuggers' own modules, which Dynamo must not trace (see adapter.SkipTracing);
+#: pdb and bdb are in the standard library, which it skips anyway
+DEBUGGER_MODULES = ("debugpy", "pydevd", "_pydevd_bundle", "_pydev_bundle", "_pydevd_frame_eval", "pydevd_plugins")
+
+
+class DebugRun(DebugSession):
+    """Context manager returned by :func:`unveil.debug`."""
+
+    def __init__(self, dump_dir, pause=False):
+        super().__init__(dump_dir, run_dumped=True)
+        self.pause = pause
+        self._wanted = []          # (file, line) of the user's code asked for by break_at
+        self._breaks = set()       # (dumped file, line) where a breakpoint was set
+        self._debugger = None      # the pdb this run started, if it started one
+        self.lines.listener = self._set_breakpoints
+
+    def __enter__(self):
+        HUB.reset_torch()
+        self._debuggers_skipped = adapter.SkipTracing(DEBUGGER_MODULES)
+        self._debuggers_skipped.attach()
+        super().__enter__()
+        print(self._banner(), file=sys.stderr, flush=True)
+        if self.pause:
+            input("unveil.debug: set your breakpoints, then press Enter to run on. ")
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            return super().__exit__(*exc)
+        finally:
+            HUB.reset_torch()
+            self._debuggers_skipped.detach()
+            self.replaced.undo_codes()
+            self.replaced.undo_globals()
+            self._clear_breakpoints()
+
+    def _banner(self):
+        previous = sorted(a["file"] for a in self.dump.previous_artifacts if a.get("kind") == "transformed_code")
+        lines = ["unveil.debug: code torch.compile makes in this block runs from files in %s," % self.dump.path,
+                 "  each written just before it first runs; a file keeps its name and lines from run to run.",
+                 "  pdb: break %s:LINE   (or session.break_at(__file__, LINE) for a line of your own code)"
+                 % os.path.join(self.dump.path, previous[0] if previous else "<function>.compile_0_0.transformed.py"),
+                 "  VS Code / PyCharm: set breakpoints in those files, with justMyCode off (see docs/debugging.md)."]
+        return "\n".join(lines)
+
+    # -- breakpoints by the user's own lines -----------------------------------------
+    def locate(self, filename, line):
+        """The dumped lines written so far that run line ``line`` of ``filename`` (the
+        user's code): :class:`~unveil.dynamo.linemap.Location` s (path, line, kind)."""
+        return self.lines.locate(filename, line)
+
+    def break_at(self, filename, line):
+        """Stop in pdb wherever dumped code runs line ``line`` of ``filename``: in files
+        written so far and in those written later in the block.  Uses the pdb already
+        tracing the program, else starts one that runs on until a breakpoint."""
+        self._wanted.append((filename, line))
+        self._set_breakpoints()
+        return self.locate(filename, line)
+
+    def _set_breakpoints(self):
+        for filename, line in self._wanted:
+            for where in self.lines.locate(filename, line):
+                if (where.path, where.line) not in self._breaks:
+                    self._breaks.add((where.path, where.line))
+                    self._break(where.path, where.line)
+
+    def _break(self, path, line):
+        debugger = _tracing_debugger() or self._debugger
+        if debugger is not None:
+            debugger.set_break(path, line)
+            return
+        self._debugger = pdb.Pdb()
+        self._debugger.set_break(path, line)
+        _run_on_until_a_breakpoint(self._debugger, sys._getframe(1))
+
+    def _clear_breakpoints(self):
+        debugger = _tracing_debugger() or self._debugger
+        if debugger is not None:
+            for path, line in self._breaks:
+                debugger.clear_break(path, line)
+        self._breaks = set()
+        if self._debugger is not None and not self._debugger.breaks:
+            self._debugger.set_continue()      # with no breakpoint left, it stops tracing
+        self._debugger = None
+
+
+def _tracing_debugger():
+    """The bdb debugger (pdb) tracing this thread, if any."""
+    owner = getattr(sys.gettrace(), "__self__", None)
+    return owner if isinstance(owner, bdb.Bdb) else None
+
+
+def _run_on_until_a_breakpoint(debugger, frame):
+    """``debugger.set_trace(frame)``, but running on until a breakpoint instead of
+    stopping at the next line."""
+    debugger.reset()
+    while frame is not None:
+        frame.f_trace = debugger.trace_dispatch
+        debugger.botframe = frame
+        frame = frame.f_back
+    debugger.set_continue()
+    sys.settrace(debugger.trace_dispatch)
