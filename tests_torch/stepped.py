@@ -9,15 +9,10 @@ import sys
 import torch
 
 import unveil
+from programs import MLP
 
 
-class Net(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        torch.manual_seed(0)
-        self.l1 = torch.nn.Linear(8, 16)
-        self.l2 = torch.nn.Linear(16, 4)
-
+class Net(MLP):
     def forward(self, x):
         h = self.l1(x).relu()  # line: first layer
         torch._dynamo.graph_break()

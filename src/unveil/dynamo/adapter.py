@@ -339,9 +339,13 @@ def compiling_frame():
 
 
 class _Patch:
-    """Replaces one attribute of a torch class while attached."""
+    """Replaces one attribute of a torch class while attached; the replacement calls
+    ``callback`` (each subclass says with what)."""
 
     owner = name = None
+
+    def __init__(self, callback):
+        self.callback = callback
 
     def attach(self):
         owner = self.owner()
@@ -358,9 +362,6 @@ class ResumeFunctionInstall(_Patch):
     (with the frame layout and calling convention of Dynamo's)."""
 
     name = "install_resume_function_global"
-
-    def __init__(self, callback):
-        self.callback = callback
 
     @staticmethod
     def owner():
@@ -391,9 +392,6 @@ class GraphRecompiles(_Patch):
 
     name = "recompile"
 
-    def __init__(self, callback):
-        self.callback = callback
-
     @staticmethod
     def owner():
         return torch.fx.GraphModule
@@ -413,9 +411,6 @@ class GraphCopies(_Patch):
     compiles a copy of the backward graph, when ``backward`` first runs)."""
 
     name = "__deepcopy__"
-
-    def __init__(self, callback):
-        self.callback = callback
 
     @staticmethod
     def owner():
@@ -449,9 +444,6 @@ class InductorModuleLoads(_Patch):
     """``callback(path, module)`` each time Inductor loads the Python module it generated."""
 
     name = "load_by_key_path"
-
-    def __init__(self, callback):
-        self.callback = callback
 
     @staticmethod
     def owner():

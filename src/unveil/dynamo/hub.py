@@ -1,8 +1,9 @@
 """The one set of torch hooks, shared by every active session (nesting, threads).
 
 The hooks go in with the first session and come out with the last.  The ones
-only code run from the dump needs (a GraphModule's ``forward`` made anew,
-Inductor loading its module) are in only while such a session is active.
+only code run from the dump needs (AOT Autograd's graph modules, a
+GraphModule's ``forward`` made anew or copied, Inductor loading its module) are
+in only while such a session is active.
 Each hook call goes to every session, each guarded: a failure of one is that
 session's, reported and never raised into the user's program.
 """
@@ -18,8 +19,9 @@ TRACE_KINDS = {
     "aot_joint_graph": "aot_joint",
     "inductor_output_code": "inductor_output",
 }
-#: AOT Autograd's graphs: dumped from their graph modules (the aot_graphs log), and from the
-#: trace's text only when it has no module for them (a graph from AOT Autograd's cache)
+#: AOT Autograd's graphs: dumped from the trace's text, unless the graph runs from the dump
+#: (then from its graph module, which the aot_graphs log gives; the trace has only text, and
+#: no module at all for a graph from AOT Autograd's cache)
 AOT_GRAPH_KINDS = frozenset(["aot_forward", "aot_backward", "aot_inference"])
 #: the kinds dumped as the text the trace gives
 BACKEND_TEXT_KINDS = AOT_GRAPH_KINDS | {"aot_joint", "inductor_output"}
@@ -64,13 +66,12 @@ class Hub:
             self._base = _attach([
                 adapter.StructuredTrace(self._trace, events=TRACE_KEPT),
                 adapter.GraphCodeLog(self._graph),
-                adapter.AotGraphsLog(self._aot_graph),
                 adapter.ResumeFunctionInstall(self._resume_install),
             ]) + [adapter.register_bytecode_hook(self._bytecode).remove]
         dumped = any(s.run_dumped for s in self.sessions)
         if dumped and not self._dumped:
-            self._dumped = _attach([adapter.GraphRecompiles(self._recompiled), adapter.GraphCopies(self._copied),
-                                    adapter.InductorModuleLoads(self._inductor_module)])
+            self._dumped = _attach([adapter.AotGraphsLog(self._aot_graph), adapter.GraphRecompiles(self._recompiled),
+                                    adapter.GraphCopies(self._copied), adapter.InductorModuleLoads(self._inductor_module)])
         if not dumped:
             self._dumped = _detach(self._dumped)
         if not self.sessions:

@@ -350,6 +350,8 @@ class DebugSession:
             self._track(gm, fname, lambda g: graph_file_text(name, g))
 
     def on_aot_graph(self, kind, gm):
+        if not self.run_dumped:
+            return        # (another session's) the structured trace has the same text
         comp = self._current_compile()
         comp.graph_modules_logged[kind] += 1
         text = aot_file_text(kind, comp, gm)
