@@ -195,3 +195,25 @@ def test_a_cell_pushed_as_a_value_is_the_cell_itself():
     exec("def run(g, a):\n    def reader():\n        return a\n    return reader, %s\n" % call, namespace)
     reader, passed = namespace["run"](lambda cells: cells, 7)
     assert passed[0] is reader.__closure__[0] and passed[0].cell_contents == 7
+
+
+def test_a_format_spec_that_is_not_a_constant_is_written_as_a_nested_field():
+    """A graph break inside ``f'{v:.2f}'`` hands the resume function the spec on the stack:
+    ``FORMAT_VALUE`` with a spec that is a name.  Written as the bare name, the f-string
+    could not be printed ("unexpected f-string part Name")."""
+    frame = _frame()
+    frame.run([_load("a"), _load("g"), Instr("FORMAT_VALUE", argval=(None, True))])
+    text = _text([ast.Expr(value=frame.pop())])
+    assert text == "f'{a:{g}}'"
+    assert eval(text, {"a": 3.14159, "g": ".2f"}) == "3.14"
+
+
+def test_a_string_part_that_is_not_a_constant_is_written_as_a_field():
+    """A graph break inside ``f'mean {v:.2f}'`` hands the resume function the literal
+    ``'mean '`` on the stack; ``BUILD_STRING`` then joins a name and a formatted value."""
+    frame = _frame()
+    frame.run([_load("g"), _load("a"), Instr("LOAD_CONST", argval=".2f"), Instr("FORMAT_VALUE", argval=(None, True)),
+               Instr("BUILD_STRING", arg=2)])
+    text = _text([ast.Expr(value=frame.pop())])
+    assert text == "f'{g}{a:.2f}'"
+    assert eval(text, {"a": 3.14159, "g": "mean "}) == "mean 3.14"

@@ -184,6 +184,12 @@ def chained_breaks(x):
     return x + s
 
 
+def fstring_item_break(x):
+    y = x.cos()
+    note = f"mean {y.mean().item():.2f}"    # the break is inside the f-string: its spec waits on the stack
+    return y * len(note)
+
+
 def _inner_layer(x):
     y = x.relu()
     torch._dynamo.graph_break()         # a break in an inlined call: a resume function per frame
@@ -367,6 +373,7 @@ PROGRAMS = [
     Program("closure_called_after_break", _fn(closure_called_after_break), lambda: [(_t(3), 2.0)],
             graph_breaks=True),
     Program("chained_breaks", _fn(chained_breaks), lambda: [(_t(3),)], graph_breaks=True),
+    Program("fstring_item_break", _fn(fstring_item_break), lambda: [(_t(3),)], graph_breaks=True),
     Program("break_in_nested_call", _fn(break_in_nested_call), lambda: [(_t(3),)], graph_breaks=True),
     Program("break_in_nested_call_aot_eager", _fn(break_in_nested_call), lambda: [(_t(3),)], backend="aot_eager",
             graph_breaks=True),

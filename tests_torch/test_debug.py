@@ -232,6 +232,25 @@ def test_entering_prints_where_the_files_are_and_pause_waits_for_enter(tmp_path,
         pass
     assert len(asked) == 1                    # the default does not wait
 
+    def no_terminal(prompt=""):
+        raise EOFError
+    monkeypatch.setattr("builtins.input", no_terminal)
+    with unveil.debug(tmp_path / "eof", pause=True):     # nothing to read: it runs on
+        pass
+
+
+def test_dynamo_leaves_the_debuggers_own_code_alone_inside_debug(tmp_path):
+    """Stopped in transformed code, pdb's and debugpy's functions run with Dynamo's
+    callback on: Dynamo compiled bdb's dispatch_return (shifting every later compile
+    id, and the file names with them) and debugpy's evaluation code."""
+    import bdb
+    from torch._dynamo import trace_rules
+    assert not trace_rules.check_file(bdb.__file__).skipped
+    with unveil.debug(tmp_path):
+        for module in (bdb, __import__("pdb"), __import__("debugpy")):
+            assert trace_rules.check_file(module.__file__).skipped, module
+    assert not trace_rules.check_file(bdb.__file__).skipped
+
 
 BREAK_AT = """
 import os, sys, torch, unveil
@@ -277,7 +296,7 @@ def test_the_documented_nan_hunt_finds_the_first_nan(tmp_path):
     dump = tmp_path / "nan_dump"
     subprocess.run([sys.executable, FIND_NAN, str(dump)], check=True, capture_output=True, env=environment(),
                    timeout=600)
-    graph = next(dump.glob("Normalised.forward.*.graph.*.py"))
+    graph = next(dump.glob("Normalised.forward.*.graph.py"))
     tree = ast.parse(graph.read_text())
     forward = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "forward")
     nodes = [s for s in forward.body if isinstance(s, ast.AnnAssign)]

@@ -137,6 +137,8 @@ def test_a_second_run_writes_the_same_names_and_a_changed_file_gets_a_new_one(tm
     full = next(a["file"] for a in index["artifacts"] if a["kind"] == "full_code")
     named = re.findall(r"# Graph \S+ \(file (\S+)\)", (dump / full).read_text())
     assert named and all((dump / name).exists() for name in named)
+    fourth, _ = run_program("1")            # back to the first program: back to the plain names
+    assert fourth == first, fourth
 
 
 def test_compiles_in_threads_are_all_dumped(tmp_path):

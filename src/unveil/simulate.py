@@ -742,8 +742,16 @@ def _build_string(f, ins):
     parts = f.popn(ins.arg)
     values = []
     for p in parts:
-        values.extend(p.values if isinstance(p, ast.JoinedStr) else [p])
+        values.extend(p.values if isinstance(p, ast.JoinedStr) else [_string_part(p)])
     f.push(ast.JoinedStr(values=values))
+
+
+def _string_part(value):
+    """A part of an f-string: a literal or a formatted value.  A string computed elsewhere
+    (Dynamo's resume function gets an f-string's first parts as arguments) is a field."""
+    if isinstance(value, ast.FormattedValue) or isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return value
+    return ast.FormattedValue(value=value, conversion=-1, format_spec=None)
 
 
 @handles("CONVERT_VALUE")
@@ -760,7 +768,7 @@ def _format_value(f, ins):
     if isinstance(value, ast.FormattedValue) and value.format_spec is None and conv is None:
         conversion, value = value.conversion, value.value
     if spec is not None and not isinstance(spec, ast.JoinedStr):
-        spec = ast.JoinedStr(values=[spec])
+        spec = ast.JoinedStr(values=[_string_part(spec)])
     f.push(ast.JoinedStr(values=[ast.FormattedValue(value=value, conversion=conversion, format_spec=spec)]))
 
 

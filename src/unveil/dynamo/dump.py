@@ -22,15 +22,10 @@ def safe_name(text, limit=60):
     return name[:limit]
 
 
-def short_graph_name(name):
-    """``compiled_fn_1`` for Dynamo's ``__compiled_fn_1_<uuid>`` (file names stay short)."""
-    match = re.match(r"_*(compiled_fn_\d+)", name)
-    return match.group(1) if match else safe_name(name)
-
-
-#: text that differs between runs of the same program: uuids in Dynamo's global
-#: names, object addresses in reprs
-_VOLATILE = re.compile(r"[0-9a-f]{8}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{12}|0x[0-9a-fA-F]+")
+#: text that differs between runs of the same program: uuids and process-wide counters
+#: in Dynamo's global names, object addresses in reprs and ids in guards
+_VOLATILE = re.compile(r"[0-9a-f]{8}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{12}|0x[0-9a-fA-F]+"
+                       r"|(?<=__compiled_fn_)\d+|(?<=__resume_at_)\d+_\d+|\b\d{9,}\b")
 
 
 def content_digest(text):
@@ -44,7 +39,8 @@ class DumpDir:
     File names stay the same from run to run, so that breakpoints saved in an
     IDE still hit: a file takes the name asked for, or the one it had in the
     directory's previous run (its ``index.json``) while its content is the same.
-    Content that changed gets a name with a hash of the content in it.  Files of
+    Content that changed gets a name with a hash of the content in it, until the
+    content the plain name stood for comes back.  Files of
     the previous run that this run did not write again are removed at the end;
     files unveil did not write are never touched.
     """
@@ -53,37 +49,41 @@ class DumpDir:
         self.path = os.path.abspath(os.fspath(path))
         os.makedirs(self.path, exist_ok=True)
         self._lock = threading.Lock()
-        self.previous_artifacts = _previous_artifacts(self.path)
-        self._previous = {a.get("base", a["file"]): (a["file"], a.get("digest")) for a in self.previous_artifacts}
-        self._theirs = set(os.listdir(self.path)) - {f for f, _ in self._previous.values()} - {"index.json"}
+        self._previous = {a.get("base", a["file"]): (a["file"], a.get("digest"), a.get("base_digest"))
+                          for a in _previous_artifacts(self.path)}
+        self._theirs = set(os.listdir(self.path)) - {f for f, _, _ in self._previous.values()} - {"index.json"}
         self._taken = set()
         self.artifacts = []
         self.functions = []
         self.torch_version = torch_version
 
     def _claim(self, name, digest):
-        file, old_digest = self._previous.get(name, (None, None))
-        if file is not None and old_digest == digest and file not in self._taken:
+        """``(file name, digest of the content the name itself stands for)``."""
+        file, old_digest, base_digest = self._previous.get(name, (None, None, None))
+        if file is None or base_digest in (None, digest):
+            candidate, base_digest = name, digest      # the content the plain name stood for
+        elif old_digest == digest:
             candidate = file
         else:
             stem, ext = os.path.splitext(name)
-            candidate = name if file is None else "%s.%s%s" % (stem, digest, ext)
-            n = 2
-            while candidate in self._taken or candidate in self._theirs:
-                candidate = "%s.%d%s" % (stem, n, ext)
-                n += 1
+            candidate = "%s.%s%s" % (stem, digest, ext)
+        stem, ext = os.path.splitext(name)
+        n = 2
+        while candidate in self._taken or candidate in self._theirs:
+            candidate = "%s.%d%s" % (stem, n, ext)
+            n += 1
         self._taken.add(candidate)
-        return candidate
+        return candidate, base_digest
 
     def write(self, name, text, **entry):
         """Write ``text`` under a name derived from ``name`` (see the class); index it with ``entry``."""
         digest = content_digest(text)
         with self._lock:
-            fname = self._claim(name, digest)
+            fname, base_digest = self._claim(name, digest)
             with open(os.path.join(self.path, fname), "w", encoding="utf-8") as fh:
                 fh.write(text)
             if entry:
-                entry.update(file=fname, base=name, digest=digest)
+                entry.update(file=fname, base=name, digest=digest, base_digest=base_digest)
                 self.artifacts.append(entry)
             return fname
 
@@ -104,7 +104,7 @@ class DumpDir:
             "failures": failures,
         }
         with self._lock:
-            for file, _ in self._previous.values():
+            for file, _, _ in self._previous.values():
                 if file not in self._taken and os.path.exists(os.path.join(self.path, file)):
                     os.remove(os.path.join(self.path, file))
             with open(os.path.join(self.path, "index.json"), "w", encoding="utf-8") as fh:

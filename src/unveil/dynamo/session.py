@@ -24,7 +24,7 @@ import warnings
 import weakref
 
 from . import adapter, from_dump
-from .dump import DumpDir, failure_text, safe_name, short_graph_name
+from .dump import DumpDir, failure_text, safe_name
 from .fullcode import full_code_text
 from .graphs import aot_file_text, backend_file_text, class_name, graph_file_text
 from .guards_file import guards_text
@@ -342,8 +342,9 @@ class DebugSession:
         comp = self._current_compile("%s/%s" % (cid.frame_id, cid.frame_compile_id) if cid is not None else None)
         text = graph_file_text(name, gm)
         comp.graphs.append((name, text))
+        nth = "" if len(comp.graphs) == 1 else "_%d" % (len(comp.graphs) - 1)   # the global's number is process-wide
         fname = comp.graph_files[name] = self.dump.write(
-            "%s.%s.graph.%s.py" % (comp.fn.key, comp.tag, short_graph_name(name)), text,
+            "%s.%s.graph%s.py" % (comp.fn.key, comp.tag, nth), text,
             function=comp.fn.key, compile_id=comp.cid, kind="graph", graph=name, ok=True)
         self.lines.add_graph(self.path(fname), text, "graph")
         if self.run_dumped:

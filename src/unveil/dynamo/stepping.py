@@ -18,9 +18,11 @@ from . import adapter
 from .hub import HUB
 from .session import DebugSession
 
-#: the debuggers' own modules, which Dynamo must not trace (see adapter.SkipTracing);
-#: pdb and bdb are in the standard library, which it skips anyway
-DEBUGGER_MODULES = ("debugpy", "pydevd", "_pydevd_bundle", "_pydev_bundle", "_pydevd_frame_eval", "pydevd_plugins")
+#: the debuggers' own modules, which Dynamo must not trace (see adapter.SkipTracing): it
+#: skips only some of the standard library, and compiled bdb's dispatch_return when pdb
+#: stopped in transformed code (every later compile id moved up by one, and file names too)
+DEBUGGER_MODULES = ("bdb", "pdb", "cmd", "code", "codeop", "rlcompleter", "debugpy", "pydevd", "_pydevd_bundle",
+                    "_pydev_bundle", "_pydevd_frame_eval", "pydevd_plugins")
 
 
 class DebugRun(DebugSession):
@@ -41,7 +43,10 @@ class DebugRun(DebugSession):
         super().__enter__()
         print(self._banner(), file=sys.stderr, flush=True)
         if self.pause:
-            input("unveil.debug: set your breakpoints, then press Enter to run on. ")
+            try:
+                input("unveil.debug: set your breakpoints, then press Enter to run on. ")
+            except EOFError:          # no one to press it: run on
+                print(file=sys.stderr)
         return self
 
     def __exit__(self, *exc):
@@ -55,11 +60,10 @@ class DebugRun(DebugSession):
             self._clear_breakpoints()
 
     def _banner(self):
-        previous = sorted(a["file"] for a in self.dump.previous_artifacts if a.get("kind") == "transformed_code")
         lines = ["unveil.debug: code torch.compile makes in this block runs from files in %s," % self.dump.path,
                  "  each written just before it first runs; a file keeps its name and lines from run to run.",
                  "  pdb: break %s:LINE   (or session.break_at(__file__, LINE) for a line of your own code)"
-                 % os.path.join(self.dump.path, previous[0] if previous else "<function>.compile_0_0.transformed.py"),
+                 % os.path.join(self.dump.path, "<function>.compile_<frame>_<n>.transformed.py"),
                  "  VS Code / PyCharm: set breakpoints in those files, with justMyCode off (see docs/debugging.md)."]
         return "\n".join(lines)
 
