@@ -32,10 +32,10 @@ def random(session):
 
 @nox.session(python="3.11")
 def torch(session):
-    """prepare_debug and debug() on real torch.compile programs (tests_torch/), stepped in pdb
-    and in debugpy: torch 2.13.0 from the local wheel first, so that nothing installed later
+    """prepare_debug and debug() on real torch.compile programs (tests_torch/), stepped in pdb,
+    debugpy and pydevd: torch 2.13.0 from the local wheel first, so that nothing installed later
     can pull another torch."""
     session.install("torch==2.13.0", *CONSTRAINTS)
-    session.install("-e", ".[torch,test]", "transformers", "numpy", "debugpy", *CONSTRAINTS)
+    session.install("-e", ".[torch,test]", "transformers", "numpy", "debugpy", "pydevd", *CONSTRAINTS)
     session.run("pytest", "-q", "--timeout", "900", "tests_torch", *session.posargs,
                 env={"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"})

@@ -63,15 +63,24 @@ def _free_port():
         return sock.getsockname()[1]
 
 
-#: Inductor under debugpy with a client attached fails to compile its C++ kernels on this
-#: machine ("'at::vec' has not been declared"), unveil or not (a plain torch.compile with
-#: one breakpoint set does it too); pdb covers Inductor's ``call`` above.
-DEBUGPY_BACKENDS = ["eager", "aot_eager"]
+#: how each debugger is started so that a DAP client connects to it: debugpy as VS Code's
+#: "attach" configurations start it; pydevd (PyCharm's debugger engine, from PyPI) in its
+#: DAP mode, listening
+DEBUGGERS = {
+    "debugpy": lambda port: ["-m", "debugpy", "--listen", "127.0.0.1:%d" % port, "--wait-for-client"],
+    "pydevd": lambda port: ["-m", "pydevd", "--port", str(port), "--server", "--json-dap-http", "--file"],
+}
+
+#: Inductor under debugpy with a client attached fails to compile its C++ kernels
+#: on this machine ("'at::vec' has not been declared"), unveil or not (a plain torch.compile
+#: with one breakpoint set does it too; pydevd is the same engine, not tried with Inductor);
+#: pdb covers Inductor's ``call`` above.
+DAP_CASES = [(debugger, backend) for debugger in DEBUGGERS for backend in ("eager", "aot_eager")]
 
 
-@pytest.mark.parametrize("backend", DEBUGPY_BACKENDS)
-def test_debugpy_stops_in_every_kind_of_dumped_file_as_vs_code_drives_it(backend, tmp_path):
-    """debugpy started as VS Code's "attach" configurations start it; a DAP client sets
+@pytest.mark.parametrize("debugger,backend", DAP_CASES)
+def test_a_dap_debugger_stops_in_every_kind_of_dumped_file(debugger, backend, tmp_path):
+    """The debugger is started as an IDE starts it; a Debug Adapter Protocol client sets
     breakpoints by path in the dump directory, then at each ``stopped`` event reads the
     top frame's file and line and evaluates an expression in it."""
     dump = tmp_path / "dump"
@@ -80,16 +89,16 @@ def test_debugpy_stops_in_every_kind_of_dumped_file_as_vs_code_drives_it(backend
     port = _free_port()
     log = tmp_path / "program.log"
     with open(log, "w") as out:      # not a pipe: debugpy's adapter process inherits it and outlives the program
-        program = subprocess.Popen([sys.executable, "-m", "debugpy", "--listen", "127.0.0.1:%d" % port,
-                                    "--wait-for-client", STEPPED, str(dump), backend],
+        program = subprocess.Popen([sys.executable] + DEBUGGERS[debugger](port) + [STEPPED, str(dump), backend],
                                    stdout=out, stderr=subprocess.STDOUT, env=environment())
     client = dap.Client(port, timeout=120)
     seen = []
     try:
-        client.request("initialize", clientID="unveil-test", adapterID="debugpy", pathFormat="path",
+        client.request("initialize", clientID="unveil-test", adapterID=debugger, pathFormat="path",
                        linesStartAt1=True, columnsStartAt1=True)
         attach = client.send("attach", justMyCode=False, subProcess=False)
-        client.event("initialized")
+        if debugger == "debugpy":
+            client.event("initialized")
         for path in dict.fromkeys(s.path for s in stops):
             lines = [s.line for s in stops if s.path == path]
             body = client.request("setBreakpoints", source={"path": path}, breakpoints=[{"line": n} for n in lines])
@@ -108,7 +117,7 @@ def test_debugpy_stops_in_every_kind_of_dumped_file_as_vs_code_drives_it(backend
                 seen.append((frame["source"]["path"], frame["line"], None))
             client.request("continue", threadId=thread)
         client.event("terminated", "exited")
-        client.request("disconnect")
+        client.send("disconnect")
     except Exception:
         program.kill()
         raise AssertionError("stops so far: %s\n%s" % (seen, log.read_text()[-3000:]))
