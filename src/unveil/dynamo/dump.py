@@ -57,33 +57,48 @@ class DumpDir:
         self.functions = []
         self.torch_version = torch_version
 
-    def _claim(self, name, digest):
-        """``(file name, digest of the content the name itself stands for)``."""
-        file, old_digest, base_digest = self._previous.get(name, (None, None, None))
-        if file is None or base_digest in (None, digest):
-            candidate, base_digest = name, digest      # the content the plain name stood for
-        elif old_digest == digest:
-            candidate = file
-        else:
-            stem, ext = os.path.splitext(name)
-            candidate = "%s.%s%s" % (stem, digest, ext)
+    def _claim(self, name, text):
+        """``(file name, digest of text, digest of what the plain name stands for)``.  The
+        digests are made only where the last run wrote this name (a first run makes none:
+        normalising a text is a regular expression over all of it)."""
+        previous = self._previous.get(name)
+        digest = base_digest = None
+        candidate = name
+        if previous is not None:
+            file, old_digest, base_digest = previous
+            digest = content_digest(text)
+            if file == name:            # what the plain name stands for is on disk
+                base_digest = self._digest_of(file) or digest
+            if digest == old_digest and file != name:
+                candidate = file
+            elif base_digest not in (None, digest):
+                stem, ext = os.path.splitext(name)
+                candidate = "%s.%s%s" % (stem, digest, ext)
         stem, ext = os.path.splitext(name)
         n = 2
         while candidate in self._taken or candidate in self._theirs:
             candidate = "%s.%d%s" % (stem, n, ext)
             n += 1
         self._taken.add(candidate)
-        return candidate, base_digest
+        return candidate, digest, base_digest
+
+    def _digest_of(self, fname):
+        try:
+            with open(os.path.join(self.path, fname), encoding="utf-8") as fh:
+                return content_digest(fh.read())
+        except (OSError, ValueError):       # gone, or not text: the name is free
+            return None
 
     def write(self, name, text, **entry):
         """Write ``text`` under a name derived from ``name`` (see the class); index it with ``entry``."""
-        digest = content_digest(text)
         with self._lock:
-            fname, base_digest = self._claim(name, digest)
+            fname, digest, base_digest = self._claim(name, text)
             with open(os.path.join(self.path, fname), "w", encoding="utf-8") as fh:
                 fh.write(text)
             if entry:
-                entry.update(file=fname, base=name, digest=digest, base_digest=base_digest)
+                entry.update(file=fname, base=name)
+                if digest is not None:
+                    entry.update(digest=digest, base_digest=base_digest)
                 self.artifacts.append(entry)
             return fname
 
