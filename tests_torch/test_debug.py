@@ -21,7 +21,7 @@ import unveil
 from unveil.dynamo import adapter
 
 import dap
-from debugging import STEPPED, environment, plan, run_plain
+from debugging import STEPPED, environment, index, plan, run_plain
 from programs import chained_breaks
 
 BACKENDS = ["eager", "aot_eager", "inductor"]
@@ -55,6 +55,20 @@ def test_pdb_stops_in_every_kind_of_dumped_file(backend, tmp_path):
     assert in_dump == expected, out[-4000:]
     values = re.findall(r"^(?:\(Pdb\) )*(torch\.Size\(\[[\d, ]*\]\))$", out, re.M)
     assert values == [s.expected for s in stops], out[-4000:]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_second_run_under_debug_writes_every_file_under_the_same_name(backend, tmp_path):
+    """The debuggers above set their breakpoints from the first run's names.  AOT Autograd
+    changes how its graphs are called after they are logged (it boxes their arguments), so
+    their files are rewritten once in each run: the name must follow the final text."""
+    dump = tmp_path / "dump"
+    names = []
+    for _ in range(2):
+        run_plain(dump, backend)
+        names.append(sorted((a["base"], a["file"]) for a in index(str(dump))["artifacts"]))
+    assert names[1] == names[0] and all(base == file for base, file in names[1]), names
+    assert sorted(p.name for p in dump.iterdir()) == sorted([f for _, f in names[1]] + ["index.json"])
 
 
 def _free_port():

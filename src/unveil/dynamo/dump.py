@@ -40,7 +40,8 @@ class DumpDir:
     IDE still hit: a file takes the name asked for, or the one it had in the
     directory's previous run (its ``index.json``) while its content is the same.
     Content that changed gets a name with a hash of the content in it, until the
-    content the plain name stood for comes back.  Files of
+    content the plain name stood for comes back.  A file rewritten in the same run
+    (a graph a backend renamed) is named by its text as first written.  Files of
     the previous run that this run did not write again are removed at the end;
     files unveil did not write are never touched.
     """
@@ -67,7 +68,7 @@ class DumpDir:
         if previous is not None:
             file, old_digest, base_digest = previous
             digest = content_digest(text)
-            if file == name:            # what the plain name stands for is on disk
+            if file == name and base_digest is None:    # what the plain name stands for is on disk
                 base_digest = self._digest_of(file) or digest
             if digest == old_digest and file != name:
                 candidate = file
@@ -103,8 +104,14 @@ class DumpDir:
             return fname
 
     def rewrite(self, fname, text):
-        """Replace the content of ``fname``, written earlier in this run (its name stays)."""
+        """Replace the content of ``fname``, written earlier in this run.  Its name stays:
+        names follow the text as first written, so the index keeps that text's digest
+        (the next run cannot read it from the file any more)."""
         with self._lock:
+            entry = next((a for a in self.artifacts if a["file"] == fname), None)
+            if entry is not None and "digest" not in entry:
+                first = self._digest_of(fname)
+                entry.update(digest=first, base_digest=first)   # no digest: the name is the plain one
             with open(os.path.join(self.path, fname), "w", encoding="utf-8") as fh:
                 fh.write(text)
 
