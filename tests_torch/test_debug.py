@@ -68,7 +68,7 @@ def test_a_second_run_under_debug_writes_every_file_under_the_same_name(backend,
         run_plain(dump, backend)
         names.append(sorted((a["base"], a["file"]) for a in index(str(dump))["artifacts"]))
     assert names[1] == names[0] and all(base == file for base, file in names[1]), names
-    assert sorted(p.name for p in dump.iterdir()) == sorted([f for _, f in names[1]] + ["index.json"])
+    assert sorted(p.name for p in dump.iterdir()) == sorted([f for _, f in names[1]] + ["index.json", "summary.txt"])
 
 
 def _free_port():

@@ -126,13 +126,14 @@ def test_a_second_run_writes_the_same_names_and_a_changed_file_gets_a_new_one(tm
     for name, before in texts.items():       # the same text, uuids in Dynamo's global names aside
         after = (dump / name).read_text()
         assert after.count("\n") == before.count("\n") and content_digest(after) == content_digest(before)
-    assert sorted(p.name for p in dump.iterdir()) == sorted(list(second.values()) + ["index.json", "notes.txt"])
+    ours = ["index.json", "notes.txt", "summary.txt"]
+    assert sorted(p.name for p in dump.iterdir()) == sorted(list(second.values()) + ours)
 
     third, index = run_program("2")           # the program changed
     changed = [base for base in third if third[base] != base]
     assert changed and all(third[b].startswith(b[:-3] + ".") for b in changed), third
     assert any("resume_function" in b or "transformed" in b for b in changed)
-    assert sorted(p.name for p in dump.iterdir()) == sorted(list(third.values()) + ["index.json", "notes.txt"])
+    assert sorted(p.name for p in dump.iterdir()) == sorted(list(third.values()) + ours)
     # the full code names this run's own graph files
     full = next(a["file"] for a in index["artifacts"] if a["kind"] == "full_code")
     named = re.findall(r"# Graph \S+ \(file (\S+)\)", (dump / full).read_text())

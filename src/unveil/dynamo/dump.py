@@ -17,15 +17,23 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 def safe_name(text, limit=60):
-    """A file-name fragment for any function name (``<lambda>``, ``a/b``, non-ASCII ...)."""
+    """A file-name fragment for any function name (``<lambda>``, ``a/b``, non-ASCII ...);
+    a long one loses its middle, so that both the class and the function's own name
+    (and a resume function's line) stay."""
     name = _UNSAFE.sub("_", str(text)).strip("._") or "unnamed"
-    return name[:limit]
+    if len(name) <= limit:
+        return name
+    keep = (limit - 2) // 2
+    return name[:keep] + "__" + name[-(limit - 2 - keep):]
 
 
 #: text that differs between runs of the same program: uuids and process-wide counters
 #: in Dynamo's global names, object addresses in reprs and ids in guards
 _VOLATILE = re.compile(r"[0-9a-f]{8}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{12}|0x[0-9a-fA-F]+"
                        r"|(?<=__compiled_fn_)\d+|(?<=__resume_at_)\d+_\d+|\b\d{9,}\b")
+
+
+INDEX, SUMMARY = "index.json", "summary.txt"
 
 
 def content_digest(text):
@@ -52,10 +60,11 @@ class DumpDir:
         self._lock = threading.Lock()
         self._previous = {a.get("base", a["file"]): (a["file"], a.get("digest"), a.get("base_digest"))
                           for a in _previous_artifacts(self.path)}
-        self._theirs = set(os.listdir(self.path)) - {f for f, _, _ in self._previous.values()} - {"index.json"}
+        self._theirs = set(os.listdir(self.path)) - {f for f, _, _ in self._previous.values()} - {INDEX, SUMMARY}
         self._taken = set()
         self.artifacts = []
         self.functions = []
+        self.compiles = []
         self.torch_version = torch_version
 
     def _claim(self, name, text):
@@ -122,6 +131,8 @@ class DumpDir:
             "python": platform.python_version(),
             "torch": self.torch_version,
             "functions": self.functions,
+            "compiles": self.compiles,
+            "skipped_frames": [c for c in self.compiles if c["skipped"]],
             "artifacts": self.artifacts,
             "failures": failures,
         }
@@ -129,15 +140,21 @@ class DumpDir:
             for file, _, _ in self._previous.values():
                 if file not in self._taken and os.path.exists(os.path.join(self.path, file)):
                     os.remove(os.path.join(self.path, file))
-            with open(os.path.join(self.path, "index.json"), "w", encoding="utf-8") as fh:
+            with open(os.path.join(self.path, INDEX), "w", encoding="utf-8") as fh:
                 fh.write(_index_text(index))
-        return "index.json"
+        return INDEX
+
+    def write_summary(self, text):
+        """``summary.txt``, the dump in words (a fixed name, as the index's)."""
+        with self._lock:
+            with open(os.path.join(self.path, SUMMARY), "w", encoding="utf-8") as fh:
+                fh.write(text)
 
 
 def _previous_artifacts(path):
     """The artifacts of the directory's last run (its ``index.json``), files in it only."""
     try:
-        with open(os.path.join(path, "index.json"), encoding="utf-8") as fh:
+        with open(os.path.join(path, INDEX), encoding="utf-8") as fh:
             index = json.load(fh)
     except (OSError, ValueError):
         return []

@@ -26,7 +26,9 @@ AOT_GRAPH_KINDS = frozenset(["aot_forward", "aot_backward", "aot_inference"])
 #: the kinds dumped as the text the trace gives
 BACKEND_TEXT_KINDS = AOT_GRAPH_KINDS | {"aot_joint", "inductor_output"}
 TRACE_ARTIFACTS = {"dynamo_graph_break_reason": "break_reason", "recompile_reasons": "recompile_reason"}
-TRACE_KEPT = frozenset(TRACE_KINDS) | frozenset(TRACE_ARTIFACTS)
+#: what each compile came to: compiled code or not, why it failed, why it restarted
+TRACE_METRICS = "compilation_metrics"
+TRACE_KEPT = frozenset(TRACE_KINDS) | frozenset(TRACE_ARTIFACTS) | {TRACE_METRICS}
 
 
 class Hub:
@@ -100,7 +102,8 @@ class Hub:
         return self._replaced(code, self._each("on_resume_install", name, code, f_globals))
 
     def _trace(self, event, metadata, payload):
-        if event in TRACE_KINDS or (event == "artifact" and metadata["artifact"].get("name") in TRACE_ARTIFACTS):
+        if event in TRACE_KINDS or event == TRACE_METRICS or (
+                event == "artifact" and metadata["artifact"].get("name") in TRACE_ARTIFACTS):
             self._each("on_trace", event, metadata, payload)
 
     def _graph(self, name, gm):

@@ -68,6 +68,21 @@ class LineMap:
                     wanted += [(where.path, dumped) for dumped in self._lines_of(where.path, where.line)]
         return sorted(out)
 
+    def origin(self, path, line):
+        """The user's ``(file, line)`` that dumped ``path:line`` runs (through dumped files
+        that Dynamo traced), or ``(path, line)`` for a file that is not a dumped one."""
+        seen = set()
+        while (path, line) not in seen:
+            seen.add((path, line))
+            kind_entries = self._files.get(path)
+            if kind_entries is None:
+                break
+            found = [(file, source) for file, source, dumped in kind_entries[1] if dumped == line]
+            if not found:
+                break
+            path, line = found[0]
+        return path, line
+
     def _direct(self, user_file, user_line):
         for path, (kind, entries) in sorted(self._files.items()):
             previous = None

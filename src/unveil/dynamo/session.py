@@ -17,18 +17,19 @@ about once, and the user's program goes on unchanged.
 """
 import collections
 import os
+import re
 import threading
 import traceback
 import types
 import warnings
 import weakref
 
-from . import adapter, from_dump
+from . import adapter, explanations, from_dump
 from .dump import DumpDir, failure_text, safe_name
 from .fullcode import full_code_text
 from .graphs import aot_file_text, backend_file_text, class_name, graph_file_text
 from .guards_file import guards_text
-from .hub import AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRACE_KINDS
+from .hub import AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRACE_KINDS, TRACE_METRICS
 from .linemap import LineMap
 from ..api import decompile_code
 from ..errors import DecompilationError
@@ -58,6 +59,37 @@ class Compile:
         self.graph_modules_logged = collections.Counter()   # AOT graphs dumped from the module, by kind
         self.source = None                   # decompiled transformed code, when it worked
         self.guards = None                   # guards_file.GuardsText
+        self.breaks = []                     # explanations.graph_break of each break reason logged
+        self.outcome = None                  # explanations.frame_outcome, when Dynamo logged its metrics
+        self.resume_functions = []           # Functions installed while it ran
+
+    @property
+    def graph_break(self):
+        """The break this compile's graph ended at (the last one logged: earlier attempts'
+        breaks made Dynamo restart)."""
+        return self.breaks[-1] if self.breaks else None
+
+    def describe(self):
+        outcome = self.outcome or {}
+        return {"function": self.fn.key, "compile_id": self.cid, "generation": self.generation,
+                "compiled": self.transformed is not None, "graph_break": self.graph_break,
+                "resume_functions": [f.key for f in self.resume_functions],
+                "skipped": self.skipped(), "restarts": outcome.get("restarts", [])}
+
+    def skipped(self):
+        """Why Dynamo ran this frame as it is (no compiled code), or None: the failure its
+        metrics name, and the break that made it give up on the whole frame."""
+        outcome = self.outcome or {}
+        if self.transformed is not None or outcome.get("compiled", True):
+            return None
+        skipped = dict(outcome["failure"] or {"type": None, "reason": None, "location": None})
+        explained = self.graph_break
+        skipped["because"] = None
+        if explained is not None and explained["frame_skipped"]:
+            skipped["because"] = explained["also"][-1] if explained["also"] else \
+                {k: explained[k] for k in ("reason", "explanation", "hints", "url")}
+            skipped["location"] = explained["location"] or skipped["location"]
+        return skipped
 
     @property
     def tag(self):
@@ -80,7 +112,8 @@ class Function:
         self.is_resume = code.co_name.startswith(RESUME_PREFIX)
         self.parent = None
         self.resume_file = None
-        self.resume_reason = None
+        self.graph_break = None              # explanations.graph_break that made this resume function
+        self.continues = None                # where it goes on in the user's code
         self.bindings = {}                   # objects the decompiled resume function names
 
     def describe(self):
@@ -88,7 +121,8 @@ class Function:
                 "filename": self.code.co_filename, "line": self.code.co_firstlineno,
                 "kind": "resume" if self.is_resume else "function", "key": self.key,
                 "resumes": self.parent.key if self.parent is not None else None,
-                "resume_reason": self.resume_reason,
+                "resume_reason": explanations.one_line(self.graph_break),
+                "graph_break": self.graph_break, "continues": self.continues,
                 "compiles": [c.cid for c in self.compiles if c.transformed is not None],
                 "compiles_without_code": [c.cid for c in self.compiles if c.transformed is None]}
 
@@ -161,13 +195,24 @@ class DebugSession:
         code = self.dynamo_code(code)
         fn = self.functions.get(id(code))
         if fn is None:
-            base = safe_name(getattr(code, "co_qualname", code.co_name))
+            base = safe_name(self._user_name(code))
             taken = {f.key for f in self.functions.values()}
             key, n = base, 2
             while key in taken:
                 key, n = "%s_%d" % (base, n), n + 1
             fn = self.functions[id(code)] = Function(code, key)
         return fn
+
+    def _user_name(self, code):
+        """The qualified name, and for a resume function Dynamo made of one run from the
+        dump, the name it has when Dynamo made both: one prefix, the user's line."""
+        name = _resume_name_once(getattr(code, "co_qualname", code.co_name))
+        stem, at, line = name.rpartition("_at_")
+        if at and line.isdigit() and RESUME_PREFIX in stem:
+            path, user_line = self.lines.origin(code.co_filename, int(line))
+            if path != code.co_filename:
+                name = "%s_at_%d" % (stem, user_line)
+        return name
 
     def compile_record(self, cid, code=None):
         """The :class:`Compile` of compile ``cid``, made on first sight (for the frame
@@ -250,6 +295,12 @@ class DebugSession:
         created = [n for n in names if n.startswith(("__compiled_fn", "__resume_at", "__import_", "___"))]
         if created:
             head.append("# Globals Dynamo created: " + ", ".join(created))
+        if comp.graph_break is not None:
+            head += ["# " + text for text in _break_text(comp.graph_break)]
+        for f in comp.resume_functions:
+            branch = (f.continues or {}).get("branch")
+            head.append("# The rest runs in %s%s" % (f.resume_file, " (the path on which the test at line %s %s)" % (
+                branch["line"], explanations.outcome_words(branch)) if branch else ""))
         for ident, value in sorted(decompiled.bindings.items()):
             head.append("# %s: an object Dynamo placed in the code: %s" % (ident, _describe(value)))
         return head + _free_variables_note(comp.transformed)
@@ -284,15 +335,14 @@ class DebugSession:
     def write_resume_function(self, fn, comp):
         """The resume function's file; the graph broke for the last reason its compile logged."""
         line = fn.code.co_name.rpartition("_at_")[2]
-        found = self.reasons(comp, "break_reason")
-        reason = found[-1] if found else None
-        fn.resume_reason = _reason_summary(reason)
+        fn.graph_break = comp.graph_break
+        comp.resume_functions.append(fn)
+        fn.continues = self._continuation(fn)
         parent = fn.parent.code.co_name if fn.parent is not None else "?"
         head = ["# Resume function %s: Dynamo made it after a graph break; it runs the rest of %s"
                 % (fn.code.co_name, parent), "# from line %s of %s." % (line, fn.code.co_filename)]
-        if reason:
-            head.append("# Why the graph broke:")
-            head += ["#   " + text for text in reason.strip().splitlines()[:12]]
+        head += ["# " + text for text in _continues_text(fn.continues)]
+        head += ["# " + text for text in _break_text(fn.graph_break)]
         name = "%s.resume_function.py" % fn.key
         try:
             decompiled = decompile_code(fn.code, bindings_prefix="__unveil_%s_" % fn.key)
@@ -311,13 +361,44 @@ class DebugSession:
         self.lines.add_decompiled(self.path(fn.resume_file), len(head), decompiled.lines, fn.code.co_filename,
                                   "resume function")
 
+    def _continuation(self, fn):
+        """Where ``fn`` goes on, in the user's lines (Dynamo may have compiled code run from
+        the dump, whose lines are the dump's)."""
+        point = adapter.resume_point(fn.code)
+        if point is None:
+            return None
+        try:
+            where = explanations.continuation(*point)
+        except DecompilationError:          # the canonical model refuses the code
+            return None
+        for part in (where, where["branch"]):
+            if part is not None:
+                part["filename"], part["line"] = self.lines.origin(part["filename"], part["line"])
+                part["source"] = explanations.source_line(part["filename"], part["line"])
+        return where
+
+    def _in_user_lines(self, explained):
+        """A break Dynamo found while tracing code run from the dump names the dump's lines:
+        the user's lines instead."""
+        for frame in explained["user_stack"] + [explained["location"]]:
+            if frame is not None:
+                frame["filename"], frame["line"] = self.lines.origin(frame["filename"], frame["line"])
+        if explained["location"] is not None and explained["user_stack"]:
+            explained["location"] = dict(explained["user_stack"][-1])
+        return explained
+
     def on_trace(self, event, metadata, payload):
         comp = self._current_compile(adapter.record_compile_id(metadata))
+        if event == TRACE_METRICS:
+            comp.outcome = explanations.frame_outcome(metadata[event])
+            return
         if event == "artifact":
             kind = TRACE_ARTIFACTS[metadata["artifact"]["name"]]
         else:
             kind = TRACE_KINDS[event]
         self.events.setdefault((comp.generation, comp.cid), []).append((kind, payload, metadata))
+        if kind == "break_reason" and payload:
+            comp.breaks.append(self._in_user_lines(explanations.graph_break(payload)))
         if kind in AOT_GRAPH_KINDS and comp.graph_modules_logged[kind]:
             comp.graph_modules_logged[kind] -= 1          # dumped already, from its graph module
         elif payload and kind in BACKEND_TEXT_KINDS:
@@ -421,6 +502,8 @@ class DebugSession:
             if not fn.is_resume and fn.entries:
                 self.guarded("write_full_code", fn)
         self.dump.functions = [fn.describe() for fn in self.functions.values()]
+        self.dump.compiles = [c.describe() for fn in self.functions.values() for c in fn.compiles]
+        self.dump.write_summary(explanations.summary_text(self.dump.functions, self.dump.compiles))
         self.index_file = self.dump.write_index(self.failures)
 
     def write_guards(self, fn):
@@ -450,6 +533,21 @@ class DebugSession:
 _UNKNOWN_CODE = compile("pass", "<unknown>", "exec").replace(co_name="unknown_frame")
 
 
+#: a resume function of a resume function Dynamo did not make (one run from the dump):
+#: Dynamo names it after that function's name, so the prefix and the lines repeat
+_NESTED_RESUME = re.compile(r"(?:%s)+(.*?)(?:_at_\d+)*(_at_\d+)$" % RESUME_PREFIX)
+
+
+def _resume_name_once(qualname):
+    """``torch_dynamo_resume_in_f_at_12`` for ``torch_dynamo_resume_in_torch_dynamo_resume_in_f_at_10_at_12``:
+    the name Dynamo gives the resume function when it made the function resumed itself."""
+    head, dot, name = qualname.rpartition(".")
+    match = _NESTED_RESUME.fullmatch(name)
+    if match is None:
+        return qualname
+    return head + dot + RESUME_PREFIX + match.group(1) + match.group(2)
+
+
 def _free_variables_note(code):
     if not code.co_freevars:
         return []
@@ -458,11 +556,32 @@ def _free_variables_note(code):
             "# locals these are (at run time, the cells of that function's frame)."]
 
 
-def _reason_summary(reason):
-    if not reason:
-        return None
-    lines = [line.strip() for line in reason.strip().splitlines() if line.strip()]
-    return " / ".join(lines[:2])
+def _break_text(explained):
+    """Comment lines: why the graph broke, where, and what Dynamo suggests."""
+    if not explained:
+        return []
+    out = ["Why the graph broke: " + explained["reason"]]
+    if explained["location"]:
+        where = explained["location"]
+        out.append("  at %s:%d%s" % (where["filename"], where["line"],
+                                     " in %s" % where["function"] if where.get("function") else ""))
+    if explained["explanation"]:
+        out += ["  " + line for line in explained["explanation"].splitlines()]
+    out += ["  Hint: " + hint.replace("\n", "\n    ") for hint in explained["hints"]]
+    if explained["url"]:
+        out.append("  More: " + explained["url"])
+    return [line.replace("\n", "\n# ") for line in out]
+
+
+def _continues_text(where):
+    if not where or not where["line"]:
+        return []
+    out = ["It goes on from line %d%s." % (where["line"], ": " + where["source"] if where["source"] else "")]
+    branch = where["branch"]
+    if branch:
+        out.append("That is the path on which the test at line %d (%s) %s." % (
+            branch["line"], branch["source"] or "?", explanations.outcome_words(branch)))
+    return out
 
 
 def _describe(value):

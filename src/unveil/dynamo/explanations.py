@@ -1,0 +1,223 @@
+"""Graph breaks, skipped frames and restarts in the user's terms, from what Dynamo records.
+
+Dynamo's structured trace logs a graph-break reason (``dynamo_graph_break_reason``)
+as text: where in user code, the reason's title, an explanation, hints, and the
+user code's traceback.  Its compilation metrics say, per compile, whether the
+frame got compiled code, why it failed, and why the compile restarted.  This
+module turns both into plain dicts (what ``index.json`` holds); it reads text
+only and imports nothing of torch.  Where a resume function continues (which
+line, which side of an ``if``) is read from the bytecode, in the decompiler's canonical form.
+"""
+import linecache
+import re
+
+from ..instructions import normalise
+
+_LOCATION = re.compile(r"^Graph break in user code at (.+):(\d+)$", re.M)
+_FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+)$')
+_FIELD = re.compile(r"^  (Explanation|Hint|Developer debug context): ?(.*)$")
+_URL = re.compile(r"please visit: (\S+)")
+_REASON_PREFIX = "Graph Break Reason: "
+#: the text Dynamo puts before the reason when it gave up on the whole frame
+_FRAME_SKIPPED = "Skipping the function and falling back to eager"
+
+
+def graph_break(payload):
+    """A ``dynamo_graph_break_reason`` text as ``{reason, explanation, hints, url, location,
+    user_stack, frame_skipped, also}``: ``reason`` and the rest are the first block's (the
+    break itself), ``also`` the blocks (``reason, explanation, hints, url``) of the breaks
+    met while handling it (why Dynamo gave up on the frame, when it did)."""
+    head, _, rest = payload.partition("User code traceback:")
+    blocks = _blocks(head)
+    first = blocks[0] if blocks else {"reason": _first_reason_line(head), "explanation": None, "hints": [],
+                                      "url": None}
+    stack = _user_stack(rest)
+    where = _LOCATION.search(head)
+    location = stack[-1] if stack else None
+    if where is not None and (location is None or (location["filename"], location["line"])
+                              != (where.group(1), int(where.group(2)))):
+        location = {"filename": where.group(1), "line": int(where.group(2)), "function": None}
+    return dict(first, location=location, user_stack=stack, frame_skipped=_FRAME_SKIPPED in head,
+                also=blocks[1:])
+
+
+def one_line(explained):
+    """``reason (file:line)``, for a header or a summary."""
+    if not explained:
+        return None
+    where = explained.get("location")
+    at = " (%s:%d)" % (where["filename"], where["line"]) if where else ""
+    return "%s%s" % (explained["reason"], at)
+
+
+def _first_reason_line(head):
+    for line in head.splitlines():
+        if line.startswith(_REASON_PREFIX):
+            return line[len(_REASON_PREFIX):].rstrip(":")
+    return head.strip().splitlines()[0] if head.strip() else None
+
+
+def _blocks(head):
+    """Each reason block: a title line, then two-space-indented fields (continued by deeper
+    indented lines), then a link."""
+    lines = head.splitlines()
+    blocks = []
+    for k, line in enumerate(lines):
+        if not line.startswith("  Explanation:"):
+            continue
+        title = next((t for t in reversed(lines[:k]) if t.strip()), "")
+        if title.startswith(_REASON_PREFIX):
+            title = title[len(_REASON_PREFIX):]
+        blocks.append(_fields(lines, k, title.strip()))
+    return blocks
+
+
+def _fields(lines, start, title):
+    block = {"reason": title, "explanation": None, "hints": [], "url": None}
+    current = None
+    for line in lines[start:]:
+        field = _FIELD.match(line)
+        if field is not None:
+            current = [field.group(2).strip()]
+            if field.group(1) == "Explanation":
+                block["explanation"] = current
+            elif field.group(1) == "Hint":
+                block["hints"].append(current)
+            else:
+                current = None                  # Dynamo's own debug context: not for the user
+            continue
+        url = _URL.search(line)
+        if url is not None:
+            block["url"] = url.group(1)
+            break
+        if line.startswith("   ") and current is not None:
+            current.append(line.strip())
+        elif line.strip() and not line.startswith(" "):
+            break                               # the next block's title
+    join = lambda parts: "\n".join(p for p in parts if p) if parts else None  # noqa: E731
+    block["explanation"] = join(block["explanation"])
+    block["hints"] = [join(h) for h in block["hints"]]
+    return block
+
+
+def _user_stack(text):
+    stack = []
+    for line in text.splitlines():
+        if line.startswith("Traceback (most recent call last)"):
+            break
+        frame = _FRAME.match(line)
+        if frame is not None:
+            stack.append({"filename": frame.group(1), "line": int(frame.group(2)), "function": frame.group(3)})
+    return stack
+
+
+def frame_outcome(metrics):
+    """What one compile of a frame came to, from Dynamo's compilation metrics:
+    ``{compiled, failure, restarts}``; ``failure`` (``{type, reason, location}``) is None
+    when it compiled."""
+    compiled = bool(metrics.get("has_guarded_code"))
+    failure = None
+    if metrics.get("fail_type") or not compiled:
+        where = None
+        if metrics.get("fail_user_frame_filename"):
+            where = {"filename": metrics["fail_user_frame_filename"], "line": metrics.get("fail_user_frame_lineno"),
+                     "function": None}
+        reason = (metrics.get("fail_reason") or "").strip()
+        failure = {"type": metrics.get("fail_type"), "reason": reason.splitlines()[0] if reason else None,
+                   "location": where}
+    restarts = sorted(metrics.get("restart_reasons") or [])
+    return {"compiled": compiled, "failure": failure,
+            "restarts": [r.strip().splitlines()[0] for r in restarts if r.strip()]}
+
+
+def continuation(code, offset):
+    """Where a resume function made for ``offset`` of ``code`` goes on: ``{filename, line,
+    branch}``; ``branch`` (``{filename, line, condition_holds, test}``) is set when the
+    offset is one side of a conditional jump (a break on a data-dependent ``if``), saying
+    whether the path is the one where the test (``true``, ``None``) holds."""
+    instrs = normalise(code).instrs
+    at = [ins for ins in instrs if ins.offset >= offset]
+    result = {"filename": code.co_filename, "line": at[0].line if at else None, "branch": None}
+    for ins in instrs[:-1]:
+        if ins.op not in _FALLS_THROUGH_WHEN:
+            continue
+        follows, taken = instrs[ins.index + 1].offset, instrs[ins.target].offset
+        if offset in (taken, follows):
+            holds = _FALLS_THROUGH_WHEN[ins.op][0] != (offset == taken and taken != follows)
+            result["branch"] = {"filename": code.co_filename, "line": ins.line, "condition_holds": holds,
+                                "test": _FALLS_THROUGH_WHEN[ins.op][1]}
+            break
+    return result
+
+
+#: a canonical conditional jump -> (whether the value tested holds when it does not jump,
+#: what is tested)
+_FALLS_THROUGH_WHEN = {"POP_JUMP_IF_FALSE": (True, "true"), "POP_JUMP_IF_TRUE": (False, "true"),
+                       "POP_JUMP_IF_NOT_NONE": (True, "None"), "POP_JUMP_IF_NONE": (False, "None")}
+
+
+def source_line(filename, line):
+    """The stripped text of a line of a file, or None."""
+    text = linecache.getline(filename, line).strip() if line else ""
+    return text or None
+
+
+def summary_text(functions, compiles):
+    """``summary.txt``: per function, each compile and what it came to, in words."""
+    out = ["What torch.compile did, function by function (index.json has the same, and the files).", ""]
+    by_function = {}
+    for comp in compiles:
+        by_function.setdefault(comp["function"], []).append(comp)
+    for fn in functions:
+        where = "%s:%d" % (fn["filename"], fn["line"])
+        if fn["kind"] == "resume":
+            out.append("%s: resume function of %s, made at a graph break: %s" % (
+                fn["key"], fn["resumes"], one_line(fn["graph_break"]) or "reason not logged"))
+            continues = fn.get("continues") or {}
+            if continues.get("branch"):
+                branch = continues["branch"]
+                out.append("  goes on from line %s, the path on which `%s` (line %s) %s" % (
+                    continues["line"], branch.get("source") or "?", branch["line"],
+                    outcome_words(branch)))
+        else:
+            out.append("%s (%s)" % (fn["key"], where))
+        for comp in by_function.get(fn["key"], []):
+            out += ["  " + line for line in _compile_lines(comp)]
+        out.append("")
+    return "\n".join(out)
+
+
+def _compile_lines(comp):
+    out = []
+    skipped = comp["skipped"]
+    if skipped is not None:
+        because = skipped.get("because") or {}
+        out.append("compile %s: skipped, the frame runs as it is: %s" % (
+            comp["compile_id"], because.get("reason") or skipped.get("reason") or skipped.get("type")))
+        if skipped.get("location"):
+            out.append("  at %s:%s" % (skipped["location"]["filename"], skipped["location"]["line"]))
+        if because.get("explanation"):
+            out.append("  " + because["explanation"].splitlines()[0])
+    elif comp["compiled"]:
+        brk = comp["graph_break"]
+        out.append("compile %s: compiled%s" % (comp["compile_id"], ", graph break: " + one_line(brk) if brk else ""))
+        if comp["resume_functions"]:
+            out.append("  the rest runs in " + ", ".join(comp["resume_functions"]))
+    else:
+        out.append("compile %s: made no code" % comp["compile_id"])
+    brk = comp["graph_break"]
+    for reason in comp["restarts"]:
+        if not brk or reason != brk["reason"]:       # a break makes Dynamo trace again up to it
+            out.append("  traced again after: " + reason)
+    return out
+
+
+#: (what a conditional jump tests, whether it holds) -> in words
+_OUTCOME = {("true", True): "is true", ("true", False): "is false",
+            ("None", True): "is None", ("None", False): "is not None"}
+
+
+def outcome_words(branch):
+    """``is true`` / ``is false`` / ``is None`` / ``is not None``: the path a ``branch`` of
+    :func:`continuation` is."""
+    return _OUTCOME[branch["test"], branch["condition_holds"]]
