@@ -6,6 +6,7 @@ dumped files runs in place of Dynamo's).  Outputs and gradients must agree;
 the dump must be complete, every file must compile, nothing may have failed,
 and each dumped guard must agree with Dynamo's own on passing and failing inputs.
 """
+import collections
 import contextlib
 import dis
 import inspect
@@ -18,6 +19,8 @@ import pytest
 import torch
 
 import unveil
+from torch._dynamo.utils import counters
+
 from unveil.dynamo import adapter
 from unveil.functions import argument_count
 
@@ -205,13 +208,43 @@ def check_ran_from_the_dump(program, session, ran):
         check_frame_layout(session)
 
 
+def check_explanations(program, fn, index, dynamo_breaks):
+    """Every break Dynamo counted is in the index (it does not count all: a data-dependent
+    jump is not); a compiled frame that made resume functions broke, and each carries that
+    break, whose user stack passes through the line Dynamo named the
+    resume function after; a skipped frame is listed with why."""
+    ours = collections.Counter(c["graph_break"]["reason"] for c in index["compiles"] if c["graph_break"])
+    assert set(dynamo_breaks) <= set(ours), (dynamo_breaks, ours)
+    assert bool(ours) == (program.graph_breaks or program.skipped), ours
+    compiled = {(c["function"], c["compile_id"]): c for c in index["compiles"] if c["compiled"]}
+    for comp in compiled.values():      # (a break inside a try makes no resume function)
+        assert comp["graph_break"] or not comp["resume_functions"], comp
+    for entry in index["functions"]:
+        if entry["kind"] == "resume":
+            made_at = next(c for c in index["compiles"] if entry["key"] in c["resume_functions"])
+            assert entry["graph_break"] == made_at["graph_break"], entry
+            line = int(entry["name"].rpartition("_at_")[2])
+            assert line in [frame["line"] for frame in entry["graph_break"]["user_stack"]], entry
+            assert entry["continues"]["line"] and entry["continues"]["source"], entry
+    skipped = {c["function"] for c in index["skipped_frames"]}
+    name = getattr(fn, "__name__", "forward")      # a module: its forward
+    top = next((f["key"] for f in index["functions"] if f["name"] == name), None)
+    assert (top in skipped) == program.skipped, skipped
+    for comp in index["skipped_frames"]:     # (a break in a layer inside an HF encoder's loop
+        why = comp["skipped"]               # skips the encoder's frame)
+        assert why["reason"] and why["location"]["line"] and why["because"]["reason"], why
+
+
 @pytest.mark.parametrize("program", PROGRAMS, ids=repr)
 def test_program(program, tmp_path):
     _, plain, plain_grads, _ = execute(program)
 
     dump_dir = tmp_path / "dump"
+    counters.clear()
     with unveil.prepare_debug(dump_dir) as session:
         fn, dumped, dumped_grads, calls = execute(program)
+    dynamo_breaks = collections.Counter({reason.strip().splitlines()[0]: n
+                                         for reason, n in counters["graph_break"].items()})
     assert_same(plain, dumped)
     assert_same(plain_grads, dumped_grads)
 
@@ -248,6 +281,7 @@ def test_program(program, tmp_path):
         assert compiled == set(fn_entry["compiles"])
     for path in dump_dir.glob("*.py"):
         compile(path.read_text(), str(path), "exec")
+    check_explanations(program, fn, index, dynamo_breaks)
     if not program.skipped:
         check_guards(program, fn, calls, dump_dir, index)
         check_full_code(program, fn, calls, dump_dir, index, plain)

@@ -111,10 +111,10 @@ def _user_stack(text):
     return stack
 
 
-def frame_outcome(metrics):
-    """What one compile of a frame came to, from Dynamo's compilation metrics:
-    ``{compiled, failure, restarts}``; ``failure`` (``{type, reason, location}``) is None
-    when it compiled."""
+def frame_outcome(metrics, attempt=0):
+    """What one compile of a frame came to, from Dynamo's compilation metrics (logged by
+    its last attempt): ``{compiled, failure, restarts, attempt}``; ``failure``
+    (``{type, reason, location}``) is None when it compiled."""
     compiled = bool(metrics.get("has_guarded_code"))
     failure = None
     if metrics.get("fail_type") or not compiled:
@@ -126,7 +126,7 @@ def frame_outcome(metrics):
         failure = {"type": metrics.get("fail_type"), "reason": reason.splitlines()[0] if reason else None,
                    "location": where}
     restarts = sorted(metrics.get("restart_reasons") or [])
-    return {"compiled": compiled, "failure": failure,
+    return {"compiled": compiled, "failure": failure, "attempt": attempt,
             "restarts": [r.strip().splitlines()[0] for r in restarts if r.strip()]}
 
 
@@ -204,7 +204,8 @@ def _compile_lines(comp):
         if comp["resume_functions"]:
             out.append("  the rest runs in " + ", ".join(comp["resume_functions"]))
     else:
-        out.append("compile %s: made no code" % comp["compile_id"])
+        out.append("compile %s: no compiled code (Dynamo found nothing to compile; the frame runs as it is)"
+                   % comp["compile_id"])
     brk = comp["graph_break"]
     for reason in comp["restarts"]:
         if not brk or reason != brk["reason"]:       # a break makes Dynamo trace again up to it

@@ -59,15 +59,18 @@ class Compile:
         self.graph_modules_logged = collections.Counter()   # AOT graphs dumped from the module, by kind
         self.source = None                   # decompiled transformed code, when it worked
         self.guards = None                   # guards_file.GuardsText
-        self.breaks = []                     # explanations.graph_break of each break reason logged
+        self.breaks = []                     # (attempt, explanations.graph_break) of each break logged
         self.outcome = None                  # explanations.frame_outcome, when Dynamo logged its metrics
         self.resume_functions = []           # Functions installed while it ran
 
     @property
     def graph_break(self):
-        """The break this compile's graph ended at (the last one logged: earlier attempts'
-        breaks made Dynamo restart)."""
-        return self.breaks[-1] if self.breaks else None
+        """The break this compile's graph ended at: the last one logged (Dynamo logs a
+        break, then traces the frame again up to it).  For a frame Dynamo skipped, the
+        first break, which set it off."""
+        if not self.breaks:
+            return None
+        return self.breaks[0 if self.transformed is None and self.outcome is not None else -1][1]
 
     def describe(self):
         outcome = self.outcome or {}
@@ -83,9 +86,9 @@ class Compile:
         if self.transformed is not None or outcome.get("compiled", True):
             return None
         skipped = dict(outcome["failure"] or {"type": None, "reason": None, "location": None})
-        explained = self.graph_break
         skipped["because"] = None
-        if explained is not None and explained["frame_skipped"]:
+        if self.breaks:                          # the last break logged made Dynamo give up
+            explained = self.breaks[-1][1]
             skipped["because"] = explained["also"][-1] if explained["also"] else \
                 {k: explained[k] for k in ("reason", "explanation", "hints", "url")}
             skipped["location"] = explained["location"] or skipped["location"]
@@ -204,9 +207,10 @@ class DebugSession:
         return fn
 
     def _user_name(self, code):
-        """The qualified name, and for a resume function Dynamo made of one run from the
-        dump, the name it has when Dynamo made both: one prefix, the user's line."""
-        name = _resume_name_once(getattr(code, "co_qualname", code.co_name))
+        """The qualified name (without ``<locals>``), and for a resume function Dynamo made
+        of one run from the dump, the name it has when Dynamo made both: one prefix, the
+        user's line."""
+        name = _resume_name_once(getattr(code, "co_qualname", code.co_name).replace("<locals>.", ""))
         stem, at, line = name.rpartition("_at_")
         if at and line.isdigit() and RESUME_PREFIX in stem:
             path, user_line = self.lines.origin(code.co_filename, int(line))
@@ -322,8 +326,11 @@ class DebugSession:
         resumed = adapter.resumed_code(code)
         if resumed is not None and fn.parent is None:
             fn.parent = self.function(resumed)
+        comp = self._current_compile()
+        if fn not in comp.resume_functions:          # a recompile installs the same function again
+            comp.resume_functions.append(fn)
         if fn.resume_file is None:
-            self.write_resume_function(fn, self._current_compile())
+            self.write_resume_function(fn, comp)
         if not self.run_dumped or fn.resume_source is None:
             return None
         ours = self._resume_runs.get(id(code))
@@ -336,7 +343,6 @@ class DebugSession:
         """The resume function's file; the graph broke for the last reason its compile logged."""
         line = fn.code.co_name.rpartition("_at_")[2]
         fn.graph_break = comp.graph_break
-        comp.resume_functions.append(fn)
         fn.continues = self._continuation(fn)
         parent = fn.parent.code.co_name if fn.parent is not None else "?"
         head = ["# Resume function %s: Dynamo made it after a graph break; it runs the rest of %s"
@@ -390,7 +396,7 @@ class DebugSession:
     def on_trace(self, event, metadata, payload):
         comp = self._current_compile(adapter.record_compile_id(metadata))
         if event == TRACE_METRICS:
-            comp.outcome = explanations.frame_outcome(metadata[event])
+            comp.outcome = explanations.frame_outcome(metadata[event], metadata.get("attempt", 0))
             return
         if event == "artifact":
             kind = TRACE_ARTIFACTS[metadata["artifact"]["name"]]
@@ -398,7 +404,7 @@ class DebugSession:
             kind = TRACE_KINDS[event]
         self.events.setdefault((comp.generation, comp.cid), []).append((kind, payload, metadata))
         if kind == "break_reason" and payload:
-            comp.breaks.append(self._in_user_lines(explanations.graph_break(payload)))
+            comp.breaks.append((metadata.get("attempt", 0), self._in_user_lines(explanations.graph_break(payload))))
         if kind in AOT_GRAPH_KINDS and comp.graph_modules_logged[kind]:
             comp.graph_modules_logged[kind] -= 1          # dumped already, from its graph module
         elif payload and kind in BACKEND_TEXT_KINDS:
