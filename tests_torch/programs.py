@@ -190,6 +190,44 @@ def fstring_item_break(x):
     return y * len(note)
 
 
+def _positive_path(x):
+    return x.sin() * 2
+
+
+def _negative_path(x):
+    return x.cos() - 1
+
+
+def with_cond(x):
+    return torch.cond(x.sum() > 0, _positive_path, _negative_path, (x,)) + x
+
+
+def with_checkpoint(x):
+    return torch.utils.checkpoint.checkpoint(_positive_path, x, use_reentrant=False) + x
+
+
+def with_vmap(x):
+    return torch.func.vmap(lambda row: row * 2 + row.sum())(x)
+
+
+def with_func_grad(x):
+    return torch.func.grad(lambda r: (r.sin() ** 2).sum())(x) + x
+
+
+@torch.compiler.disable
+def _eager_only(x):
+    return x * 3
+
+
+def calls_disabled(x):
+    return _eager_only(x + 1) - 1
+
+
+def _marked_dynamic(t):
+    torch._dynamo.mark_dynamic(t, 0)
+    return t
+
+
 def _inner_layer(x):
     y = x.relu()
     torch._dynamo.graph_break()         # a break in an inlined call: a resume function per frame
@@ -388,6 +426,14 @@ PROGRAMS = [
             backend="aot_eager", graph_breaks=True, guards_read_inputs=False),
     Program("dynamic_shapes_break", _fn(chained_breaks), lambda: [(_t(3),), (_t(5),), (_t(7),)], dynamic=True,
             graph_breaks=True),
+    Program("cond", _fn(with_cond), lambda: [(_t(4),), (-_t(4).abs(),)]),
+    Program("cond_aot_eager", _fn(with_cond), lambda: [(_t(4),)], backend="aot_eager"),
+    Program("checkpoint_aot_eager", _fn(with_checkpoint), lambda: [(_t(4),)], backend="aot_eager"),
+    Program("vmap", _fn(with_vmap), lambda: [(_t(3, 4),)]),
+    Program("func_grad", _fn(with_func_grad), lambda: [(_t(4),)]),
+    Program("compiler_disable", _fn(calls_disabled), lambda: [(_t(4),)], graph_breaks=True),
+    Program("mark_dynamic", _fn(arith), lambda: [(_marked_dynamic(_t(3)), _marked_dynamic(_t(3, seed=1))),
+                                                      (_marked_dynamic(_t(6)), _marked_dynamic(_t(6, seed=1)))]),
 ] + [Program("hf_%s_train_break" % kind, _hf(kind, train=True, break_in_layer=True), _ids(6), backend="aot_eager",
              train=True, graph_breaks=True) for kind in ("bert", "gpt2", "t5", "llama", "bart")]
 

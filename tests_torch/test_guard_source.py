@@ -151,3 +151,26 @@ def test_dynamos_type_note_and_recompile_hint_are_left_out_of_the_condition():
     for suffix in [", type=<class 'torch.nn.parameter.Parameter'> (HINT: type Parameter)",
                    " (HINT: closure variable 'scale' (from f), type int)", ", type=<class 'int'>"]:
         assert guard_source.translate("TYPE_MATCH", code + suffix) == guard_source._renamed(code), suffix
+
+
+def test_guards_on_pytree_registrations_are_python_and_true_where_dynamo_made_them():
+    """torch.cond, vmap and torch.func guard torch's pytree registry: classes written as
+    their repr, the registry reached through ``__import__``, and its dict version.  Each
+    becomes Python that holds now, as Dynamo's guard does."""
+    import torch
+    from unveil.dynamo import guard_runtime
+    registry = torch.utils._pytree.SUPPORTED_NODES
+    scope = {name: getattr(guard_runtime, name) for name in guard_runtime.__all__}
+    parts = ["___dict_contains(<class 'tuple'>, __import__('torch').utils._pytree.SUPPORTED_NODES)",
+             "not ___dict_contains(<class 'torch.Tensor'>, __import__('torch').utils._pytree.SUPPORTED_NODES)",
+             "___dict_version(__import__('torch').utils._pytree.SUPPORTED_NODES) == %d"
+             % torch._C._dynamo.guards.dict_version(registry),
+             "check_obj_id(list(dict.keys(__import__('torch').utils._pytree.SUPPORTED_NODES))[0], %d)"
+             % id(next(iter(registry)))]
+    for part in parts:
+        text = guard_source.translate("DICT_CONTAINS", part)
+        assert "<class" not in text and "___" not in text, text
+        assert eval(text, scope) is True, text
+    assert guard_runtime.class_named("torch.nn.Linear") is torch.nn.Linear
+    assert guard_source.translate("TYPE_MATCH", "___check_type_id(L['x'], 5)  # x, type=<class 'int'>") \
+        == "check_type_id(L['x'], 5)"

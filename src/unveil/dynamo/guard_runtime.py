@@ -2,6 +2,8 @@
 
 Each mirrors one kind of Dynamo leaf guard (C++ in torch/csrc/dynamo/guards.cpp).
 """
+import builtins
+import importlib
 import json
 import math
 
@@ -13,7 +15,7 @@ inf = float("inf")
 #: what dumped guard files import from here
 __all__ = ["check_type_id", "check_obj_id", "dict_contains", "check_tensor", "check_no_aliasing",
            "check_global_state", "check_torch_function_mode_stack", "check_saved_tensors_hooks",
-           "math_isnan", "utils_device", "inf"]
+           "math_isnan", "utils_device", "inf", "dict_version", "class_named"]
 
 
 def qualified_name(cls):
@@ -94,3 +96,26 @@ def check_saved_tensors_hooks(expected_ids):
 
 def math_isnan(value):
     return math.isnan(value)
+
+
+def dict_version(mapping):
+    """DICT_VERSION: the dict's version tag, which any change to it moves on (CPython keeps
+    it, and Dynamo reads it in C)."""
+    return torch._C._dynamo.guards.dict_version(mapping)
+
+
+def class_named(qualified):
+    """The class Dynamo's guard text writes as ``<class 'qualified'>``: a builtin, or the
+    longest importable module prefix and attributes after it."""
+    parts = qualified.split(".")
+    if len(parts) == 1:
+        return getattr(builtins, qualified)
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            value = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            value = getattr(value, name)
+        return value
+    raise LookupError("no class %s" % qualified)

@@ -42,6 +42,7 @@ _RENAMES = {
     "___check_obj_id": "check_obj_id",
     "___dict_contains": "dict_contains",
     "__math_isnan": "math_isnan",
+    "___dict_version": "dict_version",
 }
 
 RUNTIME_NAMES = tuple(guard_runtime.__all__)
@@ -198,8 +199,14 @@ def _keys_as_string(text):
     return _DISPATCH.sub(lambda m: repr("DispatchKeySet(%s)" % m.group(1)), text)
 
 
+#: a class as Dynamo's guard text writes it (as its repr), not as the type note it may end with
+_CLASS_REPR = re.compile(r"(?<!type=)<class '([A-Za-z_][\w.]*)'>")
+
+
 def translate(kind, part, value_type=None, context=None):
     """One verbose code part as a Python expression over ``L`` and ``G``."""
+    if "<class '" in part:
+        part = _CLASS_REPR.sub(lambda m: "class_named(%r)" % m.group(1), part)
     cut = part.find("#")
     text = _without_type((part if cut < 0 else part[:cut]).rstrip())
     if kind != "TENSOR_MATCH" and _PLAIN.match(text):
@@ -251,13 +258,18 @@ def _renamed(text):
     return text
 
 
+#: names with two leading underscores that are Python's own, not Dynamo's helpers
+_PUBLIC_DUNDERS = ("__builtins__", "__import__")
+
+
 def _has_private(text):
     """Whether ``text`` names something private (``__x``, not an attribute or a string's
-    start), ``__builtins__`` aside: Dynamo's own helpers, with no Python meaning here."""
+    start), ``__builtins__`` and ``__import__`` aside: Dynamo's own helpers, with no Python
+    meaning here."""
     start = text.find("__")
     while start >= 0:
-        if _starts_name(text, start) and not (text.startswith("__builtins__", start)
-                                              and _ends_name(text, start + 12)):
+        if _starts_name(text, start) and not any(text.startswith(name, start) and _ends_name(text, start + len(name))
+                                                 for name in _PUBLIC_DUNDERS):
             return True
         start = text.find("__", start + 1)
     return False
