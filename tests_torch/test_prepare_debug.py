@@ -13,6 +13,7 @@ import inspect
 import json
 import os
 import re
+import subprocess
 import sys
 
 import pytest
@@ -309,3 +310,33 @@ def test_a_call_dynamo_makes_inside_its_own_try_stays_in_the_text(tmp_path):
     texts = [(tmp_path / a["file"]).read_text() for a in index["artifacts"]
              if a["kind"] == "transformed_code" and a["function"].startswith("break_inside_with_and_try")]
     assert texts and all("'inside no_grad'" in t for t in texts), texts
+
+
+SCRIPT_PROGRAMS = ["arith_fullgraph", "print_break", "data_dependent_if", "chained_breaks", "recompile_dtype",
+                   "dynamic_shapes", "inductor_fn", "module_train_aot_eager", "no_grad", "kw_only"]
+
+
+@pytest.mark.parametrize("name", SCRIPT_PROGRAMS)
+def test_a_full_code_file_runs_as_a_script_in_a_new_process(name, tmp_path):
+    """In a new process the user's module is loaded from its file and the compiled graphs
+    from their dumped files: the dispatch runs, and each entry's transformed code gives
+    what the dispatch gives.  (A method's ``self`` has no recorded form: said, not run.)"""
+    program = next(p for p in PROGRAMS if p.name == name)
+    with unveil.prepare_debug(tmp_path) as session:
+        fn, _, _, _ = execute(program)
+    assert session.failures == []
+    index = json.loads((tmp_path / "index.json").read_text())
+    for art in index["artifacts"]:
+        if art["kind"] != "full_code":
+            continue
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        done = subprocess.run([sys.executable, art["file"]], cwd=tmp_path, capture_output=True, text=True,
+                              env=env, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+        if isinstance(fn, torch.nn.Module):
+            assert "not run: no recorded value for self" in done.stdout, done.stdout
+            continue
+        assert "result of the dispatch: " in done.stdout, done.stdout
+        ran = re.findall(r"^transformed code of compile \S+: .*, (the same values|values that differ)$",
+                         done.stdout, re.M)
+        assert ran and set(ran) == {"the same values"}, done.stdout

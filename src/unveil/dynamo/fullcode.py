@@ -6,6 +6,7 @@ transformed code, and last a dispatch function per code object that does what
 Dynamo's C frame evaluation does: try each entry's guard in Dynamo's order, run
 that entry's transformed code, otherwise compile anew (here: run the original).
 """
+import builtins
 import inspect
 import re
 import types
@@ -101,7 +102,7 @@ def _code_blocks(fn, session, out, used):
             out.append(comp.guards.body.rstrip())
         if comp.source is not None:
             out.append("# Transformed code (file %s)." % comp.transformed_file)
-            out.append(renamed(comp.source, comp.transformed, "__transformed_%s_for_%s" % (comp.tag, identifier(fn.key))))
+            out.append(renamed(comp.source, comp.transformed, _transformed_name(fn, comp)))
         else:
             out.append("# the transformed code could not be decompiled; see %s" % comp.transformed_file)
     for child in session.functions.values():
@@ -115,7 +116,7 @@ def _code_blocks(fn, session, out, used):
     for entry, comp in fn.entries:
         if comp.guards is not None and comp.source is not None:
             out.append("    if %s(L, G):" % comp.guards.name)
-            out.append("        return __transformed_%s_for_%s(%s)" % (comp.tag, identifier(fn.key), call))
+            out.append("        return %s(%s)" % (_transformed_name(fn, comp), call))
     out.append("    # No entry's guard passes: Dynamo compiles the frame anew and adds an entry")
     out.append("    # (or, past its recompile limit, runs the original bytecode).")
     out.append("    return %s(%s)" % (original, call))
@@ -135,7 +136,7 @@ def full_code_text(fn, session):
     _name_resume_functions(fn, session)
     body, used = [], set()
     _code_blocks(fn, session, body, used)
-    imports = {"import importlib", "import torch"}
+    imports = {"import torch", "from unveil.dynamo.script_runtime import dynamo_global, here, module_globals"}
     for f in session.functions.values():
         for _, comp in f.entries:
             if comp.guards is not None:
@@ -147,16 +148,90 @@ def full_code_text(fn, session):
             "evaluation does on each call (guards in order, then that entry's transformed code).",
             "Transformed code calls the compiled graphs and the resume functions defined above it.",
             '"""']
-    head += sorted(i for i in imports if i.startswith(("import", "from")))
+    head += _merged_imports(i for i in imports if i.startswith(("import", "from")))
     head += [i for i in sorted(imports) if not i.startswith(("import", "from"))]
-    head += ["", "# The globals the code runs with: those of %s's module." % fn.code.co_name,
-             "G = importlib.import_module(%r).__dict__" % module]
+    head += ["", "# The globals the code runs with: those of %s's module (in a new process, its file" % fn.code.co_name,
+             "# loaded as a module; globals Dynamo made are then rebuilt from the dump).",
+             "G = module_globals(%r, %r)" % (module, fn.code.co_filename), "HERE = here(globals())"]
     defined = {n for f in session.functions.values() for n in getattr(f, "global_names", [])}
     taken = [n for n in sorted(used) if n in (fn.globals or {}) and n not in defined]
     if taken:
         head.append("# Names the transformed code reads from those globals:")
-        head += ["%s = G[%r]  # %s" % (n, n, _describe_global(n, fn.globals[n])) for n in taken]
-    return "\n".join(head + body) + "\n"
+        head += [_global_line(n, fn.globals[n], session) for n in taken]
+    return "\n".join(head + body + _script_block(fn)) + "\n"
+
+
+def _global_line(name, value, session):
+    """``name = ...``: the global as the module has it; one Dynamo made, from the dump if need be."""
+    comment = _describe_global(name, value)
+    if name.startswith("__compiled_fn"):
+        graph = next((files[name] for f in session.functions.values() for c in f.compiles
+                      for files in [c.graph_files] if name in files), None)
+        if graph is not None:
+            return "%s = dynamo_global(G, %r, HERE, graph=%r)  # %s" % (name, name, graph, comment)
+    if name.startswith("__import_") and getattr(value, "__name__", None):
+        return "%s = dynamo_global(G, %r, module=%r)  # %s" % (name, name, value.__name__, comment)
+    if value is builtins.__dict__:
+        return "%s = dynamo_global(G, %r, module_dict='builtins')  # the builtins' namespace" % (name, name)
+    if name.startswith("__"):
+        return "%s = dynamo_global(G, %r)  # %s" % (name, name, comment)
+    return "%s = G[%r]  # %s" % (name, name, comment)
+
+
+#: a tensor guard's recorded dtype, requires_grad and size, per local
+_TENSOR_GUARD = re.compile(r"check_tensor\(L\[(?P<name>'[^']+')\], '[^']*', '[^']*', (?P<dtype>torch\.\w+), "
+                           r"device=[^,]+, requires_grad=(?P<grad>True|False), size=(?P<size>\[[^\]]*\])")
+#: a value guard on a local: ``L['n'] == 3``
+_VALUE_GUARD = re.compile(r"^\s*if not \(L\[(?P<name>'[^']+')\] (?:==|is) (?P<value>None|True|False|-?[\d.e+-]+|'[^'\\]*')\):",
+                          re.MULTILINE)
+
+
+def _script_block(fn):
+    """``if __name__ == "__main__":`` : call the dispatch on inputs of the recorded dtypes and
+    sizes (the first compile's tensor and constant guards), saying what each guard decides."""
+    entries = [(entry, comp) for entry, comp in fn.entries if comp.guards is not None]
+    if not entries or fn.is_resume:
+        return []
+    recorded = {}
+    for _, comp in reversed(entries):            # the first compile's, then later ones' for the rest
+        for match in _TENSOR_GUARD.finditer(comp.guards.body):
+            recorded.setdefault(match.group("name")[1:-1], "example_tensor(%s, %s, requires_grad=%s)" % (
+                match.group("dtype"), match.group("size"), match.group("grad")))
+        for match in _VALUE_GUARD.finditer(comp.guards.body):
+            recorded.setdefault(match.group("name")[1:-1], match.group("value"))
+    code = fn.code
+    count = code.co_argcount + code.co_kwonlyargcount
+    params = list(code.co_varnames[:count])
+    by_keyword = params[code.co_posonlyargcount:] if not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) \
+        else []
+    missing = [p for p in params if p not in recorded or p not in by_keyword]
+    guards = ", ".join("(%r, %s)" % (comp.cid, comp.guards.name) for _, comp in entries)
+    transformed = ", ".join("(%r, lambda: %s(**L))" % (comp.cid, _transformed_name(fn, comp))
+                            for _, comp in entries if comp.source is not None)
+    return _section("run as a script: inputs of the recorded dtypes and sizes") + [
+        'if __name__ == "__main__":',
+        "    from unveil.dynamo.script_runtime import example_tensor, run_as_script",
+        "    L = {%s}" % ", ".join("%r: %s" % (p, recorded[p]) for p in params if p not in missing),
+        "    run_as_script(lambda: %s(**L), [%s], L, %r, G, transformed=[%s])" % (
+            dispatch_name(fn), guards, missing, transformed)]
+
+
+def _transformed_name(fn, comp):
+    return "__transformed_%s_for_%s" % (comp.tag, identifier(fn.key))
+
+
+def _merged_imports(lines):
+    """Import lines, once each: ``from m import a`` and ``from m import b`` (two entries'
+    guards need different helpers) as ``from m import a, b``."""
+    plain, names = set(), {}
+    for line in lines:
+        if line.startswith("from ") and " import " in line:
+            module, _, imported = line[5:].partition(" import ")
+            names.setdefault(module, set()).update(n.strip() for n in imported.split(","))
+        else:
+            plain.add(line)
+    merged = ["from %s import %s" % (module, ", ".join(sorted(found))) for module, found in names.items()]
+    return sorted(plain) + sorted(merged)
 
 
 def _describe_global(name, value):
@@ -167,7 +242,7 @@ def _describe_global(name, value):
         return "module %s, imported by Dynamo" % getattr(value, "__name__", "?")
     if name.startswith("__resume_at_"):
         return "a resume function (see its resume_function file)"
-    text = repr(value)
+    text = " ".join(repr(value).split())      # a module's repr spans lines
     return "%s: %s" % (type(value).__name__, text if len(text) <= 60 else text[:57] + "...")
 
 

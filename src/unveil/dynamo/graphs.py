@@ -24,7 +24,7 @@ def graph_file_text(name, gm):
         if node.op == "placeholder":
             lines.append("#   %s: %s" % (node.target, describe_input(node.meta.get("example_value"))))
     readable = adapter.readable_graph(gm, class_name(gm))
-    return "\n".join(lines) + "\nimport torch\nfrom torch import device\n\n\n" + readable.strip("\n") + "\n"
+    return "\n".join(lines) + "\n" + _GRAPH_IMPORTS + readable.strip("\n") + "\n"
 
 
 def class_name(gm):
@@ -36,7 +36,7 @@ def class_name(gm):
 def aot_file_text(kind, comp, gm):
     """The file of a graph AOT Autograd hands its compiler (``kind``: aot_forward, ...)."""
     readable = adapter.readable_graph(gm, class_name(gm), expanded_def=True)
-    return "%s\nimport torch\nfrom torch import device\n\n\n%s\n" % (_backend_head(kind, comp), readable.strip("\n"))
+    return "%s\n%s%s\n" % (_backend_head(kind, comp), _GRAPH_IMPORTS, readable.strip("\n"))
 
 
 #: a class line whose name is no identifier (torch prints a cached graph as ``class <lambda>``)
@@ -48,7 +48,12 @@ def backend_file_text(kind, comp, payload):
     graph, an AOT graph taken from AOT Autograd's cache)."""
     payload, renamed = _CLASS_NOT_A_NAME.subn("class GraphModule(", payload)
     note = "\n# (torch printed its class with a name Python does not allow: here it is GraphModule)" if renamed else ""
-    return "%s%s\n%s" % (_backend_head(kind, comp), note, payload)
+    imports = _GRAPH_IMPORTS if kind.startswith("aot_") else ""      # Inductor's code has its own
+    return "%s%s\n%s%s" % (_backend_head(kind, comp), note, imports, payload)
+
+
+#: what a printed graph's code needs (torch prints it without)
+_GRAPH_IMPORTS = "import torch\nfrom torch import device\n\n\n"
 
 
 def _backend_head(kind, comp):

@@ -526,9 +526,11 @@ class DebugSession:
             fn.entries.append((entry, comp))
             fn.globals = adapter.guard_globals(entry)
             guards = comp.guards = guards_text(fn, comp, entry, self.reasons(comp, "recompile_reason"))
+            entry = {"error": "%d guard(s) with no Python form, assumed to pass: %s"
+                     % (len(guards.untranslated), guards.untranslated[0])} if guards.untranslated else {}
             self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), guards.file_text(), function=fn.key,
                             compile_id=comp.cid, kind="guards", ok=not guards.untranslated,
-                            untranslated=guards.untranslated)
+                            untranslated=guards.untranslated, **entry)
 
     def write_full_code(self, fn):
         text = full_code_text(fn, self)
