@@ -8,6 +8,8 @@ module turns both into plain dicts (what ``index.json`` holds); it reads text
 only and imports nothing of torch.  Where a resume function continues (which
 line, which side of an ``if``) is read from the bytecode, in the decompiler's canonical form.
 """
+import dis
+import json
 import linecache
 import re
 
@@ -222,3 +224,87 @@ def outcome_words(branch):
     """``is true`` / ``is false`` / ``is None`` / ``is not None``: the path a ``branch`` of
     :func:`continuation` is."""
     return _OUTCOME[branch["test"], branch["condition_holds"]]
+
+
+_FAILED_ENTRY = re.compile(r"^(\d+/\d+): (.*)$", re.S)
+
+
+def recompile_reasons(payload):
+    """Dynamo's ``recompile_reasons`` text (one reason, or a JSON list of them) as
+    ``[{failed_entry, guard, source, location}]``: the compile id of the entry whose guard
+    failed, the failed guard as Dynamo words it, the user's line it came from and where."""
+    text = payload.strip()
+    try:
+        items = json.loads(text) if text.startswith("[") else [text]
+    except ValueError:
+        items = [text]
+    out = []
+    for item in items:
+        first, _, stack = str(item).partition("User stack trace:")
+        match = _FAILED_ENTRY.match(first.strip())
+        entry, rest = (match.group(1), match.group(2)) if match else (None, first.strip())
+        guard, _, note = rest.partition("#")
+        frames = _user_stack(stack)
+        out.append({"failed_entry": entry, "guard": " ".join(guard.split()),
+                    "source": note.split("  # ")[0].strip() or None,
+                    "location": frames[-1] if frames else None})
+    return out
+
+
+#: what a resume function calls the values Dynamo's stack held at the break
+_STACK_SLOT = re.compile(r"^___stack(\d+)$")
+
+
+def stack_names(code, offset, slots):
+    """For a resume function made at ``offset`` of ``code`` whose stack values are
+    ``slots`` (``___stack0`` ...): ``{slot: what it is}``, the user's name or constant for a
+    value a plain load put there (``scale``), else "a value of line N".  Read by replaying
+    the stack effects of the break's line; empty when the replay does not account for
+    exactly those slots (NULLs, or values from an earlier line)."""
+    instructions = list(dis.get_instructions(code))
+    at = next((k for k, ins in enumerate(instructions) if ins.offset >= offset), None)
+    if at is None:
+        return {}
+    line = _line_of(instructions, at)
+    start = at
+    while start > 0 and _line_of(instructions, start - 1) == line:
+        start -= 1
+    stack = []
+    for ins in instructions[start:at]:
+        try:
+            effect = dis.stack_effect(ins.opcode, ins.arg, jump=False) if ins.opcode >= dis.HAVE_ARGUMENT \
+                else dis.stack_effect(ins.opcode, jump=False)
+        except ValueError:
+            return {}
+        pops = 0 if ins.opname.startswith(("LOAD_", "PUSH_NULL")) and ins.opname not in _LOADS_FROM_STACK \
+            else max(0, 1 - effect) if ins.opname not in _LOADS_FROM_STACK else 1
+        pushes = effect + pops
+        if pops > len(stack) or pushes < 0:
+            return {}
+        del stack[len(stack) - pops:]
+        stack += [_what_it_pushes(ins, line)] * pushes
+    values = [v for v in stack if v is not None]           # NULLs a call needs are not passed
+    wanted = sorted(slots, key=lambda s: int(_STACK_SLOT.match(s).group(1)))
+    return dict(zip(wanted, values)) if len(values) == len(wanted) else {}
+
+
+#: loads that take what they read from the stack (an attribute of the value on top)
+_LOADS_FROM_STACK = frozenset(["LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR"])
+
+
+def _what_it_pushes(ins, line):
+    if ins.opname == "PUSH_NULL":
+        return None
+    if ins.opname in ("LOAD_FAST", "LOAD_DEREF", "LOAD_NAME", "LOAD_CLOSURE", "LOAD_FAST_CHECK"):
+        return "`%s`" % ins.argval
+    if ins.opname == "LOAD_CONST":
+        return "`%r`" % (ins.argval,)
+    return "a value of line %s" % line
+
+
+def _line_of(instructions, k):
+    for ins in reversed(instructions[:k + 1]):
+        number = ins.positions.lineno if getattr(ins, "positions", None) is not None else ins.starts_line
+        if number:
+            return number
+    return None

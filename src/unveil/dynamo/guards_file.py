@@ -34,8 +34,25 @@ class GuardsText:
         return "\n".join(self.comments + self.imports) + "\n\n\n" + self.body
 
 
+def recompile_lines(reason, key):
+    """A recompile reason (``explanations.recompile_reasons``) as readable lines: the entry
+    whose guard failed and its guards file, the guard with the user's names for Dynamo's
+    stack slots, and the user's line it came from."""
+    entry = reason["failed_entry"]
+    head = "compile %s (%s.compile_%s.guards.py): " % (entry, key, entry.replace("/", "_")) if entry else ""
+    out = [head + reason["guard"]]
+    for slot, meaning in sorted(reason.get("names", {}).items()):
+        out.append("    where %s is %s at the graph break" % (slot, meaning))
+    where = reason["location"]
+    if reason["source"] or where:
+        out.append("    from: %s%s" % (reason["source"] or "", "   (%s:%s in %s)" % (
+            where["filename"], where["line"], where["function"]) if where else ""))
+    return out
+
+
 def guards_text(fn, comp, entry, recompile_reasons):
-    """The :class:`GuardsText` of cache entry ``entry`` (compile ``comp``) of ``fn``."""
+    """The :class:`GuardsText` of cache entry ``entry`` (compile ``comp``) of ``fn``;
+    ``recompile_reasons`` as :func:`explanations.recompile_reasons` gives them."""
     writer = GuardWriter({"function_modes": comp.function_modes})
     name = guard_function_name(fn, comp)
     doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.cid, fn.code.co_name)
@@ -47,8 +64,10 @@ def guards_text(fn, comp, entry, recompile_reasons):
                                                            fn.code.co_firstlineno),
                 "# Dynamo's frame evaluation runs this entry's transformed code (%s)" % (comp.transformed_file,),
                 "# only when %s(L, G) is True; L holds the frame's locals, G its globals." % name]
+    if recompile_reasons:
+        comments.append("# Compiled anew because an earlier entry's guard failed on the call:")
     for reason in recompile_reasons:
-        comments.append("# Compiled anew because an earlier entry's guard failed: " + " ".join(reason.split()))
+        comments += ["#   " + line for line in recompile_lines(reason, fn.key)]
     if writer.untranslated:
         comments.append("# %d guard(s) below could not be translated and are assumed to pass."
                         % len(writer.untranslated))

@@ -24,7 +24,7 @@ import types
 import warnings
 import weakref
 
-from . import adapter, explanations, from_dump
+from . import adapter, explanations, from_dump, guard_source
 from .dump import DumpDir, failure_text, safe_name
 from .fullcode import full_code_text
 from .graphs import aot_file_text, backend_file_text, class_name, graph_file_text
@@ -62,6 +62,7 @@ class Compile:
         self.breaks = []                     # (attempt, explanations.graph_break) of each break logged
         self.outcome = None                  # explanations.frame_outcome, when Dynamo logged its metrics
         self.resume_functions = []           # Functions installed while it ran
+        self.recompile_reasons = []          # explanations.recompile_reasons: why it was compiled anew
 
     @property
     def graph_break(self):
@@ -77,7 +78,8 @@ class Compile:
         return {"function": self.fn.key, "compile_id": self.cid, "generation": self.generation,
                 "compiled": self.transformed is not None, "graph_break": self.graph_break,
                 "resume_functions": [f.key for f in self.resume_functions],
-                "skipped": self.skipped(), "restarts": outcome.get("restarts", [])}
+                "skipped": self.skipped(), "restarts": outcome.get("restarts", []),
+                "recompile_reasons": self.recompile_reasons}
 
     def skipped(self):
         """Why Dynamo ran this frame as it is (no compiled code), or None: the failure its
@@ -525,12 +527,27 @@ class DebugSession:
                 continue
             fn.entries.append((entry, comp))
             fn.globals = adapter.guard_globals(entry)
-            guards = comp.guards = guards_text(fn, comp, entry, self.reasons(comp, "recompile_reason"))
+            comp.recompile_reasons = self._recompile_reasons(fn, comp)
+            guards = comp.guards = guards_text(fn, comp, entry, comp.recompile_reasons)
             entry = {"error": "%d guard(s) with no Python form, assumed to pass: %s"
                      % (len(guards.untranslated), guards.untranslated[0])} if guards.untranslated else {}
             self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), guards.file_text(), function=fn.key,
                             compile_id=comp.cid, kind="guards", ok=not guards.untranslated,
                             untranslated=guards.untranslated, **entry)
+
+    def _recompile_reasons(self, fn, comp):
+        """Why ``comp`` was compiled anew, parsed; a resume function's stack slots
+        (``___stack0``) named by what the user's code had put there."""
+        reasons = [r for payload in self.reasons(comp, "recompile_reason")
+                   for r in explanations.recompile_reasons(payload)]
+        slots = [n for n in fn.code.co_varnames if n.startswith("___stack")]
+        point = adapter.resume_point(fn.code) if fn.is_resume and slots else None
+        names = explanations.stack_names(point[0], point[1], slots) if point is not None else {}
+        for reason in reasons:
+            used = guard_source.names_in(reason["guard"], names)
+            if used:
+                reason["names"] = {slot: names[slot] for slot in used}
+        return reasons
 
     def write_full_code(self, fn):
         text = full_code_text(fn, self)

@@ -1,0 +1,114 @@
+"""Recompile reasons in the dump, against Dynamo's own ``recompiles`` log.
+
+Each case calls a compiled function twice so that the second call fails a guard
+of the first entry (a shape, a dtype, a Python int, a global, requires_grad,
+grad mode, a value Dynamo kept on its stack across a graph break).  The dump must
+give the same (entry, failed guard) pairs as the log, on readable lines, with the
+user's name for a stack slot.
+"""
+import contextlib
+import json
+import logging
+import re
+
+import pytest
+import torch
+
+import unveil
+
+SCALE = 2.0
+
+
+def plain(x, n):
+    return x * n + SCALE
+
+
+def _helper(x):
+    torch._dynamo.graph_break()
+    return x.cos()
+
+
+def across_break(x, scale):
+    return scale * _helper(x) + 1       # scale waits on Dynamo's stack while _helper breaks
+
+
+def _set_scale(value):
+    global SCALE
+    SCALE = value
+
+
+CASES = {
+    "shape": (plain, [((torch.ones(3), 1), None), ((torch.ones(3, 2), 1), None)]),
+    "dtype": (plain, [((torch.ones(3), 1), None), ((torch.ones(3, dtype=torch.float64), 1), None)]),
+    "python_int": (plain, [((torch.ones(3), 1), None), ((torch.ones(3), 2), None)]),
+    "global": (plain, [((torch.ones(3), 1), None), ((torch.ones(3), 1), lambda: _set_scale(5.0))]),
+    "requires_grad": (plain, [((torch.ones(3), 1), None), ((torch.ones(3).requires_grad_(), 1), None)]),
+    "grad_mode": (plain, [((torch.ones(3), 1), None), ((torch.ones(3), 1), "no_grad")]),
+    "stack_slot": (across_break, [((torch.ones(3), 3.16), None), ((torch.ones(3), 2.5), None)]),
+}
+
+
+class _Log(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.text = []
+
+    def emit(self, record):
+        self.text.append(record.getMessage())
+
+
+def dynamo_recompiles(run):
+    """(failed entry, guard) pairs the ``recompiles`` log gives while ``run`` runs."""
+    log = _Log()
+    logger = logging.getLogger("torch._dynamo.guards.__recompiles")
+    torch._logging.set_logs(recompiles=True)
+    logger.addHandler(log)
+    try:
+        run()
+    finally:
+        logger.removeHandler(log)
+        torch._logging.set_logs()
+    pairs = []
+    for message in log.text:
+        for entry, guard in re.findall(r"^\s*- (\d+/\d+): (.+?)(?:\s+#.*)?$", message, re.M):
+            pairs.append((entry, guard.strip()))
+    return pairs
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_each_recompile_reason_is_in_the_dump_as_dynamo_logs_it(case, tmp_path):
+    fn, calls = CASES[case]
+
+    def run():
+        torch._dynamo.reset()
+        _set_scale(2.0)
+        compiled = torch.compile(fn, backend="eager", dynamic=False)
+        for args, before in calls:
+            if callable(before):
+                before()
+            with torch.no_grad() if before == "no_grad" else _nothing():
+                compiled(*args)
+
+    with unveil.prepare_debug(tmp_path) as session:        # one run: the same compile ids
+        expected = dynamo_recompiles(run)
+    _set_scale(2.0)
+    assert expected, "Dynamo logged no recompile"
+    assert session.failures == []
+    index = json.loads((tmp_path / "index.json").read_text())
+    ours = [(r["failed_entry"], r["guard"]) for c in index["compiles"] for r in c["recompile_reasons"]]
+    assert sorted(ours) == sorted(expected)
+    headers = [line for path in tmp_path.glob("*.guards.py")
+               for line in path.read_text().splitlines() if line.startswith("#")]
+    text = "\n".join(headers)
+    assert "Compiled anew because an earlier entry's guard failed" in text
+    assert "\\n" not in text and "User stack trace" not in text, text
+    if case == "stack_slot":
+        assert "where ___stack0 is `scale` at the graph break" in text, text
+    if case == "python_int":
+        assert re.search(r"^#       from: return x \* n \+ SCALE   \(.*test_recompiles\.py:\d+ in plain\)$", text,
+                         re.M), text
+
+
+@contextlib.contextmanager
+def _nothing():
+    yield
