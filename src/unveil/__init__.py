@@ -43,6 +43,16 @@ def debug(dump_dir, pause=False):
     return DebugRun(dump_dir, pause=pause)
 
 
+def why_recompile(fn, *args, **kwargs):
+    """What Dynamo does when ``fn`` (a ``torch.compile`` result) is called with these
+    arguments: each cache entry's guards, as Python, run on them in Dynamo's order; the
+    first guard that fails in each, with the values it reads and the user's line it came
+    from; then which entry runs, or that Dynamo compiles anew (``.runs`` is None).
+    ``print()`` the result to read it."""
+    from .dynamo.why import why_recompile as why
+    return why(fn, *args, **kwargs)
+
+
 __all__ = ["decompile", "decompile_code", "Decompiled", "recompile", "DecompilationError", "prepare_debug",
-           "debug"]
+           "debug", "why_recompile"]
 __version__ = "0.1.0"

@@ -1,4 +1,5 @@
-"""Command-line interface: ``python -m unveil decompile TARGET`` and ``python -m unveil demo``.
+"""Command-line interface: ``python -m unveil decompile TARGET``, ``python -m unveil demo`` and
+``python -m unveil why-recompile DUMP_DIR FUNCTION CALL``.
 
 TARGET is one of:
 
@@ -71,6 +72,18 @@ def build_parser():
     demo.add_argument("--backend", default="eager", help="torch.compile backend (default: %(default)s)")
     demo.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     demo.set_defaults(handler=_cmd_demo)
+
+    why = commands.add_parser(
+        "why-recompile", help="run a dumped function's guards on given inputs: which entry runs, or why it recompiles",
+        description="Run each cache entry's dumped guards (DUMP_DIR/*.guards.py) of FUNCTION on the inputs "
+                    "CALL gives, in the order Dynamo tries them: the first guard that fails in each entry, "
+                    "then the entry that would run, or that Dynamo would compile anew.  The function's "
+                    "module is loaded from its file for its globals.")
+    why.add_argument("dump_dir", metavar="DUMP_DIR", help="a directory prepare_debug wrote")
+    why.add_argument("function", metavar="FUNCTION", help="the function's key in index.json, or its name")
+    why.add_argument("call", metavar="CALL",
+                     help="the call's arguments as Python, torch imported: \"torch.ones(3, 2), n=1\"")
+    why.set_defaults(handler=_cmd_why_recompile)
     return parser
 
 
@@ -105,6 +118,30 @@ def _cmd_demo(args):
         _error("%d part(s) could not be dumped; see %s" % (len(session.failures), session.index_file))
         return EXIT_ERROR
     return status
+
+
+def _cmd_why_recompile(args):
+    import ast
+    if not os.path.isfile(os.path.join(args.dump_dir, "index.json")):
+        raise CliError("%s has no index.json: not a directory prepare_debug wrote" % args.dump_dir)
+    try:
+        import torch
+    except ImportError:
+        raise CliError("why-recompile needs torch: pip install 'unveil[torch]'") from None
+    from unveil.dynamo.why import why_recompile_in_dump
+    try:
+        call = ast.parse("f(%s)" % args.call, mode="eval").body
+        scope = {"torch": torch}
+        values = [eval(compile(ast.Expression(a), "<call>", "eval"), scope) for a in call.args]
+        keywords = {k.arg: eval(compile(ast.Expression(k.value), "<call>", "eval"), scope) for k in call.keywords}
+    except Exception as exc:  # the user's expression, whatever it raises
+        raise CliError("cannot evaluate the call's arguments %r: %s: %s" % (args.call, type(exc).__name__, exc)) \
+            from None
+    try:
+        print(why_recompile_in_dump(args.dump_dir, args.function, values, keywords))
+    except LookupError as exc:
+        raise CliError(str(exc)) from None
+    return 0
 
 
 def _print_decompiled(items, debug=False, always_label=False):

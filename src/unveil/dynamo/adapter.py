@@ -326,6 +326,29 @@ def sympy_interp_names():
     return set(SYMPY_INTERP)
 
 
+@functools.lru_cache(maxsize=None)
+def sympy_interp():
+    """What Dynamo's shape guards call by name (its SYMPY_INTERP table)."""
+    from torch.fx.experimental.symbolic_shapes import SYMPY_INTERP
+    return dict(SYMPY_INTERP)
+
+
+def original_callable(compiled):
+    """``(function, receiver)``: the Python function a ``torch.compile`` result runs (for a
+    compiled module, its ``forward`` and the module as ``self``; ``receiver`` None otherwise)."""
+    module = getattr(compiled, "_orig_mod", None)
+    if isinstance(module, torch.nn.Module):
+        return type(module).forward, module
+    original = getattr(compiled, "_torchdynamo_orig_callable", compiled)
+    if isinstance(original, torch.nn.Module):
+        return type(original).forward, original
+    bound_self = getattr(original, "__self__", None)
+    function = getattr(original, "__func__", original)
+    if not hasattr(function, "__code__"):
+        raise TypeError("%r is not a compiled Python function or module" % (compiled,))
+    return function, bound_self
+
+
 def guard_globals(entry):
     """The globals dict the entry's guard reads as ``G`` (the frame's globals)."""
     scope = getattr(entry.guard_manager, "global_scope", None) or {}

@@ -59,6 +59,28 @@ def check_tensor(value, type_name, dispatch_keys, dtype, device, requires_grad, 
     return True
 
 
+def tensor_mismatch(value, type_name, dispatch_keys, dtype, device, requires_grad, size, stride):
+    """What makes ``check_tensor`` on these arguments fail, in words ("" when it holds)."""
+    if not isinstance(value, torch.Tensor) or qualified_name(type(value)) != type_name:
+        return "a %s, expected a %s" % (qualified_name(type(value)), type_name)
+    found = []
+    if value.dtype != dtype:
+        found.append("dtype %s, expected %s" % (value.dtype, dtype))
+    if value.requires_grad != requires_grad:
+        found.append("requires_grad %s, expected %s" % (value.requires_grad, requires_grad))
+    if device is not None and value.device.index != device:
+        found.append("device index %s, expected %s" % (value.device.index, device))
+    if value.dim() != len(size):
+        found.append("%d dimensions, expected %d" % (value.dim(), len(size)))
+    else:
+        for what, actual, expected in (("size", value.size(), size), ("stride", value.stride(), stride)):
+            if any(e is not None and a != e for a, e in zip(actual, expected)):
+                found.append("%s %s, expected %s" % (what, list(actual), expected))
+    if dispatch_key_set(value) != dispatch_keys:
+        found.append("dispatch keys %s, expected %s" % (dispatch_key_set(value), dispatch_keys))
+    return "; ".join(found)
+
+
 def dispatch_key_set(tensor):
     """The tensor's dispatch keys as Dynamo sees them (thread-local include/exclude applied)."""
     keys = torch._C._dispatch_keys(tensor)

@@ -1,0 +1,213 @@
+"""Why a call would recompile: each cache entry's guards, as Python, on the call's inputs.
+
+For every cache entry of a compiled function, in the order Dynamo tries them,
+the entry's guard function (the dumped ``guards.py``, or the same text made from
+the live cache entry) is run condition by condition on the frame's locals the
+call would have.  The first condition that fails is named with the values it
+reads and the user's line Dynamo made it from; the first entry whose conditions
+all hold is the one that runs, and if none does, Dynamo compiles anew.
+"""
+import ast
+import inspect
+import json
+import os
+
+import torch
+
+from . import adapter, guard_runtime
+from .guard_source import GuardWriter
+from .guards_file import GUARD_PARAMS
+from .script_runtime import module_globals
+
+
+class EntryVerdict:
+    """One cache entry on the inputs: passes, or the first condition that fails."""
+
+    def __init__(self, compile_id, passes, condition=None, comment=None, values=None, error=None, detail=None):
+        self.compile_id = compile_id
+        self.detail = detail            # for a tensor check: which property differs
+        self.passes = passes
+        self.condition = condition      # the failing condition's Python text
+        self.comment = comment          # what it checks, and the user's line it came from
+        self.values = values or {}      # source text of each value it reads -> a description
+        self.error = error              # a value it reads is missing (Dynamo's accessor fails too)
+
+    def lines(self):
+        if self.passes:
+            return ["compile %s: every guard passes" % self.compile_id]
+        out = ["compile %s: fails %s" % (self.compile_id, self.condition)]
+        if self.detail:
+            out.append("    " + self.detail)
+        if self.comment:
+            out.append("    " + self.comment)
+        out += ["    %s is %s" % (name, value) for name, value in self.values.items()]
+        if self.error:
+            out.append("    reading it failed: " + self.error)
+        return out
+
+
+class WhyRecompile:
+    """What Dynamo would do on a call: each entry's verdict, and the entry that runs."""
+
+    def __init__(self, function, verdicts):
+        self.function = function
+        self.verdicts = verdicts
+
+    @property
+    def runs(self):
+        """The compile id of the entry that runs, or ``None``: a new compile."""
+        return next((v.compile_id for v in self.verdicts if v.passes), None)
+
+    def __str__(self):
+        out = ["%s: %d cache entr%s, in the order Dynamo tries them" % (
+            self.function, len(self.verdicts), "y" if len(self.verdicts) == 1 else "ies")]
+        for verdict in self.verdicts:
+            out += ["  " + line for line in verdict.lines()]
+            if verdict.passes:
+                break
+        out.append("=> compile %s runs" % self.runs if self.runs else "=> no entry's guards pass: Dynamo compiles anew")
+        return "\n".join(out)
+
+
+def why_recompile(fn, *args, **kwargs):
+    """What Dynamo does when compiled ``fn`` is called with ``args`` and ``kwargs``."""
+    original, receiver = adapter.original_callable(fn)
+    code = original.__code__
+    f_locals = frame_locals(original, receiver, args, kwargs)
+    verdicts = []
+    for entry in adapter.cache_entries(code):
+        name = "__guard"
+        # (the torch function modes active at compile time are not kept: none, as is usual)
+        source = GuardWriter({"function_modes": []}).write(name, entry.guard_tree(), GUARD_PARAMS, "")
+        verdicts.append(check_guard_source(entry.compile_id, source, name, f_locals, original.__globals__))
+    return WhyRecompile(code.co_qualname if hasattr(code, "co_qualname") else code.co_name, verdicts)
+
+
+def why_recompile_in_dump(dump_dir, function, args, kwargs):
+    """The same for the function ``function`` (its key, or its name) of a dump, with the
+    dumped guard files; its globals are its module's, loaded from its file."""
+    with open(os.path.join(dump_dir, "index.json"), encoding="utf-8") as fh:
+        index = json.load(fh)
+    entry = next((f for f in index["functions"] if function in (f["key"], f["name"], f["qualname"])), None)
+    if entry is None:
+        raise LookupError("no function %s in %s (it has: %s)" % (
+            function, dump_dir, ", ".join(f["key"] for f in index["functions"])))
+    files = {a["compile_id"]: a["file"] for a in index["artifacts"]
+             if a["kind"] == "guards" and a["function"] == entry["key"]}
+    globals_ = module_globals(_module_name(entry["filename"]), entry["filename"])
+    original = _function_in(globals_, entry)
+    f_locals = frame_locals(original, None, args, kwargs) if original is not None else dict(kwargs)
+    verdicts = []
+    for cid in reversed(entry["compiles"]):          # Dynamo tries the newest entry first
+        if cid not in files:
+            continue
+        with open(os.path.join(dump_dir, files[cid]), encoding="utf-8") as fh:
+            source = fh.read()
+        name = "__guard_compile_%s_for_" % cid.replace("/", "_")
+        function_name = next(node.name for node in ast.parse(source).body
+                             if isinstance(node, ast.FunctionDef) and node.name.startswith(name))
+        verdicts.append(check_guard_source(cid, source, function_name, f_locals, globals_))
+    return WhyRecompile(entry["key"], verdicts)
+
+
+def frame_locals(original, receiver, args, kwargs):
+    """The locals a frame of ``original`` starts with for this call (``receiver``: a bound
+    method's ``self``)."""
+    signature = inspect.signature(original)
+    bound = signature.bind(*((receiver,) if receiver is not None else ()), *args, **kwargs)
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
+def check_guard_source(compile_id, source, name, f_locals, globals_):
+    """Run guard function ``name`` of ``source`` one condition at a time on ``f_locals``."""
+    namespace = {n: getattr(guard_runtime, n) for n in guard_runtime.__all__}
+    namespace["torch"] = torch
+    namespace.update(adapter.sympy_interp())
+    tree = ast.parse(source)
+    exec(compile(tree, "<guards %s>" % compile_id, "exec"), namespace)   # its imports, if a file
+    function = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == name)
+    lines = source.splitlines()
+    scope = dict(namespace, L=f_locals, G=globals_)
+    for test in _conditions(function):
+        text = ast.get_source_segment(source, test)
+        comment = _comment_before(lines, test.lineno)
+        try:
+            holds = eval(compile(ast.Expression(test), "<guard>", "eval"), scope)
+        except (KeyError, AttributeError, IndexError, TypeError) as exc:
+            return EntryVerdict(compile_id, False, text, comment, _values(test, source, scope),
+                                error="%s: %s" % (type(exc).__name__, exc))
+        if not holds:
+            return EntryVerdict(compile_id, False, text, comment, _values(test, source, scope),
+                                detail=_tensor_detail(test, scope))
+    return EntryVerdict(compile_id, True)
+
+
+def _conditions(function):
+    """The tests of the guard function's ``if not (test): return False`` lines, in order."""
+    body = next((node.body for node in function.body if isinstance(node, ast.Try)), function.body)
+    for node in body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not):
+            yield node.test.operand
+
+
+def _tensor_detail(test, scope):
+    """For a failing ``check_tensor(...)``: which of the tensor's properties differ."""
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "check_tensor"):
+        return None
+    call = ast.Call(func=ast.Name(id="tensor_mismatch", ctx=ast.Load()), args=test.args, keywords=test.keywords)
+    scope = dict(scope, tensor_mismatch=guard_runtime.tensor_mismatch)
+    return eval(compile(ast.fix_missing_locations(ast.Expression(call)), "<guard>", "eval"), scope) or None
+
+
+def _comment_before(lines, lineno):
+    """The comment line just above a condition (what it checks, from which user line)."""
+    k = lineno - 2
+    while k >= 0 and lines[k].strip().startswith("# NOT TRANSLATED"):
+        k -= 1
+    text = lines[k].strip() if k >= 0 else ""
+    return text[1:].strip() if text.startswith("#") else None
+
+
+def _values(test, source, scope):
+    """Each outermost ``L[...]``/``G[...]`` access the condition reads, described."""
+    found = {}
+    for node in ast.walk(test):
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and _rooted_at_frame(node):
+            text = ast.get_source_segment(source, node)
+            if any(text in other for other in found) or text in found:
+                continue
+            try:
+                found[text] = _describe(eval(compile(ast.Expression(node), "<guard>", "eval"), scope))
+            except Exception as exc:  # noqa: BLE001 -- any failure to read is what the user needs
+                found[text] = "missing (%s: %s)" % (type(exc).__name__, exc)
+    return dict(sorted(found.items(), key=lambda item: -len(item[0]))[:4])
+
+
+def _rooted_at_frame(node):
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in ("L", "G")
+
+
+def _describe(value):
+    if isinstance(value, torch.Tensor):
+        return "a tensor %s of size %s, stride %s%s" % (str(value.dtype).replace("torch.", ""), tuple(value.shape),
+                                                        value.stride(), ", requiring grad" if value.requires_grad
+                                                        else "")
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _module_name(filename):
+    return os.path.splitext(os.path.basename(filename))[0]
+
+
+def _function_in(globals_, entry):
+    """The function of a dump's entry, found in its module's globals by qualified name."""
+    value = globals_
+    for part in entry["qualname"].split("."):
+        value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
+        if value is None:
+            return None
+    return inspect.unwrap(value) if callable(value) else None

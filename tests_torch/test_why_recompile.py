@@ -1,0 +1,104 @@
+"""``unveil.why_recompile`` and ``unveil why-recompile``, against Dynamo's own decision.
+
+A function is compiled for a few inputs (several cache entries); then for each
+probe, the verdict of every entry must be what Dynamo's guard manager says for
+it, the entry said to run must be the first that passes, and calling the
+compiled function must add a cache entry exactly when none would run.
+"""
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+import unveil
+from unveil.dynamo import adapter
+
+OFFSET = 1.0
+
+
+def target(x, n, scale=2.0):
+    y = x * n + OFFSET
+    if x.dim() > 1:
+        y = y.sum(0)
+    return y * scale
+
+
+COMPILED_FOR = [(torch.ones(3), 1), (torch.ones(3, 2), 1), (torch.ones(3), 2)]
+
+PROBES = {
+    "same_as_first": ((torch.ones(3), 1), {}),
+    "same_as_second": ((torch.zeros(3, 2), 1), {}),
+    "same_as_third": ((torch.full((3,), 5.0), 2), {}),
+    "new_length": ((torch.ones(4), 1), {}),
+    "new_rank": ((torch.ones(3, 2, 1), 1), {}),
+    "new_dtype": ((torch.ones(3, dtype=torch.float64), 1), {}),
+    "new_int": ((torch.ones(3), 7), {}),
+    "float_for_int": ((torch.ones(3), 1.5), {}),
+    "requires_grad": ((torch.ones(3).requires_grad_(), 1), {}),
+    "transposed": ((torch.ones(2, 3).t(), 1), {}),
+    "keyword_scale": ((torch.ones(3), 1), {"scale": 3.0}),
+    "same_by_keyword": ((torch.ones(3),), {"n": 2}),
+}
+
+
+@pytest.fixture
+def compiled():
+    torch._dynamo.reset()
+    fn = torch.compile(target, backend="eager", dynamic=False)
+    for args in COMPILED_FOR:
+        fn(*args)
+    return fn
+
+
+@pytest.mark.parametrize("probe", sorted(PROBES))
+def test_why_recompile_agrees_with_dynamo(probe, compiled):
+    args, kwargs = PROBES[probe]
+    why = unveil.why_recompile(compiled, *args, **kwargs)
+    f_locals = {"x": args[0], "n": kwargs.get("n", args[1] if len(args) > 1 else None),
+                "scale": kwargs.get("scale", 2.0)}
+    entries = adapter.cache_entries(target.__code__)
+    assert [v.compile_id for v in why.verdicts] == [e.compile_id for e in entries]
+    assert [v.passes for v in why.verdicts] == [e.check(f_locals) for e in entries], str(why)
+    for verdict in why.verdicts:
+        if not verdict.passes:
+            assert verdict.condition and verdict.comment and "from: " in verdict.comment, str(why)
+            assert verdict.values, str(why)
+    before = len(entries)
+    compiled(*args, **kwargs)
+    recompiled = len(adapter.cache_entries(target.__code__)) > before
+    assert recompiled == (why.runs is None), str(why)
+
+
+def test_the_text_names_the_failing_guard_its_values_and_line(compiled):
+    text = str(unveil.why_recompile(compiled, torch.ones(3, dtype=torch.float64), 1))
+    assert "dtype torch.float64, expected torch.float32" in text
+    assert "L['x'] is a tensor float64 of size (3,)" in text
+    assert "y = x * n + OFFSET" in text
+    assert text.endswith("=> no entry's guards pass: Dynamo compiles anew")
+
+
+def test_the_command_runs_the_dumped_guards(tmp_path):
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path) as session:
+        fn = torch.compile(target, backend="eager", dynamic=False)
+        for args in COMPILED_FOR:
+            fn(*args)
+    assert session.failures == []
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+
+    def run(*argv):
+        return subprocess.run([sys.executable, "-m", "unveil", "why-recompile", *argv], capture_output=True,
+                              text=True, env=env, timeout=300)
+    first = adapter.cache_entries(target.__code__)[-1].compile_id
+    done = run(str(tmp_path), "target", "torch.ones(3), 1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("=> compile %s runs" % first), done.stdout
+    done = run(str(tmp_path), "target", "torch.ones(3), n=9")
+    assert done.returncode == 0 and "=> no entry's guards pass" in done.stdout, done.stdout + done.stderr
+    assert "L['n'] is 9" in done.stdout
+    done = run(str(tmp_path), "nothing", "1")
+    assert done.returncode == 2 and done.stderr.startswith("unveil: error: no function nothing"), done.stderr
+    done = run(str(tmp_path), "target", "torch.ones(")
+    assert done.returncode == 2 and "cannot evaluate the call's arguments" in done.stderr, done.stderr
