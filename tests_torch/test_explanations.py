@@ -169,3 +169,17 @@ def test_a_skipped_frame_is_listed_with_why_where_dynamo_has_no_code_for_it(tmp_
     # a frame that compiled is not listed
     index = dump_of(tmp_path / "b", chained_breaks, torch.ones(3))
     assert index["skipped_frames"] == []
+
+
+def test_a_fullgraph_compile_that_breaks_is_listed_as_failed_not_skipped(tmp_path):
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path) as session:
+        with pytest.raises(torch._dynamo.exc.Unsupported):
+            torch.compile(chained_breaks, backend="eager", fullgraph=True)(torch.ones(3))
+    assert session.failures == []
+    index = json.loads((tmp_path / "index.json").read_text())
+    comp, = [c for c in index["compiles"] if c["function"] == "chained_breaks"]
+    first, = _lines_of(chained_breaks, "graph_break()")
+    assert comp["failed"]["location"]["line"] == first and "graph_break()" in comp["failed"]["reason"]
+    assert comp["skipped"] is None and index["skipped_frames"] == []
+    assert "failed (fullgraph=True), the error reached the program" in (tmp_path / "summary.txt").read_text()

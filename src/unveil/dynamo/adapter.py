@@ -4,6 +4,7 @@ When a torch release moves one of these, one function here breaks and
 ``tests/dynamo/test_adapter.py`` names it.  Nothing else in unveil imports
 torch's internals.
 """
+import collections
 import functools
 import inspect
 import logging
@@ -363,15 +364,18 @@ def _compile_function_code():
     return inspect.unwrap(convert_frame._compile).__code__
 
 
+CompilingFrame = collections.namedtuple("CompilingFrame", "code globals fullgraph")
+
+
 def compiling_frame():
-    """``(code, globals)`` of the frame Dynamo is compiling in this thread, or ``None``
-    (read from the locals of ``convert_frame._compile`` on the stack)."""
+    """The :class:`CompilingFrame` (code, globals, whether it must make one graph) Dynamo is
+    compiling in this thread, or ``None`` (read from ``convert_frame._compile``'s locals)."""
     target = _compile_function_code()
     frame = sys._getframe(1)
     while frame is not None:
         if frame.f_code is target:
             f_locals = frame.f_locals
-            return f_locals["code"], f_locals["globals"]
+            return CompilingFrame(f_locals["code"], f_locals["globals"], bool(f_locals.get("one_graph")))
         frame = frame.f_back
     return None
 

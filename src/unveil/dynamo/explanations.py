@@ -200,6 +200,12 @@ def _compile_lines(comp):
             out.append("  at %s:%s" % (skipped["location"]["filename"], skipped["location"]["line"]))
         if because.get("explanation"):
             out.append("  " + because["explanation"].splitlines()[0])
+    elif comp.get("failed"):
+        failed = comp["failed"]
+        where = failed.get("location")
+        out.append("compile %s: failed (fullgraph=True), the error reached the program: %s%s" % (
+            comp["compile_id"], failed.get("reason") or failed.get("type"),
+            " (%s:%s)" % (where["filename"], where["line"]) if where else ""))
     elif comp["compiled"]:
         brk = comp["graph_break"]
         out.append("compile %s: compiled%s" % (comp["compile_id"], ", graph break: " + one_line(brk) if brk else ""))

@@ -63,6 +63,7 @@ class Compile:
         self.outcome = None                  # explanations.frame_outcome, when Dynamo logged its metrics
         self.resume_functions = []           # Functions installed while it ran
         self.recompile_reasons = []          # explanations.recompile_reasons: why it was compiled anew
+        self.fullgraph = False               # torch.compile(fullgraph=True): a break is an error
 
     @property
     def graph_break(self):
@@ -78,12 +79,14 @@ class Compile:
         return {"function": self.fn.key, "compile_id": self.cid, "generation": self.generation,
                 "compiled": self.transformed is not None, "graph_break": self.graph_break,
                 "resume_functions": [f.key for f in self.resume_functions],
-                "skipped": self.skipped(), "restarts": outcome.get("restarts", []),
+                "skipped": None if self.fullgraph else self.skipped(),
+                "failed": self.skipped() if self.fullgraph else None, "restarts": outcome.get("restarts", []),
                 "recompile_reasons": self.recompile_reasons}
 
     def skipped(self):
-        """Why Dynamo ran this frame as it is (no compiled code), or None: the failure its
-        metrics name, and the break that made it give up on the whole frame."""
+        """Why Dynamo made no code for this frame, or None: the failure its metrics name, and
+        the break that made it give up on the whole frame.  (With fullgraph=True the error
+        reached the program instead of the frame running as it is.)"""
         outcome = self.outcome or {}
         if self.transformed is not None or outcome.get("compiled", True):
             return None
@@ -225,11 +228,12 @@ class DebugSession:
         Dynamo compiles now, unless ``code`` names it)."""
         comp = self.compiles.get((self.generation, cid))
         if comp is None:
+            frame = adapter.compiling_frame()
             if code is None:
-                frame = adapter.compiling_frame()
-                code = frame[0] if frame is not None else _UNKNOWN_CODE
+                code = frame.code if frame is not None else _UNKNOWN_CODE
             fn = self.function(code)
             comp = self.compiles[self.generation, cid] = Compile(cid, fn, self.generation)
+            comp.fullgraph = frame is not None and frame.fullgraph
             fn.compiles.append(comp)
         return comp
 
@@ -291,7 +295,7 @@ class DebugSession:
             return None
         frame = adapter.compiling_frame()
         return self._recompiled(comp.transformed_file, transformed, decompiled.bindings,
-                                frame[1] if frame is not None else None, "%s's transformed code" % code.co_name)
+                                frame.globals if frame is not None else None, "%s's transformed code" % code.co_name)
 
     def _transformed_head(self, fn, comp, decompiled):
         head = ['# Transformed code of %s (compile %s): the bytecode Dynamo runs in place of the original'
