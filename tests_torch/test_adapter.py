@@ -180,8 +180,16 @@ def test_compiling_frame_is_the_frame_dynamo_compiles():
         compile_and_run(breaking)
     finally:
         handle.remove()
-    assert found[0] == (breaking.__code__, globals())
+    assert found[0] == (breaking.__code__, globals(), False)
     assert adapter.compiling_frame() is None
+    found = []
+    handle = adapter.register_bytecode_hook(lambda code, new: found.append(adapter.compiling_frame()))
+    try:
+        torch._dynamo.reset()
+        torch.compile(lambda x: x + 1, backend="eager", fullgraph=True)(torch.ones(2))
+    finally:
+        handle.remove()
+    assert found[0].fullgraph is True
 
 
 def test_graph_recompiles_and_forcing_a_lazy_graph_module():

@@ -174,3 +174,11 @@ def test_guards_on_pytree_registrations_are_python_and_true_where_dynamo_made_th
     assert guard_runtime.class_named("torch.nn.Linear") is torch.nn.Linear
     assert guard_source.translate("TYPE_MATCH", "___check_type_id(L['x'], 5)  # x, type=<class 'int'>") \
         == "check_type_id(L['x'], 5)"
+
+
+def test_a_class_repr_inside_a_string_stays_a_string():
+    """transformers keys a registry by a class's str: the guard compares with that string."""
+    part = "list(dict.keys(G['m']._REG))[0] == \"<class 'transformers.models.t5.modeling_t5.T5EncoderModel'>\""
+    assert guard_source.translate("EQUALS_MATCH", part) == part
+    assert guard_source.translate("DICT_CONTAINS", "___dict_contains(<class 'int'>, G['d'])") \
+        == "dict_contains(class_named('int'), G['d'])"

@@ -203,10 +203,42 @@ def _keys_as_string(text):
 _CLASS_REPR = re.compile(r"(?<!type=)<class '([A-Za-z_][\w.]*)'>")
 
 
+def _classes_named(text):
+    """``text`` with each class repr outside a string literal as ``class_named('m.C')`` (a
+    string may hold one: a dict keyed by a class's ``str``)."""
+    out, k = [], 0
+    while k < len(text):
+        match = _CLASS_REPR.match(text, k) if text.startswith("<class '", k) else None
+        if match is not None:
+            out.append("class_named(%r)" % match.group(1))
+            k = match.end()
+        elif text[k] in "'\"":
+            end = _string_end(text, k)
+            out.append(text[k:end])
+            k = end
+        else:
+            out.append(text[k])
+            k += 1
+    return "".join(out)
+
+
+def _string_end(text, start):
+    """The index after the string literal that starts at ``start`` (its end if unclosed)."""
+    quote, k = text[start], start + 1
+    while k < len(text):
+        if text[k] == "\\":
+            k += 2
+            continue
+        if text[k] == quote:
+            return k + 1
+        k += 1
+    return len(text)
+
+
 def translate(kind, part, value_type=None, context=None):
     """One verbose code part as a Python expression over ``L`` and ``G``."""
     if "<class '" in part:
-        part = _CLASS_REPR.sub(lambda m: "class_named(%r)" % m.group(1), part)
+        part = _classes_named(part)
     cut = part.find("#")
     text = _without_type((part if cut < 0 else part[:cut]).rstrip())
     if kind != "TENSOR_MATCH" and _PLAIN.match(text):
