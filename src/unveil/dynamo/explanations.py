@@ -113,9 +113,9 @@ def _user_stack(text):
     return stack
 
 
-def frame_outcome(metrics, attempt=0):
+def frame_outcome(metrics):
     """What one compile of a frame came to, from Dynamo's compilation metrics (logged by
-    its last attempt): ``{compiled, failure, restarts, attempt}``; ``failure``
+    its last attempt): ``{compiled, failure, restarts}``; ``failure``
     (``{type, reason, location}``) is None when it compiled."""
     compiled = bool(metrics.get("has_guarded_code"))
     failure = None
@@ -128,7 +128,7 @@ def frame_outcome(metrics, attempt=0):
         failure = {"type": metrics.get("fail_type"), "reason": reason.splitlines()[0] if reason else None,
                    "location": where}
     restarts = sorted(metrics.get("restart_reasons") or [])
-    return {"compiled": compiled, "failure": failure, "attempt": attempt,
+    return {"compiled": compiled, "failure": failure,
             "restarts": [r.strip().splitlines()[0] for r in restarts if r.strip()]}
 
 

@@ -59,7 +59,7 @@ class Compile:
         self.graph_modules_logged = collections.Counter()   # AOT graphs dumped from the module, by kind
         self.source = None                   # decompiled transformed code, when it worked
         self.guards = None                   # guards_file.GuardsText
-        self.breaks = []                     # (attempt, explanations.graph_break) of each break logged
+        self.breaks = []                     # explanations.graph_break of each break logged
         self.outcome = None                  # explanations.frame_outcome, when Dynamo logged its metrics
         self.resume_functions = []           # Functions installed while it ran
         self.recompile_reasons = []          # explanations.recompile_reasons: why it was compiled anew
@@ -72,7 +72,7 @@ class Compile:
         first break, which set it off."""
         if not self.breaks:
             return None
-        return self.breaks[0 if self.transformed is None and self.outcome is not None else -1][1]
+        return self.breaks[0 if self.transformed is None and self.outcome is not None else -1]
 
     def describe(self):
         outcome = self.outcome or {}
@@ -93,7 +93,7 @@ class Compile:
         skipped = dict(outcome["failure"] or {"type": None, "reason": None, "location": None})
         skipped["because"] = None
         if self.breaks:                          # the last break logged made Dynamo give up
-            explained = self.breaks[-1][1]
+            explained = self.breaks[-1]
             skipped["because"] = explained["also"][-1] if explained["also"] else \
                 {k: explained[k] for k in ("reason", "explanation", "hints", "url")}
             skipped["location"] = explained["location"] or skipped["location"]
@@ -402,7 +402,7 @@ class DebugSession:
     def on_trace(self, event, metadata, payload):
         comp = self._current_compile(adapter.record_compile_id(metadata))
         if event == TRACE_METRICS:
-            comp.outcome = explanations.frame_outcome(metadata[event], metadata.get("attempt", 0))
+            comp.outcome = explanations.frame_outcome(metadata[event])
             return
         if event == "artifact":
             kind = TRACE_ARTIFACTS[metadata["artifact"]["name"]]
@@ -410,7 +410,7 @@ class DebugSession:
             kind = TRACE_KINDS[event]
         self.events.setdefault((comp.generation, comp.cid), []).append((kind, payload, metadata))
         if kind == "break_reason" and payload:
-            comp.breaks.append((metadata.get("attempt", 0), self._in_user_lines(explanations.graph_break(payload))))
+            comp.breaks.append(self._in_user_lines(explanations.graph_break(payload)))
         if kind in AOT_GRAPH_KINDS and comp.graph_modules_logged[kind]:
             comp.graph_modules_logged[kind] -= 1          # dumped already, from its graph module
         elif payload and kind in BACKEND_TEXT_KINDS:
