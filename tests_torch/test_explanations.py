@@ -113,6 +113,8 @@ def test_a_break_in_a_nested_call_names_the_callee_line_and_the_callers_stack(tm
     outer = next(c for c in index["compiles"] if c["function"] == "break_in_nested_call")
     stack = [(s["function"], s["line"]) for s in outer["graph_break"]["user_stack"]]
     call_line, = _lines_of(break_in_nested_call, "_inner_layer(")
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "inside _inner_layer, called from break_in_nested_call (line %d)" % call_line in summary, summary
     from programs import _inner_layer
     break_line, = _lines_of(_inner_layer, "graph_break()")
     assert stack[-2:] == [("break_in_nested_call", call_line), ("_inner_layer", break_line)]
@@ -166,6 +168,8 @@ def test_a_skipped_frame_is_listed_with_why_where_dynamo_has_no_code_for_it(tmp_
     assert why["because"]["reason"] == "graph break in loop" and "loop" in why["because"]["explanation"]
     summary = (tmp_path / "summary.txt").read_text()
     assert "skipped, the frame runs as it is: graph break in loop" in summary
+    assert "set off by: Call to `torch._dynamo.graph_break()` (%s:%d)" % (__file__, break_line) in summary
+    assert "hint: Remove the `torch._dynamo.graph_break()` call." in summary
     # a frame that compiled is not listed
     index = dump_of(tmp_path / "b", chained_breaks, torch.ones(3))
     assert index["skipped_frames"] == []

@@ -319,8 +319,10 @@ SCRIPT_PROGRAMS = ["arith_fullgraph", "print_break", "data_dependent_if", "chain
 @pytest.mark.parametrize("name", SCRIPT_PROGRAMS)
 def test_a_full_code_file_runs_as_a_script_in_a_new_process(name, tmp_path):
     """In a new process the user's module is loaded from its file and the compiled graphs
-    from their dumped files: the dispatch runs, and each entry's transformed code gives
-    what the dispatch gives.  (A method's ``self`` has no recorded form: said, not run.)"""
+    from their dumped files: on inputs made from each entry's guards, that entry's guard
+    passes (object identities assumed, the ids being another process's), the dispatch
+    runs, and the entry's transformed code gives what the dispatch gives.  (A method's
+    ``self`` has no recorded form: said, not run.)"""
     program = next(p for p in PROGRAMS if p.name == name)
     with unveil.prepare_debug(tmp_path) as session:
         fn, _, _, _ = execute(program)
@@ -334,9 +336,12 @@ def test_a_full_code_file_runs_as_a_script_in_a_new_process(name, tmp_path):
                               env=env, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr[-3000:]
         if isinstance(fn, torch.nn.Module):
-            assert "not run: no recorded value for self" in done.stdout, done.stdout
+            assert re.search(r"^compile \S+: not run: no recorded value for self", done.stdout, re.M), done.stdout
             continue
-        assert "result of the dispatch: " in done.stdout, done.stdout
-        ran = re.findall(r"^transformed code of compile \S+: .*, (the same values|values that differ)$",
+        blocks = re.findall(r"^inputs made from the guards of compile (\S+):\n  guards: (.*)$", done.stdout, re.M)
+        assert blocks, done.stdout
+        for cid, verdicts in blocks:
+            assert "%s passes" % cid in verdicts.split(", "), done.stdout
+        ran = re.findall(r"^  transformed code of compile \S+: .*, (the same values|values that differ)$",
                          done.stdout, re.M)
-        assert ran and set(ran) == {"the same values"}, done.stdout
+        assert len(ran) == len(blocks) and set(ran) == {"the same values"}, done.stdout

@@ -102,8 +102,11 @@ def test_each_recompile_reason_is_in_the_dump_as_dynamo_logs_it(case, tmp_path):
     text = "\n".join(headers)
     assert "Compiled anew because an earlier entry's guard failed" in text
     assert "\\n" not in text and "User stack trace" not in text, text
+    summary = (tmp_path / "summary.txt").read_text()
+    assert summary.count("compiled anew: the guard of compile") == len(expected), summary
     if case == "stack_slot":
         assert "where ___stack0 is `scale` at the graph break" in text, text
+        assert "where ___stack0 is `scale`\n" in summary, summary
     if case == "python_int":
         assert re.search(r"^#       from: return x \* n \+ SCALE   \(.*test_recompiles\.py:\d+ in plain\)$", text,
                          re.M), text

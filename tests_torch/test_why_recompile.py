@@ -5,6 +5,7 @@ probe, the verdict of every entry must be what Dynamo's guard manager says for
 it, the entry said to run must be the first that passes, and calling the
 compiled function must add a cache entry exactly when none would run.
 """
+import functools
 import os
 import subprocess
 import sys
@@ -36,6 +37,8 @@ PROBES = {
     "new_dtype": ((torch.ones(3, dtype=torch.float64), 1), {}),
     "new_int": ((torch.ones(3), 7), {}),
     "float_for_int": ((torch.ones(3), 1.5), {}),
+    "float_equal_to_int": ((torch.ones(3), 1.0), {}),
+    "bool_equal_to_int": ((torch.ones(3), True), {}),
     "requires_grad": ((torch.ones(3).requires_grad_(), 1), {}),
     "transposed": ((torch.ones(2, 3).t(), 1), {}),
     "keyword_scale": ((torch.ones(3), 1), {"scale": 3.0}),
@@ -69,6 +72,29 @@ def test_why_recompile_agrees_with_dynamo(probe, compiled):
     compiled(*args, **kwargs)
     recompiled = len(adapter.cache_entries(target.__code__)) > before
     assert recompiled == (why.runs is None), str(why)
+
+
+def _decorated(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs) + 1
+    return wrapper
+
+
+@_decorated
+def decorated(x):
+    return x * 2
+
+
+def test_a_decorated_function_is_asked_about_its_wrapper_frame():
+    """Dynamo compiles the wrapper's frame: its locals are ``args``, ``kwargs`` and the
+    wrapped function it closes over, not the wrapped function's parameters."""
+    torch._dynamo.reset()
+    fn = torch.compile(decorated, backend="eager", dynamic=False)
+    fn(torch.ones(3))
+    assert unveil.why_recompile(fn, torch.ones(3)).runs is not None
+    why = unveil.why_recompile(fn, torch.ones(4))
+    assert why.runs is None and "L['args'][0]" in str(why), str(why)
 
 
 def test_the_text_names_the_failing_guard_its_values_and_line(compiled):

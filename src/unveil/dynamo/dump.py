@@ -20,7 +20,7 @@ def safe_name(text, limit=60):
     """A file-name fragment for any function name (``<lambda>``, ``a/b``, non-ASCII ...);
     a long one loses its middle, so that both the class and the function's own name
     (and a resume function's line) stay."""
-    name = _UNSAFE.sub("_", str(text)).strip("._") or "unnamed"
+    name = _UNSAFE.sub("_", str(text)).strip(".") or "unnamed"     # (``__call__`` keeps its underscores)
     if len(name) <= limit:
         return name
     keep = (limit - 2) // 2

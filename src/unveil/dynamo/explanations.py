@@ -194,12 +194,17 @@ def _compile_lines(comp):
     skipped = comp["skipped"]
     if skipped is not None:
         because = skipped.get("because") or {}
+        first = comp["graph_break"] or {}
         out.append("compile %s: skipped, the frame runs as it is: %s" % (
             comp["compile_id"], because.get("reason") or skipped.get("reason") or skipped.get("type")))
-        if skipped.get("location"):
-            out.append("  at %s:%s" % (skipped["location"]["filename"], skipped["location"]["line"]))
         if because.get("explanation"):
             out.append("  " + because["explanation"].splitlines()[0])
+        if first and first.get("reason") != because.get("reason"):
+            out.append("  set off by: " + one_line(first))          # the break the user can act on
+            out += _hint_lines(first)
+        elif skipped.get("location"):
+            out.append("  at %s:%s" % (skipped["location"]["filename"], skipped["location"]["line"]))
+            out += _hint_lines(because)
     elif comp.get("failed"):
         failed = comp["failed"]
         where = failed.get("location")
@@ -209,16 +214,42 @@ def _compile_lines(comp):
     elif comp["compiled"]:
         brk = comp["graph_break"]
         out.append("compile %s: compiled%s" % (comp["compile_id"], ", graph break: " + one_line(brk) if brk else ""))
+        if brk:
+            out += _hint_lines(brk) + _called_from(brk, comp["function"])
         if comp["resume_functions"]:
             out.append("  the rest runs in " + ", ".join(comp["resume_functions"]))
     else:
         out.append("compile %s: no compiled code (Dynamo found nothing to compile; the frame runs as it is)"
                    % comp["compile_id"])
+    for reason in comp.get("recompile_reasons") or []:
+        where = reason.get("location") or {}
+        out.append("  compiled anew: the guard of compile %s failed: %s%s" % (
+            reason["failed_entry"], reason["guard"], "  (line %s: %s)" % (where["line"], reason["source"])
+            if where and reason.get("source") else ""))
+        out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
     brk = comp["graph_break"]
     for reason in comp["restarts"]:
-        if not brk or reason != brk["reason"]:       # a break makes Dynamo trace again up to it
+        # a break makes Dynamo trace again up to it; an unnamed restart is Dynamo's own affair
+        if (not brk or reason != brk["reason"]) and not reason.startswith("Unknown"):
             out.append("  traced again after: " + reason)
     return out
+
+
+def _hint_lines(explained):
+    """Dynamo's first hint on a break, if it gave one."""
+    hints = explained.get("hints") or []
+    return ["  hint: " + hints[0].splitlines()[0]] if hints else []
+
+
+def _called_from(explained, key):
+    """For a break inside a function the compiled frame called: the calls from the frame."""
+    stack = explained.get("user_stack") or []
+    name = key.rpartition(".")[2]
+    frame = max((k for k, f in enumerate(stack) if f["function"] == name), default=None)
+    if frame is None or frame == len(stack) - 1:
+        return []
+    calls = ["%s (line %s)" % (f["function"], f["line"]) for f in reversed(stack[frame:-1])]
+    return ["  inside %s, called from %s" % (stack[-1]["function"], " <- ".join(calls))]
 
 
 #: (what a conditional jump tests, whether it holds) -> in words

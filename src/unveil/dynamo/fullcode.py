@@ -181,39 +181,43 @@ def _global_line(name, value, session):
 #: a tensor guard's recorded dtype, requires_grad and size, per local
 _TENSOR_GUARD = re.compile(r"check_tensor\(L\[(?P<name>'[^']+')\], '[^']*', '[^']*', (?P<dtype>torch\.\w+), "
                            r"device=[^,]+, requires_grad=(?P<grad>True|False), size=(?P<size>\[[^\]]*\])")
-#: a value guard on a local: ``L['n'] == 3``
-_VALUE_GUARD = re.compile(r"^\s*if not \(L\[(?P<name>'[^']+')\] (?:==|is) (?P<value>None|True|False|-?[\d.e+-]+|'[^'\\]*')\):",
-                          re.MULTILINE)
+#: a value guard on a local: ``L['n'] == 3`` (after its exact-type test)
+_VALUE_GUARD = re.compile(r"^\s*if not \((?:of_type\(L\['[^']+'\], '[\w.]+'\) and )?L\[(?P<name>'[^']+')\] "
+                          r"(?:==|is) (?P<value>None|True|False|-?[\d.e+-]+|'[^'\\]*')\):", re.MULTILINE)
 
 
 def _script_block(fn):
-    """``if __name__ == "__main__":`` : call the dispatch on inputs of the recorded dtypes and
-    sizes (the first compile's tensor and constant guards), saying what each guard decides."""
-    entries = [(entry, comp) for entry, comp in fn.entries if comp.guards is not None]
+    """``if __name__ == "__main__":`` : per entry, call the dispatch and the entry's
+    transformed code on inputs of the dtypes and sizes its guards record."""
+    entries = [comp for _, comp in fn.entries if comp.guards is not None]
     if not entries or fn.is_resume:
         return []
-    recorded = {}
-    for _, comp in reversed(entries):            # the first compile's, then later ones' for the rest
-        for match in _TENSOR_GUARD.finditer(comp.guards.body):
-            recorded.setdefault(match.group("name")[1:-1], "example_tensor(%s, %s, requires_grad=%s)" % (
-                match.group("dtype"), match.group("size"), match.group("grad")))
-        for match in _VALUE_GUARD.finditer(comp.guards.body):
-            recorded.setdefault(match.group("name")[1:-1], match.group("value"))
     code = fn.code
-    count = code.co_argcount + code.co_kwonlyargcount
-    params = list(code.co_varnames[:count])
-    by_keyword = params[code.co_posonlyargcount:] if not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) \
-        else []
-    missing = [p for p in params if p not in recorded or p not in by_keyword]
-    guards = ", ".join("(%r, %s)" % (comp.cid, comp.guards.name) for _, comp in entries)
-    transformed = ", ".join("(%r, lambda: %s(**L))" % (comp.cid, _transformed_name(fn, comp))
-                            for _, comp in entries if comp.source is not None)
-    return _section("run as a script: inputs of the recorded dtypes and sizes") + [
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    by_keyword = [] if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) \
+        else params[code.co_posonlyargcount:]
+    rows = []
+    for comp in entries:
+        recorded = _recorded_inputs(comp.guards.body)
+        missing = [p for p in params if p not in recorded or p not in by_keyword]
+        inputs = "{%s}" % ", ".join("%r: %s" % (p, recorded[p]) for p in params if p not in missing)
+        transformed = _transformed_name(fn, comp) if comp.source is not None else "None"
+        rows.append("        (%r, %s, %s, %s, %r)," % (comp.cid, comp.guards.name, transformed, inputs, missing))
+    return _section("run as a script: per entry, inputs of the dtypes and sizes its guards record") + [
         'if __name__ == "__main__":',
         "    from unveil.dynamo.script_runtime import example_tensor, run_as_script",
-        "    L = {%s}" % ", ".join("%r: %s" % (p, recorded[p]) for p in params if p not in missing),
-        "    run_as_script(lambda: %s(**L), [%s], L, %r, G, transformed=[%s])" % (
-            dispatch_name(fn), guards, missing, transformed)]
+        "    run_as_script(%s, [" % dispatch_name(fn)] + rows + ["    ], G)"]
+
+
+def _recorded_inputs(guards_body):
+    """``{local: source of a value}`` from a guard function's tensor and value checks."""
+    recorded = {}
+    for match in _TENSOR_GUARD.finditer(guards_body):
+        recorded.setdefault(match.group("name")[1:-1], "example_tensor(%s, %s, requires_grad=%s)" % (
+            match.group("dtype"), match.group("size"), match.group("grad")))
+    for match in _VALUE_GUARD.finditer(guards_body):
+        recorded.setdefault(match.group("name")[1:-1], match.group("value"))
+    return recorded
 
 
 def _transformed_name(fn, comp):

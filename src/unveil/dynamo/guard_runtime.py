@@ -15,20 +15,54 @@ inf = float("inf")
 #: what dumped guard files import from here
 __all__ = ["check_type_id", "check_obj_id", "dict_contains", "check_tensor", "check_no_aliasing",
            "check_global_state", "check_torch_function_mode_stack", "check_saved_tensors_hooks",
-           "math_isnan", "utils_device", "inf", "dict_version", "class_named"]
+           "math_isnan", "utils_device", "inf", "dict_version", "class_named", "of_type"]
 
 
 def qualified_name(cls):
     return "%s.%s" % (cls.__module__, cls.__qualname__)
 
 
-def check_type_id(value, type_id):
-    """TYPE_MATCH: the value's type is the very type object seen at compile time."""
+#: in a process other than the one that compiled (a full-code script, why-recompile over a
+#: dump) the recorded object ids mean nothing: a type is then checked by name, and an
+#: object's identity is assumed (each assumption counted)
+_ELSEWHERE = {"on": False, "assumed": 0}
+
+
+def ids_from_another_process():
+    """Check guards as a process other than the compiling one must (see ``_ELSEWHERE``)."""
+    _ELSEWHERE["on"] = True
+
+
+def identities_assumed(reset=False):
+    """How many object-identity checks were assumed to hold so far (``reset`` sets it to 0)."""
+    count = _ELSEWHERE["assumed"]
+    if reset:
+        _ELSEWHERE["assumed"] = 0
+    return count
+
+
+def check_type_id(value, type_id, type_name=None):
+    """TYPE_MATCH: the value's type is the very type object seen at compile time (by its
+    name, ``type_name``, in another process)."""
+    if _ELSEWHERE["on"]:
+        if type_name is None:
+            _ELSEWHERE["assumed"] += 1
+            return True
+        return qualified_name(type(value)) == type_name
     return id(type(value)) == type_id
 
 
+def of_type(value, type_name):
+    """EQUALS_MATCH's first test: the value's type is exactly the one seen (by name)."""
+    return qualified_name(type(value)) == type_name
+
+
 def check_obj_id(value, obj_id):
-    """ID_MATCH: the value is the very object seen at compile time."""
+    """ID_MATCH: the value is the very object seen at compile time (assumed, and counted,
+    in another process)."""
+    if _ELSEWHERE["on"]:
+        _ELSEWHERE["assumed"] += 1
+        return True
     return id(value) == obj_id
 
 

@@ -342,7 +342,14 @@ class GuardWriter:
         value_type = node.value_type if node is not None else None
         for part in parts:
             try:
-                exprs.append(translate(kind, part, value_type, self.context))
+                expr = translate(kind, part, value_type, self.context)
+                if kind == "TYPE_MATCH" and value_type is not None and expr.startswith("check_type_id(") \
+                        and expr.endswith(")"):    # its name, for a check in another process
+                    expr = expr[:-1] + ", %r)" % guard_runtime.qualified_name(value_type)
+                if kind == "EQUALS_MATCH" and value_type is not None and node.source not in ("", "L", "G"):
+                    # Dynamo's check compares the exact type first: 1.0 or True is not 1
+                    expr = "of_type(%s, %r) and %s" % (node.source, guard_runtime.qualified_name(value_type), expr)
+                exprs.append(expr)
             except Untranslatable as exc:
                 self.untranslated.append(str(exc))
                 self.lines.append("    # NOT TRANSLATED (assumed to pass): " + " ".join(str(exc).split()))

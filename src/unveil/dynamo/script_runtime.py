@@ -5,9 +5,10 @@ Dynamo made (the compiled graphs, the modules it imported) from that module.
 In a new process neither exists: the user's module is loaded from its file
 (its ``if __name__ == "__main__"`` block does not run), each compiled graph is
 the ``forward`` of its dumped graph file, and each module Dynamo imported is
-imported again.  Guards that check an object's identity then fail, as they
-would for Dynamo in a new process, and the dispatch runs the original code.
+imported again.  The object ids guards recorded mean nothing there: a type is
+checked by its name and an object's identity is assumed (and the count said).
 """
+import builtins
 import importlib
 import importlib.util
 import os
@@ -15,6 +16,8 @@ import runpy
 import sys
 
 import torch
+
+from . import guard_runtime
 
 
 def here(namespace):
@@ -29,6 +32,7 @@ def module_globals(name, path):
     module = sys.modules.get(name)
     if module is not None and os.path.abspath(getattr(module, "__file__", "") or "") == os.path.abspath(path):
         return module.__dict__
+    guard_runtime.ids_from_another_process()      # the module is not the one that compiled
     stand_in = "__unveil_user_module_%s" % name.replace(".", "_")
     if stand_in in sys.modules:
         return sys.modules[stand_in].__dict__
@@ -38,7 +42,20 @@ def module_globals(name, path):
     module = importlib.util.module_from_spec(spec)
     sys.modules[stand_in] = module
     spec.loader.exec_module(module)
-    return module.__dict__
+    return _WithDynamoGlobals(module.__dict__)
+
+
+class _WithDynamoGlobals(dict):
+    """A fresh module's globals, and on demand the ones Dynamo adds to the compiling
+    process's module that guards read: ``__import_torch_dot_nn`` (a module it imported) and
+    ``__builtins_dict___N`` (the builtins' namespace)."""
+
+    def __missing__(self, name):
+        if name.startswith("__import_"):
+            return importlib.import_module(name[len("__import_"):].replace("_dot_", "."))
+        if name.startswith("__builtins_dict__"):
+            return vars(builtins)
+        raise KeyError(name)
 
 
 def dynamo_global(globals_, name, directory=None, graph=None, module=None, module_dict=None):
@@ -73,22 +90,29 @@ def example_tensor(dtype, size, requires_grad=False):
     return torch.ones(size, dtype=dtype)
 
 
-def run_as_script(call, guards, inputs, missing, globals_, transformed=()):
-    """Say what each entry's guard (``(compile id, guard function)``, Dynamo's order) decides
-    on ``inputs`` (the frame's locals by name), ``call()`` the dispatch on them, then run
-    each entry's transformed code (``(compile id, call)``) on them too and compare."""
-    if missing:
-        print("not run: no recorded value for %s (only tensors and constants are rebuilt)" % ", ".join(missing))
-        return None
-    for cid, guard in guards:
-        print("guard of compile %s: %s" % (cid, "passes" if guard(inputs, globals_) else "fails"))
-    out = call()
-    print("result of the dispatch:", _describe(out))
-    for cid, run in transformed:
-        mine = run()
-        same = "the same values" if _same(out, mine) else "values that differ"
-        print("transformed code of compile %s: %s, %s" % (cid, _describe(mine), same))
-    return out
+def run_as_script(dispatch, entries, globals_):
+    """For each entry (``(compile id, guard, transformed code, inputs, missing)``, Dynamo's
+    order), on inputs made from its own guards: what every entry's guard decides, the
+    dispatch's result, and the entry's transformed code's, compared."""
+    for cid, _, transformed, inputs, missing in entries:
+        if missing:
+            print("compile %s: not run: no recorded value for %s (only tensors and constants a guard"
+                  " checks are rebuilt)" % (cid, ", ".join(missing)))
+            continue
+        print("inputs made from the guards of compile %s:" % cid)
+        guard_runtime.identities_assumed(reset=True)
+        verdicts = ["%s %s" % (other, "passes" if guard(inputs, globals_) else "fails")
+                    for other, guard, _, _, _ in entries]
+        print("  guards: " + ", ".join(verdicts))
+        assumed = guard_runtime.identities_assumed(reset=True)
+        if assumed:
+            print("  (%d object-identity checks assumed to hold: the ids are the compiling process's)" % assumed)
+        out = dispatch(**inputs)
+        print("  result of the dispatch:", _describe(out))
+        if transformed is not None:
+            mine = transformed(**inputs)
+            same = "the same values" if _same(out, mine) else "values that differ"
+            print("  transformed code of compile %s: %s, %s" % (cid, _describe(mine), same))
 
 
 def _same(a, b):

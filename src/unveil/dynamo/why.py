@@ -25,6 +25,7 @@ class EntryVerdict:
 
     def __init__(self, compile_id, passes, condition=None, comment=None, values=None, error=None, detail=None):
         self.compile_id = compile_id
+        self.assumed = 0                # object-identity checks assumed (another process's ids)
         self.detail = detail            # for a tensor check: which property differs
         self.passes = passes
         self.condition = condition      # the failing condition's Python text
@@ -33,9 +34,11 @@ class EntryVerdict:
         self.error = error              # a value it reads is missing (Dynamo's accessor fails too)
 
     def lines(self):
+        assumed = ["    (%d object-identity checks assumed to hold: the ids are the compiling process's)"
+                   % self.assumed] if self.assumed else []
         if self.passes:
-            return ["compile %s: every guard passes" % self.compile_id]
-        out = ["compile %s: fails %s" % (self.compile_id, self.condition)]
+            return ["compile %s: every guard passes" % self.compile_id] + assumed
+        out = ["compile %s: fails %s" % (self.compile_id, self.condition)] + assumed
         if self.detail:
             out.append("    " + self.detail)
         if self.comment:
@@ -113,10 +116,16 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs):
 def frame_locals(original, receiver, args, kwargs):
     """The locals a frame of ``original`` starts with for this call (``receiver``: a bound
     method's ``self``)."""
-    signature = inspect.signature(original)
+    signature = inspect.signature(original, follow_wrapped=False)     # a decorator's wrapper is the frame
     bound = signature.bind(*((receiver,) if receiver is not None else ()), *args, **kwargs)
     bound.apply_defaults()
-    return dict(bound.arguments)
+    f_locals = dict(bound.arguments)
+    for name, cell in zip(original.__code__.co_freevars, original.__closure__ or ()):
+        try:
+            f_locals[name] = cell.cell_contents      # Dynamo's frame locals hold the free variables
+        except ValueError:                           # an empty cell
+            pass
+    return f_locals
 
 
 def check_guard_source(compile_id, source, name, f_locals, globals_):
@@ -129,6 +138,13 @@ def check_guard_source(compile_id, source, name, f_locals, globals_):
     function = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == name)
     lines = source.splitlines()
     scope = dict(namespace, L=f_locals, G=globals_)
+    guard_runtime.identities_assumed(reset=True)
+    verdict = _first_failure(compile_id, source, function, lines, scope)
+    verdict.assumed = guard_runtime.identities_assumed(reset=True)
+    return verdict
+
+
+def _first_failure(compile_id, source, function, lines, scope):
     for test in _conditions(function):
         text = ast.get_source_segment(source, test)
         comment = _comment_before(lines, test.lineno)
@@ -210,4 +226,4 @@ def _function_in(globals_, entry):
         value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
         if value is None:
             return None
-    return inspect.unwrap(value) if callable(value) else None
+    return value if callable(value) else None
