@@ -167,6 +167,7 @@ def source_line(filename, line):
 def summary_text(functions, compiles):
     """``summary.txt``: per function, each compile and what it came to, in words."""
     out = ["What torch.compile did, function by function (index.json has the same, and the files).", ""]
+    out += _overview(compiles) + [""]
     by_function = {}
     for comp in compiles:
         by_function.setdefault(comp["function"], []).append(comp)
@@ -187,6 +188,20 @@ def summary_text(functions, compiles):
             out += ["  " + line for line in _compile_lines(comp)]
         out.append("")
     return "\n".join(out)
+
+
+def _overview(compiles):
+    """The counts, and the frames that run as they are (what a user most often wants first)."""
+    breaks = sum(1 for c in compiles if c["compiled"] and c["graph_break"])
+    recompiles = sum(1 for c in compiles if c.get("recompile_reasons"))
+    skipped = [c for c in compiles if c["skipped"]]
+    out = ["In all: %d compiles, %d of them ending at a graph break, %d made anew after a guard failed, "
+           "%d frames skipped." % (len(compiles), breaks, recompiles, len(skipped))]
+    for comp in skipped:
+        because = comp["skipped"].get("because") or {}
+        out.append("  skipped: %s (%s): %s" % (comp["function"], comp["compile_id"],
+                                               because.get("reason") or comp["skipped"].get("reason")))
+    return out
 
 
 def _compile_lines(comp):
