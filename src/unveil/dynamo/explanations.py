@@ -9,6 +9,7 @@ only and imports nothing of torch.  Where a resume function continues (which
 line, which side of an ``if``) is read from the bytecode, in the decompiler's canonical form.
 """
 import dis
+import functools
 import json
 import linecache
 import re
@@ -137,19 +138,31 @@ def continuation(code, offset):
     branch}``; ``branch`` (``{filename, line, condition_holds, test}``) is set when the
     offset is one side of a conditional jump (a break on a data-dependent ``if``), saying
     whether the path is the one where the test (``true``, ``None``) holds."""
-    instrs = normalise(code).instrs
-    at = [ins for ins in instrs if ins.offset >= offset]
-    result = {"filename": code.co_filename, "line": at[0].line if at else None, "branch": None}
-    for ins in instrs[:-1]:
-        if ins.op not in _FALLS_THROUGH_WHEN:
-            continue
-        follows, taken = instrs[ins.index + 1].offset, instrs[ins.target].offset
+    try:
+        hash(code)
+    except TypeError:                    # a dict among its constants: no cache
+        lines, jumps = _lines_and_jumps.__wrapped__(code)
+    else:
+        lines, jumps = _lines_and_jumps(code)
+    result = {"filename": code.co_filename, "line": next((line for at, line in lines if at >= offset), None),
+              "branch": None}
+    for op, line, follows, taken in jumps:
         if offset in (taken, follows):
-            holds = _FALLS_THROUGH_WHEN[ins.op][0] != (offset == taken and taken != follows)
-            result["branch"] = {"filename": code.co_filename, "line": ins.line, "condition_holds": holds,
-                                "test": _FALLS_THROUGH_WHEN[ins.op][1]}
+            holds = _FALLS_THROUGH_WHEN[op][0] != (offset == taken and taken != follows)
+            result["branch"] = {"filename": code.co_filename, "line": line, "condition_holds": holds,
+                                "test": _FALLS_THROUGH_WHEN[op][1]}
             break
     return result
+
+
+@functools.lru_cache(maxsize=32)
+def _lines_and_jumps(code):
+    """``([(offset, line)], [(jump, line, offset it falls through to, offset it jumps to)])``
+    of ``code``'s canonical instructions (the two resume functions of an ``if`` share them)."""
+    instrs = normalise(code).instrs
+    jumps = [(ins.op, ins.line, instrs[ins.index + 1].offset, instrs[ins.target].offset)
+             for ins in instrs[:-1] if ins.op in _FALLS_THROUGH_WHEN]
+    return [(ins.offset, ins.line) for ins in instrs], jumps
 
 
 #: a canonical conditional jump -> (whether the value tested holds when it does not jump,

@@ -544,6 +544,8 @@ class DebugSession:
         (``___stack0``) named by what the user's code had put there."""
         reasons = [r for payload in self.reasons(comp, "recompile_reason")
                    for r in explanations.recompile_reasons(payload)]
+        if not reasons:
+            return reasons
         slots = [n for n in fn.code.co_varnames if n.startswith("___stack")]
         point = adapter.resume_point(fn.code) if fn.is_resume and slots else None
         names = explanations.stack_names(point[0], point[1], slots) if point is not None else {}
