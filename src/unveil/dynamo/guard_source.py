@@ -203,41 +203,21 @@ def _keys_as_string(text):
 _CLASS_REPR = re.compile(r"(?<!type=)<class '([A-Za-z_][\w.]*)'>")
 
 
+#: a class repr (not a type note), or a string literal, which is left as it is
+_CLASS_OR_STRING = re.compile(r"(?<!type=)<class '(?P<cls>[A-Za-z_][\w.]*)'>|'(?:[^'\\\n]|\\.)*'"
+                              r"|\"(?:[^\"\\\n]|\\.)*\"")
+
+
 def _classes_named(text):
     """``text`` with each class repr outside a string literal as ``class_named('m.C')`` (a
     string may hold one: a dict keyed by a class's ``str``)."""
-    out, k = [], 0
-    while k < len(text):
-        match = _CLASS_REPR.match(text, k) if text.startswith("<class '", k) else None
-        if match is not None:
-            out.append("class_named(%r)" % match.group(1))
-            k = match.end()
-        elif text[k] in "'\"":
-            end = _string_end(text, k)
-            out.append(text[k:end])
-            k = end
-        else:
-            out.append(text[k])
-            k += 1
-    return "".join(out)
-
-
-def _string_end(text, start):
-    """The index after the string literal that starts at ``start`` (its end if unclosed)."""
-    quote, k = text[start], start + 1
-    while k < len(text):
-        if text[k] == "\\":
-            k += 2
-            continue
-        if text[k] == quote:
-            return k + 1
-        k += 1
-    return len(text)
+    return _CLASS_OR_STRING.sub(lambda m: "class_named(%r)" % m.group("cls") if m.group("cls") else m.group(0),
+                                text)
 
 
 def translate(kind, part, value_type=None, context=None):
     """One verbose code part as a Python expression over ``L`` and ``G``."""
-    if "<class '" in part:
+    if "<class '" in part and _CLASS_REPR.search(part):
         part = _classes_named(part)
     cut = part.find("#")
     text = _without_type((part if cut < 0 else part[:cut]).rstrip())
