@@ -64,6 +64,9 @@ def test_why_recompile_agrees_with_dynamo(probe, compiled):
     entries = adapter.cache_entries(target.__code__)
     assert [v.compile_id for v in why.verdicts] == [e.compile_id for e in entries]
     assert [v.passes for v in why.verdicts] == [e.check(f_locals) for e in entries], str(why)
+    # a guard that could not read its value is a verdict only where a value is really missing:
+    # on these inputs every value exists, so a read error here is a bug of ours
+    assert all(v.error is None for v in why.verdicts), str(why)
     for verdict in why.verdicts:
         if not verdict.passes:
             assert verdict.condition and verdict.comment and "from: " in verdict.comment, str(why)
@@ -95,6 +98,24 @@ def test_a_decorated_function_is_asked_about_its_wrapper_frame():
     assert unveil.why_recompile(fn, torch.ones(3)).runs is not None
     why = unveil.why_recompile(fn, torch.ones(4))
     assert why.runs is None and "L['args'][0]" in str(why), str(why)
+    assert all(v.error is None for v in why.verdicts), str(why)
+
+
+def with_options(x, options):
+    return x * options["scale"]
+
+
+def test_a_value_the_guard_cannot_read_fails_the_entry_as_in_dynamo():
+    """The one place a read error is an answer: the key a guard reads is gone.  Dynamo's
+    accessor fails and the entry does not run; the verdict says which read failed."""
+    torch._dynamo.reset()
+    fn = torch.compile(with_options, backend="eager", dynamic=False)
+    fn(torch.ones(3), {"scale": 2.0})
+    probe = {"other": 2.0}
+    why = unveil.why_recompile(fn, torch.ones(3), probe)
+    entries = adapter.cache_entries(with_options.__code__)
+    assert [v.passes for v in why.verdicts] == [e.check({"x": torch.ones(3), "options": probe}) for e in entries]
+    assert why.runs is None and why.verdicts[0].error.startswith("KeyError"), str(why)
 
 
 def test_the_text_names_the_failing_guard_its_values_and_line(compiled):

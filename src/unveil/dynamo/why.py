@@ -151,6 +151,9 @@ def _first_failure(compile_id, source, function, lines, scope):
         try:
             holds = eval(compile(ast.Expression(test), "<guard>", "eval"), scope)
         except (KeyError, AttributeError, IndexError, TypeError) as exc:
+            # the same errors the guard function itself turns into False (Dynamo's accessor
+            # fails on a missing value); the verdict carries the error, and the tests assert
+            # there is none wherever every value exists
             return EntryVerdict(compile_id, False, text, comment, _values(test, source, scope),
                                 error="%s: %s" % (type(exc).__name__, exc))
         if not holds:
