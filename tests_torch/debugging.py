@@ -44,11 +44,15 @@ def files(dump, kind, function_prefix):
 
 
 def transformed_stop(path, variable, size):
-    """At the line that calls the compiled graph, the frame's own variable."""
+    """At the first statement of the function that calls the compiled graph (the next is
+    on the next line), the frame's own variable."""
     with open(path) as fh:
-        lines = fh.read().splitlines()
-    line = next(i for i, text in enumerate(lines, 1) if re.search(r"= __t\d+\(|= __compiled_fn", text))
-    return Stop(path, line, "%s.shape" % variable, "torch.Size(%s)" % size)
+        tree = ast.parse(fh.read())
+    fn = next(node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+              and any(isinstance(n, ast.Name) and n.id.startswith("__compiled_fn") for n in ast.walk(node))
+              and not any(isinstance(n, ast.FunctionDef) for n in node.body))
+    assert fn.body[1].lineno == fn.body[0].lineno + 1, path
+    return Stop(path, fn.body[0].lineno, "%s.shape" % variable, "torch.Size(%s)" % size)
 
 
 def graph_stop(path, method="forward"):

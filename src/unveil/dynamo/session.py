@@ -24,7 +24,7 @@ import types
 import warnings
 import weakref
 
-from . import adapter, explanations, from_dump, guard_source
+from . import adapter, explanations, from_dump, guard_source, readable
 from .dump import DumpDir, failure_text, safe_name
 from .fullcode import full_code_text
 from .graphs import aot_file_text, backend_file_text, class_name, graph_file_text
@@ -62,6 +62,7 @@ class Compile:
         self.breaks = []                     # explanations.graph_break of each break logged
         self.outcome = None                  # explanations.frame_outcome, when Dynamo logged its metrics
         self.resume_functions = []           # Functions installed while it ran
+        self.resume_globals = {}             # Function -> the global Dynamo installed it as
         self.recompile_reasons = []          # explanations.recompile_reasons: why it was compiled anew
         self.fullgraph = False               # torch.compile(fullgraph=True): a break is an error
 
@@ -277,7 +278,8 @@ class DebugSession:
         comp.function_modes = adapter.function_mode_stack_types()
         name = "%s.%s.transformed.py" % (fn.key, comp.tag)
         try:
-            decompiled = decompile_code(transformed, bindings_prefix="__unveil_%s_" % comp.tag)
+            decompiled = readable.tidy(decompile_code(transformed, bindings_prefix="__unveil_%s_" % comp.tag),
+                                       transformed)
         except DecompilationError as exc:
             comp.transformed_file = self.dump.write(
                 name, failure_text("decompile the transformed code of %s" % code.co_name, transformed, exc),
@@ -309,8 +311,12 @@ class DebugSession:
             head += ["# " + text for text in _break_text(comp.graph_break)]
         for f in comp.resume_functions:
             branch = (f.continues or {}).get("branch")
-            head.append("# The rest runs in %s%s" % (f.resume_file, " (the path on which the test at line %s %s)" % (
+            head.append("# The rest runs in %s%s%s" % (
+                f.resume_file, ", made as %s" % comp.resume_globals[f] if f in comp.resume_globals else "",
+                " (the path on which the test at line %s %s)" % (
                 branch["line"], explanations.outcome_words(branch)) if branch else ""))
+        if comp.resume_functions:
+            head += _RESUME_CALL_NOTE
         for ident, value in sorted(decompiled.bindings.items()):
             head.append("# %s: an object Dynamo placed in the code: %s" % (ident, _describe(value)))
         return head + _free_variables_note(comp.transformed)
@@ -335,6 +341,7 @@ class DebugSession:
         comp = self._current_compile()
         if fn not in comp.resume_functions:          # a recompile installs the same function again
             comp.resume_functions.append(fn)
+        comp.resume_globals.setdefault(fn, name)
         if fn.resume_file is None:
             self.write_resume_function(fn, comp)
         if not self.run_dumped or fn.resume_source is None:
@@ -357,7 +364,7 @@ class DebugSession:
         head += ["# " + text for text in _break_text(fn.graph_break)]
         name = "%s.resume_function.py" % fn.key
         try:
-            decompiled = decompile_code(fn.code, bindings_prefix="__unveil_%s_" % fn.key)
+            decompiled = readable.tidy(decompile_code(fn.code, bindings_prefix="__unveil_%s_" % fn.key), fn.code)
         except DecompilationError as exc:
             fn.resume_file = self.dump.write(name, failure_text("decompile resume function %s" % fn.code.co_name,
                                                                 fn.code, exc),
@@ -577,6 +584,14 @@ def _resume_name_once(qualname):
     if match is None:
         return qualname
     return head + dot + RESUME_PREFIX + match.group(1) + match.group(2)
+
+
+#: how transformed code calls a resume function (Dynamo's ``create_call_resume_at``)
+_RESUME_CALL_NOTE = [
+    "# A resume function __resume_at_N is called with two lists, the resume functions and the stacks",
+    "# and locals of the inlined calls the break happened in (empty when it happened in this frame's",
+    "# own code), then this frame's stack and live locals. One with free variables is made first,",
+    "# by calling __resume_at_N with the cells it closes over."]
 
 
 def _free_variables_note(code):
