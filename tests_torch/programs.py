@@ -14,7 +14,7 @@ SCALE = 3.0
 
 class Program:
     def __init__(self, name, make, calls, backend="eager", dynamic=None, fullgraph=False, train=False,
-                 graph_breaks=False, skipped=False, guards_read_inputs=True):
+                 graph_breaks=False, skipped=False, guards_read_inputs=True, stateful=False):
         self.name = name
         self.make = make              # () -> (function to compile, parameters to differentiate)
         self.calls = calls            # () -> list of argument tuples
@@ -25,6 +25,7 @@ class Program:
         self.graph_breaks = graph_breaks
         self.skipped = skipped        # Dynamo gives up on the whole frame and runs it as it is
         self.guards_read_inputs = guards_read_inputs   # another dtype or shape fails a guard
+        self.stateful = stateful      # each call changes what the next returns (an optimizer step)
 
     def __repr__(self):
         return self.name
@@ -421,9 +422,9 @@ PROGRAMS = [
             backend="aot_eager", train=True, graph_breaks=True),
     # the step's own frame breaks before it reads x (at zero_grad): its guards never read the input
     Program("sgd_step", _optimizer_step("sgd"), lambda: [(_t(2, 4),), (_t(2, 4, seed=5),), (_t(2, 4, seed=7),)],
-            graph_breaks=True, guards_read_inputs=False),
+            graph_breaks=True, guards_read_inputs=False, stateful=True),
     Program("adam_step_aot_eager", _optimizer_step("adam"), lambda: [(_t(2, 4),), (_t(2, 4, seed=5),)],
-            backend="aot_eager", graph_breaks=True, guards_read_inputs=False),
+            backend="aot_eager", graph_breaks=True, guards_read_inputs=False, stateful=True),
     Program("dynamic_shapes_break", _fn(chained_breaks), lambda: [(_t(3),), (_t(5),), (_t(7),)], dynamic=True,
             graph_breaks=True),
     Program("cond", _fn(with_cond), lambda: [(_t(4),), (-_t(4).abs(),)]),

@@ -23,6 +23,7 @@ import unveil
 from torch._dynamo.utils import counters
 
 from unveil.dynamo import adapter
+from unveil.dynamo.script_runtime import with_cells
 from unveil.functions import argument_count
 
 from programs import PROGRAM_KWARGS, PROGRAMS
@@ -119,11 +120,14 @@ def check_guards(program, fn, calls, dump_dir, index):
 
 def check_full_code(program, fn, calls, dump_dir, index, expected):
     """The full-code module's dispatch function, called like the compiled function, gives
-    the same results (closures excepted: their free variables are not in the module)."""
+    the same results (a closure's, given the cells of the function it stands for).  A
+    stateful program runs on a new instance (whose objects fail the identity guards:
+    the dispatch runs the original), with autograd on, as the program needs it."""
     kwargs = PROGRAM_KWARGS.get(program.name, {})
+    if program.stateful:
+        torch._dynamo.reset()
+        fn = program.make()[0]
     code, _ = frame_locals(fn, calls[0], kwargs)
-    if code.co_freevars:
-        return
     key = next(f["key"] for f in index["functions"]
                if f["name"] == code.co_name and f["line"] == code.co_firstlineno and f["kind"] == "function")
     art = next(a for a in index["artifacts"] if a["kind"] == "full_code" and a["function"] == key)
@@ -131,8 +135,11 @@ def check_full_code(program, fn, calls, dump_dir, index, expected):
     namespace = {"__name__": "unveil_full_code"}
     exec(compile(open(path).read(), path, "exec"), namespace)
     dispatch = namespace[code.co_name]
+    if code.co_freevars:
+        dispatch = with_cells(dispatch, fn)
     receiver = (fn,) if isinstance(fn, torch.nn.Module) else ()
-    with torch.no_grad():
+    torch.manual_seed(1)                  # the dropout masks of the run (programs.py seeds so)
+    with contextlib.nullcontext() if program.stateful else torch.no_grad():
         outs = [dispatch(*receiver, *args, **kwargs).detach() for args in calls]
     assert_same([e.detach() for e in expected], outs)
 

@@ -51,11 +51,12 @@ def same_program(ours, theirs):
     return True
 
 
-def _nested_codes(code):
+def nested_codes(code):
+    """The code objects nested in ``code``, depth first."""
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             yield const
-            yield from _nested_codes(const)
+            yield from nested_codes(const)
 
 
 def same_function_from(path, theirs, qualname, imports=True):
@@ -69,7 +70,7 @@ def same_function_from(path, theirs, qualname, imports=True):
     if not imports:
         tree.body = [node for node in tree.body if not isinstance(node, (ast.Import, ast.ImportFrom))]
     module = compile(tree, path, "exec", dont_inherit=True)
-    found = [c for c in _nested_codes(module) if getattr(c, "co_qualname", c.co_name) == qualname]
+    found = [c for c in nested_codes(module) if getattr(c, "co_qualname", c.co_name) == qualname]
     if len(found) != 1:
         raise DecompilationError("%s defines %d functions %s" % (path, len(found), qualname))
     if not same_program(found[0], theirs):

@@ -6,12 +6,16 @@ transformed code, and last a dispatch function per code object that does what
 Dynamo's C frame evaluation does: try each entry's guard in Dynamo's order, run
 that entry's transformed code, otherwise compile anew (here: run the original).
 """
+import ast
 import builtins
 import inspect
 import re
 import types
 
-from ..functions import argument_count, identifier as source_name
+from ..api import decompile
+from ..errors import DecompilationError
+from ..functions import ENCLOSING_SCOPE, argument_count, identifier as source_name
+from .from_dump import nested_codes
 from .guards_file import identifier
 
 
@@ -79,14 +83,15 @@ def _code_blocks(fn, session, out, used):
     source = fn.resume_source if fn.is_resume else None
     if source is None:
         try:
-            from ..api import decompile
             source = decompile(fn.code)
-        except Exception as exc:  # decompile raises DecompilationError; anything else is ours too
+        except DecompilationError as exc:
             source = None
             out.append("# the original bytecode could not be decompiled: %s" % exc)
     if source is not None:
         out.append("# The original bytecode, decompiled (what runs when no cache entry's guard passes).")
-        out.append(renamed(source, fn.code, original))
+        if fn.is_resume:
+            out += [_binding_line(name, value, fn, original) for name, value in sorted(fn.bindings.items())]
+        out.append(_defined(source, fn.code, original))
     for entry, comp in fn.entries:
         out += _section("cache entry for compile %s of %s" % (comp.cid, fn.code.co_name))
         for name, text in comp.graphs:
@@ -101,34 +106,99 @@ def _code_blocks(fn, session, out, used):
             out.append("\n".join(comp.guards.comments[:1]))
             out.append(comp.guards.body.rstrip())
         if comp.source is not None:
+            out += [_binding_line(name, value, fn, original) for name, value in sorted(comp.bindings.items())]
             out.append("# Transformed code (file %s)." % comp.transformed_file)
-            out.append(renamed(comp.source, comp.transformed, _transformed_name(fn, comp)))
+            out.append(_defined(comp.source, comp.transformed, _transformed_name(fn, comp)))
         else:
             out.append("# the transformed code could not be decompiled; see %s" % comp.transformed_file)
     for child in session.functions.values():
         if child.parent is fn:
             _code_blocks(child, session, out, used)
-    params, call = signature_text(fn.code)
     out += _section("dispatch of %s: what Dynamo's frame evaluation does on each call" % fn.code.co_name)
-    out.append("def %s(%s):" % (dispatch_name(fn), params))
-    args = fn.code.co_varnames[:argument_count(fn.code)]
-    out.append("    L = {%s}  # the frame's locals on entry" % ", ".join("%r: %s" % (a, source_name(a)) for a in args))
+    out += _dispatch(fn, original)
+
+
+def _dispatch(fn, original):
+    """The dispatch function's lines: each entry's guard in order, else the original.  For a
+    closure it is made over placeholder cells (``with_cells`` gives it a frame's) and hands
+    its own cells on; a resume function's global is then Dynamo's factory, given the cells."""
+    params, call = signature_text(fn.code)
+    free = fn.code.co_freevars
+    name = dispatch_name(fn)
+    inner = "__dispatch_" + identifier(fn.key) if free and fn.is_resume else name
+    cells = "lambda: (%s,)" % ", ".join(map(source_name, free))
+
+    def run(function):
+        return "%s(%s)" % ("with_cells(%s, %s)" % (function, cells) if free else function, call)
+    args = fn.code.co_varnames[:argument_count(fn.code)] + free
+    body = ["def %s(%s):" % (inner, params),
+            "    L = {%s}  # the frame's locals on entry" % ", ".join("%r: %s" % (a, source_name(a)) for a in args)]
     for entry, comp in fn.entries:
         if comp.guards is not None and comp.source is not None:
-            out.append("    if %s(L, G):" % comp.guards.name)
-            out.append("        return %s(%s)" % (_transformed_name(fn, comp), call))
-    out.append("    # No entry's guard passes: Dynamo compiles the frame anew and adds an entry")
-    out.append("    # (or, past its recompile limit, runs the original bytecode).")
-    out.append("    return %s(%s)" % (original, call))
+            body.append("    if %s(L, G):" % comp.guards.name)
+            body.append("        return %s" % run(_transformed_name(fn, comp)))
+    body += ["    # No entry's guard passes: Dynamo compiles the frame anew and adds an entry",
+             "    # (or, past its recompile limit, runs the original bytecode).",
+             "    return %s" % run(original)]
+    if not free:
+        out = body
+    else:
+        out = ["# %s closes over %s: made here over placeholders, with_cells(%s, f) gives it the cells"
+               % (fn.code.co_name, ", ".join(free), inner),
+               "# of the function f it stands for (the entries' code then runs over the same cells).",
+               "def __make_%s():" % inner, "    %s = None" % " = ".join(map(source_name, free))]
+        out += ["    " + line for line in body] + ["    return %s" % inner, "%s = __make_%s()" % (inner, inner)]
+    if free and fn.is_resume:
+        out += ["def %s(cells):" % name,
+                '    """What Dynamo installs: a factory, given the cells (of %s) the resume function closes over."""'
+                % ", ".join(free),
+                "    return with_cells(%s, cells, %r)" % (inner, free)]
     for alias in getattr(fn, "global_names", [])[1:]:
-        out.append("%s = %s  # Dynamo made one global per compile that calls it" % (alias, dispatch_name(fn)))
+        out.append("%s = %s  # Dynamo made one global per compile that calls it" % (alias, name))
     where = _function_path(fn.code, fn.globals or {})
-    if where is not None:
+    if where is not None and not free:
         out.append("")
         out.append("# Default argument values, as the compiled function has them.")
-        for name in (dispatch_name(fn), original):
-            out.append("%s.__defaults__ = %s.__defaults__" % (name, where))
-            out.append("%s.__kwdefaults__ = %s.__kwdefaults__" % (name, where))
+        for target in (name, original):
+            out.append("%s.__defaults__ = %s.__defaults__" % (target, where))
+            out.append("%s.__kwdefaults__ = %s.__kwdefaults__" % (target, where))
+    return out
+
+
+def _binding_line(name, value, fn, original):
+    """``name = ...`` for an object Dynamo placed in code the file holds (a nested function's
+    code, the module's globals, a device, a literal), or a comment saying it has no form."""
+    if value is fn.globals:
+        return "%s = G  # the module's globals, which Dynamo placed in the code" % name
+    if isinstance(value, types.CodeType):
+        same = [c for c in nested_codes(fn.code) if c.co_name == value.co_name]
+        return "%s = nested_code(%s, %r, %d)  # the code of %s, as the original has it" % (
+            name, original, value.co_name, same.index(value) if value in same else 0, value.co_name)
+    if type(value).__module__ == "torch" and type(value).__name__ == "device":
+        return "%s = torch.device(%r)" % (name, str(value))
+    text = repr(value)
+    try:
+        same = ast.literal_eval(text) == value
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        same = False
+    if same:
+        return "%s = %s" % (name, text)
+    return "# %s has no source form (%s): code that reads it cannot run from this file" % (
+        name, _describe_global(name, value))
+
+
+def _defined(source, code, new_name):
+    """Decompiled ``source`` of ``code`` as a module-level function ``new_name``; a closure
+    (written inside the function that makes its free variables cells) is made over
+    placeholder cells, for ``with_cells`` to replace."""
+    text = renamed(source, code, new_name)
+    if not code.co_freevars:
+        return text
+    maker = "__make_" + new_name
+    text = text.replace("def %s():" % ENCLOSING_SCOPE, "def %s():" % maker, 1)
+    text = re.sub(r"^    return %s$" % re.escape(source_name(code.co_name)), "    return " + new_name, text,
+                  count=1, flags=re.MULTILINE)
+    return text.rstrip() + "\n%s = %s()" % (new_name, maker)
 
 
 def full_code_text(fn, session):
@@ -137,6 +207,9 @@ def full_code_text(fn, session):
     body, used = [], set()
     _code_blocks(fn, session, body, used)
     imports = {"import torch", "from unveil.dynamo.script_runtime import dynamo_global, here, module_globals"}
+    for helper in ("with_cells", "nested_code"):
+        if any(helper + "(" in line for line in body):
+            imports.add("from unveil.dynamo.script_runtime import " + helper)
     for f in session.functions.values():
         for _, comp in f.entries:
             if comp.guards is not None:
@@ -266,11 +339,8 @@ def _function_path(code, globals_):
 
 
 def _name_resume_functions(fn, session):
-    """Give each resume function the global name Dynamo's transformed code calls it by."""
-    globals_ = fn.globals or {}
+    """Give each resume function the global names Dynamo's transformed code calls it by
+    (for a closure, the factory that makes it)."""
     for f in session.functions.values():
         if f.is_resume:
-            f.global_names = sorted((gname for gname, value in globals_.items()
-                                     if gname.startswith("__resume_at_")
-                                     and getattr(value, "__code__", None) is f.code),
-                                    key=lambda n: int(n.rsplit("_", 1)[1]))
+            f.global_names = sorted(f.installed_as, key=lambda n: int(n.rsplit("_", 1)[1]))

@@ -14,6 +14,7 @@ import importlib.util
 import os
 import runpy
 import sys
+import types
 
 import torch
 
@@ -80,6 +81,39 @@ def _graph_forward(path):
     if not classes:
         raise LookupError("no graph module class in %s" % path)
     return classes[-1]().forward
+
+
+def with_cells(function, cells, names=None):
+    """``function`` (a full-code closure, made over placeholder cells) over other cells:
+    those of a function or lambda, matched by name (``with_cells(f, lambda: (a, b))``
+    takes the calling frame's cells of ``a`` and ``b``; ``with_cells(dispatch, fn)``
+    those the user's closure ``fn`` has), or a sequence of cells in the order of ``names``
+    (how Dynamo hands a resume function its cells)."""
+    if names is None:
+        names, cells = cells.__code__.co_freevars, cells.__closure__ or ()
+    by_name = dict(zip(names, cells))
+    missing = [n for n in function.__code__.co_freevars if n not in by_name]
+    if missing:
+        raise ValueError("no cell for %s of %s" % (", ".join(missing), function.__name__))
+    made = types.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__,
+                              tuple(by_name[n] for n in function.__code__.co_freevars))
+    made.__kwdefaults__ = function.__kwdefaults__
+    return made
+
+
+def nested_code(function, name, index=0):
+    """The ``index``-th code object named ``name`` nested in ``function``'s code (depth first):
+    a nested function's code, which Dynamo's transformed code makes a function of."""
+    found, todo = [], list(function.__code__.co_consts)
+    while todo:
+        const = todo.pop(0)
+        if isinstance(const, types.CodeType):
+            if const.co_name == name:
+                found.append(const)
+            todo[:0] = list(const.co_consts)
+    if index >= len(found):
+        raise LookupError("%s has no code %s (#%d)" % (function.__name__, name, index))
+    return found[index]
 
 
 def example_tensor(dtype, size, requires_grad=False):

@@ -58,6 +58,7 @@ class Compile:
         self.backend_files = {}              # kind (aot_forward, inductor_output, ...) -> [files]
         self.graph_modules_logged = collections.Counter()   # AOT graphs dumped from the module, by kind
         self.source = None                   # decompiled transformed code, when it worked
+        self.bindings = {}                   # objects its text names (Decompiled.bindings)
         self.guards = None                   # guards_file.GuardsText
         self.breaks = []                     # explanations.graph_break of each break logged
         self.outcome = None                  # explanations.frame_outcome, when Dynamo logged its metrics
@@ -121,6 +122,7 @@ class Function:
         self.is_resume = code.co_name.startswith(RESUME_PREFIX)
         self.parent = None
         self.resume_file = None
+        self.installed_as = []               # a resume function's globals (or factories) in its module
         self.graph_break = None              # explanations.graph_break that made this resume function
         self.continues = None                # where it goes on in the user's code
         self.bindings = {}                   # objects the decompiled resume function names
@@ -286,7 +288,7 @@ class DebugSession:
                 function=fn.key, compile_id=comp.cid, kind="transformed_code", ok=False, error=str(exc))
             self.fail("decompiling %s's transformed code" % code.co_name, exc, code)
             return None
-        comp.source = decompiled.source
+        comp.source, comp.bindings = decompiled.source, decompiled.bindings
         head = self._transformed_head(fn, comp, decompiled)
         comp.transformed_file = self.dump.write(name, "\n".join(head) + "\n" + decompiled.source,
                                                 function=fn.key, compile_id=comp.cid, kind="transformed_code",
@@ -342,6 +344,8 @@ class DebugSession:
         if fn not in comp.resume_functions:          # a recompile installs the same function again
             comp.resume_functions.append(fn)
         comp.resume_globals.setdefault(fn, name)
+        if name not in fn.installed_as:
+            fn.installed_as.append(name)
         if fn.resume_file is None:
             self.write_resume_function(fn, comp)
         if not self.run_dumped or fn.resume_source is None:
