@@ -104,12 +104,40 @@ def test_each_recompile_reason_is_in_the_dump_as_dynamo_logs_it(case, tmp_path):
     assert "\\n" not in text and "User stack trace" not in text, text
     summary = (tmp_path / "summary.txt").read_text()
     assert summary.count("compiled anew: the guard of compile") == len(expected), summary
+    for reason in (r for c in index["compiles"] for r in c["recompile_reasons"]):
+        check_guard_line(tmp_path, index, reason, case, calls[-1])
+        assert "compile_%s.guards.py, line %d): " % (reason["failed_entry"].replace("/", "_"), reason["guard_line"]) \
+            in text, text
+        assert "failed (line %d of its guards file)" % reason["guard_line"] in summary, summary
     if case == "stack_slot":
         assert "where ___stack0 is `scale` at the graph break" in text, text
         assert "where ___stack0 is `scale`\n" in summary, summary
     if case == "python_int":
         assert re.search(r"^#       from: return x \* n \+ SCALE   \(.*test_recompiles\.py:\d+ in plain\)$", text,
                          re.M), text
+
+
+def check_guard_line(dump, index, reason, case, failing_call):
+    """The reason names the line of the failed entry's guards file with the condition that
+    failed: evaluated there on the call that recompiled, it is false (grad mode and a
+    resume function's stack slot aside: their values are not this test's to remake)."""
+    art = next(a for a in index["artifacts"] if a["kind"] == "guards" and a["compile_id"] == reason["failed_entry"])
+    text = (dump / art["file"]).read_text()
+    assert reason["guard_line"], reason
+    line = text.splitlines()[reason["guard_line"] - 1]
+    condition = re.match(r"^\s*if not \((.*)\):$", line)
+    assert condition, (reason, line)
+    if case in ("grad_mode", "stack_slot"):
+        return
+    namespace = {}
+    exec(compile(text, art["file"], "exec"), namespace)
+    (x, n), before = failing_call
+    if callable(before):
+        before()
+    try:
+        assert eval(condition.group(1), namespace, {"L": {"x": x, "n": n}, "G": plain.__globals__}) is False, line
+    finally:
+        _set_scale(2.0)
 
 
 @contextlib.contextmanager

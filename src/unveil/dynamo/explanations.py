@@ -251,8 +251,9 @@ def _compile_lines(comp):
                    % comp["compile_id"])
     for reason in comp.get("recompile_reasons") or []:
         where = reason.get("location") or {}
-        out.append("  compiled anew: the guard of compile %s failed: %s%s" % (
-            reason["failed_entry"], reason["guard"], "  (line %s: %s)" % (where["line"], reason["source"])
+        out.append("  compiled anew: the guard of compile %s failed%s: %s%s" % (
+            reason["failed_entry"], " (line %d of its guards file)" % reason["guard_line"]
+            if reason.get("guard_line") else "", reason["guard"], "  (line %s: %s)" % (where["line"], reason["source"])
             if where and reason.get("source") else ""))
         out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
     brk = comp["graph_break"]

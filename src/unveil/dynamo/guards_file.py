@@ -1,5 +1,7 @@
 """The guards file of one cache entry: imports, then the guard function."""
+import ast
 import builtins
+import re
 
 from . import adapter
 from .guard_source import RUNTIME_NAMES, GuardWriter, names_in
@@ -33,13 +35,52 @@ class GuardsText:
     def file_text(self):
         return "\n".join(self.comments + self.imports) + "\n\n\n" + self.body
 
+    def line_of(self, failed):
+        """The line of :meth:`file_text` with the condition Dynamo words as ``failed`` in a
+        recompile reason (``cfg['double'] == True``, ``tensor 'x' size mismatch ...``,
+        ``KeyError on options['scale']``, ``GLOBAL_STATE changed: grad_mode``), or None."""
+        wanted = _user_form(failed)
+        about = re.match(r"tensor '(?P<tensor>[^']+)' |(?:KeyError|AttributeError|IndexError) on (?P<missing>.+)$",
+                         wanted)
+        kind = re.match(r"([A-Z][A-Z_]+) ", wanted)         # GLOBAL_STATE changed: grad_mode
+        lines = self.file_text().splitlines()
+        for number, (comment, line) in enumerate(zip(lines, lines[1:]), 2):
+            kind_source = _GUARD_COMMENT.match(comment)
+            condition = _CONDITION.match(line)
+            if not condition:
+                continue
+            source = _user_form(kind_source.group("source")) if kind_source and kind_source.group("source") else None
+            if wanted in _user_form(condition.group(1)):
+                return number
+            if kind and kind_source and kind_source.group("kind") == kind.group(1):
+                return number
+            if about and about.group("tensor") and kind_source and kind_source.group("kind") == "TENSOR_MATCH" \
+                    and source == about.group("tensor"):
+                return number
+            if about and about.group("missing") and source == about.group("missing"):
+                return number
+        return None
+
+
+#: a guard's comment (``# TENSOR_MATCH on L['x']: ...``) and the condition after it
+_GUARD_COMMENT = re.compile(r"^\s*# (?P<kind>[A-Z_]+)(?: on (?P<source>.+?))?: ")
+_CONDITION = re.compile(r"^\s*if not \((.*)\):$")
+#: a frame's local or global as guards name it: ``L['x']``
+_FRAME_NAME = re.compile(r"\b[LG]\[('(?:[^'\\]|\\.)*')\]")
+
+
+def _user_form(text):
+    """Guard text as Dynamo's recompile reasons word it: ``L['cfg']['a']`` as ``cfg['a']``."""
+    return " ".join(_FRAME_NAME.sub(lambda m: ast.literal_eval(m.group(1)), text).split())
+
 
 def recompile_lines(reason, key):
     """A recompile reason (``explanations.recompile_reasons``) as readable lines: the entry
     whose guard failed and its guards file, the guard with the user's names for Dynamo's
     stack slots, and the user's line it came from."""
     entry = reason["failed_entry"]
-    head = "compile %s (%s.compile_%s.guards.py): " % (entry, key, entry.replace("/", "_")) if entry else ""
+    line = ", line %d" % reason["guard_line"] if reason.get("guard_line") else ""
+    head = "compile %s (%s.compile_%s.guards.py%s): " % (entry, key, entry.replace("/", "_"), line) if entry else ""
     out = [head + reason["guard"]]
     for slot, meaning in sorted(reason.get("names", {}).items()):
         out.append("    where %s is %s at the graph break" % (slot, meaning))

@@ -542,6 +542,8 @@ class DebugSession:
                 continue
             fn.entries.append((entry, comp))
             fn.globals = adapter.guard_globals(entry)
+        # oldest first: a recompile reason names the line of an earlier entry's guards
+        for entry, comp in sorted(fn.entries, key=lambda pair: fn.compiles.index(pair[1])):
             comp.recompile_reasons = self._recompile_reasons(fn, comp)
             guards = comp.guards = guards_text(fn, comp, entry, comp.recompile_reasons)
             entry = {"error": "%d guard(s) with no Python form, assumed to pass: %s"
@@ -564,6 +566,8 @@ class DebugSession:
             used = guard_source.names_in(reason["guard"], names)
             if used:
                 reason["names"] = {slot: names[slot] for slot in used}
+            failed = next((c for c in fn.compiles if c.cid == reason["failed_entry"] and c.guards is not None), None)
+            reason["guard_line"] = failed.guards.line_of(reason["guard"]) if failed is not None else None
         return reasons
 
     def write_full_code(self, fn):
