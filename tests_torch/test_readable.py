@@ -225,3 +225,21 @@ def test_an_item_read_from_a_name_assigned_later_is_read_where_the_list_was_buil
     exec(tidied.source, ns)
     assert ns["f"]("old") == ("old", "new"), tidied.source
     assert ast.parse(tidied.source)
+
+
+def test_a_local_bound_once_to_an_argument_is_written_as_the_argument():
+    source = ("def forward(self, x):\n    __t0 = (tmp_1 := self).f\n    __t1 = tmp_1.g\n    del tmp_1\n"
+              "    return __t0(__t1, x)\n")
+    code = _function(source, "forward").__code__
+    tidied = readable.tidy(decompile_code(code), code)
+    assert "tmp_1" not in tidied.source and "__t0 = self.f" in tidied.source, tidied.source
+    ns = {}
+    exec(tidied.source, ns)
+    receiver = type("R", (), {"f": staticmethod(lambda g, x: (g, x)), "g": 5})()
+    assert ns["forward"](receiver, 3) == (5, 3)
+
+
+def test_a_local_bound_to_an_argument_the_code_assigns_stays():
+    source = "def forward(self, x):\n    __t0 = (tmp_1 := self).f\n    self = x\n    return tmp_1.g(__t0)\n"
+    code = _function(source, "forward").__code__
+    assert "tmp_1" in readable.tidy(decompile_code(code), code).source

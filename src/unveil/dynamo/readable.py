@@ -19,6 +19,8 @@ that function as the decompiler wrote it.  Then, each on its own:
 
 * the profiler's ``record_pregraph_bytecode_enter`` / ``_exit`` calls lose the
   local that held each function for one statement;
+* a local Dynamo binds once to an argument (``(tmp_1 := self).weight``) is
+  written as that argument, when nothing assigns it;
 * a temporary holding a compiled graph or a resume function, read once, is
   replaced by the global itself;
 * the decompiler's trailing ``if False: a = b = None`` (names the original code
@@ -54,7 +56,8 @@ def tidy(decompiled, code):
     if fn is None:
         return decompiled
     changed = [_lists_followed(fn, code)] + [rewrite(fn) for rewrite in (
-        _profiler_marks, _dynamo_globals_inlined, _declared_locals_dropped, _temporaries_renumbered)]
+        _profiler_marks, _argument_aliases, _dynamo_globals_inlined, _declared_locals_dropped,
+        _temporaries_renumbered)]
     if not any(changed):
         return decompiled
     source, lines = unparse_with_origins(tree)
@@ -123,9 +126,12 @@ class _Follower:
     def block(self, stmts, lists, later):
         """``stmts`` rewritten; ``lists`` maps a temporary to the list (or item) it holds
         and is updated; ``later`` are the names stored after the block."""
-        out = []
-        for i, stmt in enumerate(stmts):
-            self.statement(stmt, lists, later | _stored(stmts[i:]), out)
+        out, suffixes = [], []
+        for stmt in reversed(stmts):         # names stored from each statement on
+            later = later | _names(stmt, (ast.Store, ast.Del))
+            suffixes.append(later)
+        for stmt, stored in zip(stmts, reversed(suffixes)):
+            self.statement(stmt, lists, stored, out)
         return out
 
     def statement(self, stmt, lists, later, out):
@@ -385,6 +391,28 @@ def _blocks(fn):
         for _, value in ast.iter_fields(node):
             if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
                 yield value
+
+
+def _argument_aliases(fn):
+    """``(tmp_1 := self).weight ... tmp_1.bias`` as ``self.weight ... self.bias``: a local
+    Dynamo binds once to an argument the code never assigns."""
+    arguments = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs + [fn.args.vararg,
+                                                                                          fn.args.kwarg] if a}
+    stored = _names(fn, (ast.Store, ast.Del))
+    values, unwrap, drop = {}, set(), []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.NamedExpr) and isinstance(node.value, ast.Name) \
+                and node.value.id in arguments and node.value.id not in stored:
+            deletes = _deletes(fn, node.target.id)
+            if deletes is not None and not any(isinstance(n, (ast.FunctionDef, ast.Lambda, ast.AsyncFunctionDef))
+                                               and node.target.id in _names(n) for n in ast.walk(fn) if n is not fn):
+                values[node.target.id] = node.value
+                unwrap.add(node.target.id)
+                drop += deletes
+    if not values:
+        return False
+    _Substitute(values, unwrap, drop).visit(fn)
+    return True
 
 
 def _dynamo_globals_inlined(fn):
