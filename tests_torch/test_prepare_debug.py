@@ -352,3 +352,20 @@ def test_a_full_code_file_runs_as_a_script_in_a_new_process(name, tmp_path):
         ran = re.findall(r"^  transformed code of compile \S+: .*, (the same values|values that differ)$",
                          done.stdout, re.M)
         assert len(ran) == len(blocks) and set(ran) == {"the same values"}, done.stdout
+
+
+def test_a_closures_full_code_run_as_a_script_says_its_free_variables_have_no_value(tmp_path):
+    """A closure's free variables (an optimizer step's model and optimizer) have no
+    recorded form in another process: the script says so instead of running the step
+    over placeholders."""
+    program = next(p for p in PROGRAMS if p.name == "sgd_step")
+    with unveil.prepare_debug(tmp_path) as session:
+        step = execute(program)[0]      # alive: Dynamo drops an entry whose guarded objects die
+    assert session.failures == [] and step
+    index = json.loads((tmp_path / "index.json").read_text())
+    art = next(a for a in index["artifacts"] if a["kind"] == "full_code" and a["function"].endswith("make.step"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, art["file"]], cwd=tmp_path, capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    assert re.search(r"^compile 0/0: not run: no recorded value for (x, )?model, opt ", done.stdout, re.M), done.stdout

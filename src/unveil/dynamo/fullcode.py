@@ -272,7 +272,7 @@ def _script_block(fn):
     rows = []
     for comp in entries:
         recorded = _recorded_inputs(comp.guards.body)
-        missing = [p for p in params if p not in recorded or p not in by_keyword]
+        missing = [p for p in params if p not in recorded or p not in by_keyword] + list(code.co_freevars)
         inputs = "{%s}" % ", ".join("%r: %s" % (p, recorded[p]) for p in params if p not in missing)
         transformed = _transformed_name(fn, comp) if comp.source is not None else "None"
         rows.append("        (%r, %s, %s, %s, %r)," % (comp.cid, comp.guards.name, transformed, inputs, missing))
