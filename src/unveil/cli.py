@@ -1,5 +1,6 @@
-"""Command-line interface: ``python -m unveil decompile TARGET``, ``python -m unveil demo`` and
-``python -m unveil why-recompile DUMP_DIR FUNCTION CALL``.
+"""Command-line interface: ``python -m unveil decompile TARGET``, ``python -m unveil demo``,
+``python -m unveil why-recompile DUMP_DIR FUNCTION CALL`` and ``python -m unveil run SCRIPT ARGS``
+(or ``run -m MODULE ARGS``).
 
 TARGET is one of:
 
@@ -84,6 +85,21 @@ def build_parser():
     why.add_argument("call", metavar="CALL",
                      help="the call's arguments as Python, torch imported: \"torch.ones(3, 2), n=1\"")
     why.set_defaults(handler=_cmd_why_recompile)
+
+    run = commands.add_parser(
+        "run", help="run a program unchanged with prepare_debug (or debug) active for the whole run",
+        usage="%s run [-h] [--dump-dir DIR] [--debug] (SCRIPT | -m MODULE) [ARGS ...]" % PROG,
+        description="Run SCRIPT (or -m MODULE) with ARGS exactly as python would (sys.argv, __main__, "
+                    "sys.path[0], streams, exit status, tracebacks), with unveil.prepare_debug active for the "
+                    "whole run; at the end one line on stderr says where the dump is.")
+    run.add_argument("--dump-dir", default="unveil-dump", metavar="DIR",
+                     help="where the dump goes (default: %(default)s)")
+    run.add_argument("--debug", action="store_true",
+                     help="use unveil.debug(): compiled code runs from the dumped files (breakpoints stop there)")
+    run.add_argument("-m", dest="module", nargs=argparse.REMAINDER, metavar="MODULE ARGS",
+                     help="run a module as python -m does; everything after it goes to the module")
+    run.add_argument("program", nargs=argparse.REMAINDER, metavar="SCRIPT ARGS", help="the script and its arguments")
+    run.set_defaults(handler=_cmd_run)
     return parser
 
 
@@ -108,7 +124,10 @@ def _cmd_demo(args):
     except ImportError:
         print("# torch is not installed: pip install 'unveil[torch]' for the torch.compile demo")
         return status
-    from unveil.dynamo import demo
+    from unveil.dynamo import adapter, demo
+    _check_dump_dir(args.dump_dir)
+    if args.backend not in adapter.backend_names():
+        raise CliError("unknown backend %r; torch.compile has %s" % (args.backend, ", ".join(adapter.backend_names())))
     session = demo.run(args.dump_dir, backend=args.backend)
     print("# torch.compile example (unveil.dynamo.demo.TinyNet) dumped to %s:" % session.dump.path)
     for art in session.dump.artifacts:
@@ -142,6 +161,40 @@ def _cmd_why_recompile(args):
     except LookupError as exc:
         raise CliError(str(exc)) from None
     return 0
+
+
+def _cmd_run(args):
+    if args.module is not None and args.program:
+        raise CliError("give a script or -m MODULE, not both")
+    if args.module is not None and not args.module:
+        raise CliError("-m needs a module name")
+    if args.module is None and not args.program:
+        raise CliError("give a script to run, or -m MODULE")
+    module = args.module is not None
+    target, rest = (args.module if module else args.program)[0], (args.module if module else args.program)[1:]
+    if not module and not os.path.isfile(target):
+        raise CliError("no such script: %s" % target)
+    _check_dump_dir(args.dump_dir)
+    try:
+        import unveil.dynamo  # noqa: F401  (imports torch)
+    except ImportError:
+        raise CliError("run needs torch: pip install 'unveil[torch]'") from None
+    import unveil
+    from unveil.runner import run
+    within = (unveil.debug if args.debug else unveil.prepare_debug)(args.dump_dir)
+    status = run(target, rest, module=module, within=within)
+    sys.stderr.write("%s: dump in %s (index.json, summary.txt)\n" % (PROG, os.path.abspath(args.dump_dir)))
+    return status
+
+
+def _check_dump_dir(path):
+    """A dump directory that exists or can be made, as a one-line error otherwise."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise CliError("dump directory %s exists and is not a directory" % path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise CliError("cannot make dump directory %s: %s" % (path, exc.strerror or exc)) from None
 
 
 def _print_decompiled(items, debug=False, always_label=False):

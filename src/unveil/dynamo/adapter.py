@@ -286,6 +286,12 @@ class GuardNode:
         self.epilogue = []            # root only: shape guards checked last
 
 
+def backend_names():
+    """The names torch.compile accepts as ``backend=``."""
+    import torch._dynamo
+    return sorted(torch._dynamo.list_backends(exclude_tags=()))
+
+
 def cache_entries(code):
     """Dynamo's cache entries for ``code``, in the order Dynamo tries them."""
     from torch._C._dynamo.eval_frame import _debug_get_cache_entry_list

@@ -1,0 +1,98 @@
+"""Run a program as ``python script.py ARGS`` or ``python -m module ARGS`` would, inside a
+context manager (``unveil run``: ``prepare_debug`` or ``debug`` for the whole run).
+
+The program sees what the interpreter would have given it: ``sys.argv``, a
+``__main__`` module of its own, ``sys.path[0]`` (the script's directory, or the
+working directory for ``-m``), the same stdin, stdout and stderr.  It ends as
+the interpreter would end it: the exit status of ``sys.exit``, or 1 with the
+traceback of an uncaught exception (from the program's own frames on).
+"""
+import builtins
+import contextlib
+import importlib.machinery
+import io
+import os
+import runpy
+import sys
+import traceback
+import types
+
+
+def run(target, args, module=False, within=contextlib.nullcontext()):
+    """Run ``target`` (a script's path, or with ``module`` a module's name) with ``args``
+    inside the context manager ``within`` (entered before, left after, also when the
+    program raises or exits); return the exit status the interpreter would."""
+    saved = sys.argv[:], sys.path[:]
+    try:
+        if module:
+            sys.path[0:1] = [os.getcwd()]
+            sys.argv = [target] + list(args)      # runpy puts the module's file in argv[0]
+            return _ended(lambda: runpy.run_module(target, run_name="__main__", alter_sys=True), within, None)
+        path = os.path.abspath(target)
+        sys.path[0:1] = [os.path.dirname(os.path.realpath(path))]
+        sys.argv = [target] + list(args)
+        if os.path.isdir(path) or not path.endswith(".py"):     # a directory or zip with __main__.py
+            return _ended(lambda: runpy.run_path(path, run_name="__main__"), within, None)
+        return _ended(lambda: _run_script(path), within, path)
+    finally:
+        sys.argv, sys.path[:] = saved
+
+
+def _run_script(path):
+    """``path`` run as the interpreter runs a script: in a new ``__main__`` module whose
+    ``__file__`` is the absolute path (``sys.argv[0]`` stays as given)."""
+    main = types.ModuleType("__main__")
+    main.__file__, main.__cached__, main.__spec__ = path, None, None
+    main.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
+    main.__builtins__ = builtins
+    with io.open_code(path) as fh:
+        code = compile(fh.read(), path, "exec", dont_inherit=True)
+    saved = sys.modules["__main__"]
+    sys.modules["__main__"] = main
+    try:
+        exec(code, main.__dict__)
+    finally:
+        sys.modules["__main__"] = saved
+    return main
+
+
+def _ended(start, within, path):
+    try:
+        with within:
+            # the program's globals live until ``within`` ends: Dynamo drops a cache entry
+            # (and so its guards) when an object its guards check dies
+            namespace = start()    # noqa: F841
+    except SystemExit as exc:
+        return _exit_status(exc.code)
+    except BaseException as exc:       # the program's own error: reported as the interpreter would
+        _print_program_traceback(exc, path)
+        return 130 if isinstance(exc, KeyboardInterrupt) else 1
+    return 0
+
+
+def _exit_status(code):
+    """What the interpreter exits with for ``sys.exit(code)``."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _print_program_traceback(exc, path):
+    """The traceback from the first frame of the program's code (the interpreter's own
+    start and this module's are not the program's)."""
+    tb = exc.__traceback__
+    first = tb
+    while first is not None and not _programs(first.tb_frame, path):
+        first = first.tb_next
+    traceback.print_exception(type(exc), exc, first if first is not None else tb)
+    sys.stderr.flush()
+
+
+def _programs(frame, path):
+    name = frame.f_code.co_filename
+    if path is not None:
+        return name == path
+    return frame.f_globals.get("__name__") == "__main__" and not name.startswith(os.path.dirname(runpy.__file__))
