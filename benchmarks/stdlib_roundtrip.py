@@ -248,6 +248,7 @@ class Swapper:
         try:
             dec = bench_functions.with_time_limit(DECOMPILE_LIMIT, self.unveil.decompile_code, code)
             rec["decompiled"] = True
+            rec["lowered"] = [low.name for low in dec.lowered]   # written as a state machine
         except bench_functions.TimeLimit:
             rec["error"] = "decompile: timed out after %gs" % DECOMPILE_LIMIT
         except Exception as exc:  # DecompilationError or a crash: both are failures
@@ -321,6 +322,8 @@ class Swapper:
             "swapped_modules": sorted(set(self.swapped_modules)),
             "failed_functions": sorted(("%s (line %d): %s" % (r["name"], r["line"], r["error"]))
                                        for r in recs if "error" in r),
+            "lowered_functions": sorted("%s (line %d): %s" % (r["name"], r["line"], ", ".join(r["lowered"]))
+                                        for r in recs if r.get("lowered")),
             "functions_by_name": {"%s@%d" % (r["name"], r["line"]): [r["decompiled"], r["recompiled"], r["identical"]]
                                   for r in recs},
         }
@@ -770,7 +773,7 @@ def _run_modes(rec, base, name, timeout, module_mode, limit_args):
             after = run_worker(name, mode, timeout, extra_args=limit_args)
             stats = {k: after.get(k) for k in ("functions", "decompiled", "recompiled", "identical",
                                                "seconds_decompile", "seconds_recompile", "failed_functions",
-                                               "swapped_modules", "function_objects_swapped")}
+                                               "lowered_functions", "swapped_modules", "function_objects_swapped")}
         regressed = compare(base, after)
         r = dict(stats, status=after["status"], seconds=after["wall_seconds"], counts=_counts(after),
                  regressed=regressed, suspects=suspects(after, regressed),

@@ -28,7 +28,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(os.path.dirname(HERE), "src"), os.path.dirname(HERE), HERE]
 
 import bench_functions  # noqa: E402
-from structuring_report import lowered  # noqa: E402
 
 _SKIP = ("/test/", "/tests/", "/idlelib/", "/lib2to3/", "/site-packages/")
 
@@ -55,7 +54,7 @@ def judge(code):
         new = unveil.recompile(decompiled.source, code)
     except Exception as exc:  # a DecompilationError or a crash: both are what this sweep looks for
         return "error: %s: %s" % (type(exc).__name__, exc)
-    if lowered(decompiled.source):
+    if decompiled.lowered:
         return "state machine"
     return "identical" if same_bytecode(code, new) else "recompiled"
 

@@ -4,9 +4,9 @@
     python3 benchmarks/structuring_report.py --versions      # pyenv's 3.8-3.13
 
 Decompiles the module code object of every source file of the stdlib judge's
-modules (``MODULES`` in stdlib_roundtrip.py) and counts, in the text, the
-functions lowered to the state machine (their body starts ``__state = 0``) and
-the files unveil fails on.  The state machine is correct (the judge runs it) but
+modules (``MODULES`` in stdlib_roundtrip.py) and counts the functions lowered
+to the state machine (``Decompiled.lowered``: qualified names from 3.11, plain
+names before) and the files unveil fails on.  The state machine is correct (the judge runs it) but
 hard to read; this is the measure of how often structuring gives up.
 """
 import argparse
@@ -23,24 +23,10 @@ import bench_functions  # noqa: E402
 import stdlib_roundtrip  # noqa: E402
 
 
-def lowered(source):
-    """Qualified names of the functions in ``source`` whose body is a state machine."""
-    found = []
-
-    def visit(node, prefix):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                name = prefix + child.name
-                if not isinstance(child, ast.ClassDef) and any(
-                        isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name)
-                        and st.targets[0].id == "__state" for st in child.body[:3]):
-                    found.append(name)
-                visit(child, name + ".")
-            else:
-                visit(child, prefix)
-
-    visit(ast.parse(source), "")
-    return found
+def lowered(code):
+    """Qualified names of the code objects in ``code`` that unveil lowers to the state machine."""
+    import unveil
+    return [low.name for low in unveil.decompile_code(code).lowered]
 
 
 def report():
@@ -55,11 +41,11 @@ def report():
                     warnings.simplefilter("ignore")
                     code = compile(f.read(), path, "exec")
             try:
-                source = unveil.decompile(code)
-            except unveil.DecompilationError as exc:
+                names = lowered(code)
+            except unveil.DecompilationError as exc:   # an InternalError (a crash) too: listed
                 errors.append("%s: %s" % (mod, exc))
                 continue
-            low += ["%s:%s" % (mod, fn) for fn in lowered(source)]
+            low += ["%s:%s" % (mod, fn) for fn in names]
     return {"python": sys.version.split()[0], "files": files, "lowered": low, "errors": errors}
 
 

@@ -7,7 +7,13 @@ import unveil
 
 def rebuild(fn, original_lines=False):
     """A copy of ``fn`` whose code is the recompiled decompiled source (on the lines
-    of the decompiled text, or on ``fn``'s own lines if ``original_lines``)."""
+    of the decompiled text, or on ``fn``'s own lines if ``original_lines``), and the source."""
+    new, result = rebuild_decompiled(fn, original_lines)
+    return new, result.source
+
+
+def rebuild_decompiled(fn, original_lines=False):
+    """:func:`rebuild`, with the whole ``unveil.Decompiled`` (``lowered`` included)."""
     result = unveil.decompile_code(fn)
     code = unveil.recompile(result.source, fn.__code__, lines=result.lines if original_lines else None)
     glob = dict(fn.__globals__)
@@ -15,7 +21,7 @@ def rebuild(fn, original_lines=False):
     new = types.FunctionType(code, glob if result.bindings else fn.__globals__, fn.__name__,
                              fn.__defaults__, fn.__closure__)
     new.__kwdefaults__ = fn.__kwdefaults__
-    return new, result.source
+    return new, result
 
 
 def instructions(code, drop=("CACHE", "EXTENDED_ARG"), nested=True):

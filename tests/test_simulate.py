@@ -217,3 +217,14 @@ def test_a_string_part_that_is_not_a_constant_is_written_as_a_field():
     text = _text([ast.Expr(value=frame.pop())])
     assert text == "f'{g}{a:.2f}'"
     assert eval(text, {"a": 3.14159, "g": "mean "}) == "mean 3.14"
+
+
+@pytest.mark.parametrize("op", ["SWAP", "COPY", "ROT"])
+def test_reaching_below_the_stack_is_a_refusal_like_a_pop(op):
+    """A path structured without the values it got (a ``return`` in a ``finally`` in a
+    loop) reaches below the stack: refused as a pop would be, not an IndexError (a crash,
+    which is a bug and never leads to the state machine)."""
+    frame = _frame()
+    frame.run([_load("a")])
+    with pytest.raises(DecompilationError, match="stack underflow"):
+        frame.run([Instr(op, argval=2, arg=2)])

@@ -1,5 +1,7 @@
 """Shapes the structurer must handle itself: the state machine would get them right too,
-so the case library's behaviour check alone would not notice them falling back."""
+so the case library's behaviour check alone would not notice them falling back.
+Whether a code object was lowered is read from ``Decompiled.lowered``, never from the
+text (the loop-free tree form of the state machine has no ``__state``)."""
 import ast
 import os
 import sys
@@ -7,6 +9,8 @@ import sys
 import pytest
 
 import unveil
+from unveil.errors import DecompilationError
+from unveil.structure import Structurer
 from tests.cases.registry import all_cases
 
 STRUCTURED = [
@@ -67,8 +71,66 @@ def test_the_names_are_cases():
 
 @pytest.mark.parametrize("name", STRUCTURED)
 def test_structured_without_the_state_machine(name):
-    source = unveil.decompile(CASES[name].fn)
-    assert "__state" not in source, source
+    result = unveil.decompile_code(CASES[name].fn)
+    assert not result.lowered, result.source
+
+
+def _branches(a):
+    if a:
+        return 1
+    return 2
+
+
+def _refuse(self):
+    raise DecompilationError("not structurable (refused on purpose by the test)")
+
+
+def test_a_lowering_is_recorded_even_without_a_state_variable(monkeypatch):
+    """A refused loop-free function becomes nested ifs, with no ``__state`` to search
+    for: ``Decompiled.lowered`` still names it, with its line and the refusal."""
+    monkeypatch.setattr(Structurer, "body", _refuse)
+    result = unveil.decompile_code(_branches)
+    assert "__state" not in result.source, result.source
+    assert result.lowered == [(_branches.__code__.co_name if sys.version_info < (3, 11)
+                               else _branches.__qualname__, _branches.__code__.co_firstlineno,
+                               "not structurable (refused on purpose by the test)")]
+
+
+def _outer(a):
+    def inner(b):
+        if b:
+            return a
+        return -a
+    return inner
+
+
+def test_a_nested_lowering_is_recorded_through_the_shared_bindings(monkeypatch):
+    """Only the nested function is refused: it is the one listed, under its qualified name."""
+    real = Structurer.body
+
+    def body(self):
+        if self.ctx.code.co_name == "inner":
+            _refuse(self)
+        return real(self)
+    monkeypatch.setattr(Structurer, "body", body)
+    result = unveil.decompile_code(_outer)
+    assert [low.name for low in result.lowered] == [
+        "inner" if sys.version_info < (3, 11) else "_outer.<locals>.inner"]
+    assert not unveil.decompile_code(_branches).lowered
+
+
+@pytest.mark.parametrize("crash", [IndexError, KeyError, AttributeError, TypeError, ValueError,
+                                   AssertionError])
+def test_a_crash_in_the_structurer_is_an_internal_error_not_a_lowering(monkeypatch, crash):
+    """A bug in the structurer must not fall back to the state machine (which would get
+    the behaviour right and hide it): the API raises InternalError, caused by the crash."""
+    def body(self):
+        raise crash("a bug")
+    monkeypatch.setattr(Structurer, "body", body)
+    with pytest.raises(unveil.InternalError) as info:
+        unveil.decompile_code(_branches)
+    assert isinstance(info.value.__cause__, crash)
+    assert isinstance(info.value, unveil.DecompilationError)   # one clear error for the caller
 
 
 def test_a_loop_test_spanning_blocks_makes_one_loop():

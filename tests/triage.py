@@ -1,11 +1,14 @@
 """Run the case library outside pytest and print one line per failing case.
 
-    python -m tests.triage [--write-known] [substring ...]
+    python -m tests.triage [--write-known] [--write-lowerings] [substring ...]
 
 A quick view for fixing the decompiler: each failure is shown with the first
 line of its error, and the closing line counts passes and failures.
 ``--write-known`` records this interpreter's failures, with their reasons, in
 ``tests/known_failures.json``, which the test suite turns into strict xfails.
+``--write-lowerings`` records in ``tests/known_lowerings.json`` which code objects
+of each case this interpreter lowers to the state machine, and why (the case tests
+fail on any other lowering, and on a listed one that no longer lowers).
 """
 import json
 import os
@@ -15,17 +18,20 @@ import traceback
 
 from tests.cases.registry import all_cases
 from tests.outcome import outcome
-from tests.roundtrip import rebuild
+from tests.roundtrip import rebuild, rebuild_decompiled
 
 
 def _alarm(signum, frame):
     raise TimeoutError("case took more than 10 s")
 
 
-def check(case):
-    """None when ``case`` round-trips, else a one-line reason."""
+def check(case, lowerings=None):
+    """None when ``case`` round-trips, else a one-line reason.  Its lowerings go into
+    ``lowerings`` (case name -> {code object: reason})."""
     try:
-        new, source = rebuild(case.fn)
+        new, result = rebuild_decompiled(case.fn)
+        if result.lowered and lowerings is not None:
+            lowerings[case.name] = {low.name: low.reason for low in result.lowered}
         for call in case.calls:
             if outcome(new, call) != outcome(case.fn, call):
                 return "wrong result for %r" % (call,)
@@ -37,11 +43,16 @@ def check(case):
 
 
 KNOWN = os.path.join(os.path.dirname(__file__), "known_failures.json")
+LOWERINGS = os.path.join(os.path.dirname(__file__), "known_lowerings.json")
 
 
 def main(argv):
     write = "--write-known" in argv
-    argv = [a for a in argv if a != "--write-known"]
+    write_lowerings = "--write-lowerings" in argv
+    argv = [a for a in argv if a not in ("--write-known", "--write-lowerings")]
+    if write_lowerings and argv:
+        raise SystemExit("--write-lowerings records every case: give no substrings")
+    lowerings = {}
     signal.signal(signal.SIGALRM, _alarm)
     failed = passed = 0
     failures = {}
@@ -50,7 +61,7 @@ def main(argv):
             continue
         signal.alarm(10)
         try:
-            reason = check(case)
+            reason = check(case, lowerings)
         except TimeoutError as exc:
             reason = str(exc)
         finally:
@@ -62,17 +73,21 @@ def main(argv):
         else:
             passed += 1
     print("%d.%d: %d passed, %d failed" % (sys.version_info[:2] + (passed, failed)))
+    print("%d.%d: %d cases lowered to the state machine" % (sys.version_info[:2] + (len(lowerings),)))
     if write:
-        _write_known(failures)
+        _write_version(KNOWN, failures)
+    if write_lowerings:
+        _write_version(LOWERINGS, lowerings)
 
 
-def _write_known(failures):
+def _write_version(path, entries):
+    """Replace this interpreter's entries in the JSON file ``path``."""
     known = {}
-    if os.path.exists(KNOWN):
-        with open(KNOWN) as f:
+    if os.path.exists(path):
+        with open(path) as f:
             known = json.load(f)
-    known["%d.%d" % sys.version_info[:2]] = dict(sorted(failures.items()))
-    with open(KNOWN, "w") as f:
+    known["%d.%d" % sys.version_info[:2]] = dict(sorted(entries.items()))
+    with open(path, "w") as f:
         json.dump(dict(sorted(known.items())), f, indent=1)
         f.write("\n")
 

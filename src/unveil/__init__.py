@@ -8,7 +8,7 @@ needs torch, imported only when called) dumps what ``torch.compile`` did;
 :func:`debug` also runs it from the dumped files, to step through it.
 """
 from .api import Decompiled, decompile, decompile_code
-from .errors import DecompilationError
+from .errors import DecompilationError, InternalError
 from .recompile import recompile
 
 
@@ -53,6 +53,7 @@ def why_recompile(fn, *args, **kwargs):
     return why(fn, *args, **kwargs)
 
 
-__all__ = ["decompile", "decompile_code", "Decompiled", "recompile", "DecompilationError", "prepare_debug",
+__all__ = ["decompile", "decompile_code", "Decompiled", "recompile", "DecompilationError", "InternalError",
+           "prepare_debug",
            "debug", "why_recompile"]
 __version__ = "0.1.0"

@@ -5,7 +5,7 @@ import os
 import types
 
 from .astwalk import nodes
-from .errors import DecompilationError
+from .errors import DecompilationError, InternalError
 from .functions import Bindings, FunctionContext, annotated_assignments, class_body_statements, \
     docstring_first, enclosing_scope, function_def, is_class_body
 from . import stackitems as si
@@ -15,12 +15,17 @@ from .unparse import unparse_with_origins
 class Decompiled:
     """Decompiled source, the objects its placeholder names must be bound to, and
     per line of the source the original line it stands for (None where unknown):
-    ``recompile(source, code, lines=lines)`` gives code with the original's lines."""
+    ``recompile(source, code, lines=lines)`` gives code with the original's lines.
 
-    def __init__(self, source, bindings, lines):
+    ``lowered`` lists the code objects (the decompiled one or any nested in it)
+    that structuring refused and that are written as a state machine instead, as
+    ``Lowering(name, line, reason)``: qualified name, first line, the refusal."""
+
+    def __init__(self, source, bindings, lines, lowered=()):
         self.source = source
         self.bindings = bindings
         self.lines = lines
+        self.lowered = list(lowered)
 
     def __str__(self):
         return self.source
@@ -74,10 +79,11 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
         raise
     except RecursionError:
         raise DecompilationError("%s is nested too deeply to decompile" % code.co_name)
-    except (IndexError, KeyError, AttributeError, TypeError, ValueError) as exc:
-        raise DecompilationError("internal error decompiling %s (line %s): %s: %s"
-                                 % (code.co_name, code.co_firstlineno, type(exc).__name__, exc)) from exc
-    return Decompiled(source + "\n", bindings.names, lines)
+    except (IndexError, KeyError, AttributeError, TypeError, ValueError, AssertionError) as exc:
+        # a bug, never a refusal: one clear error for the caller, the crash as its cause
+        raise InternalError("internal error decompiling %s (line %s): %s: %s"
+                            % (code.co_name, code.co_firstlineno, type(exc).__name__, exc)) from exc
+    return Decompiled(source + "\n", bindings.names, lines, bindings.lowered.values())
 
 
 def decompile(obj):

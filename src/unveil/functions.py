@@ -6,6 +6,7 @@ sharing the :class:`Bindings` of placeholder names for non-literal constants.
 """
 import __future__
 import ast
+import collections
 import inspect
 import keyword
 import types
@@ -28,13 +29,27 @@ _CLASS_PREAMBLE = {"__module__", "__qualname__", "__firstlineno__", "__static_at
                    "__classdictcell__"}
 
 
+class Lowering(collections.namedtuple("Lowering", "name line reason")):
+    """A code object written as a state machine: its qualified name (``co_qualname``
+    from 3.11, else ``co_name``), its first line, and why structuring refused it."""
+
+
 class Bindings:
-    """Placeholder names for objects that have no literal form (Dynamo's co_consts)."""
+    """What the code objects of one decompilation share: placeholder names for objects
+    that have no literal form (Dynamo's co_consts), and which code objects were lowered
+    to the state machine (``lowered``: code object -> :class:`Lowering`, in order)."""
 
     def __init__(self, prefix="__unveil_"):
         self.names = {}
         self._by_id = {}
         self.prefix = prefix
+        self.lowered = {}
+
+    def forget_lowerings_since(self, mark):
+        """Drop the lowerings recorded after the first ``mark``: they belonged to an
+        attempt that failed (its output is not used)."""
+        for code in list(self.lowered)[mark:]:
+            del self.lowered[code]
 
     def name_for(self, value):
         key = id(value)
@@ -45,9 +60,6 @@ class Bindings:
             self._by_id[key] = ident
             self.names[ident] = value
         return self._by_id[key]
-
-
-_FAILURES = (DecompilationError, IndexError, KeyError, AttributeError, TypeError, ValueError)
 
 
 class FunctionContext:
@@ -207,25 +219,36 @@ class FunctionContext:
 
     # -- results ----------------------------------------------------------------
     def statements(self):
-        """The body as statements: structured, or failing that an explicit state machine."""
+        """The body as statements: structured, or failing that an explicit state machine.
+
+        Only a deliberate refusal (``DecompilationError``: "this shape is not
+        structurable") leads to the second attempt and to the state machine; any
+        other exception is a bug in unveil and propagates.  A lowering is recorded
+        in ``bindings.lowered`` with the refusal that caused it."""
         self.instrs = normalise(self.code).instrs
         if generics.is_scope(self.code):   # on its own: the code defining it calls it at once
             return generics.scope_statements(self)
+        mark = len(self.bindings.lowered)
         try:
             return self._structured()
-        except _FAILURES as exc:
+        except DecompilationError as exc:
             first = exc
+        self.bindings.forget_lowerings_since(mark)
         if self.has_locals() and any(ins.op == "COPY" for ins in self.instrs):
             self.spill_copies = True   # a value copied and used twice: try again with temporaries
             try:
                 return self._structured()
-            except _FAILURES:
-                pass
+            except DecompilationError:
+                self.bindings.forget_lowerings_since(mark)
         self.globals, self.nonlocals = set(), set()
         try:
-            return statemachine.lower(self)
+            stmts = statemachine.lower(self)
         except DecompilationError:
+            self.bindings.forget_lowerings_since(mark)
             raise first from None
+        self.bindings.lowered[self.code] = Lowering(
+            getattr(self.code, "co_qualname", self.code.co_name), self.code.co_firstlineno, str(first))
+        return stmts
 
     def _structured(self):
         self.globals, self.nonlocals = set(), set()

@@ -275,7 +275,7 @@ class Decoder:
             saved = self.pos, list(self.stack)
             try:
                 self.run_expr()
-            except (DecompilationError, IndexError, KeyError, AttributeError, TypeError):
+            except DecompilationError:
                 self.pos, self.frame.stack = saved[0], list(saved[1])
                 return _Leaf(val)
             ins = self.cur()

@@ -92,6 +92,12 @@ class Frame:
             raise DecompilationError("stack underflow in %s" % self.ctx.code.co_name)
         return self.stack.pop()
 
+    def need(self, depth):
+        """Refuse, as :meth:`pop_raw` does, an instruction that reaches ``depth`` values
+        down a stack that holds fewer (a path structured without the values it got)."""
+        if len(self.stack) < depth:
+            raise DecompilationError("stack underflow in %s" % self.ctx.code.co_name)
+
     def pop(self):
         """Pop a value used as an expression."""
         return as_expr(self.pop_raw())
@@ -568,6 +574,7 @@ def _empty_display(value):
 def _copy(f, ins):
     """Duplicate a stack value; dropping one copy later (and/or values,
     chained comparisons) is not an expression statement."""
+    f.need(ins.argval)
     value = f.stack[-ins.argval]
     if f.ctx.spill_copies and isinstance(value, ast.expr) and not f.ctx.stable(value) and f.spill():
         value = f.stack[-ins.argval]
@@ -578,12 +585,14 @@ def _copy(f, ins):
 
 @handles("SWAP")
 def _swap(f, ins):
+    f.need(ins.argval)
     s = f.stack
     s[-1], s[-ins.argval] = s[-ins.argval], s[-1]
 
 
 @handles("ROT")
 def _rot(f, ins):
+    f.need(ins.argval)
     top = f.stack.pop()
     f.stack.insert(len(f.stack) - ins.argval + 1, top)
 
