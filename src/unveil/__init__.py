@@ -53,7 +53,26 @@ def why_recompile(fn, *args, **kwargs):
     return why(fn, *args, **kwargs)
 
 
+def install():
+    """From now on, with torch's bytecode logging on (``TORCH_LOGS="+bytecode"``), each
+    code object Dynamo makes is also logged as decompiled Python (depyf's ``install``)."""
+    from .dynamo.loghook import install as hook
+    hook()
+
+
+def uninstall():
+    """Undo :func:`install`."""
+    from .dynamo.loghook import uninstall as unhook
+    unhook()
+
+
+def __getattr__(name):
+    if name == "CustomDispatcher":       # a torch.nn.Module subclass: torch is imported for it
+        from .dynamo.dispatcher import CustomDispatcher
+        return CustomDispatcher
+    raise AttributeError("module 'unveil' has no attribute %r" % name)
+
+
 __all__ = ["decompile", "decompile_code", "Decompiled", "recompile", "DecompilationError", "InternalError",
-           "prepare_debug",
-           "debug", "why_recompile"]
+           "prepare_debug", "debug", "why_recompile", "install", "uninstall", "CustomDispatcher"]
 __version__ = "0.1.0"

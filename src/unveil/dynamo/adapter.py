@@ -50,6 +50,12 @@ def register_bytecode_hook(hook):
     return torch._dynamo.convert_frame.register_bytecode_hook(hook)
 
 
+def bytecode_logger():
+    """torch's ``bytecode`` artifact logger (``TORCH_LOGS="+bytecode"``), where Dynamo
+    logs the original and the modified bytecode."""
+    return torch._logging.getArtifactLogger("torch._dynamo.convert_frame", "bytecode")
+
+
 def current_compile_id():
     """``"frame/compile"`` of the compile running in this thread, or ``None``."""
     cid = torch._guards.CompileContext.current_compile_id()

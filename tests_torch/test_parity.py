@@ -1,0 +1,129 @@
+"""What depyf offers besides its two context managers: decompiled code in torch's own
+logs (``unveil.install``) and a custom dispatcher (``unveil.CustomDispatcher``)."""
+import logging
+
+import pytest
+import torch
+
+import unveil
+from unveil.dynamo import adapter
+
+OFFSET = 1.0
+
+
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+@pytest.fixture
+def bytecode_log():
+    records = _Records()
+    log = adapter.bytecode_logger()
+    log.addHandler(records)
+    torch._logging.set_logs(bytecode=True)
+    try:
+        yield records.messages
+    finally:
+        torch._logging.set_logs()
+        log.removeHandler(records)
+        unveil.uninstall()
+
+
+def breaks(x):
+    x = x + 1
+    print("a graph break")
+    return x * 2
+
+
+def test_install_logs_each_transformed_code_as_python_next_to_dynamos_bytecode(bytecode_log):
+    torch._dynamo.reset()
+    unveil.install()
+    unveil.install()                 # twice changes nothing
+    torch.compile(breaks, backend="eager")(torch.ones(2))
+    ours = [m for m in bytecode_log if "decompiled by unveil" in m]
+    theirs = [m for m in bytecode_log if "MODIFIED BYTECODE" in m]
+    assert theirs and len(ours) == len(theirs), bytecode_log     # the frame and its resume function
+    assert ours[0].startswith("transformed code of breaks (")
+    assert "def breaks(x):" in ours[0] and "return __resume_at_" in ours[0], ours[0]
+    compile(ours[0].split("\n", 1)[1], "<logged>", "exec")         # the logged text is Python
+
+
+def test_uninstall_leaves_nothing_hooked(bytecode_log):
+    torch._dynamo.reset()
+    unveil.install()
+    unveil.uninstall()
+    torch.compile(breaks, backend="eager")(torch.ones(2))
+    assert not [m for m in bytecode_log if "unveil" in m]
+    assert any("MODIFIED BYTECODE" in m for m in bytecode_log)
+
+
+def test_with_logging_off_nothing_is_decompiled(monkeypatch):
+    torch._dynamo.reset()
+    calls = []
+    monkeypatch.setattr("unveil.dynamo.loghook.decompile_code", lambda *a: calls.append(a))
+    unveil.install()
+    try:
+        torch.compile(breaks, backend="eager")(torch.ones(2))
+    finally:
+        unveil.uninstall()
+    assert calls == []
+
+
+class Scaled(unveil.CustomDispatcher):
+    def __init__(self):
+        super().__init__(backend="eager")
+        torch.manual_seed(0)
+        self.linear = torch.nn.Linear(4, 3)
+
+    def forward(self, x):
+        return self.linear(x).relu() + OFFSET
+
+
+def _compiles_of(function):
+    count = []
+    handle = adapter.register_bytecode_hook(lambda code, new: count.append(code) if code is function else None)
+    return count, handle
+
+
+def test_the_dispatcher_compiles_once_per_signature_and_then_skips_the_guards():
+    global OFFSET
+    torch._dynamo.reset()
+    model = Scaled()
+    count, handle = _compiles_of(Scaled.forward.__code__)
+    try:
+        x, wide = torch.randn(2, 4), torch.randn(5, 4)
+        expected = model.linear(x).relu() + 1.0
+        torch.testing.assert_close(model(x), expected)
+        assert len(count) == 1 and len(model.codes) == 1
+        for _ in range(3):
+            torch.testing.assert_close(model(x), expected)
+        assert len(count) == 1                       # the same signature: Dynamo's code, called directly
+        torch.testing.assert_close(model(wide), model.linear(wide).relu() + 1.0)
+        torch.testing.assert_close(model(wide), model.linear(wide).relu() + 1.0)
+        assert len(count) == 2 and len(model.codes) == 2     # a new signature compiles once
+        OFFSET = 5.0     # a guard of Dynamo's checks it: torch.compile would recompile
+        try:
+            torch.testing.assert_close(model(x), expected)   # the dispatcher evaluates no guard
+            assert len(count) == 2
+            plain = torch.compile(Scaled().forward, backend="eager", fullgraph=True)
+            torch.testing.assert_close(plain(x), model.linear(x).relu() + 5.0)   # Dynamo's own call does
+        finally:
+            OFFSET = 1.0
+    finally:
+        handle.remove()
+    assert Scaled.forward.__code__ is count[0]                # the method has its own code back
+
+
+def test_the_dispatcher_shows_the_source_of_each_signatures_code():
+    torch._dynamo.reset()
+    model = Scaled()
+    model(torch.randn(2, 4))
+    (key,) = model.codes
+    assert key == (("tensor", (2, 4), torch.float32, torch.device("cpu"), False),)
+    source = model.source(key)
+    assert source.startswith("def forward(self, x):") and "__compiled_fn_" in source, source
