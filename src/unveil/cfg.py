@@ -153,7 +153,9 @@ class Graph:
             if s is not None and s not in going_on and s not in loop.body:
                 going_on.append(s)
         # ``try: return x`` in the loop: the return after the try's range is not where the loop goes on
-        exits = [s for s in going_on if not self._returns_from_a_try(s, loop)]
+        # and ``except E: return`` in the loop: the clause's end and the return are in it
+        exits = [s for s in going_on if not self._returns_from_a_try(s, loop)
+                 and not self._returns_from_a_clause(s, loop)]
         if not exits:
             return self._follow_from_clauses(loop, around)
         # ways out that only drop a chained comparison's middle value or jump, all to
@@ -230,6 +232,19 @@ class Graph:
         return ops[-1:] == ["RETURN_VALUE"] and set(ops[:-1]) <= {"SWAP", "POP_TOP", "NOP"} \
             and any(p in loop.body and p.handler is not None and p.handler != block.handler
                     and self.instrs[p.end - 1].op not in JUMPS for p in block.preds)
+
+    def _returns_from_a_clause(self, block, loop):
+        """``block`` ends an except clause of a try in ``loop`` (``POP_EXCEPT``, the
+        ``name = None; del name`` of ``except E as name``) and returns: a ``return``
+        in the clause, not where the loop goes on."""
+        start = block.start
+        if self.instrs[start].op == "SWAP" and self.instrs[start].argval == 2:
+            start += 1   # the value to return is computed in the clause, under the exception
+        if self.instrs[start].op != "POP_EXCEPT" or self.instrs[block.end - 1].op != "RETURN_VALUE":
+            return False
+        rest = self.instrs[past_pop_except(self.instrs, start):block.end - 1]
+        return all(i.op in ("LOAD_CONST", "LOAD_FAST") for i in rest) \
+            and any(p in loop.body for p in block.preds)
 
     def past_cleanup(self, block):
         """The block after ``block`` if it only pops (a chained comparison's cleanup)

@@ -2033,3 +2033,59 @@ def inner_loop_breaks_threaded_to_outer_end(stream):
         elif not line:
             break
     return out
+
+
+@case(([1, 2, 0], 0), ([], 0), ([0], 5), ([3, 0], 0), structured=True)
+def generator_try_in_while_true_returns_from_clause(items, n):
+    """Regression: a ``return`` in an except clause of a try inside ``while True`` was
+    taken for the loop's follow (the loop's only other way out re-raises), and the
+    clause's end (``POP_EXCEPT``) ran after the loop: "stack underflow"."""
+    it = iter(items)
+    while True:
+        try:
+            n = next(it)
+        except StopIteration:
+            if not n:
+                return
+        yield n
+
+
+@case(([1, 2, 0], 0), ([], 0), ([4, 0], 7), structured=True)
+def call_in_while_true_after_try_returning_from_clause(items, n):
+    """Regression: the shape above with a call in place of ``yield`` was lowered to the
+    state machine."""
+    out = []
+
+    def consume(it, n):
+        while True:
+            try:
+                n = next(it)
+            except StopIteration:
+                if not n:
+                    return
+            out.append(n)
+
+    consume(iter(items), n)
+    return out
+
+
+@case((["a", "b", "", "c", "d"], 2), ([], 3), (["x"], 1), (["x", "y", "z"], 5), structured=True)
+def buffered_generator(items, size):
+    """Regression: jinja2.environment.TemplateStream._buffered_generator."""
+    gen = iter(items)
+    buf = []
+    c_size = 0
+    push = buf.append
+    while True:
+        try:
+            while c_size < size:
+                c = next(gen)
+                push(c)
+                if c:
+                    c_size += 1
+        except StopIteration:
+            if not c_size:
+                return
+        yield "".join(buf)
+        del buf[:]
+        c_size = 0
