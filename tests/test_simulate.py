@@ -4,7 +4,7 @@ import ast
 import pytest
 
 from unveil.errors import DecompilationError
-from unveil.functions import FunctionContext
+from unveil.functions import FunctionContext, check_single_use
 from unveil.instructions import Instr
 from unveil.simulate import Frame
 from unveil.unparse import unparse
@@ -217,3 +217,14 @@ def test_a_string_part_that_is_not_a_constant_is_written_as_a_field():
     text = _text([ast.Expr(value=frame.pop())])
     assert text == "f'{g}{a:.2f}'"
     assert eval(text, {"a": 3.14159, "g": "mean "}) == "mean 3.14"
+
+
+def test_a_value_written_twice_is_refused_naming_the_original_line():
+    """The refusal names the original line of the statement holding the second copy."""
+    frame = _frame()
+    shared = ast.Attribute(value=ast.Name(id="a", ctx=ast.Load()), attr="x", ctx=ast.Load())
+    for line in (3, 5):
+        frame.run([Instr("LOAD_CONST", argval=None, line=line), Instr("POP_TOP", line=line)])
+        frame.put(ast.Expr(value=shared))
+    with pytest.raises(DecompilationError, match=r"evaluated twice \(line 5\)"):
+        check_single_use(frame.out)

@@ -271,9 +271,25 @@ def check_single_use(stmts):
             raise DecompilationError("structuring left a %s in the output" % cls.__name__)
         if isinstance(node, ast.expr) and cls is not ast.Name and cls is not ast.Constant:
             if id(node) in seen:
-                raise DecompilationError("a copied value would be evaluated twice (near line %s)"
-                                         % getattr(node, "lineno", "?"))
+                raise DecompilationError("a copied value would be evaluated twice (line %s)"
+                                         % _second_line(stmts, node))
             seen.add(id(node))
+
+
+def _second_line(stmts, node):
+    """The original line of the statement holding the second occurrence of ``node``
+    (in the order :func:`check_single_use` walks), or ``?`` if no statement has one."""
+    out = [(s, getattr(s, "_line", None)) for s in stmts]
+    seen = False
+    for n, line in out:  # grows while it is read, as astwalk.nodes
+        if n is node:
+            if seen:
+                return "?" if line is None else line
+            seen = True
+        if isinstance(n, ast.stmt):
+            line = getattr(n, "_line", None) or line
+        out += [(c, line) for c in children(n)]
+    return "?"
 
 
 #: node class -> whether it is one of unveil's own (a marker structuring must not leave)
