@@ -219,6 +219,18 @@ def test_a_string_part_that_is_not_a_constant_is_written_as_a_field():
     assert eval(text, {"a": 3.14159, "g": "mean "}) == "mean 3.14"
 
 
+def test_the_module_of_a_from_import_is_not_evaluated_into_a_temporary():
+    """``from os import path`` keeps the module on the stack while it stores ``path``.
+    With copies going through temporaries, it was written as ``__t0 = __import__()``
+    before the import statement: wrong code."""
+    frame = _frame()
+    frame.ctx.spill_copies = True
+    frame.run([Instr("LOAD_CONST", argval=0), Instr("LOAD_CONST", argval=("path",)),
+               Instr("IMPORT_NAME", argval="os"), Instr("IMPORT_FROM", argval="path"),
+               Instr("STORE_FAST", argval="g"), Instr("POP_TOP")])
+    assert _text(frame.out) == "from os import path as g"
+
+
 def test_a_value_written_twice_is_refused_naming_the_original_line():
     """The refusal names the original line of the statement holding the second copy."""
     frame = _frame()
