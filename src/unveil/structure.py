@@ -874,13 +874,24 @@ def _same_stack(a, b):
 
 def _or(a, b):
     """``a or b``; ``not x or not y`` over a shared operand is ``not (x and y)``,
-    so that a chained comparison's middle operand is written (and evaluated) once."""
-    if (isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.Not) and isinstance(b, ast.UnaryOp)
-            and isinstance(b.op, ast.Not)):
-        merged = _and(a.operand, b.operand)
-        if isinstance(merged, ast.Compare) and merged is not b.operand:
+    so that a chained comparison's middle operand is written (and evaluated) once
+    (``a is not b or b is not None`` too: ``not a is b is None``)."""
+    x, y = _negated(a), _negated(b)
+    if x is not None and y is not None:
+        merged = _and(x, y)
+        if isinstance(merged, ast.Compare) and len(merged.ops) > 1 and merged is not y:
             return ast.UnaryOp(op=ast.Not(), operand=merged)
     return si.boolop(ast.Or(), a, b)
+
+
+def _negated(test):
+    """The test that ``test`` is the negation of: ``x`` for ``not x``, ``a is b`` for
+    ``a is not b`` and the other way round (likewise ``in``); else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in si.INVERSE:
+        return negate(test)
+    return None
 
 
 def _and(a, b):

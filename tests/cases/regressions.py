@@ -2089,3 +2089,39 @@ def buffered_generator(items, size):
         yield "".join(buf)
         del buf[:]
         c_size = 0
+
+
+class _Attrs:
+    def __init__(self, a=None, b=None, c=True):
+        self.a, self.b, self.c = a, b, c
+
+    def __repr__(self):
+        return "_Attrs(%r, %r, %r)" % (self.a, self.b, self.c)
+
+
+@case((_Attrs(),), (_Attrs(1, 1),), (_Attrs(1, None),), same_bytecode=True)
+def is_chain_in_if_then_import(x):
+    """Regression: sympy.core.expr.Expr.series.  ``a is b is None`` as a test: its
+    comparisons are negated into ``a is not b or b is not None``, which was not folded
+    back into one chain, so ``b`` was written twice ("a copied value would be evaluated
+    twice"; on a second attempt, through temporaries)."""
+    if x.a is x.b is None:
+        return 1
+    import os
+    return os.sep
+
+
+@case((_Attrs(1, [2], [[3]]),), (_Attrs(1, [1], [[1]]),), (_Attrs(1, [2], [[2]]),), same_bytecode=True)
+def not_in_chain_in_if(x):
+    """Regression: ``a not in b not in c`` as a test (the ``is`` chain's twin)."""
+    if x.a not in x.b not in x.c:
+        return 1
+    return 2
+
+
+@case((_Attrs(1, 1, 1),), (_Attrs(None, None, None),), (_Attrs(1, None, None),), same_bytecode=True)
+def is_not_chain_of_three_in_if(x):
+    """Regression: ``a is not b is not c is not None`` as a test."""
+    if x.a is not x.b is not x.c is not None:
+        return 1
+    return 2
