@@ -586,8 +586,8 @@ class Structurer:
         block = self.g.of_instr[pos] if pos < len(self.instrs) else None
         if block is None or block.start != pos or block in self.g.loops:
             return None
-        if not block.preds or not set(block.preds) <= chain or any(
-                b.handler != block.handler for b in chain):
+        if not block.preds or not all(p in chain or self._chain_cleanup(p, chain) for p in block.preds) \
+                or any(b.handler != block.handler for b in chain):
             return None
         last = self.instrs[block.end - 1]
         if last.op not in CONDITIONAL:
@@ -603,6 +603,15 @@ class Structurer:
         t, ts = self.through_cleanup(last.target, list(f.stack))
         e, es = self.through_cleanup(block.end, list(f.stack))
         return _jump_condition(last.op, cond), t, e, ts, es
+
+    def _chain_cleanup(self, block, chain):
+        """Whether ``block`` only drops a chained comparison's middle value or jumps,
+        reached only from the condition blocks in ``chain``: ``a is b is None or c``
+        reaches ``c`` from the chain's last test through a jump, and from its first
+        through the drop."""
+        ops = [i.op for i in self.instrs[block.start:block.end]]
+        return ops in (["POP_TOP"], ["POP_TOP", "JUMP"], ["JUMP"]) and bool(block.preds) \
+            and all(p in chain for p in block.preds)
 
     def through_cleanup(self, pos, stack):
         """Skip blocks that only drop stack values (chained-comparison cleanups) or jump."""

@@ -2111,6 +2111,24 @@ def is_chain_in_if_then_import(x):
     return os.sep
 
 
+@case((_Attrs(), 1), (_Attrs(1, None, True), 2), (_Attrs(1, 1, False), None), (_Attrs(1, 2), None),
+      same_bytecode=True)
+def is_chain_or_test_then_from_import(x, n):
+    """Regression: sympy.core.expr.Expr.series (``if x.is_positive is x.is_negative is
+    None or x.is_Symbol is not True:``).  The ``or``'s second test is reached from the
+    chain's last test by a jump and from its first through the drop of the middle value;
+    the two were not joined, the arm was written twice, and the second attempt evaluated
+    the module of ``from os import path`` into a temporary as ``__import__()``: wrong
+    code."""
+    if x.a is x.b is None or x.c is not True:
+        xpos = n + 1
+        if n is None:
+            return (s for s in (xpos,))
+        return xpos
+    from os import path
+    return path.sep, n
+
+
 @case((_Attrs(1, [2], [[3]]),), (_Attrs(1, [1], [[1]]),), (_Attrs(1, [2], [[2]]),), same_bytecode=True)
 def not_in_chain_in_if(x):
     """Regression: ``a not in b not in c`` as a test (the ``is`` chain's twin)."""
