@@ -404,9 +404,10 @@ def _share_return_tails(instrs):
             # ... and start inside a block: two whole blocks alike may be the ends of two
             # arms that each computed all the tail's operands (``a - 1 if c else 1 - a``)
             # ... or be a whole block that the other copies after a chained comparison's
-            # cleanup (3.12+: ``POP_TOP`` then the return that follows the loop or if)
-            cleanup = early.end - n - 1 == early.start and instrs[early.start].op == "POP_TOP" \
-                and late.end - n == late.start
+            # cleanup (3.12+: ``POP_TOP`` then the return that follows the loop or if), or the
+            # other way round (3.13: ``if not a is b is None: return 1``)
+            cleanup = _after_cleanup(instrs, early, n) and late.end - n == late.start \
+                or _after_cleanup(instrs, late, n) and early.end - n == early.start
             if n < 2 or not cleanup and (instrs[early.end - n].op not in _EXPRESSION_TAIL or (
                     early.end - n == early.start and late.end - n == late.start)):
                 continue
@@ -415,6 +416,11 @@ def _share_return_tails(instrs):
             jump.handler, jump.index = first.handler, first.index
             instrs[early.end - n] = jump
             break
+
+
+def _after_cleanup(instrs, block, n):
+    """Whether ``block`` is ``POP_TOP`` and then its last ``n`` instructions."""
+    return block.end - n - 1 == block.start and instrs[block.start].op == "POP_TOP"
 
 
 def _share_chain_cleanups(instrs):

@@ -2129,6 +2129,17 @@ def is_chain_or_test_then_from_import(x, n):
     return path.sep, n
 
 
+@case((_Attrs(),), (_Attrs(1, 1),), (_Attrs(1, None),), same_bytecode=True)
+def negated_is_chain_returns_then_from_import(x):
+    """Regression: ``if not a is b is None: return 1`` (3.13 copies the return after the
+    chain's last test and after the drop of its middle value; the copies were not
+    shared), then ``from m import name``."""
+    if not x.a is x.b is None:
+        return 1
+    from os import path
+    return path.sep
+
+
 @case((_Attrs(1, [2], [[3]]),), (_Attrs(1, [1], [[1]]),), (_Attrs(1, [2], [[2]]),), same_bytecode=True)
 def not_in_chain_in_if(x):
     """Regression: ``a not in b not in c`` as a test (the ``is`` chain's twin)."""
