@@ -55,6 +55,7 @@ class Graph:
         self._link()
         self.entry = self.blocks[0] if self.blocks else None
         self.idom = _dominators(self.entry, self._all_succs) if self.entry else {}
+        self._dom_span = _dominator_spans(self.idom)
         self.loops = self._find_loops()
 
     # -- edges --------------------------------------------------------------
@@ -81,14 +82,12 @@ class Graph:
         return b.succs + [h] if h is not None else b.succs
 
     def dominates(self, a, b):
-        while b is not None:
-            if b is a:
-                return True
-            nb = self.idom.get(b)
-            if nb is b:
-                return False
-            b = nb
-        return False
+        """Whether every path from the entry to ``b`` passes ``a`` (``a`` is ``b``'s
+        ancestor in the dominator tree: its span holds ``b``'s)."""
+        if a is b:
+            return True
+        span_a, span_b = self._dom_span.get(a), self._dom_span.get(b)
+        return span_a is not None and span_b is not None and span_a[0] < span_b[0] and span_b[1] <= span_a[1]
 
     # -- loops --------------------------------------------------------------
     def reset_loops(self):
@@ -392,8 +391,15 @@ def _share_return_tails(instrs):
         return
     # (the tail may leave a try: ``try: return (a, b if c else d)`` returns outside it)
     blocks = [b for b in _split(instrs, by_handler=False) if instrs[b.end - 1].op in _TERMINAL]
-    for k, early in enumerate(blocks):
-        for late in blocks[k + 1:]:
+    # (only blocks whose last two instructions are alike can share a tail: compared in
+    # groups by those, not every pair, which was quadratic in an ``elif`` chain of returns)
+    alike, later = {}, {}
+    for b in reversed(blocks):
+        group = alike.setdefault(_tail_key(instrs, b), [])
+        later[b] = group[::-1]
+        group.append(b)
+    for early in blocks:
+        for late in later[early]:
             n = 0
             while (n < early.end - early.start and n < late.end - late.start
                    and instrs[early.end - 1 - n].same(instrs[late.end - 1 - n])
@@ -416,6 +422,14 @@ def _share_return_tails(instrs):
             jump.handler, jump.index = first.handler, first.index
             instrs[early.end - n] = jump
             break
+
+
+def _tail_key(instrs, block):
+    """What the last two instructions of ``block`` must agree in to be a shared tail
+    (the key of a block of one instruction is unique: it shares no tail of two)."""
+    if block.end - block.start < 2:
+        return block
+    return tuple((i.op, i.line, i.handler, i.target, type(i.argval)) for i in instrs[block.end - 2:block.end])
 
 
 def _after_cleanup(instrs, block, n):
@@ -596,6 +610,31 @@ def _dominators(entry, succs):
                 idom[b] = new
                 changed = True
     return idom
+
+
+def _dominator_spans(idom):
+    """``{block: (first, last)}``: the block's number and the largest number under it in
+    a depth-first walk of the dominator tree, so that a dominance question is two
+    comparisons (walking up the tree made them quadratic in an ``elif`` chain)."""
+    children = {}
+    root = None
+    for b, parent in idom.items():
+        if parent is b:
+            root = b
+        else:
+            children.setdefault(parent, []).append(b)
+    spans, count = {}, 0
+    stack = [(root, False)] if root is not None else []
+    while stack:
+        node, done = stack.pop()
+        if done:
+            spans[node] = (spans[node], count - 1)
+            continue
+        spans[node] = count
+        count += 1
+        stack.append((node, True))
+        stack.extend((c, False) for c in children.get(node, ()))
+    return spans
 
 
 def _intersect(a, b, idom, rank):

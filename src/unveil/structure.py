@@ -486,6 +486,8 @@ class Structurer:
                     pos, stack = getattr(st, which), getattr(st, which + "_stack")
                     if which not in pures:
                         pures[which] = self.pure_condition(pos, stack, chain)
+                    if compound and self._no_group(st, which, pures[which]):
+                        continue
                     found = self.condition_at(pos, stack, chain, compound, pures[which])
                     if found is not None and not self._two_continues(last_block, found[1]) \
                             and self._join(st, which, found[0]):
@@ -499,6 +501,46 @@ class Structurer:
                 if joined is None:
                     return last_block.start
             last_block = joined
+
+    def _no_group(self, st, which, pure):
+        """Whether no condition of several blocks can start at side ``which`` of ``st``
+        (``pure``: its first block's test) and join it; checked before looking, one block
+        ahead, so that an ``elif`` chain is not searched to its end at every arm.
+
+        A joining group ends where ``st``'s other side goes (the shared place) or at one
+        other place, and each of its tests' targets is a test of the group or one of
+        those two.  When the first test has one target that is not a test (its ``if``
+        arm: the other place) and one that is, and that one's test has a target that is
+        neither a test nor one of the two places (the next arm), that test is not in the
+        group, so it would be one of the two places: it is not, and the group is the
+        first test alone, which did not join."""
+        if pure is None:
+            return True
+        _, t, e, t_stack, e_stack = pure
+        other = "t" if which == "e" else "e"
+        pos_o, stack_o = getattr(st, other), getattr(st, other + "_stack")
+        places = [pos_o, self.through_cleanup(pos_o, stack_o)[0]]
+        tests = [(p, stack) for p, stack in ((t, t_stack), (e, e_stack)) if self._is_test(p)]
+        if len(tests) != 1 or self._maybe_same((t if tests[0][0] == e else e), places):
+            return False
+        places.append(t if tests[0][0] == e else e)
+        pos, stack = tests[0]
+        if self._maybe_same(pos, places):
+            return False
+        following = self._test(self.g.of_instr[pos], stack)
+        return following is not None and any(
+            not self._is_test(p) and not self._maybe_same(p, places) for p in following[1:3])
+
+    def _is_test(self, pos):
+        """Whether ``pos`` starts a block that may be a test of a condition."""
+        block = self.g.of_instr[pos] if pos < len(self.instrs) else None
+        return block is not None and block.start == pos and block not in self.g.loops \
+            and self.instrs[block.end - 1].op in CONDITIONAL
+
+    def _maybe_same(self, pos, places):
+        """Whether ``pos`` may be taken for one of ``places`` when conditions are joined."""
+        return any(pos == p or self.through_jumps(pos) == self.through_jumps(p)
+                   or same_target(self.instrs, pos, p) for p in places)
 
     def _two_continues(self, block, blocks):
         """Whether ``block`` and one of ``blocks`` jump back to one place, one of them by
@@ -589,6 +631,11 @@ class Structurer:
         if not block.preds or not all(p in chain or self._chain_cleanup(p, chain) for p in block.preds) \
                 or any(b.handler != block.handler for b in chain):
             return None
+        return self._test(block, stack)
+
+    def _test(self, block, stack):
+        """The test ``block`` makes on ``stack`` (cond, targets, stacks), or None if it
+        does more than test."""
         last = self.instrs[block.end - 1]
         if last.op not in CONDITIONAL:
             return None
