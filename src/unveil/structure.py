@@ -77,7 +77,25 @@ class Structurer:
 
     # -- sequences --------------------------------------------------------------
     def seq(self, pos, frame, region, entering=None):
-        """Structure from ``pos``; return where the sequence stops, or None if it cannot go on."""
+        """Structure from ``pos``; return where the sequence stops, or None if it cannot go on.
+
+        An ``if``'s else arm is structured here, not inside the ``if`` (see
+        :class:`_Descend`): an ``elif`` chain of a thousand arms nests no deeper in
+        Python than one ``if``."""
+        outer = []   # the sequences the else arms being structured came from
+        while True:
+            end = self._seq(pos, frame, region, entering)
+            if isinstance(end, _Descend):
+                outer.append((frame, region, end))
+                pos, frame, region, entering = end.pos, end.frame, end.region, None
+                continue
+            if not outer:
+                return end
+            frame, region, arm = outer.pop()
+            pos, entering = arm.finish(end), arm.entering
+
+    def _seq(self, pos, frame, region, entering):
+        """:meth:`seq` until it ends or descends into an else arm (a :class:`_Descend`)."""
         while pos is not None:
             self.steps += 1
             if self.steps > self.max_steps:
@@ -117,6 +135,9 @@ class Structurer:
                         pos = self.goto(pos, frame, region)
                     continue
             pos = self.block(pos, block, frame, region)
+            if isinstance(pos, _Descend):
+                pos.entering = entering
+                return pos
         return None
 
     def leave(self, pos, frame, region):
@@ -432,11 +453,21 @@ class Structurer:
         if mpos is None:
             return self.branch_no_merge(state, frame, region, chain_end)
         stack = list(frame.stack)
-        try:
-            return self.branch_merge(state, mpos, frame, region, chain_end)
-        except _ArmsDiffer:
-            frame.stack = stack   # each arm runs through the tail on its own
-            return self.branch_no_merge(state, frame, region, chain_end)
+
+        # the arm laid out later (an ``elif`` chain's rest) is structured first, by seq
+        later = "t" if state.t > state.e else "e"
+        arm = Frame(self.ctx, getattr(state, later + "_stack"), since=frame.last_emit)
+
+        def merge(end):
+            try:
+                return self.branch_merge(state, mpos, frame, region, later, arm, end)
+            except _ArmsDiffer:
+                frame.stack = stack   # each arm runs through the tail on its own
+                return self.branch_no_merge(state, frame, region, chain_end)
+
+        if getattr(state, later) == mpos:
+            return merge(mpos)
+        return _Descend(getattr(state, later), arm, region.child(stop=mpos), merge)
 
     def flows_into(self, pos, target, region):
         """Whether every way on from ``pos`` reaches ``target``, staying in ``region``
@@ -724,14 +755,16 @@ class Structurer:
         frame.stack = [spilled.get(id(v), v) for v in rest_stack]
         return rest_pos
 
-    def branch_merge(self, st, mpos, frame, region, chain_end):
-        arms = []
-        for pos, stack in ((st.e, st.e_stack), (st.t, st.t_stack)):
-            arm = Frame(self.ctx, stack, since=frame.last_emit)
-            end = self.seq(pos, arm, region.child(stop=mpos)) if pos != mpos else mpos
-            arm.flush_parallel()
-            arms.append((arm, end))
-        (fa, fend), (ta, tend) = arms
+    def branch_merge(self, st, mpos, frame, region, done, done_arm, done_end):
+        """Both sides meet at ``mpos``; side ``done`` (``"t"`` or ``"e"``) is structured
+        already, on ``done_arm``, and ended at ``done_end``."""
+        done_arm.flush_parallel()
+        other = "e" if done == "t" else "t"
+        arm = Frame(self.ctx, getattr(st, other + "_stack"), since=frame.last_emit)
+        pos = getattr(st, other)
+        end = self.seq(pos, arm, region.child(stop=mpos)) if pos != mpos else mpos
+        arm.flush_parallel()
+        (fa, fend), (ta, tend) = ((done_arm, done_end), (arm, end)) if done == "e" else ((arm, end), (done_arm, done_end))
         split = frame.stack
         if (fend == mpos and tend == mpos and _same_stack(fa.stack, ta.stack)
                 and _same_stack(fa.stack, split[:len(fa.stack)])):
@@ -812,6 +845,18 @@ class Structurer:
 
 
 _JUMP_KINDS = ("break", "continue", "else")
+
+
+class _Descend:
+    """What structuring an ``if`` whose arms meet returns to :meth:`Structurer.seq`: its
+    else arm, to be structured from ``pos`` on ``frame`` in ``region`` (that ends where
+    the arms meet), then ``finish(end)`` writes the ``if`` and gives where the sequence
+    goes on.  (Recursing into the else arm nested a Python frame or four per ``elif``:
+    from about 250 arms, Python's recursion limit refused the function.)"""
+
+    def __init__(self, pos, frame, region, finish):
+        self.pos, self.frame, self.region, self.finish = pos, frame, region, finish
+        self.entering = None   # the sequence's own, restored with it
 
 
 class _ArmsDiffer(DecompilationError):
