@@ -881,7 +881,8 @@ class Lowering:
                 preds[target] = preds.get(target, 0) + 1
         if preds.get(0) or any(n > 1 for n in preds.values()):
             return False
-        return not any(m.terminator and m.terminator[0] == "next" for m in blocks.values())
+        return not any(m.terminator and m.terminator[0] == "next" for m in blocks.values()) \
+            and _shallow(blocks)
 
     def _as_tree(self, blocks):
         """Nested ``if``/``else`` (Dynamo's graph-break code): no state variable needed."""
@@ -966,3 +967,27 @@ def lower(ctx):
         return ast.parse(text).body
     except SyntaxError as exc:
         raise DecompilationError("state machine for %s does not parse: %s" % (ctx.code.co_name, exc))
+
+
+#: how deep the nested ``if``/``else`` form may go: CPython's tokenizer refuses 100
+#: levels of indentation, and each block written is a Python call of its own
+_TREE_INDENTS, _TREE_BLOCKS = 90, 300
+
+
+def _shallow(blocks):
+    """Whether the nested ``if``/``else`` form of a tree of ``blocks`` stays within
+    :data:`_TREE_INDENTS` indentations and :data:`_TREE_BLOCKS` blocks on any path (a
+    long ``elif`` chain does not: it gets the state machine's loop)."""
+    todo = [(0, 0, 1)]
+    while todo:
+        start, indents, depth = todo.pop()
+        if indents > _TREE_INDENTS or depth > _TREE_BLOCKS:
+            return False
+        term = blocks[start].terminator
+        if term is None:
+            continue
+        if term[0] == "goto":
+            todo.append((term[1], indents, depth + 1))
+        else:
+            todo += [(term[2], indents + 1, depth + 1), (term[3], indents + 1, depth + 1)]
+    return True
