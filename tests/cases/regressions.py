@@ -2154,3 +2154,26 @@ def is_not_chain_of_three_in_if(x):
     if x.a is not x.b is not x.c is not None:
         return 1
     return 2
+
+
+def _elif_chain(name, arms, merge):
+    """A function of an ``elif`` chain of ``arms`` tests of ``x``: each arm returns, or
+    (``merge``) assigns and all go on to one ``return``."""
+    lines = ["def %s(x):" % name]
+    for i in range(arms):
+        lines.append("    %s x == %d:" % ("if" if i == 0 else "elif", i))
+        lines.append("        r = 'a%d'" % i if merge else "        return 'a%d'" % i)
+    lines += ["    else:", "        r = None", "    return r"] if merge else ["    return None"]
+    namespace = {}
+    exec(compile("\n".join(lines), "<elif chain of %d arms>" % arms, "exec"), globals(), namespace)
+    return namespace[name]
+
+
+#: Regression: an ``elif`` chain took time growing with the cube of its length (400
+#: arms: 10 s on 3.11), each arm looking for a group of tests to the chain's end, and
+#: from about 250 arms whose ends meet the structurer nested deeper than Python's
+#: recursion limit ("nested too deeply").  A case of its own, not timed.
+long_elif_chain_of_returns = case((0,), (1,), (500,), (999,), (1000,), (-1,), same_bytecode=True)(
+    _elif_chain("long_elif_chain_of_returns", 1000, merge=False))
+long_elif_chain_meeting_at_one_return = case((0,), (1,), (500,), (999,), (1000,), (-1,), same_bytecode=True)(
+    _elif_chain("long_elif_chain_meeting_at_one_return", 1000, merge=True))
