@@ -920,10 +920,15 @@ class Lowering:
         if any(ins.op in ("PUSH_EXC_INFO", "RAISE_VARARGS") or ins.handler for ins in self.instrs):
             lines.insert(0, "%s = None" % self.handled)
         first = True
+        # each arm goes on by ``continue``, ``return`` or ``raise``: many arms are ``if``s one
+        # after the other, as an ``elif`` chain of thousands is nested too deeply for the
+        # compiler to take as a tree (Python 3.12: 1,500 levels)
+        flat = len(blocks) > _CHAINED_ARMS
         for start in self.starts:
             if start not in blocks:
                 continue  # unreachable
-            lines.append("    %s %s == %d:" % ("if" if first else "elif", self.state, self.block_number(start)))
+            lines.append("    %s %s == %d:" % ("if" if first or flat else "elif", self.state,
+                                                self.block_number(start)))
             first = False
             m = blocks[start]
             body = [line for text in m.lines for line in text.split("\n")]
@@ -968,6 +973,9 @@ def lower(ctx):
     except SyntaxError as exc:
         raise DecompilationError("state machine for %s does not parse: %s" % (ctx.code.co_name, exc))
 
+
+#: the most arms the loop form writes as one ``if``/``elif`` chain
+_CHAINED_ARMS = 200
 
 #: how deep the nested ``if``/``else`` form may go: CPython's tokenizer refuses 100
 #: levels of indentation, and each block written is a Python call of its own
