@@ -454,20 +454,23 @@ class Structurer:
             return self.branch_no_merge(state, frame, region, chain_end)
         stack = list(frame.stack)
 
-        # the arm laid out later (an ``elif`` chain's rest) is structured first, by seq
-        later = "t" if state.t > state.e else "e"
-        arm = Frame(self.ctx, getattr(state, later + "_stack"), since=frame.last_emit)
+        # the arm laid out later (an ``elif`` chain's rest), or the one that is not
+        # empty (the rest of ``a and b and c``), is structured first, by seq
+        first = "t" if state.t > state.e else "e"
+        if getattr(state, first) == mpos:
+            first = "e" if first == "t" else "t"
+        arm = Frame(self.ctx, getattr(state, first + "_stack"), since=frame.last_emit)
 
         def merge(end):
             try:
-                return self.branch_merge(state, mpos, frame, region, later, arm, end)
+                return self.branch_merge(state, mpos, frame, region, first, arm, end)
             except _ArmsDiffer:
                 frame.stack = stack   # each arm runs through the tail on its own
                 return self.branch_no_merge(state, frame, region, chain_end)
 
-        if getattr(state, later) == mpos:
+        if getattr(state, first) == mpos:
             return merge(mpos)
-        return _Descend(getattr(state, later), arm, region.child(stop=mpos), merge)
+        return _Descend(getattr(state, first), arm, region.child(stop=mpos), merge)
 
     def flows_into(self, pos, target, region):
         """Whether every way on from ``pos`` reaches ``target``, staying in ``region``
@@ -538,9 +541,9 @@ class Structurer:
         (``pure``: its first block's test) and join it; checked before looking, one block
         ahead, so that an ``elif`` chain is not searched to its end at every arm.
 
-        A joining group ends where ``st``'s other side goes (the shared place) or at one
-        other place, and each of its tests' targets is a test of the group or one of
-        those two.  When the first test has one target that is not a test (its ``if``
+        A joining group ends where ``st``'s other side goes (the shared place), with the
+        stack there, or at one other place, and each of its tests' targets is a test of
+        the group or one of those two.  When the first test has one target that is not a test (its ``if``
         arm: the other place) and one that is, and that one's test has a target that is
         neither a test nor one of the two places (the next arm), that test is not in the
         group, so it would be one of the two places: it is not, and the group is the
@@ -550,8 +553,17 @@ class Structurer:
         _, t, e, t_stack, e_stack = pure
         other = "t" if which == "e" else "e"
         pos_o, stack_o = getattr(st, other), getattr(st, other + "_stack")
-        places = [pos_o, self.through_cleanup(pos_o, stack_o)[0]]
+        cleaned, cleaned_stack = self.through_cleanup(pos_o, stack_o)
+        # the group's stacks keep values of the first test's, or are new: where it
+        # meets ``st`` it has ``st``'s stack there (``return a and b and c``: no group
+        # that starts after ``a`` is dropped ends with ``a``)
+        kept = {id(v) for v in t_stack + e_stack}
+        if not all(id(v) in kept for v in cleaned_stack):
+            return True
+        places = [pos_o, cleaned]
         tests = [(p, stack) for p, stack in ((t, t_stack), (e, e_stack)) if self._is_test(p)]
+        if not tests:
+            return True   # the first test alone, which did not join
         if len(tests) != 1 or self._maybe_same((t if tests[0][0] == e else e), places):
             return False
         places.append(t if tests[0][0] == e else e)
