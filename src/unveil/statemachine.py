@@ -756,8 +756,10 @@ class Lowering:
         self.ctx = ctx
         self.code = ctx.code
         self.instrs = normalise(self.code).instrs
-        names = set(self.code.co_varnames) | set(self.code.co_cellvars) | set(self.code.co_freevars) \
-            | set(self.code.co_names)
+        # (3.11+ build these tuples anew at each reading: read once)
+        self.free_names = frozenset(self.code.co_freevars)
+        self.frame_names = frozenset(self.code.co_varnames + self.code.co_cellvars) | self.free_names
+        names = self.frame_names | set(self.code.co_names)
         self.stack_prefix, self.state, self.handled = "__s", "__state", "__handled"
         while any(n.startswith(self.stack_prefix) for n in names) or {self.state, self.handled} & names:
             self.stack_prefix, self.state, self.handled = ("_" + self.stack_prefix, "_" + self.state,
@@ -816,12 +818,12 @@ class Lowering:
 
     def local(self, name, store=False):
         ident = self.ctx.identifier(name)
-        if store and name in self.code.co_freevars:
+        if store and name in self.free_names:
             self.stored_free.add(ident)
         return ident
 
     def global_name(self, name):
-        if name in self.code.co_varnames or name in self.code.co_cellvars or name in self.code.co_freevars:
+        if name in self.frame_names:
             raise DecompilationError("global %s is also a local of %s" % (name, self.code.co_name))
         return self.ctx.identifier(name)
 
