@@ -36,12 +36,16 @@ class Region:
         self.exits = exits        # list collecting positions where the region is left
         self.parent = parent
         self.depth = None         # stack depth at a try body's entry (values above it flow out)
+        self.within = blocks      # the blocks of the nearest try or with body, if any
 
     def child(self, **kw):
         r = Region(self.stop, self.loop, self.handler, self.blocks, self.elide, self.exits, self)
         r.depth = self.depth
         for k, v in kw.items():
             setattr(r, k, v)
+        # (kept, not looked up through the parents: each arm of an elif chain is a region
+        # inside the one before)
+        r.within = r.blocks if r.blocks is not None else self.within
         return r
 
 
@@ -931,11 +935,7 @@ def _parents(region):
 
 def _within(region, block):
     """Whether ``block`` lies in the nearest enclosing try or with body's blocks, if any."""
-    while region is not None:
-        if region.blocks is not None:
-            return block in region.blocks
-        region = region.parent
-    return True
+    return region.within is None or block in region.within
 
 
 def _returning_exits(loop, outer_headers=()):
