@@ -2177,3 +2177,20 @@ long_elif_chain_of_returns = case((0,), (1,), (500,), (999,), (1000,), (-1,), sa
     _elif_chain("long_elif_chain_of_returns", 1000, merge=False))
 long_elif_chain_meeting_at_one_return = case((0,), (1,), (500,), (999,), (1000,), (-1,), same_bytecode=True)(
     _elif_chain("long_elif_chain_meeting_at_one_return", 1000, merge=True))
+
+
+def _value_chain(name, op, operands):
+    """``return x[0] op x[1] op ...``: one ``and`` or ``or`` of ``operands`` values."""
+    src = "def %s(x):\n    return %s" % (name, (" %s " % op).join("x[%d]" % i for i in range(operands)))
+    namespace = {}
+    exec(compile(src, "<%s chain of %d>" % (op, operands), "exec"), globals(), namespace)
+    return namespace[name]
+
+
+#: Regression: each operand of a long ``and``/``or`` whose value is used nested the
+#: structurer deeper, and looked for a group of tests to the chain's end (refused from
+#: about 200 operands, "nested too deeply").
+long_and_chain_value = case(([1] * 1000,), ([1] * 999 + [0],), ([0] + [1] * 999,), ([2] * 500 + [""] * 500,),
+                            same_bytecode=True)(_value_chain("long_and_chain_value", "and", 1000))
+long_or_chain_value = case(([0] * 1000,), ([0] * 999 + [5],), ([3] + [0] * 999,), ([""] * 500 + [7] * 500,),
+                           same_bytecode=True)(_value_chain("long_or_chain_value", "or", 1000))
