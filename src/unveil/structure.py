@@ -10,6 +10,7 @@ A jump whose target cannot be given a structured form raises
 :class:`~unveil.errors.DecompilationError`: wrong code is never emitted.
 """
 import ast
+import itertools
 
 from .cfg import Loop, postdominators, same_code, same_target
 from .errors import DecompilationError
@@ -675,8 +676,10 @@ class Structurer:
         block = self.g.of_instr[pos] if pos < len(self.instrs) else None
         if block is None or block.start != pos or block in self.g.loops:
             return None
+        # (every block joins ``chain`` through here, so all of them have one handler: one
+        # stands for all; comparing each made a long ``a and b and ...`` quadratic)
         if not block.preds or not all(p in chain or self._chain_cleanup(p, chain) for p in block.preds) \
-                or any(b.handler != block.handler for b in chain):
+                or any(b.handler != block.handler for b in itertools.islice(chain, 1)):
             return None
         return self._test(block, stack)
 
