@@ -393,13 +393,16 @@ def _share_return_tails(instrs):
     blocks = [b for b in _split(instrs, by_handler=False) if instrs[b.end - 1].op in _TERMINAL]
     # (only blocks whose last two instructions are alike can share a tail: compared in
     # groups by those, not every pair, which was quadratic in an ``elif`` chain of returns)
-    alike, later = {}, {}
-    for b in reversed(blocks):
+    alike, place = {}, {}
+    for b in blocks:
         group = alike.setdefault(_tail_key(instrs, b), [])
-        later[b] = group[::-1]
+        place[b] = (group, len(group))
         group.append(b)
     for early in blocks:
-        for late in later[early]:
+        group, k = place[early]
+        lates = group[k + 1:] if _may_share_any(instrs, early) else [
+            late for late in group[k + 1:] if instrs[late.start].op == "POP_TOP"]
+        for late in lates:
             n = 0
             while (n < early.end - early.start and n < late.end - late.start
                    and instrs[early.end - 1 - n].same(instrs[late.end - 1 - n])
@@ -422,6 +425,15 @@ def _share_return_tails(instrs):
             jump.handler, jump.index = first.handler, first.index
             instrs[early.end - n] = jump
             break
+
+
+def _may_share_any(instrs, early):
+    """Whether ``early`` may share its tail with a block not starting with ``POP_TOP``:
+    it starts with ``POP_TOP``, or a tail of two or more of its instructions may start
+    with one that consumes a value.  (3.13 copies ``return r`` after each arm of an
+    ``elif`` chain that assigns ``r``: each copy need not be compared with every other.)"""
+    return instrs[early.start].op == "POP_TOP" or any(
+        instrs[p].op in _EXPRESSION_TAIL for p in range(early.start, early.end - 1))
 
 
 def _tail_key(instrs, block):
