@@ -4,7 +4,7 @@ import ast
 import pytest
 
 from unveil.errors import DecompilationError
-from unveil.functions import FunctionContext
+from unveil.functions import FunctionContext, check_single_use
 from unveil.instructions import Instr
 from unveil.simulate import Frame
 from unveil.unparse import unparse
@@ -228,3 +228,26 @@ def test_reaching_below_the_stack_is_a_refusal_like_a_pop(op):
     frame.run([_load("a")])
     with pytest.raises(DecompilationError, match="stack underflow"):
         frame.run([Instr(op, argval=2, arg=2)])
+
+
+def test_the_module_of_a_from_import_is_not_evaluated_into_a_temporary():
+    """``from os import path`` keeps the module on the stack while it stores ``path``.
+    With copies going through temporaries, it was written as ``__t0 = __import__()``
+    before the import statement: wrong code."""
+    frame = _frame()
+    frame.ctx.spill_copies = True
+    frame.run([Instr("LOAD_CONST", argval=0), Instr("LOAD_CONST", argval=("path",)),
+               Instr("IMPORT_NAME", argval="os"), Instr("IMPORT_FROM", argval="path"),
+               Instr("STORE_FAST", argval="g"), Instr("POP_TOP")])
+    assert _text(frame.out) == "from os import path as g"
+
+
+def test_a_value_written_twice_is_refused_naming_the_original_line():
+    """The refusal names the original line of the statement holding the second copy."""
+    frame = _frame()
+    shared = ast.Attribute(value=ast.Name(id="a", ctx=ast.Load()), attr="x", ctx=ast.Load())
+    for line in (3, 5):
+        frame.run([Instr("LOAD_CONST", argval=None, line=line), Instr("POP_TOP", line=line)])
+        frame.put(ast.Expr(value=shared))
+    with pytest.raises(DecompilationError, match=r"evaluated twice \(line 5\)"):
+        check_single_use(frame.out)

@@ -52,3 +52,28 @@ def reads_name(node, ident):
         else:
             todo += children(n)
     return False
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def statement_lists(stmts):
+    """``(owner, field)`` for each list of statements nested in ``stmts`` (an ``if``'s
+    body and else, a handler's or a case's body, ...), not inside a ``def`` or
+    ``class``, each list before the ones nested in it.  A pass that rewrites these
+    lists from the last to the first sees every nested list rewritten first, without
+    recursing: an ``elif`` chain of a thousand arms is a thousand nested ``if``\\ s."""
+    out = []
+    todo = list(reversed(stmts))
+    while todo:
+        st = todo.pop()
+        if isinstance(st, _DEFINITIONS):
+            continue
+        owners = [(st, field) for field in ("body", "orelse", "finalbody")
+                  if type(getattr(st, field, None)) is list]
+        for part in getattr(st, "handlers", None) or getattr(st, "cases", None) or ():
+            owners.append((part, "body"))
+        for owner, field in owners:
+            out.append((owner, field))
+            todo.extend(reversed(getattr(owner, field)))
+    return out

@@ -55,6 +55,7 @@ class Graph:
         self._link()
         self.entry = self.blocks[0] if self.blocks else None
         self.idom = _dominators(self.entry, self._all_succs) if self.entry else {}
+        self._dom_span = _dominator_spans(self.idom)
         self.loops = self._find_loops()
 
     # -- edges --------------------------------------------------------------
@@ -81,14 +82,12 @@ class Graph:
         return b.succs + [h] if h is not None else b.succs
 
     def dominates(self, a, b):
-        while b is not None:
-            if b is a:
-                return True
-            nb = self.idom.get(b)
-            if nb is b:
-                return False
-            b = nb
-        return False
+        """Whether every path from the entry to ``b`` passes ``a`` (``a`` is ``b``'s
+        ancestor in the dominator tree: its span holds ``b``'s)."""
+        if a is b:
+            return True
+        span_a, span_b = self._dom_span.get(a), self._dom_span.get(b)
+        return span_a is not None and span_b is not None and span_a[0] < span_b[0] and span_b[1] <= span_a[1]
 
     # -- loops --------------------------------------------------------------
     def reset_loops(self):
@@ -153,7 +152,9 @@ class Graph:
             if s is not None and s not in going_on and s not in loop.body:
                 going_on.append(s)
         # ``try: return x`` in the loop: the return after the try's range is not where the loop goes on
-        exits = [s for s in going_on if not self._returns_from_a_try(s, loop)]
+        # and ``except E: return`` in the loop: the clause's end and the return are in it
+        exits = [s for s in going_on if not self._returns_from_a_try(s, loop)
+                 and not self._returns_from_a_clause(s, loop)]
         if not exits:
             return self._follow_from_clauses(loop, around)
         # ways out that only drop a chained comparison's middle value or jump, all to
@@ -230,6 +231,19 @@ class Graph:
         return ops[-1:] == ["RETURN_VALUE"] and set(ops[:-1]) <= {"SWAP", "POP_TOP", "NOP"} \
             and any(p in loop.body and p.handler is not None and p.handler != block.handler
                     and self.instrs[p.end - 1].op not in JUMPS for p in block.preds)
+
+    def _returns_from_a_clause(self, block, loop):
+        """``block`` ends an except clause of a try in ``loop`` (``POP_EXCEPT``, the
+        ``name = None; del name`` of ``except E as name``) and returns: a ``return``
+        in the clause, not where the loop goes on."""
+        start = block.start
+        if self.instrs[start].op == "SWAP" and self.instrs[start].argval == 2:
+            start += 1   # the value to return is computed in the clause, under the exception
+        if self.instrs[start].op != "POP_EXCEPT" or self.instrs[block.end - 1].op != "RETURN_VALUE":
+            return False
+        rest = self.instrs[past_pop_except(self.instrs, start):block.end - 1]
+        return all(i.op in ("LOAD_CONST", "LOAD_FAST") for i in rest) \
+            and any(p in loop.body for p in block.preds)
 
     def past_cleanup(self, block):
         """The block after ``block`` if it only pops (a chained comparison's cleanup)
@@ -377,8 +391,18 @@ def _share_return_tails(instrs):
         return
     # (the tail may leave a try: ``try: return (a, b if c else d)`` returns outside it)
     blocks = [b for b in _split(instrs, by_handler=False) if instrs[b.end - 1].op in _TERMINAL]
-    for k, early in enumerate(blocks):
-        for late in blocks[k + 1:]:
+    # (only blocks whose last two instructions are alike can share a tail: compared in
+    # groups by those, not every pair, which was quadratic in an ``elif`` chain of returns)
+    alike, place = {}, {}
+    for b in blocks:
+        group = alike.setdefault(_tail_key(instrs, b), [])
+        place[b] = (group, len(group))
+        group.append(b)
+    for early in blocks:
+        group, k = place[early]
+        lates = group[k + 1:] if _may_share_any(instrs, early) else [
+            late for late in group[k + 1:] if instrs[late.start].op == "POP_TOP"]
+        for late in lates:
             n = 0
             while (n < early.end - early.start and n < late.end - late.start
                    and instrs[early.end - 1 - n].same(instrs[late.end - 1 - n])
@@ -389,9 +413,10 @@ def _share_return_tails(instrs):
             # ... and start inside a block: two whole blocks alike may be the ends of two
             # arms that each computed all the tail's operands (``a - 1 if c else 1 - a``)
             # ... or be a whole block that the other copies after a chained comparison's
-            # cleanup (3.12+: ``POP_TOP`` then the return that follows the loop or if)
-            cleanup = early.end - n - 1 == early.start and instrs[early.start].op == "POP_TOP" \
-                and late.end - n == late.start
+            # cleanup (3.12+: ``POP_TOP`` then the return that follows the loop or if), or the
+            # other way round (3.13: ``if not a is b is None: return 1``)
+            cleanup = _after_cleanup(instrs, early, n) and late.end - n == late.start \
+                or _after_cleanup(instrs, late, n) and early.end - n == early.start
             if n < 2 or not cleanup and (instrs[early.end - n].op not in _EXPRESSION_TAIL or (
                     early.end - n == early.start and late.end - n == late.start)):
                 continue
@@ -400,6 +425,28 @@ def _share_return_tails(instrs):
             jump.handler, jump.index = first.handler, first.index
             instrs[early.end - n] = jump
             break
+
+
+def _may_share_any(instrs, early):
+    """Whether ``early`` may share its tail with a block not starting with ``POP_TOP``:
+    it starts with ``POP_TOP``, or a tail of two or more of its instructions may start
+    with one that consumes a value.  (3.13 copies ``return r`` after each arm of an
+    ``elif`` chain that assigns ``r``: each copy need not be compared with every other.)"""
+    return instrs[early.start].op == "POP_TOP" or any(
+        instrs[p].op in _EXPRESSION_TAIL for p in range(early.start, early.end - 1))
+
+
+def _tail_key(instrs, block):
+    """What the last two instructions of ``block`` must agree in to be a shared tail
+    (the key of a block of one instruction is unique: it shares no tail of two)."""
+    if block.end - block.start < 2:
+        return block
+    return tuple((i.op, i.line, i.handler, i.target, type(i.argval)) for i in instrs[block.end - 2:block.end])
+
+
+def _after_cleanup(instrs, block, n):
+    """Whether ``block`` is ``POP_TOP`` and then its last ``n`` instructions."""
+    return block.end - n - 1 == block.start and instrs[block.start].op == "POP_TOP"
 
 
 def _share_chain_cleanups(instrs):
@@ -575,6 +622,31 @@ def _dominators(entry, succs):
                 idom[b] = new
                 changed = True
     return idom
+
+
+def _dominator_spans(idom):
+    """``{block: (first, last)}``: the block's number and the largest number under it in
+    a depth-first walk of the dominator tree, so that a dominance question is two
+    comparisons (walking up the tree made them quadratic in an ``elif`` chain)."""
+    children = {}
+    root = None
+    for b, parent in idom.items():
+        if parent is b:
+            root = b
+        else:
+            children.setdefault(parent, []).append(b)
+    spans, count = {}, 0
+    stack = [(root, False)] if root is not None else []
+    while stack:
+        node, done = stack.pop()
+        if done:
+            spans[node] = (spans[node], count - 1)
+            continue
+        spans[node] = count
+        count += 1
+        stack.append((node, True))
+        stack.extend((c, False) for c in children.get(node, ()))
+    return spans
 
 
 def _intersect(a, b, idom, rank):

@@ -77,6 +77,7 @@ class FunctionContext:
         self._taken = None   # the code's own names, which a temporary must not be
         self._stable = None  # see stable_names()
         self._graph = None   # the control-flow graph, shared by the structuring attempts
+        self._free = None    # see _free_names()
 
     # -- what the simulator asks ---------------------------------------------
     def constant(self, value):
@@ -141,8 +142,15 @@ class FunctionContext:
             self.globals.add(ident)
 
     def declare_nonlocal(self, ident):
-        if ident in self.code.co_freevars:
+        if ident in self._free_names():
             self.nonlocals.add(ident)
+
+    def _free_names(self):
+        """The code's free variables, as a set (3.11+ build ``co_freevars`` anew at each
+        reading)."""
+        if self._free is None:
+            self._free = frozenset(self.code.co_freevars)
+        return self._free
 
     def discard(self, frame, marker):
         if isinstance(marker, (si.LoopItem, si.WithValue, si.Exc, si.AsyncItem)):
@@ -294,9 +302,25 @@ def check_single_use(stmts):
             raise DecompilationError("structuring left a %s in the output" % cls.__name__)
         if isinstance(node, ast.expr) and cls is not ast.Name and cls is not ast.Constant:
             if id(node) in seen:
-                raise DecompilationError("a copied value would be evaluated twice (near line %s)"
-                                         % getattr(node, "lineno", "?"))
+                raise DecompilationError("a copied value would be evaluated twice (line %s)"
+                                         % _second_line(stmts, node))
             seen.add(id(node))
+
+
+def _second_line(stmts, node):
+    """The original line of the statement holding the second occurrence of ``node``
+    (in the order :func:`check_single_use` walks), or ``?`` if no statement has one."""
+    out = [(s, getattr(s, "_line", None)) for s in stmts]
+    seen = False
+    for n, line in out:  # grows while it is read, as astwalk.nodes
+        if n is node:
+            if seen:
+                return "?" if line is None else line
+            seen = True
+        if isinstance(n, ast.stmt):
+            line = getattr(n, "_line", None) or line
+        out += [(c, line) for c in children(n)]
+    return "?"
 
 
 #: node class -> whether it is one of unveil's own (a marker structuring must not leave)
@@ -564,9 +588,12 @@ def _lost_locals(code, body, ctx):
     that made ``body``, with its instructions)."""
     nargs = argument_count(code)
     named = {ins.argval for ins in ctx.instrs if ins.op in _GLOBAL_NAME_OPS}  # not attribute names
-    candidates = [n for n in code.co_varnames[nargs:] + code.co_cellvars
-                  if n.isidentifier() and n not in code.co_varnames[:nargs] and n not in named
-                  and n not in code.co_freevars and n not in ctx.globals and n not in ctx.nonlocals]
+    # (3.11+ build ``co_varnames`` anew at each reading: read once, not once a local)
+    varnames, freevars = code.co_varnames, set(code.co_freevars)
+    arguments = set(varnames[:nargs])
+    candidates = [n for n in varnames[nargs:] + code.co_cellvars
+                  if n.isidentifier() and n not in arguments and n not in named
+                  and n not in freevars and n not in ctx.globals and n not in ctx.nonlocals]
     # a store that can run is in the text (3.12+ keeps the unreachable handlers of a
     # ``try: pass``, whose stores are not)
     stores = [i for i, ins in enumerate(ctx.instrs)

@@ -1,6 +1,7 @@
 """Natural loops as ``for``/``while`` statements, and comprehensions built from them."""
 import ast
 
+from .astwalk import statement_lists
 from .cfg import same_code
 from .errors import DecompilationError
 from .instructions import CONDITIONAL
@@ -287,14 +288,15 @@ def _walk_loop_body(stmts):
 def rewrite_guarded_while(stmts):
     """``if c: while True: B; if not c: break`` -> ``while c: B`` (3.11+ loop layout),
     in ``stmts`` and the blocks nested in them (functions have their own pass)."""
+    for owner, field in reversed(statement_lists(stmts)):
+        setattr(owner, field, _guarded_while_rewritten(getattr(owner, field)))
+    return _guarded_while_rewritten(stmts)
+
+
+def _guarded_while_rewritten(stmts):
+    """:func:`rewrite_guarded_while` in ``stmts`` alone, the lists nested in them done."""
     out = []
     for st in stmts:
-        if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            for field in ("body", "orelse", "finalbody"):
-                if isinstance(getattr(st, field, None), list):
-                    setattr(st, field, rewrite_guarded_while(getattr(st, field)))
-            for part in getattr(st, "handlers", None) or getattr(st, "cases", None) or ():
-                part.body = rewrite_guarded_while(part.body)
         if (isinstance(st, ast.If) and not st.orelse and len(st.body) == 1
                 and isinstance(st.body[0], ast.While) and _is_true(st.body[0].test)
                 and not st.body[0].orelse):

@@ -1,6 +1,7 @@
 """Compile decompiled text back into a code object with a reference frame layout."""
 import __future__
 import ast
+import sys
 import types
 
 from .errors import DecompilationError
@@ -130,8 +131,7 @@ def _not_compiling(like, exc):
 def _recompile(module, like, filename):
     tree = _in_closure(module, like.co_freevars) if like.co_freevars else module
     try:
-        module_code = compile(tree, filename or like.co_filename, "exec",
-                              flags=like.co_flags & _FUTURE_FLAGS, dont_inherit=True)
+        module_code = _compile_tree(tree, filename or like.co_filename, like.co_flags & _FUTURE_FLAGS)
     except (SyntaxError, ValueError) as exc:
         raise _not_compiling(like, exc) from exc
     if not (like.co_flags & 0x2) and not is_class_body(like):  # module code
@@ -142,6 +142,28 @@ def _recompile(module, like, filename):
         if code is None:
             raise DecompilationError("no code object for %s in the recompiled source" % like.co_name)
     return code
+
+
+#: the recursion limit while compiling a tree nested too deeply for the usual one
+_DEEP_TREE_LIMIT = 4000
+
+
+def _compile_tree(tree, filename, flags):
+    """``compile(tree)``.  Python 3.9 to 3.12 convert each node of an ``ast`` tree
+    under Python's recursion limit, so that an ``elif`` chain of 1,000 arms, which
+    compiles as text, does not as a tree (3.8 and 3.13 convert without it): a tree
+    refused so is converted again under a higher limit, as deep as the parser goes."""
+    try:
+        return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+    except RecursionError:
+        limit = sys.getrecursionlimit()
+        if limit >= _DEEP_TREE_LIMIT:
+            raise
+    sys.setrecursionlimit(_DEEP_TREE_LIMIT)
+    try:
+        return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _first_defined(code):

@@ -154,9 +154,11 @@ class Frame:
 
     def _waits(self, item):
         """Whether a stack item is a value whose evaluation the text would defer (or a
-        stored value still on the stack: the text would defer the store)."""
+        stored value still on the stack: the text would defer the store).  Not the
+        module ``from m import a, b`` keeps there: its import statement evaluates it."""
         return isinstance(item, si.Chain) or isinstance(item, ast.expr) and not isinstance(item, si.Marker) \
-            and not getattr(item, "_accumulator", False) and not self.ctx.stable(item)
+            and not getattr(item, "_accumulator", False) and not hasattr(item, "_import") \
+            and not self.ctx.stable(item)
 
     def _local_only(self, stmt):
         """Whether a statement only deletes fast locals or copies a constant or fast local

@@ -245,13 +245,13 @@ def negate(test):
     if isinstance(test, ast.IfExp):
         return ast.IfExp(test=test.test, body=negate(test.body), orelse=negate(test.orelse))
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        inv = _INVERSE.get(type(test.ops[0]))
+        inv = INVERSE.get(type(test.ops[0]))
         if inv is not None:
             return ast.Compare(left=test.left, ops=[inv()], comparators=test.comparators)
     return ast.UnaryOp(op=ast.Not(), operand=test)
 
 
-_INVERSE = {ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
+INVERSE = {ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
 
 
 def boolop(op, left, right):

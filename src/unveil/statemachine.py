@@ -756,8 +756,10 @@ class Lowering:
         self.ctx = ctx
         self.code = ctx.code
         self.instrs = normalise(self.code).instrs
-        names = set(self.code.co_varnames) | set(self.code.co_cellvars) | set(self.code.co_freevars) \
-            | set(self.code.co_names)
+        # (3.11+ build these tuples anew at each reading: read once)
+        self.free_names = frozenset(self.code.co_freevars)
+        self.frame_names = frozenset(self.code.co_varnames + self.code.co_cellvars) | self.free_names
+        names = self.frame_names | set(self.code.co_names)
         self.stack_prefix, self.state, self.handled = "__s", "__state", "__handled"
         while any(n.startswith(self.stack_prefix) for n in names) or {self.state, self.handled} & names:
             self.stack_prefix, self.state, self.handled = ("_" + self.stack_prefix, "_" + self.state,
@@ -816,12 +818,12 @@ class Lowering:
 
     def local(self, name, store=False):
         ident = self.ctx.identifier(name)
-        if store and name in self.code.co_freevars:
+        if store and name in self.free_names:
             self.stored_free.add(ident)
         return ident
 
     def global_name(self, name):
-        if name in self.code.co_varnames or name in self.code.co_cellvars or name in self.code.co_freevars:
+        if name in self.frame_names:
             raise DecompilationError("global %s is also a local of %s" % (name, self.code.co_name))
         return self.ctx.identifier(name)
 
@@ -881,7 +883,8 @@ class Lowering:
                 preds[target] = preds.get(target, 0) + 1
         if preds.get(0) or any(n > 1 for n in preds.values()):
             return False
-        return not any(m.terminator and m.terminator[0] == "next" for m in blocks.values())
+        return not any(m.terminator and m.terminator[0] == "next" for m in blocks.values()) \
+            and _shallow(blocks)
 
     def _as_tree(self, blocks):
         """Nested ``if``/``else`` (Dynamo's graph-break code): no state variable needed."""
@@ -919,10 +922,15 @@ class Lowering:
         if any(ins.op in ("PUSH_EXC_INFO", "RAISE_VARARGS") or ins.handler for ins in self.instrs):
             lines.insert(0, "%s = None" % self.handled)
         first = True
+        # each arm goes on by ``continue``, ``return`` or ``raise``: many arms are ``if``s one
+        # after the other, as an ``elif`` chain of thousands is nested too deeply for the
+        # compiler to take as a tree (Python 3.12: 1,500 levels)
+        flat = len(blocks) > _CHAINED_ARMS
         for start in self.starts:
             if start not in blocks:
                 continue  # unreachable
-            lines.append("    %s %s == %d:" % ("if" if first else "elif", self.state, self.block_number(start)))
+            lines.append("    %s %s == %d:" % ("if" if first or flat else "elif", self.state,
+                                                self.block_number(start)))
             first = False
             m = blocks[start]
             body = [line for text in m.lines for line in text.split("\n")]
@@ -966,3 +974,30 @@ def lower(ctx):
         return ast.parse(text).body
     except SyntaxError as exc:
         raise DecompilationError("state machine for %s does not parse: %s" % (ctx.code.co_name, exc))
+
+
+#: the most arms the loop form writes as one ``if``/``elif`` chain
+_CHAINED_ARMS = 200
+
+#: how deep the nested ``if``/``else`` form may go: CPython's tokenizer refuses 100
+#: levels of indentation, and each block written is a Python call of its own
+_TREE_INDENTS, _TREE_BLOCKS = 90, 300
+
+
+def _shallow(blocks):
+    """Whether the nested ``if``/``else`` form of a tree of ``blocks`` stays within
+    :data:`_TREE_INDENTS` indentations and :data:`_TREE_BLOCKS` blocks on any path (a
+    long ``elif`` chain does not: it gets the state machine's loop)."""
+    todo = [(0, 0, 1)]
+    while todo:
+        start, indents, depth = todo.pop()
+        if indents > _TREE_INDENTS or depth > _TREE_BLOCKS:
+            return False
+        term = blocks[start].terminator
+        if term is None:
+            continue
+        if term[0] == "goto":
+            todo.append((term[1], indents, depth + 1))
+        else:
+            todo += [(term[2], indents + 1, depth + 1), (term[3], indents + 1, depth + 1)]
+    return True

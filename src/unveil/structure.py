@@ -10,6 +10,7 @@ A jump whose target cannot be given a structured form raises
 :class:`~unveil.errors.DecompilationError`: wrong code is never emitted.
 """
 import ast
+import itertools
 
 from .cfg import Loop, postdominators, same_code, same_target
 from .errors import DecompilationError
@@ -36,12 +37,16 @@ class Region:
         self.exits = exits        # list collecting positions where the region is left
         self.parent = parent
         self.depth = None         # stack depth at a try body's entry (values above it flow out)
+        self.within = blocks      # the blocks of the nearest try or with body, if any
 
     def child(self, **kw):
         r = Region(self.stop, self.loop, self.handler, self.blocks, self.elide, self.exits, self)
         r.depth = self.depth
         for k, v in kw.items():
             setattr(r, k, v)
+        # (kept, not looked up through the parents: each arm of an elif chain is a region
+        # inside the one before)
+        r.within = r.blocks if r.blocks is not None else self.within
         return r
 
 
@@ -77,7 +82,25 @@ class Structurer:
 
     # -- sequences --------------------------------------------------------------
     def seq(self, pos, frame, region, entering=None):
-        """Structure from ``pos``; return where the sequence stops, or None if it cannot go on."""
+        """Structure from ``pos``; return where the sequence stops, or None if it cannot go on.
+
+        An ``if``'s else arm is structured here, not inside the ``if`` (see
+        :class:`_Descend`): an ``elif`` chain of a thousand arms nests no deeper in
+        Python than one ``if``."""
+        outer = []   # the sequences the else arms being structured came from
+        while True:
+            end = self._seq(pos, frame, region, entering)
+            if isinstance(end, _Descend):
+                outer.append((frame, region, end))
+                pos, frame, region, entering = end.pos, end.frame, end.region, None
+                continue
+            if not outer:
+                return end
+            frame, region, arm = outer.pop()
+            pos, entering = arm.finish(end), arm.entering
+
+    def _seq(self, pos, frame, region, entering):
+        """:meth:`seq` until it ends or descends into an else arm (a :class:`_Descend`)."""
         while pos is not None:
             self.steps += 1
             if self.steps > self.max_steps:
@@ -117,6 +140,9 @@ class Structurer:
                         pos = self.goto(pos, frame, region)
                     continue
             pos = self.block(pos, block, frame, region)
+            if isinstance(pos, _Descend):
+                pos.entering = entering
+                return pos
         return None
 
     def leave(self, pos, frame, region):
@@ -432,11 +458,24 @@ class Structurer:
         if mpos is None:
             return self.branch_no_merge(state, frame, region, chain_end)
         stack = list(frame.stack)
-        try:
-            return self.branch_merge(state, mpos, frame, region, chain_end)
-        except _ArmsDiffer:
-            frame.stack = stack   # each arm runs through the tail on its own
-            return self.branch_no_merge(state, frame, region, chain_end)
+
+        # the arm laid out later (an ``elif`` chain's rest), or the one that is not
+        # empty (the rest of ``a and b and c``), is structured first, by seq
+        first = "t" if state.t > state.e else "e"
+        if getattr(state, first) == mpos:
+            first = "e" if first == "t" else "t"
+        arm = Frame(self.ctx, getattr(state, first + "_stack"), since=frame.last_emit)
+
+        def merge(end):
+            try:
+                return self.branch_merge(state, mpos, frame, region, first, arm, end)
+            except _ArmsDiffer:
+                frame.stack = stack   # each arm runs through the tail on its own
+                return self.branch_no_merge(state, frame, region, chain_end)
+
+        if getattr(state, first) == mpos:
+            return merge(mpos)
+        return _Descend(getattr(state, first), arm, region.child(stop=mpos), merge)
 
     def flows_into(self, pos, target, region):
         """Whether every way on from ``pos`` reaches ``target``, staying in ``region``
@@ -486,6 +525,8 @@ class Structurer:
                     pos, stack = getattr(st, which), getattr(st, which + "_stack")
                     if which not in pures:
                         pures[which] = self.pure_condition(pos, stack, chain)
+                    if compound and self._no_group(st, which, pures[which]):
+                        continue
                     found = self.condition_at(pos, stack, chain, compound, pures[which])
                     if found is not None and not self._two_continues(last_block, found[1]) \
                             and self._join(st, which, found[0]):
@@ -499,6 +540,55 @@ class Structurer:
                 if joined is None:
                     return last_block.start
             last_block = joined
+
+    def _no_group(self, st, which, pure):
+        """Whether no condition of several blocks can start at side ``which`` of ``st``
+        (``pure``: its first block's test) and join it; checked before looking, one block
+        ahead, so that an ``elif`` chain is not searched to its end at every arm.
+
+        A joining group ends where ``st``'s other side goes (the shared place), with the
+        stack there, or at one other place, and each of its tests' targets is a test of
+        the group or one of those two.  When the first test has one target that is not a test (its ``if``
+        arm: the other place) and one that is, and that one's test has a target that is
+        neither a test nor one of the two places (the next arm), that test is not in the
+        group, so it would be one of the two places: it is not, and the group is the
+        first test alone, which did not join."""
+        if pure is None:
+            return True
+        _, t, e, t_stack, e_stack = pure
+        other = "t" if which == "e" else "e"
+        pos_o, stack_o = getattr(st, other), getattr(st, other + "_stack")
+        cleaned, cleaned_stack = self.through_cleanup(pos_o, stack_o)
+        # the group's stacks keep values of the first test's, or are new: where it
+        # meets ``st`` it has ``st``'s stack there (``return a and b and c``: no group
+        # that starts after ``a`` is dropped ends with ``a``)
+        kept = {id(v) for v in t_stack + e_stack}
+        if not all(id(v) in kept for v in cleaned_stack):
+            return True
+        places = [pos_o, cleaned]
+        tests = [(p, stack) for p, stack in ((t, t_stack), (e, e_stack)) if self._is_test(p)]
+        if not tests:
+            return True   # the first test alone, which did not join
+        if len(tests) != 1 or self._maybe_same((t if tests[0][0] == e else e), places):
+            return False
+        places.append(t if tests[0][0] == e else e)
+        pos, stack = tests[0]
+        if self._maybe_same(pos, places):
+            return False
+        following = self._test(self.g.of_instr[pos], stack)
+        return following is not None and any(
+            not self._is_test(p) and not self._maybe_same(p, places) for p in following[1:3])
+
+    def _is_test(self, pos):
+        """Whether ``pos`` starts a block that may be a test of a condition."""
+        block = self.g.of_instr[pos] if pos < len(self.instrs) else None
+        return block is not None and block.start == pos and block not in self.g.loops \
+            and self.instrs[block.end - 1].op in CONDITIONAL
+
+    def _maybe_same(self, pos, places):
+        """Whether ``pos`` may be taken for one of ``places`` when conditions are joined."""
+        return any(pos == p or self.through_jumps(pos) == self.through_jumps(p)
+                   or same_target(self.instrs, pos, p) for p in places)
 
     def _two_continues(self, block, blocks):
         """Whether ``block`` and one of ``blocks`` jump back to one place, one of them by
@@ -586,9 +676,16 @@ class Structurer:
         block = self.g.of_instr[pos] if pos < len(self.instrs) else None
         if block is None or block.start != pos or block in self.g.loops:
             return None
-        if not block.preds or not set(block.preds) <= chain or any(
-                b.handler != block.handler for b in chain):
+        # (every block joins ``chain`` through here, so all of them have one handler: one
+        # stands for all; comparing each made a long ``a and b and ...`` quadratic)
+        if not block.preds or not all(p in chain or self._chain_cleanup(p, chain) for p in block.preds) \
+                or any(b.handler != block.handler for b in itertools.islice(chain, 1)):
             return None
+        return self._test(block, stack)
+
+    def _test(self, block, stack):
+        """The test ``block`` makes on ``stack`` (cond, targets, stacks), or None if it
+        does more than test."""
         last = self.instrs[block.end - 1]
         if last.op not in CONDITIONAL:
             return None
@@ -603,6 +700,15 @@ class Structurer:
         t, ts = self.through_cleanup(last.target, list(f.stack))
         e, es = self.through_cleanup(block.end, list(f.stack))
         return _jump_condition(last.op, cond), t, e, ts, es
+
+    def _chain_cleanup(self, block, chain):
+        """Whether ``block`` only drops a chained comparison's middle value or jumps,
+        reached only from the condition blocks in ``chain``: ``a is b is None or c``
+        reaches ``c`` from the chain's last test through a jump, and from its first
+        through the drop."""
+        ops = [i.op for i in self.instrs[block.start:block.end]]
+        return ops in (["POP_TOP"], ["POP_TOP", "JUMP"], ["JUMP"]) and bool(block.preds) \
+            and all(p in chain for p in block.preds)
 
     def through_cleanup(self, pos, stack):
         """Skip blocks that only drop stack values (chained-comparison cleanups) or jump."""
@@ -668,14 +774,16 @@ class Structurer:
         frame.stack = [spilled.get(id(v), v) for v in rest_stack]
         return rest_pos
 
-    def branch_merge(self, st, mpos, frame, region, chain_end):
-        arms = []
-        for pos, stack in ((st.e, st.e_stack), (st.t, st.t_stack)):
-            arm = Frame(self.ctx, stack, since=frame.last_emit)
-            end = self.seq(pos, arm, region.child(stop=mpos)) if pos != mpos else mpos
-            arm.flush_parallel()
-            arms.append((arm, end))
-        (fa, fend), (ta, tend) = arms
+    def branch_merge(self, st, mpos, frame, region, done, done_arm, done_end):
+        """Both sides meet at ``mpos``; side ``done`` (``"t"`` or ``"e"``) is structured
+        already, on ``done_arm``, and ended at ``done_end``."""
+        done_arm.flush_parallel()
+        other = "e" if done == "t" else "t"
+        arm = Frame(self.ctx, getattr(st, other + "_stack"), since=frame.last_emit)
+        pos = getattr(st, other)
+        end = self.seq(pos, arm, region.child(stop=mpos)) if pos != mpos else mpos
+        arm.flush_parallel()
+        (fa, fend), (ta, tend) = ((done_arm, done_end), (arm, end)) if done == "e" else ((arm, end), (done_arm, done_end))
         split = frame.stack
         if (fend == mpos and tend == mpos and _same_stack(fa.stack, ta.stack)
                 and _same_stack(fa.stack, split[:len(fa.stack)])):
@@ -758,6 +866,18 @@ class Structurer:
 _JUMP_KINDS = ("break", "continue", "else")
 
 
+class _Descend:
+    """What structuring an ``if`` whose arms meet returns to :meth:`Structurer.seq`: its
+    else arm, to be structured from ``pos`` on ``frame`` in ``region`` (that ends where
+    the arms meet), then ``finish(end)`` writes the ``if`` and gives where the sequence
+    goes on.  (Recursing into the else arm nested a Python frame or four per ``elif``:
+    from about 250 arms, Python's recursion limit refused the function.)"""
+
+    def __init__(self, pos, frame, region, finish):
+        self.pos, self.frame, self.region, self.finish = pos, frame, region, finish
+        self.entering = None   # the sequence's own, restored with it
+
+
 class _ArmsDiffer(DecompilationError):
     """Two arms that meet with different values under the top of the stack."""
 
@@ -818,11 +938,7 @@ def _parents(region):
 
 def _within(region, block):
     """Whether ``block`` lies in the nearest enclosing try or with body's blocks, if any."""
-    while region is not None:
-        if region.blocks is not None:
-            return block in region.blocks
-        region = region.parent
-    return True
+    return region.within is None or block in region.within
 
 
 def _returning_exits(loop, outer_headers=()):
@@ -874,13 +990,24 @@ def _same_stack(a, b):
 
 def _or(a, b):
     """``a or b``; ``not x or not y`` over a shared operand is ``not (x and y)``,
-    so that a chained comparison's middle operand is written (and evaluated) once."""
-    if (isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.Not) and isinstance(b, ast.UnaryOp)
-            and isinstance(b.op, ast.Not)):
-        merged = _and(a.operand, b.operand)
-        if isinstance(merged, ast.Compare) and merged is not b.operand:
+    so that a chained comparison's middle operand is written (and evaluated) once
+    (``a is not b or b is not None`` too: ``not a is b is None``)."""
+    x, y = _negated(a), _negated(b)
+    if x is not None and y is not None:
+        merged = _and(x, y)
+        if isinstance(merged, ast.Compare) and len(merged.ops) > 1 and merged is not y:
             return ast.UnaryOp(op=ast.Not(), operand=merged)
     return si.boolop(ast.Or(), a, b)
+
+
+def _negated(test):
+    """The test that ``test`` is the negation of: ``x`` for ``not x``, ``a is b`` for
+    ``a is not b`` and the other way round (likewise ``in``); else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in si.INVERSE:
+        return negate(test)
+    return None
 
 
 def _and(a, b):

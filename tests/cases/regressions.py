@@ -2033,3 +2033,164 @@ def inner_loop_breaks_threaded_to_outer_end(stream):
         elif not line:
             break
     return out
+
+
+@case(([1, 2, 0], 0), ([], 0), ([0], 5), ([3, 0], 0), structured=True)
+def generator_try_in_while_true_returns_from_clause(items, n):
+    """Regression: a ``return`` in an except clause of a try inside ``while True`` was
+    taken for the loop's follow (the loop's only other way out re-raises), and the
+    clause's end (``POP_EXCEPT``) ran after the loop: "stack underflow"."""
+    it = iter(items)
+    while True:
+        try:
+            n = next(it)
+        except StopIteration:
+            if not n:
+                return
+        yield n
+
+
+@case(([1, 2, 0], 0), ([], 0), ([4, 0], 7), structured=True)
+def call_in_while_true_after_try_returning_from_clause(items, n):
+    """Regression: the shape above with a call in place of ``yield`` was lowered to the
+    state machine."""
+    out = []
+
+    def consume(it, n):
+        while True:
+            try:
+                n = next(it)
+            except StopIteration:
+                if not n:
+                    return
+            out.append(n)
+
+    consume(iter(items), n)
+    return out
+
+
+@case((["a", "b", "", "c", "d"], 2), ([], 3), (["x"], 1), (["x", "y", "z"], 5), structured=True)
+def buffered_generator(items, size):
+    """Regression: jinja2.environment.TemplateStream._buffered_generator."""
+    gen = iter(items)
+    buf = []
+    c_size = 0
+    push = buf.append
+    while True:
+        try:
+            while c_size < size:
+                c = next(gen)
+                push(c)
+                if c:
+                    c_size += 1
+        except StopIteration:
+            if not c_size:
+                return
+        yield "".join(buf)
+        del buf[:]
+        c_size = 0
+
+
+class _Attrs:
+    def __init__(self, a=None, b=None, c=True):
+        self.a, self.b, self.c = a, b, c
+
+    def __repr__(self):
+        return "_Attrs(%r, %r, %r)" % (self.a, self.b, self.c)
+
+
+@case((_Attrs(),), (_Attrs(1, 1),), (_Attrs(1, None),), same_bytecode=True)
+def is_chain_in_if_then_import(x):
+    """Regression: sympy.core.expr.Expr.series.  ``a is b is None`` as a test: its
+    comparisons are negated into ``a is not b or b is not None``, which was not folded
+    back into one chain, so ``b`` was written twice ("a copied value would be evaluated
+    twice"; on a second attempt, through temporaries)."""
+    if x.a is x.b is None:
+        return 1
+    import os
+    return os.sep
+
+
+@case((_Attrs(), 1), (_Attrs(1, None, True), 2), (_Attrs(1, 1, False), None), (_Attrs(1, 2), None),
+      same_bytecode=True)
+def is_chain_or_test_then_from_import(x, n):
+    """Regression: sympy.core.expr.Expr.series (``if x.is_positive is x.is_negative is
+    None or x.is_Symbol is not True:``).  The ``or``'s second test is reached from the
+    chain's last test by a jump and from its first through the drop of the middle value;
+    the two were not joined, the arm was written twice, and the second attempt evaluated
+    the module of ``from os import path`` into a temporary as ``__import__()``: wrong
+    code."""
+    if x.a is x.b is None or x.c is not True:
+        xpos = n + 1
+        if n is None:
+            return (s for s in (xpos,))
+        return xpos
+    from os import path
+    return path.sep, n
+
+
+@case((_Attrs(),), (_Attrs(1, 1),), (_Attrs(1, None),), same_bytecode=True)
+def negated_is_chain_returns_then_from_import(x):
+    """Regression: ``if not a is b is None: return 1`` (3.13 copies the return after the
+    chain's last test and after the drop of its middle value; the copies were not
+    shared), then ``from m import name``."""
+    if not x.a is x.b is None:
+        return 1
+    from os import path
+    return path.sep
+
+
+@case((_Attrs(1, [2], [[3]]),), (_Attrs(1, [1], [[1]]),), (_Attrs(1, [2], [[2]]),), same_bytecode=True)
+def not_in_chain_in_if(x):
+    """Regression: ``a not in b not in c`` as a test (the ``is`` chain's twin)."""
+    if x.a not in x.b not in x.c:
+        return 1
+    return 2
+
+
+@case((_Attrs(1, 1, 1),), (_Attrs(None, None, None),), (_Attrs(1, None, None),), same_bytecode=True)
+def is_not_chain_of_three_in_if(x):
+    """Regression: ``a is not b is not c is not None`` as a test."""
+    if x.a is not x.b is not x.c is not None:
+        return 1
+    return 2
+
+
+def _elif_chain(name, arms, merge):
+    """A function of an ``elif`` chain of ``arms`` tests of ``x``: each arm returns, or
+    (``merge``) assigns and all go on to one ``return``."""
+    lines = ["def %s(x):" % name]
+    for i in range(arms):
+        lines.append("    %s x == %d:" % ("if" if i == 0 else "elif", i))
+        lines.append("        r = 'a%d'" % i if merge else "        return 'a%d'" % i)
+    lines += ["    else:", "        r = None", "    return r"] if merge else ["    return None"]
+    namespace = {}
+    exec(compile("\n".join(lines), "<elif chain of %d arms>" % arms, "exec"), globals(), namespace)
+    return namespace[name]
+
+
+#: Regression: an ``elif`` chain took time growing with the cube of its length (400
+#: arms: 10 s on 3.11), each arm looking for a group of tests to the chain's end, and
+#: from about 250 arms whose ends meet the structurer nested deeper than Python's
+#: recursion limit ("nested too deeply").  A case of its own, not timed.
+long_elif_chain_of_returns = case((0,), (1,), (500,), (999,), (1000,), (-1,), same_bytecode=True)(
+    _elif_chain("long_elif_chain_of_returns", 1000, merge=False))
+long_elif_chain_meeting_at_one_return = case((0,), (1,), (500,), (999,), (1000,), (-1,), same_bytecode=True)(
+    _elif_chain("long_elif_chain_meeting_at_one_return", 1000, merge=True))
+
+
+def _value_chain(name, op, operands):
+    """``return x[0] op x[1] op ...``: one ``and`` or ``or`` of ``operands`` values."""
+    src = "def %s(x):\n    return %s" % (name, (" %s " % op).join("x[%d]" % i for i in range(operands)))
+    namespace = {}
+    exec(compile(src, "<%s chain of %d>" % (op, operands), "exec"), globals(), namespace)
+    return namespace[name]
+
+
+#: Regression: each operand of a long ``and``/``or`` whose value is used nested the
+#: structurer deeper, and looked for a group of tests to the chain's end (refused from
+#: about 200 operands, "nested too deeply").
+long_and_chain_value = case(([1] * 1000,), ([1] * 999 + [0],), ([0] + [1] * 999,), ([2] * 500 + [""] * 500,),
+                            same_bytecode=True)(_value_chain("long_and_chain_value", "and", 1000))
+long_or_chain_value = case(([0] * 1000,), ([0] * 999 + [5],), ([3] + [0] * 999,), ([""] * 500 + [7] * 500,),
+                           same_bytecode=True)(_value_chain("long_or_chain_value", "or", 1000))
