@@ -46,6 +46,9 @@ def main(argv=None):
     except KeyboardInterrupt:
         _error("interrupted")
         return 130
+    except BrokenPipeError:          # the reader went away (| head): stop quietly, as cat does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def build_parser():
@@ -85,6 +88,15 @@ def build_parser():
     why.add_argument("call", metavar="CALL",
                      help="the call's arguments as Python, torch imported: \"torch.ones(3, 2), n=1\"")
     why.set_defaults(handler=_cmd_why_recompile)
+
+    diff = commands.add_parser(
+        "diff", help="what changed between two dumps: graphs, guards, transformed code, kernels, breaks, recompiles",
+        description="Line up two prepare_debug dumps by function and compile and print what differs, as unified "
+                    "diffs, leaving out what differs from run to run (graph ids, uuids, object ids, addresses, "
+                    "compile ids).  Exit status 0: the same, 1: they differ.")
+    diff.add_argument("dump_a", metavar="DIR_A")
+    diff.add_argument("dump_b", metavar="DIR_B")
+    diff.set_defaults(handler=_cmd_diff)
 
     run = commands.add_parser(
         "run", help="run a program unchanged with prepare_debug (or debug) active for the whole run",
@@ -161,6 +173,19 @@ def _cmd_why_recompile(args):
     except LookupError as exc:
         raise CliError(str(exc)) from None
     return 0
+
+
+def _cmd_diff(args):
+    from unveil.dumpdiff import DumpError, diff_dumps
+    try:
+        lines = diff_dumps(args.dump_a, args.dump_b)
+    except DumpError as exc:
+        raise CliError(str(exc)) from None
+    for line in lines:
+        print(line)
+    if not lines:
+        print("no difference (beyond graph ids, uuids, object ids, addresses and compile ids)")
+    return 1 if lines else 0
 
 
 def _cmd_run(args):

@@ -227,11 +227,18 @@ def full_code_text(fn, session):
              "# loaded as a module; globals Dynamo made are then rebuilt from the dump).",
              "G = module_globals(%r, %r)" % (module, fn.code.co_filename), "HERE = here(globals())"]
     defined = {n for f in session.functions.values() for n in getattr(f, "global_names", [])}
-    taken = [n for n in sorted(used) if n in (fn.globals or {}) and n not in defined]
+    taken = [n for n in sorted(used, key=_in_number_order) if n in (fn.globals or {}) and n not in defined]
     if taken:
         head.append("# Names the transformed code reads from those globals:")
         head += [_global_line(n, fn.globals[n], session) for n in taken]
     return "\n".join(head + body + _script_block(fn)) + "\n"
+
+
+def _in_number_order(name):
+    """A sort key reading the numbers in a name as numbers: Dynamo numbers the globals it
+    makes as it makes them (``__compiled_fn_9`` before ``__compiled_fn_10``), so two runs
+    of one program list them alike."""
+    return [(1, int(part), "") if part.isdigit() else (0, 0, part) for part in re.split(r"(\d+)", name)]
 
 
 def _global_line(name, value, session):

@@ -1,0 +1,113 @@
+"""``unveil diff DIR_A DIR_B``: two dumps lined up by function and compile, and what
+changed: graphs, guards, transformed code, kernels, graph breaks, recompile reasons.
+
+Files are paired by function, kind and the compile's place among that function's
+compiles (compile ids count over the whole process and shift when another frame
+compiles first).  What differs from run to run of the same program is left out
+before comparing: graph ids and uuids (``__compiled_fn_3_<uuid>``, numbered in the
+order a file names them), resume-function counters, object ids and addresses,
+compile ids, the dump directories' paths.  Reads files only: no torch.
+"""
+import difflib
+import json
+import os
+import re
+
+#: what always differs between two runs, and what it is written as
+_VOLATILE = [
+    (re.compile(r"\b__resume_at_(\d+)_\d+\b"), r"__resume_at_\1_N"),
+    (re.compile(r"\b___context_manager_(\d+)_\d+\b"), r"___context_manager_\1_N"),
+    (re.compile(r"\b__builtins_dict___\d+\b"), "__builtins_dict___N"),
+    (re.compile(r"\bcompile_\d+_\d+\b"), "compile_N_N"),
+    (re.compile(r"\bcompile \d+/\d+\b"), "compile N/N"),
+    (re.compile(r"\[\d+/\d+\]"), "[N/N]"),
+    (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x..."),
+    (re.compile(r"\b\d{10,}\b"), "<id>"),                       # object and type ids in guards
+]
+#: a compiled graph's global, with the uuid torch 2.6+ adds (also inside ``..._GraphModule``)
+_GRAPH_ID = re.compile(r"\b__compiled_fn_\d+(?:_[0-9a-f]{8}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{12})?"
+                       r"(?![0-9a-f])")
+
+
+class DumpError(Exception):
+    """Not a dump directory (no readable index.json)."""
+
+
+def diff_dumps(dir_a, dir_b):
+    """The differences between two dump directories as text lines (empty: the same)."""
+    a, b = _Dump(dir_a), _Dump(dir_b)
+    out = []
+    for key in sorted(set(a.files) | set(b.files)):
+        if key not in b.files:
+            out.append("only in %s: %s" % (dir_a, a.files[key]))
+        elif key not in a.files:
+            out.append("only in %s: %s" % (dir_b, b.files[key]))
+        else:
+            lines = list(difflib.unified_diff(a.text(key).splitlines(), b.text(key).splitlines(),
+                                              os.path.join(dir_a, a.files[key]), os.path.join(dir_b, b.files[key]),
+                                              n=2, lineterm=""))
+            out += lines
+    for what, mine, theirs in _explained(a, b):
+        out.append("%s: %s  ->  %s" % (what, mine, theirs))
+    return out
+
+
+class _Dump:
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        try:
+            with open(os.path.join(path, "index.json"), encoding="utf-8") as fh:
+                self.index = json.load(fh)
+        except (OSError, ValueError) as exc:
+            raise DumpError("%s is not a dump directory (index.json: %s)" % (path, exc)) from None
+        self.ordinal = {}                     # (function, compile id) -> its place among the function's compiles
+        for comp in self.index.get("compiles", []):
+            places = [k for k in self.ordinal if k[0] == comp["function"]]
+            self.ordinal[comp["function"], comp["compile_id"]] = len(places)
+        self.files, self.graphs = {}, {}
+        for art in self.index.get("artifacts", []):
+            key = self.key(art)
+            self.files[key] = art["file"]
+            if art.get("graph"):       # a graph is named by its file's place in the pairing
+                self.graphs[art["graph"]] = "__compiled_fn[%s#%d]" % (key[3], key[2])
+
+    def key(self, art):
+        place = self.ordinal.get((art["function"], art.get("compile_id")))
+        extra = re.sub(r"\.compile_\d+_\d+", "", art.get("base") or art["file"])
+        return (art["function"], art["kind"], place if place is not None else -1, extra)
+
+    def text(self, key):
+        with open(os.path.join(self.path, self.files[key]), encoding="utf-8", errors="replace") as fh:
+            return normalised(fh.read(), self.path, self.graphs)
+
+
+def normalised(text, dump_path, graphs=None):
+    """``text`` with what differs from run to run written the same way: a graph the
+    index knows by the place of its file (``graphs``), another by its order in the text."""
+    text = text.replace(dump_path, "<dump>")
+    named = dict(graphs or {})
+    text = _GRAPH_ID.sub(lambda m: named.setdefault(m.group(0), "__compiled_fn_%d" % len(named)), text)
+    for pattern, replacement in _VOLATILE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _explained(a, b):
+    """Per compile (paired as the files are): graph break and recompile reasons that differ."""
+    def by_place(dump):
+        out = {}
+        for comp in dump.index.get("compiles", []):
+            place = dump.ordinal[comp["function"], comp["compile_id"]]
+            brk = comp.get("graph_break") or {}
+            reasons = sorted(r["guard"] for r in comp.get("recompile_reasons") or [])
+            skipped = (comp.get("skipped") or {}).get("reason")
+            out[comp["function"], place] = (brk.get("reason"), reasons, skipped)
+        return out
+    mine, theirs = by_place(a), by_place(b)
+    for key in sorted(set(mine) & set(theirs)):
+        name = "%s, compile #%d" % key
+        for label, x, y in zip(("graph break", "recompile reasons", "skipped"), mine[key], theirs[key]):
+            if normalised(json.dumps(x), a.path) != normalised(json.dumps(y), b.path):
+                yield "%s: %s" % (name, label), x, y
+    for key in sorted(set(mine) ^ set(theirs)):
+        yield "%s, compile #%d" % key, "present" if key in mine else "absent", "present" if key in theirs else "absent"
