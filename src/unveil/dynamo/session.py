@@ -24,7 +24,7 @@ import types
 import warnings
 import weakref
 
-from . import adapter, explanations, from_dump, guard_source, readable
+from . import adapter, explanations, from_dump, guard_source, ranks, readable
 from .dump import DumpDir, failure_text, safe_name
 from .fullcode import full_code_text
 from .graphs import aot_file_text, backend_file_text, class_name, graph_file_text
@@ -152,6 +152,7 @@ class DebugSession:
         self.aliases = {}            # id of a code object run instead of Dynamo's -> (it, Dynamo's)
         self.failures = []
         self.index_file = None
+        self.rank = None             # the process's rank in a distributed run (its files go to rank_<r>/)
         self.lines = LineMap()
         self.generation = 0
         self.replaced = from_dump.Replacements()         # graph forwards, resume codes, globals
@@ -167,7 +168,9 @@ class DebugSession:
     def __enter__(self):
         if self._active:
             raise RuntimeError("this prepare_debug session is already active")
-        self.dump = DumpDir(self.dump_dir, adapter.torch_version())
+        self.rank = ranks.rank_of_process()
+        path = self.dump_dir if self.rank is None else ranks.rank_dir(self.dump_dir, self.rank)
+        self.dump = DumpDir(path, adapter.torch_version())
         HUB.add(self)
         self._active = True
         return self
@@ -528,6 +531,8 @@ class DebugSession:
         self.dump.compiles = [c.describe() for fn in self.functions.values() for c in fn.compiles]
         self.dump.write_summary(explanations.summary_text(self.dump.functions, self.dump.compiles))
         self.index_file = self.dump.write_index(self.failures)
+        if self.rank is not None:
+            ranks.write_ranks_index(self.dump_dir)
 
     def write_guards(self, fn):
         fn.entries = []

@@ -1,0 +1,30 @@
+"""Distributed runs: under torchrun each rank dumps into its own directory, and
+``ranks.json`` covers them all and flags the rank whose graphs or guards differ."""
+import json
+import os
+import subprocess
+import sys
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_examples")
+
+
+def test_each_rank_dumps_apart_and_the_rank_that_differs_is_flagged(tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), OMP_NUM_THREADS="1")
+    done = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
+                           os.path.join(EXAMPLES, "two_ranks.py"), str(tmp_path)],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr[-4000:]
+    assert done.stdout.count("total 18.0") == 2, done.stdout       # 9 on each rank, all-reduced
+    for rank in (0, 1):
+        index = json.loads((tmp_path / ("rank_%d" % rank) / "index.json").read_text())
+        assert {a["kind"] for a in index["artifacts"]} >= {"transformed_code", "graph", "guards", "full_code"}
+    ranks = json.loads((tmp_path / "ranks.json").read_text())
+    assert ranks["world_size"] == 2
+    first, second = ranks["ranks"]
+    assert (first["rank"], first["dir"], first["differs_from"], first["differences"]) == (0, "rank_0", None, [])
+    assert second["rank"] == 1 and second["differs_from"] == 0
+    differing = " ".join(second["differences"])
+    assert "step.compile_0_0.graph.py" in differing and "step.compile_0_0.guards.py" in differing, second
+    graph = (tmp_path / "rank_1" / "step.compile_0_0.graph.py").read_text()
+    assert "relu" in graph and "relu" not in (tmp_path / "rank_0" / "step.compile_0_0.graph.py").read_text()
+    assert not (tmp_path / "index.json").exists()       # the top level holds the ranks' directories
