@@ -22,7 +22,7 @@ _VOLATILE = [
     (re.compile(r"\bcompile \d+/\d+\b"), "compile N/N"),
     (re.compile(r"\[\d+/\d+\]"), "[N/N]"),
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x..."),
-    (re.compile(r"\b\d{10,}\b"), "<id>"),                       # object and type ids in guards
+    (re.compile(r"(?<![0-9])\d{10,}(?![0-9])"), "<id>"),        # object and type ids (also in names Dynamo makes)
 ]
 #: a compiled graph's global, with the uuid torch 2.6+ adds (also inside ``..._GraphModule``)
 _GRAPH_ID = re.compile(r"\b__compiled_fn_\d+(?:_[0-9a-f]{8}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{12})?"
