@@ -144,6 +144,14 @@ class _Follower:
                     lists[target.id] = held
                     self.followed = True
                     return
+            elif isinstance(target, ast.Name) and _names(stmt.value) & lists.keys() \
+                    and not self._call_on_lists(stmt.value, lists):
+                held = self.value(stmt.value, lists, later, out, stmt)     # a local restored from a list
+                if isinstance(held, _Value):
+                    out.append(_at(ast.Assign(targets=[target], value=self.written(held)), stmt))
+                    lists.pop(target.id, None)
+                    return
+                raise _Unfollowed
             elif isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Slice):
                 holder = self.value(target.value, lists, later, out, stmt)
                 if isinstance(holder, _List):
