@@ -41,7 +41,7 @@ def test_a_script_runs_as_python_runs_it(mode, status, tmp_path):
     assert "stdin a line on stdin" in ours.stdout and "result [4.0, 4.0, 4.0]" in ours.stdout
     *program_err, last = ours.stderr.rstrip("\n").split("\n")
     assert "\n".join(program_err).strip() == plain.stderr.strip()      # the same traceback or message
-    assert last == "unveil: dump in %s (index.json, summary.txt)" % (tmp_path / "dump")
+    assert last == "unveil: dump in %s, report %s" % (tmp_path / "dump", tmp_path / "dump" / "report" / "index.html")
     index = _dump_is_complete(tmp_path / "dump", "step")
     assert any(c["graph_break"] for c in index["compiles"])
 

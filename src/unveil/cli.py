@@ -98,6 +98,14 @@ def build_parser():
     diff.add_argument("dump_b", metavar="DIR_B")
     diff.set_defaults(handler=_cmd_diff)
 
+    report = commands.add_parser(
+        "report", help="build the HTML report of a dump directory (needs the [report] extra)",
+        description="Write DIR/report/: an index of every compiled function and a page per function and per "
+                    "dumped file, highlighted and linked, opened from disk with nothing loaded from elsewhere.  "
+                    "Prints the index page's path.")
+    report.add_argument("dump_dir", metavar="DIR")
+    report.set_defaults(handler=_cmd_report)
+
     run = commands.add_parser(
         "run", help="run a program unchanged with prepare_debug (or debug) active for the whole run",
         usage="%s run [-h] [--dump-dir DIR] [--debug] (SCRIPT | -m MODULE) [ARGS ...]" % PROG,
@@ -108,6 +116,7 @@ def build_parser():
                      help="where the dump goes (default: %(default)s)")
     run.add_argument("--debug", action="store_true",
                      help="use unveil.debug(): compiled code runs from the dumped files (breakpoints stop there)")
+    run.add_argument("--no-report", action="store_true", help="do not build the HTML report at the end")
     run.add_argument("-m", dest="module", nargs=argparse.REMAINDER, metavar="MODULE ARGS",
                      help="run a module as python -m does; everything after it goes to the module")
     run.add_argument("program", nargs=argparse.REMAINDER, metavar="SCRIPT ARGS", help="the script and its arguments")
@@ -208,8 +217,27 @@ def _cmd_run(args):
     from unveil.runner import run
     within = (unveil.debug if args.debug else unveil.prepare_debug)(args.dump_dir)
     status = run(target, rest, module=module, within=within)
-    sys.stderr.write("%s: dump in %s (index.json, summary.txt)\n" % (PROG, os.path.abspath(args.dump_dir)))
+    where = os.path.abspath(args.dump_dir)
+    if args.no_report:
+        sys.stderr.write("%s: dump in %s (index.json, summary.txt)\n" % (PROG, where))
+        return status
+    from unveil.report import ReportError, build_report
+    try:
+        page = build_report(where)
+    except ReportError as exc:
+        sys.stderr.write("%s: dump in %s (index.json, summary.txt); no report: %s\n" % (PROG, where, exc))
+        return status
+    sys.stderr.write("%s: dump in %s, report %s\n" % (PROG, where, page))
     return status
+
+
+def _cmd_report(args):
+    from unveil.report import ReportError, build_report
+    try:
+        print(build_report(os.path.abspath(args.dump_dir)))
+    except ReportError as exc:
+        raise CliError(str(exc)) from None
+    return 0
 
 
 def _check_dump_dir(path):

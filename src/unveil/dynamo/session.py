@@ -132,6 +132,7 @@ class Function:
                 "filename": self.code.co_filename, "line": self.code.co_firstlineno,
                 "kind": "resume" if self.is_resume else "function", "key": self.key,
                 "resumes": self.parent.key if self.parent is not None else None,
+                "installed_as": self.installed_as,
                 "resume_reason": explanations.one_line(self.graph_break),
                 "graph_break": self.graph_break, "continues": self.continues,
                 "compiles": [c.cid for c in self.compiles if c.transformed is not None],

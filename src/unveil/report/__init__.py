@@ -1,0 +1,206 @@
+"""``unveil report DIR``: a static site over a dump directory, opened from disk with no
+server and nothing loaded from outside it (jinja2 templates, pygments highlighting;
+the ``[report]`` extra).
+
+``DIR/report/index.html`` lists every function with its compiles, graph breaks,
+skipped frames and recompile reasons; a page per function shows its source (from
+its file) with each graph break marked at its line, then per compile the break,
+the recompile reasons (linked to the failed guard's line) and the dumped files;
+a page per dumped file shows it highlighted with numbered, linkable lines, and
+links to the graphs and resume functions it calls.  Reads the dump only: no torch.
+"""
+import json
+import os
+import re
+
+REPORT_DIR = "report"
+_GRAPH_CALL = re.compile(r"\b(__compiled_fn_\d+(?:_[0-9a-f_]{36})?)\b")
+_RESUME_CALL = re.compile(r"\b(__resume_at_\d+_\d+)\b")
+
+
+class ReportError(Exception):
+    """Not a dump directory, or the report's libraries are missing."""
+
+
+def build_report(dump_dir, out_dir=None):
+    """Write the site for ``dump_dir`` into ``out_dir`` (default ``dump_dir/report``);
+    return the path of its index page."""
+    try:
+        import jinja2
+        import pygments  # noqa: F401
+    except ImportError:
+        raise ReportError("the report needs jinja2 and pygments: pip install 'unveil[report]'") from None
+    try:
+        with open(os.path.join(dump_dir, "index.json"), encoding="utf-8") as fh:
+            index = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise ReportError("%s is not a dump directory (index.json: %s)" % (dump_dir, exc)) from None
+    out_dir = out_dir or os.path.join(dump_dir, REPORT_DIR)
+    os.makedirs(os.path.join(out_dir, "files"), exist_ok=True)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("unveil.report", "templates"),
+                             autoescape=jinja2.select_autoescape(["html"]), keep_trailing_newline=True)
+    site = _Site(dump_dir, index)
+    _write(out_dir, "style.css", _stylesheet())
+    for art in index["artifacts"]:
+        _write(out_dir, site.file_page(art), env.get_template("file.html").render(
+            root="../", art=art, code=site.highlighted(art), calls=site.calls(art), function=site.page_of(art)))
+    for fn in index["functions"]:
+        _write(out_dir, site.function_page(fn), env.get_template("function.html").render(
+            root="", fn=fn, source=site.source_of(fn), compiles=site.compiles_of(fn),
+            files=site.files_of(fn), resumes=site.resumes_of(fn)))
+    summary = _read(os.path.join(dump_dir, "summary.txt"))
+    _write(out_dir, "index.html", env.get_template("index.html").render(
+        root="", index=index, rows=site.rows(), summary=summary))
+    return os.path.join(out_dir, "index.html")
+
+
+class _Site:
+    def __init__(self, dump_dir, index):
+        self.dump_dir = dump_dir
+        self.index = index
+        self.by_key = {fn["key"]: fn for fn in index["functions"]}
+        self.graph_files = {a["graph"]: a for a in index["artifacts"] if a.get("graph")}
+        self.by_file = {a["file"]: a for a in index["artifacts"]}
+
+    # -- names ------------------------------------------------------------------
+    @staticmethod
+    def function_page(fn):
+        return "function_%s.html" % _slug(fn["key"])
+
+    @staticmethod
+    def file_page(art):
+        return "files/%s.html" % _slug(art["file"])
+
+    def page_of(self, art):
+        fn = self.by_key.get(art["function"])
+        return self.function_page(fn) if fn is not None else None
+
+    # -- content ----------------------------------------------------------------
+    def highlighted(self, art):
+        from pygments import highlight
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import PythonLexer
+        text = _read(os.path.join(self.dump_dir, art["file"])) or ""
+        return highlight(text, PythonLexer(), HtmlFormatter(linenos="table", lineanchors="L", anchorlinenos=True))
+
+    def calls(self, art):
+        """The graphs and resume functions a file names, as (label, page) links."""
+        text = _read(os.path.join(self.dump_dir, art["file"])) or ""
+        links = []
+        for name in sorted(set(_GRAPH_CALL.findall(text))):
+            target = self.graph_files.get(name)
+            if target is not None and target["file"] != art["file"]:
+                links.append(("graph %s" % name, self.file_page(target)))
+        resumes = [a for a in self.index["artifacts"] if a["kind"] == "resume_function"]
+        for name in sorted(set(_RESUME_CALL.findall(text))):
+            for fn in self.index["functions"]:
+                if name in (fn.get("installed_as") or []):
+                    links += [("resume function %s" % name, self.file_page(a)) for a in resumes
+                              if a["function"] == fn["key"]]
+        owner = self.by_key.get(art["function"]) or {}
+        parent = self.by_key.get(owner.get("resumes"))
+        if art["kind"] == "resume_function" and parent is not None:
+            anchor = "#L%s" % art["line"] if self._shows_line(parent, art.get("line")) else ""
+            links.append(("resumes %s at line %s" % (parent["name"], art.get("line")),
+                          self.function_page(parent) + anchor))
+        return links
+
+    def _shows_line(self, fn, line):
+        return any(str(number) == str(line) for number, _, _ in self.source_of(fn))
+
+    def source_of(self, fn):
+        """The function's lines from its file, each marked with the graph breaks at it."""
+        lines = (_read(fn["filename"]) or "").splitlines()
+        first = fn["line"]
+        last = min(len(lines), first + _length(lines, first - 1))
+        breaks = {}
+        for comp in self.index["compiles"]:
+            brk = comp.get("graph_break") or {}
+            for frame in [brk.get("location")] + (brk.get("user_stack") or []):
+                if frame and frame["filename"] == fn["filename"] and first <= frame["line"] <= last:
+                    breaks.setdefault(frame["line"], set()).add(brk["reason"])
+        return [(n, lines[n - 1], sorted(breaks.get(n, ()))) for n in range(first, last + 1)] if lines else []
+
+    def compiles_of(self, fn):
+        out = []
+        for comp in self.index["compiles"]:
+            if comp["function"] != fn["key"]:
+                continue
+            reasons = []
+            for reason in comp.get("recompile_reasons") or []:
+                guards = next((a for a in self.index["artifacts"] if a["function"] == fn["key"]
+                               and a["kind"] == "guards" and a.get("compile_id") == reason["failed_entry"]), None)
+                link = None
+                if guards is not None:
+                    link = self.file_page(guards) + ("#L-%d" % reason["guard_line"] if reason.get("guard_line") else "")
+                reasons.append((reason, link))
+            out.append((comp, reasons))
+        return out
+
+    def files_of(self, fn):
+        return [(a, self.file_page(a)) for a in self.index["artifacts"] if a["function"] == fn["key"]]
+
+    def resumes_of(self, fn):
+        return [(f, self.function_page(f)) for f in self.index["functions"]
+                if f["kind"] == "resume" and f.get("resumes") == fn["key"]]
+
+    def rows(self):
+        out = []
+        for fn in self.index["functions"]:
+            comps = [c for c in self.index["compiles"] if c["function"] == fn["key"]]
+            out.append({"fn": fn, "page": self.function_page(fn), "compiles": len(comps),
+                        "breaks": sum(1 for c in comps if c.get("graph_break")),
+                        "skipped": sum(1 for c in comps if c.get("skipped")),
+                        "recompiles": sum(1 for c in comps if c.get("recompile_reasons"))})
+        return out
+
+
+def _length(lines, start):
+    """How many lines after ``start`` belong to the def there (by indentation; the
+    decorators a code object's first line may point at come before it)."""
+    if start >= len(lines):
+        return 0
+    head = start
+    while head < len(lines) - 1 and lines[start].lstrip().startswith("@") \
+            and not lines[head].lstrip().startswith(("def ", "async def ")):
+        head += 1
+    indent = len(lines[head]) - len(lines[head].lstrip())
+    n = head - start
+    for line in lines[head + 1:]:
+        if line.strip() and len(line) - len(line.lstrip()) <= indent and not line.lstrip().startswith((")", "#")):
+            break
+        n += 1
+    while n and not lines[start + n].strip():
+        n -= 1
+    return n
+
+
+def _slug(text):
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", text)
+
+
+def _read(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def _write(out_dir, name, text):
+    with open(os.path.join(out_dir, name), "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def _stylesheet():
+    from pygments.formatters import HtmlFormatter
+    return _BASE_CSS + HtmlFormatter().get_style_defs(".highlight")
+
+
+_BASE_CSS = """body { font-family: sans-serif; margin: 1.5em; }
+table.list { border-collapse: collapse; } table.list td, table.list th { border: 1px solid #ccc; padding: 2px 8px; }
+pre.source span.break { background: #fdd; } .reason { color: #a00; }
+.highlight pre { margin: 0; } td.linenos { color: #888; }
+"""
+
+__all__ = ["build_report", "ReportError"]

@@ -1,0 +1,111 @@
+"""``unveil report``: a static site over a dump that opens from disk.  Every link and
+anchor resolves, nothing is loaded from outside the site, and every page the index
+promises is there; on a tiny GPT-2 in training with a graph break in a layer."""
+import html.parser
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+
+import pytest
+
+import unveil
+from unveil.report import ReportError, build_report
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from programs import PROGRAMS  # noqa: E402
+from test_prepare_debug import execute  # noqa: E402
+
+
+class _Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links, self.ids = [], set()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for name in ("href", "src"):
+            if attrs.get(name):
+                self.links.append(attrs[name])
+        for name in ("id", "name"):
+            if attrs.get(name):
+                self.ids.add(attrs[name])
+
+
+def check_site(root):
+    """Every page's links resolve to a page of the site and an anchor in it."""
+    pages = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            if name.endswith(".html"):
+                page = _Page()
+                with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                    page.feed(fh.read())
+                pages[os.path.normpath(os.path.join(folder, name))] = page
+    checked = 0
+    for path, page in pages.items():
+        for link in page.links:
+            parts = urllib.parse.urlsplit(link)
+            assert not parts.scheme and not parts.netloc, (path, link)      # nothing from outside
+            target = os.path.normpath(os.path.join(os.path.dirname(path), parts.path)) if parts.path else path
+            assert os.path.exists(target), (path, link)
+            if parts.fragment:
+                assert parts.fragment in pages[target].ids, (path, link)
+            checked += 1
+    return pages, checked
+
+
+@pytest.fixture(scope="module")
+def gpt2_dump(tmp_path_factory):
+    dump = tmp_path_factory.mktemp("gpt2") / "dump"
+    program = next(p for p in PROGRAMS if p.name == "hf_gpt2_train_break")
+    with unveil.prepare_debug(dump) as session:
+        keep = execute(program)
+    assert session.failures == [] and keep
+    return dump
+
+
+def test_every_link_of_the_report_resolves(gpt2_dump):
+    index_page = build_report(str(gpt2_dump))
+    assert index_page == os.path.join(str(gpt2_dump), "report", "index.html")
+    pages, checked = check_site(os.path.dirname(index_page))
+    index = json.loads((gpt2_dump / "index.json").read_text())
+    assert len(pages) == 1 + len(index["functions"]) + len(index["artifacts"])
+    assert checked > len(pages)
+
+
+def test_graph_breaks_show_at_their_line_and_files_link_what_they_call(gpt2_dump):
+    root = os.path.dirname(build_report(str(gpt2_dump)))
+    index = json.loads((gpt2_dump / "index.json").read_text())
+    broke = next(c for c in index["compiles"] if c["graph_break"] and c["function"] == "GPT2Block.forward")
+    page = open(os.path.join(root, "function_GPT2Block.forward.html"), encoding="utf-8").read()
+    assert 'class="break"' in page and "# graph break: Call to `torch._dynamo.graph_break()`" in page
+    assert broke["graph_break"]["reason"] in page
+    transformed = next(a for a in index["artifacts"] if a["function"] == "GPT2Block.forward"
+                       and a["kind"] == "transformed_code")
+    text = open(os.path.join(root, "files", transformed["file"] + ".html"), encoding="utf-8").read()
+    assert ">graph __compiled_fn_" in text and ">resume function __resume_at_" in text, text[:3000]
+
+
+def test_run_builds_the_report_and_report_rebuilds_it(tmp_path):
+    examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_examples")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "-m", "unveil", "run", "--dump-dir", str(tmp_path / "dump"),
+                           "compiled_script.py"], cwd=examples, input="x\n", capture_output=True, text=True,
+                          env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == "unveil: dump in %s, report %s" % (
+        tmp_path / "dump", tmp_path / "dump" / "report" / "index.html"), done.stderr
+    check_site(str(tmp_path / "dump" / "report"))
+    again = subprocess.run([sys.executable, "-m", "unveil", "report", str(tmp_path / "dump")], capture_output=True,
+                           text=True, env=env, timeout=600)
+    assert again.returncode == 0 and again.stdout.strip() == str(tmp_path / "dump" / "report" / "index.html")
+    bad = subprocess.run([sys.executable, "-m", "unveil", "report", str(tmp_path / "nothing")], capture_output=True,
+                         text=True, env=env, timeout=600)
+    assert bad.returncode == 2 and bad.stderr.startswith("unveil: error: ") and bad.stderr.count("\n") == 1
+
+
+def test_a_directory_without_an_index_is_a_clear_error(tmp_path):
+    with pytest.raises(ReportError, match="is not a dump directory"):
+        build_report(str(tmp_path))
