@@ -167,7 +167,7 @@ def _length(lines, start):
     indent = len(lines[head]) - len(lines[head].lstrip())
     n = head - start
     for line in lines[head + 1:]:
-        if line.strip() and len(line) - len(line.lstrip()) <= indent and not line.lstrip().startswith((")", "#")):
+        if line.strip() and len(line) - len(line.lstrip()) <= indent and not line.lstrip().startswith(")"):
             break
         n += 1
     while n and not lines[start + n].strip():
