@@ -11,6 +11,8 @@ import torch
 import unveil
 from unveil.dumpdiff import diff_dumps
 
+from test_report import check_site
+
 RELU = False
 
 
@@ -75,6 +77,11 @@ def test_the_command_exits_1_on_a_difference_0_on_none_2_on_a_non_dump(tmp_path)
     assert diff(tmp_path / "a", tmp_path / "b").returncode == 1
     same = diff(tmp_path / "a", tmp_path / "c")
     assert same.returncode == 0 and same.stdout.startswith("no difference"), same.stdout
+    page = diff(tmp_path / "a", tmp_path / "b", "--html", tmp_path / "b" / "report")
+    assert page.returncode == 1 and page.stderr.startswith("unveil: diff page "), page.stderr
+    html = (tmp_path / "b" / "report" / "diff.html").read_text()
+    assert "relu" in html and "file(s) differ" in html
+    check_site(str(tmp_path / "b" / "report"))        # its links resolve, nothing from outside
     bad = diff(tmp_path / "a", tmp_path / "nothing")
     assert bad.returncode == 2 and bad.stderr.startswith("unveil: error: ") and bad.stderr.count("\n") == 1
 

@@ -96,6 +96,8 @@ def build_parser():
                     "compile ids).  Exit status 0: the same, 1: they differ.")
     diff.add_argument("dump_a", metavar="DIR_A")
     diff.add_argument("dump_b", metavar="DIR_B")
+    diff.add_argument("--html", metavar="DIR", help="also write the difference as DIR/diff.html (e.g. DIR_B/report, "
+                                                   "beside DIR_B's report)")
     diff.set_defaults(handler=_cmd_diff)
 
     report = commands.add_parser(
@@ -190,6 +192,13 @@ def _cmd_diff(args):
         lines = diff_dumps(args.dump_a, args.dump_b)
     except DumpError as exc:
         raise CliError(str(exc)) from None
+    if args.html:
+        from unveil.report import ReportError, build_diff_page
+        try:
+            page = build_diff_page(os.path.abspath(args.dump_a), os.path.abspath(args.dump_b), lines, args.html)
+        except ReportError as exc:
+            raise CliError(str(exc)) from None
+        sys.stderr.write("%s: diff page %s\n" % (PROG, os.path.abspath(page)))
     for line in lines:
         print(line)
     if not lines:

@@ -54,6 +54,29 @@ def build_report(dump_dir, out_dir=None):
     return os.path.join(out_dir, "index.html")
 
 
+def build_diff_page(dump_a, dump_b, lines, out_dir):
+    """``out_dir/diff.html``: the difference between two dumps (``unveil diff``'s lines),
+    highlighted; return its path."""
+    try:
+        import jinja2
+        from pygments import highlight
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import DiffLexer
+    except ImportError:
+        raise ReportError("the report needs jinja2 and pygments: pip install 'unveil[report]'") from None
+    os.makedirs(out_dir, exist_ok=True)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("unveil.report", "templates"),
+                             autoescape=jinja2.select_autoescape(["html"]))
+    code = highlight("\n".join(lines) + "\n", DiffLexer(), HtmlFormatter(linenos="table", lineanchors="L",
+                                                                          anchorlinenos=True)) if lines else ""
+    if not os.path.exists(os.path.join(out_dir, "style.css")):
+        _write(out_dir, "style.css", _stylesheet())
+    _write(out_dir, "diff.html", env.get_template("diff.html").render(
+        root="", dump_a=dump_a, dump_b=dump_b, code=code, count=sum(1 for x in lines if x.startswith("+++ ")),
+        index=os.path.exists(os.path.join(out_dir, "index.html"))))
+    return os.path.join(out_dir, "diff.html")
+
+
 class _Site:
     def __init__(self, dump_dir, index):
         self.dump_dir = dump_dir
@@ -203,4 +226,4 @@ pre.source span.break { background: #fdd; } .reason { color: #a00; }
 .highlight pre { margin: 0; } td.linenos { color: #888; }
 """
 
-__all__ = ["build_report", "ReportError"]
+__all__ = ["build_report", "build_diff_page", "ReportError"]
