@@ -4,6 +4,7 @@ promises is there; on a tiny GPT-2 in training with a graph break in a layer."""
 import html.parser
 import json
 import os
+import re
 import subprocess
 import sys
 import urllib.parse
@@ -73,6 +74,11 @@ def test_every_link_of_the_report_resolves(gpt2_dump):
     index = json.loads((gpt2_dump / "index.json").read_text())
     assert len(pages) == 1 + len(index["functions"]) + len(index["artifacts"])
     assert checked > len(pages)
+    compiled = [c for c in index["compiles"] if c["compiled"]]
+    assert compiled and all(c["times"]["frame"] > 0 for c in compiled)     # from Dynamo's metrics
+    assert "compile time (s)" in open(index_page, encoding="utf-8").read()
+    page = open(os.path.join(os.path.dirname(index_page), "function_GPT2Block.forward.html"), encoding="utf-8").read()
+    assert re.search(r"Compile time: backend [\d.]+ s, frame [\d.]+ s", page), page
 
 
 def test_graph_breaks_show_at_their_line_and_files_link_what_they_call(gpt2_dump):

@@ -129,8 +129,25 @@ def frame_outcome(metrics):
         failure = {"type": metrics.get("fail_type"), "reason": reason.splitlines()[0] if reason else None,
                    "location": where}
     restarts = sorted(metrics.get("restart_reasons") or [])
+    times = {stage: metrics.get(field) for stage, field in _STAGE_TIMES if metrics.get(field) is not None}
+    caches = {name: metrics.get(field) or 0 for name, field in _CACHE_COUNTS}
     return {"compiled": compiled, "failure": failure,
-            "restarts": [r.strip().splitlines()[0] for r in restarts if r.strip()]}
+            "restarts": [r.strip().splitlines()[0] for r in restarts if r.strip()],
+            "times": times, "caches": {k: v for k, v in caches.items() if v}}
+
+
+#: seconds a compile spent, per stage, as Dynamo's compilation metrics name them
+_STAGE_TIMES = [("frame", "entire_frame_compile_time_s"), ("backend", "backend_compile_time_s"),
+                ("inductor", "inductor_compile_time_s"), ("code_gen", "code_gen_time_s")]
+#: cache hits and misses a compile had, as Dynamo's compilation metrics count them
+_CACHE_COUNTS = [("fx_graph_local_hits", "inductor_fx_local_cache_hit_count"),
+                 ("fx_graph_local_misses", "inductor_fx_local_cache_miss_count"),
+                 ("fx_graph_remote_hits", "inductor_fx_remote_cache_hit_count"),
+                 ("fx_graph_remote_misses", "inductor_fx_remote_cache_miss_count"),
+                 ("aot_autograd_local_hits", "aotautograd_local_cache_hit_count"),
+                 ("aot_autograd_local_misses", "aotautograd_local_cache_miss_count"),
+                 ("aot_autograd_remote_hits", "aotautograd_remote_cache_hit_count"),
+                 ("aot_autograd_remote_misses", "aotautograd_remote_cache_miss_count")]
 
 
 def continuation(code, offset):

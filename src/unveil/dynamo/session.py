@@ -83,7 +83,8 @@ class Compile:
                 "resume_functions": [f.key for f in self.resume_functions],
                 "skipped": None if self.fullgraph else self.skipped(),
                 "failed": self.skipped() if self.fullgraph else None, "restarts": outcome.get("restarts", []),
-                "recompile_reasons": self.recompile_reasons}
+                "recompile_reasons": self.recompile_reasons, "times": outcome.get("times", {}),
+                "caches": outcome.get("caches", {})}
 
     def skipped(self):
         """Why Dynamo made no code for this frame, or None: the failure its metrics name, and

@@ -174,7 +174,11 @@ class _Site:
             out.append({"fn": fn, "page": self.function_page(fn), "compiles": len(comps),
                         "breaks": sum(1 for c in comps if c.get("graph_break")),
                         "skipped": sum(1 for c in comps if c.get("skipped")),
-                        "recompiles": sum(1 for c in comps if c.get("recompile_reasons"))})
+                        "recompiles": sum(1 for c in comps if c.get("recompile_reasons")),
+                        "seconds": sum((c.get("times") or {}).get("frame") or 0 for c in comps),
+                        "hits": sum(n for c in comps for k, n in (c.get("caches") or {}).items() if k.endswith("hits")),
+                        "misses": sum(n for c in comps for k, n in (c.get("caches") or {}).items()
+                                      if k.endswith("misses"))})
         return out
 
 
