@@ -65,6 +65,7 @@ class DumpDir:
         self.artifacts = []
         self.functions = []
         self.compiles = []
+        self.line_map = {}           # file -> [[user file, user line, dumped line]] (LineMap.table)
         self.torch_version = torch_version
 
     def _claim(self, name, text):
@@ -135,6 +136,7 @@ class DumpDir:
             "skipped_frames": [c for c in self.compiles if c["skipped"]],
             "artifacts": self.artifacts,
             "failures": failures,
+            "line_map": self.line_map,
         }
         with self._lock:
             for file, _, _ in self._previous.values():

@@ -83,6 +83,16 @@ class LineMap:
             path, line = found[0]
         return path, line
 
+    def table(self, directory):
+        """Every dumped line that runs a user's line, as ``{file relative to directory:
+        [[user file, user line, dumped line], ...]}`` (the user's, through dumped files)."""
+        out = {}
+        for path, (_, entries) in sorted(self._files.items()):
+            rows = sorted([list(self.origin(file, line)) + [dumped] for file, line, dumped in entries],
+                          key=lambda row: row[2])
+            out[os.path.relpath(path, directory)] = rows
+        return out
+
     def _direct(self, user_file, user_line):
         for path, (kind, entries) in sorted(self._files.items()):
             previous = None

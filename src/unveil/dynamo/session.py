@@ -531,6 +531,7 @@ class DebugSession:
                 self.guarded("write_full_code", fn)
         self.dump.functions = [fn.describe() for fn in self.functions.values()]
         self.dump.compiles = [c.describe() for fn in self.functions.values() for c in fn.compiles]
+        self.dump.line_map = self.lines.table(self.dump.path)
         self.dump.write_summary(explanations.summary_text(self.dump.functions, self.dump.compiles))
         self.index_file = self.dump.write_index(self.failures)
         if self.rank is not None:

@@ -129,7 +129,7 @@ class _Site:
         return links
 
     def _shows_line(self, fn, line):
-        return any(str(number) == str(line) for number, _, _ in self.source_of(fn))
+        return any(str(row[0]) == str(line) for row in self.source_of(fn))
 
     def source_of(self, fn):
         """The function's lines from its file, each marked with the graph breaks at it."""
@@ -142,7 +142,27 @@ class _Site:
             for frame in [brk.get("location")] + (brk.get("user_stack") or []):
                 if frame and frame["filename"] == fn["filename"] and first <= frame["line"] <= last:
                     breaks.setdefault(frame["line"], set()).add(brk["reason"])
-        return [(n, lines[n - 1], sorted(breaks.get(n, ()))) for n in range(first, last + 1)] if lines else []
+        became = self._became(fn["filename"])
+        return [(n, lines[n - 1], sorted(breaks.get(n, ())), became.get(n, []))
+                for n in range(first, last + 1)] if lines else []
+
+    def _became(self, filename):
+        """Per line of the user's file: (label, link) of the first dumped line of each run
+        that runs it (transformed code, resume functions, graphs)."""
+        wanted = os.path.normcase(os.path.abspath(filename))
+        out = {}
+        for file, rows in sorted(self.index.get("line_map", {}).items()):
+            art = self.by_file.get(file)
+            if art is None:
+                continue
+            previous = {}
+            for user_file, user_line, dumped in rows:
+                if user_file == wanted:
+                    if previous.get(user_line) != dumped - 1:
+                        out.setdefault(user_line, []).append(
+                            ("%s:%d" % (art["kind"], dumped), "%s#L-%d" % (self.file_page(art), dumped)))
+                    previous[user_line] = dumped
+        return out
 
     def compiles_of(self, fn):
         out = []
@@ -226,7 +246,7 @@ def _stylesheet():
 
 _BASE_CSS = """body { font-family: sans-serif; margin: 1.5em; }
 table.list { border-collapse: collapse; } table.list td, table.list th { border: 1px solid #ccc; padding: 2px 8px; }
-pre.source span.break { background: #fdd; } .reason { color: #a00; }
+pre.source span.break { background: #fdd; } .reason { color: #a00; } .became { font-size: smaller; }
 .highlight pre { margin: 0; } td.linenos { color: #888; }
 """
 
