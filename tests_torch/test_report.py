@@ -96,6 +96,11 @@ def test_graph_breaks_show_at_their_line_and_files_link_what_they_call(gpt2_dump
                        and a["kind"] == "transformed_code")
     text = open(os.path.join(root, "files", transformed["file"] + ".html"), encoding="utf-8").read()
     assert ">graph __compiled_fn_" in text and ">resume function __resume_at_" in text, text[:3000]
+    # the call itself links to the graph and to the resume function
+    assert re.search(r'<a href="\.\./files/GPT2Block\.forward\.compile_\d+_0\.graph\.py\.html"><span class="n">'
+                     r'__compiled_fn_', text), text
+    assert re.search(r'<a href="\.\./files/GPT2Block\.torch_dynamo_resume_in_forward_at_308\.resume_function\.py'
+                     r'\.html"><span class="n">__resume_at_', text), text
 
 
 def test_run_builds_the_report_and_report_rebuilds_it(tmp_path):

@@ -16,6 +16,8 @@ import re
 REPORT_DIR = "report"
 _GRAPH_CALL = re.compile(r"\b(__compiled_fn_\d+(?:_[0-9a-f_]{36})?)\b")
 _RESUME_CALL = re.compile(r"\b(__resume_at_\d+_\d+)\b")
+#: a name token in pygments' HTML (strings and comments are other tokens)
+_NAME_TOKEN = re.compile(r'<span class="n">(__compiled_fn_\w+|__resume_at_\w+)</span>')
 
 
 class ReportError(Exception):
@@ -104,22 +106,35 @@ class _Site:
         from pygments.formatters import HtmlFormatter
         from pygments.lexers import PythonLexer
         text = _read(os.path.join(self.dump_dir, art["file"])) or ""
-        return highlight(text, PythonLexer(), HtmlFormatter(linenos="table", lineanchors="L", anchorlinenos=True))
+        code = highlight(text, PythonLexer(), HtmlFormatter(linenos="table", lineanchors="L", anchorlinenos=True))
+        targets = self._call_targets(art, text)
 
-    def calls(self, art):
-        """The graphs and resume functions a file names, as (label, page) links."""
-        text = _read(os.path.join(self.dump_dir, art["file"])) or ""
-        links = []
-        for name in sorted(set(_GRAPH_CALL.findall(text))):
+        def linked(match):         # a name token pygments marked, for a graph or resume function it calls
+            page = targets.get(match.group(1))
+            return '<a href="../%s">%s</a>' % (page, match.group(0)) if page else match.group(0)
+        return _NAME_TOKEN.sub(linked, code) if targets else code
+
+    def _call_targets(self, art, text):
+        """``{global: page}`` for the compiled graphs and resume functions ``text`` names."""
+        targets = {}
+        for name in set(_GRAPH_CALL.findall(text)):
             target = self.graph_files.get(name)
             if target is not None and target["file"] != art["file"]:
-                links.append(("graph %s" % name, self.file_page(target)))
-        resumes = [a for a in self.index["artifacts"] if a["kind"] == "resume_function"]
-        for name in sorted(set(_RESUME_CALL.findall(text))):
+                targets[name] = self.file_page(target)
+        for name in set(_RESUME_CALL.findall(text)):
             for fn in self.index["functions"]:
-                if name in (fn.get("installed_as") or []):
-                    links += [("resume function %s" % name, self.file_page(a)) for a in resumes
-                              if a["function"] == fn["key"]]
+                page = next((self.file_page(a) for a in self.index["artifacts"] if a["function"] == fn["key"]
+                             and a["kind"] == "resume_function"), None)
+                if page is not None and name in (fn.get("installed_as") or []):
+                    targets[name] = page
+        return targets
+
+    def calls(self, art):
+        """The graphs and resume functions a file names, and the line a resume function
+        resumes at, as (label, page) links."""
+        text = _read(os.path.join(self.dump_dir, art["file"])) or ""
+        links = [("%s %s" % ("graph" if name.startswith("__compiled_fn") else "resume function", name), page)
+                 for name, page in sorted(self._call_targets(art, text).items())]
         owner = self.by_key.get(art["function"]) or {}
         parent = self.by_key.get(owner.get("resumes"))
         if art["kind"] == "resume_function" and parent is not None:
