@@ -124,3 +124,15 @@ def test_run_builds_the_report_and_report_rebuilds_it(tmp_path):
 def test_a_directory_without_an_index_is_a_clear_error(tmp_path):
     with pytest.raises(ReportError, match="is not a dump directory"):
         build_report(str(tmp_path))
+
+
+def test_progress_shows_on_a_terminal_only(gpt2_dump, monkeypatch, capsys):
+    from unveil import cli
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    assert cli._progress("report") is None
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    build_report(str(gpt2_dump), progress=cli._progress("report"))
+    err = capsys.readouterr().err
+    index = json.loads((gpt2_dump / "index.json").read_text())
+    total = 1 + len(index["functions"]) + len(index["artifacts"])
+    assert "\rreport: 1/%d" % total in err and err.endswith("\rreport: %d/%d\r\x1b[K" % (total, total)), err[-300:]

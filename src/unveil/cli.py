@@ -232,7 +232,7 @@ def _cmd_run(args):
         return status
     from unveil.report import ReportError, build_report
     try:
-        page = build_report(where)
+        page = build_report(where, progress=_progress("report"))
     except ReportError as exc:
         sys.stderr.write("%s: dump in %s (index.json, summary.txt); no report: %s\n" % (PROG, where, exc))
         return status
@@ -243,10 +243,22 @@ def _cmd_run(args):
 def _cmd_report(args):
     from unveil.report import ReportError, build_report
     try:
-        print(build_report(os.path.abspath(args.dump_dir)))
+        print(build_report(os.path.abspath(args.dump_dir), progress=_progress("report")))
     except ReportError as exc:
         raise CliError(str(exc)) from None
     return 0
+
+
+def _progress(what):
+    """``progress(done, total)`` writing ``what: done/total`` over itself on a terminal's
+    stderr; None (silent) when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def progress(done, total):
+        sys.stderr.write("\r%s: %d/%d%s" % (what, done, total, "\r\x1b[K" if done == total else ""))
+        sys.stderr.flush()
+    return progress
 
 
 def _check_dump_dir(path):

@@ -24,9 +24,10 @@ class ReportError(Exception):
     """Not a dump directory, or the report's libraries are missing."""
 
 
-def build_report(dump_dir, out_dir=None):
+def build_report(dump_dir, out_dir=None, progress=None):
     """Write the site for ``dump_dir`` into ``out_dir`` (default ``dump_dir/report``);
-    return the path of its index page."""
+    return the path of its index page.  ``progress(done, total)`` is called after each
+    page."""
     try:
         import jinja2
         import pygments  # noqa: F401
@@ -43,16 +44,25 @@ def build_report(dump_dir, out_dir=None):
                              autoescape=jinja2.select_autoescape(["html"]), keep_trailing_newline=True)
     site = _Site(dump_dir, index)
     _write(out_dir, "style.css", _stylesheet())
+    total, done = len(index["artifacts"]) + len(index["functions"]) + 1, 0
     for art in index["artifacts"]:
         _write(out_dir, site.file_page(art), env.get_template("file.html").render(
             root="../", art=art, code=site.highlighted(art), calls=site.calls(art), function=site.page_of(art)))
+        done += 1
+        if progress:
+            progress(done, total)
     for fn in index["functions"]:
         _write(out_dir, site.function_page(fn), env.get_template("function.html").render(
             root="", fn=fn, source=site.source_of(fn), compiles=site.compiles_of(fn),
             files=site.files_of(fn), resumes=site.resumes_of(fn)))
+        done += 1
+        if progress:
+            progress(done, total)
     summary = _read(os.path.join(dump_dir, "summary.txt"))
     _write(out_dir, "index.html", env.get_template("index.html").render(
         root="", index=index, rows=site.rows(), summary=summary))
+    if progress:
+        progress(total, total)
     return os.path.join(out_dir, "index.html")
 
 
