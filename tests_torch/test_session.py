@@ -193,3 +193,4 @@ def test_the_demo_command_dumps_the_built_in_example_and_lists_it(tmp_path, caps
     assert {"transformed_code", "guards", "graph", "resume_function", "full_code"} <= kinds
     for art in index["artifacts"]:
         assert art["file"] in out
+    assert "# report (open it in a browser): %s" % (tmp_path / "report" / "index.html") in out

@@ -156,6 +156,11 @@ def _cmd_demo(args):
     for art in session.dump.artifacts:
         print("#   %-18s %-8s %s" % (art["kind"], art.get("compile_id", ""), art["file"]))
     print("#   %-18s %-8s %s" % ("index", "", session.index_file))
+    from unveil.report import ReportError, build_report
+    try:
+        print("# report (open it in a browser): %s" % build_report(os.path.abspath(args.dump_dir)))
+    except ReportError as exc:
+        print("# no report: %s" % exc)
     if session.failures:
         _error("%d part(s) could not be dumped; see %s" % (len(session.failures), session.index_file))
         return EXIT_ERROR
