@@ -36,6 +36,7 @@ def torch(session):
     debugpy and pydevd: torch 2.13.0 from the local wheel first, so that nothing installed later
     can pull another torch."""
     session.install("torch==2.13.0", *CONSTRAINTS)
-    session.install("-e", ".[torch,test,report]", "transformers", "numpy", "debugpy", "pydevd", *CONSTRAINTS)
+    session.install("-e", ".[torch,test,report]", "transformers", "numpy", "debugpy", "pydevd", "playwright",
+                    *CONSTRAINTS)
     session.run("pytest", "-q", "--timeout", "900", "tests_torch", *session.posargs,
                 env={"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"})

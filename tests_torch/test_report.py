@@ -14,6 +14,9 @@ import pytest
 import unveil
 from unveil.report import ReportError, build_report
 
+#: the browser the report test drives (Debian's chromium, installed by .ci/run)
+CHROMIUM = os.environ.get("UNVEIL_CHROMIUM", "/usr/bin/chromium")
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from programs import PROGRAMS  # noqa: E402
 from test_prepare_debug import execute  # noqa: E402
@@ -136,3 +139,38 @@ def test_progress_shows_on_a_terminal_only(gpt2_dump, monkeypatch, capsys):
     index = json.loads((gpt2_dump / "index.json").read_text())
     total = 1 + len(index["functions"]) + len(index["artifacts"])
     assert "\rreport: 1/%d" % total in err and err.endswith("\rreport: %d/%d\r\x1b[K" % (total, total)), err[-300:]
+
+
+def test_a_browser_goes_from_the_index_to_a_break_its_graph_node_and_the_call(gpt2_dump, tmp_path):
+    """Headless Chromium (Debian's, driven by playwright) opens the report from disk and
+    clicks: the index, the layer's function, the graph break's line, the graph node that
+    line became, then the transformed code's call of that graph; a screenshot per step."""
+    from playwright.sync_api import sync_playwright
+    index_page = build_report(str(gpt2_dump))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto("file://" + index_page)
+            assert page.title() == "unveil report: what torch.compile did"
+            page.screenshot(path=str(tmp_path / "1_index.png"))
+            page.click("text=GPT2Block.forward")
+            assert page.url.endswith("function_GPT2Block.forward.html")
+            broken = page.locator("span.break")
+            assert broken.count() == 1 and "self.mlp(hidden_states)" in broken.inner_text()
+            assert "graph break: Call to `torch._dynamo.graph_break()`" in broken.inner_text()
+            page.screenshot(path=str(tmp_path / "2_function.png"))
+            page.locator("#L276 a", has_text="graph:").first.click()
+            assert re.search(r"files/GPT2Block\.forward\.compile_\d+_0\.graph\.py\.html#L-\d+$", page.url), page.url
+            line = int(page.url.rsplit("#L-", 1)[1])
+            assert "self.ln_1" in page.locator("pre").nth(1).inner_text().splitlines()[line - 2]   # its File: comment
+            page.screenshot(path=str(tmp_path / "3_graph.png"))
+            page.go_back()
+            page.locator("#L308 a", has_text="transformed_code:").first.click()     # the broken line's call
+            page.locator("a", has_text="__compiled_fn_").first.click()
+            assert re.search(r"files/GPT2Block\.forward\.compile_\d+_0\.graph\.py\.html$", page.url), page.url
+            assert "class GraphModule" in page.locator("pre").nth(1).inner_text()
+            page.screenshot(path=str(tmp_path / "4_called_graph.png"))
+        finally:
+            browser.close()
+    assert len(list(tmp_path.glob("*.png"))) == 4
