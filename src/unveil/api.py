@@ -1,7 +1,9 @@
 """Public entry points: decompile a function, code object or .pyc; recompile the text."""
 import ast
+import functools
 import inspect
 import os
+import sys
 import types
 
 from .astwalk import nodes
@@ -31,6 +33,26 @@ class Decompiled:
         return self.source
 
 
+def python_function(obj):
+    """The innermost Python function behind ``obj``, or None: through bound methods,
+    ``staticmethod``, ``classmethod``, ``functools.cached_property`` and ``__wrapped__``
+    (``functools.wraps``, ``lru_cache``, networkx's dispatcher), but only as far as
+    Python code goes (jinja2's ``Context.keys`` wraps the built-in ``dict.keys``: its
+    own ``f_all`` is the answer, not ``dict.keys``)."""
+    found, seen = None, set()
+    while obj is not None and id(obj) not in seen and len(seen) < sys.getrecursionlimit():
+        seen.add(id(obj))
+        if isinstance(obj, types.FunctionType):
+            found = obj
+        if isinstance(obj, functools.cached_property):
+            obj = obj.func
+        elif isinstance(obj, (types.MethodType, staticmethod, classmethod)):
+            obj = obj.__func__
+        else:
+            obj = getattr(obj, "__wrapped__", None)
+    return found
+
+
 def code_of(obj):
     """The code object behind a function, method, code object or .pyc path."""
     if isinstance(obj, types.CodeType):
@@ -38,8 +60,7 @@ def code_of(obj):
     if isinstance(obj, (str, os.PathLike)):
         from .pyc import load_pyc
         return load_pyc(obj)
-    func = inspect.unwrap(obj) if callable(obj) else obj
-    func = getattr(func, "__func__", func)
+    func = python_function(obj)
     code = getattr(func, "__code__", None)
     if not isinstance(code, types.CodeType):
         raise DecompilationError("cannot decompile %r: not a function, code object or .pyc path"
