@@ -9,7 +9,7 @@ import types
 from .astwalk import nodes
 from .errors import DecompilationError, InternalError
 from .functions import Bindings, FunctionContext, annotated_assignments, class_body_statements, \
-    docstring_first, enclosing_scope, function_def, is_class_body
+    docstring_first, enclosing_scope, function_def, is_class_body, signature_values
 from . import stackitems as si
 from .unparse import unparse_with_origins
 
@@ -74,12 +74,15 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
     Objects with no literal form in the code's constants are named
     ``<bindings_prefix><type>_<n>`` in the source (``Decompiled.bindings``)."""
     code = code_of(obj)
+    func = None if isinstance(obj, (types.CodeType, str, os.PathLike)) else python_function(obj)
     bindings = Bindings(bindings_prefix)
     try:
         if code.co_flags & inspect.CO_NEWLOCALS:
             fn = si.Function(code)
             fn.ctx = FunctionContext(code, bindings)
             fn.decorators = []
+            if func is not None and func.__code__ is code:
+                signature_values(fn, func, bindings)
             node = function_def(fn, bindings=bindings)
             node._line = code.co_firstlineno
             if node.name != code.co_name or not code.co_name.isidentifier():
