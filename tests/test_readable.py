@@ -94,3 +94,54 @@ def rebuilt_closure(fn):
     scope.update(result.bindings)
     exec(compile(result.source, "<decompiled>", "exec"), scope)
     return scope["__enclosing_scope__"](), result
+
+
+DOCSTRINGS = [
+    "One line.",
+    "Summary.\n\n    Indented body, as written in a def.\n\n        More indented.\n    ",
+    "Ends with a quote\"",
+    "Has ''' and \"\"\" both",
+    "Has \"\"\" only\n  and ends with '",
+    "Backslash \\ and \\n spelled, tab\there, a \r carriage return",
+    "\n    Starts on the second line.\n    ",
+    "Unicode é and a \u2028 separator\n\tindented by a tab",
+    "   leading spaces\n   kept?",
+    "Blank lines with spaces\n    \n        \n    end",
+]
+
+
+def _function_with_docstring(doc, klass=False):
+    source = "def f():\n    %r\n    return 1\n" % (doc,)
+    if klass:
+        source = "class C:\n    def f(self):\n        %r\n        return 1\n" % (doc,)
+    scope = {}
+    exec(compile(source, "<doc>", "exec"), scope)
+    return scope["C"].f if klass else scope["f"]
+
+
+def test_docstrings_are_triple_quoted_blocks_that_recompile_to_the_same_constant():
+    for doc in DOCSTRINGS:
+        for klass in (False, True):
+            fn = _function_with_docstring(doc, klass)
+            result = unveil.decompile_code(fn)
+            stored = fn.__code__.co_consts[0]
+            code = unveil.recompile(result.source, fn.__code__, lines=result.lines)
+            assert code.co_consts[0] == stored, (doc, result.source)
+            assert code.co_code == fn.__code__.co_code
+            assert len(result.lines) == len(result.source.splitlines())
+            if not ("'''" in doc and '"""' in doc):      # else no triple quote can hold it
+                assert len(result.source.splitlines()) == stored.count("\n") + 3
+
+
+def test_json_loads_docstring_has_its_line_breaks():
+    source = unveil.decompile(json.loads)
+    assert '\\n' not in source
+    [doc] = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Expr)][:1]
+    assert unveil.recompile(source, json.loads.__code__).co_consts[0] == json.loads.__doc__
+    assert doc.end_lineno - doc.lineno == json.loads.__doc__.count("\n")
+
+
+def test_a_module_docstring_is_a_block_too():
+    code = compile('"""Module.\n\nSecond paragraph."""\nx = 1\n', "<m>", "exec")
+    source = unveil.decompile(code)
+    assert source.startswith('"""Module.\n\nSecond paragraph."""\n')
