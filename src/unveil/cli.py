@@ -465,6 +465,8 @@ def _file_items(path, qualname):
         except PycError as exc:
             raise CliError(str(exc)) from None
         items = [(path, code)]
+        if qualname:      # a function or class in it, found as in a .py file
+            items += [("%s:%s" % (path, name), nested) for name, nested in _walk_code(code, "")]
     else:
         try:
             with open(path, "rb") as f:
@@ -489,10 +491,5 @@ def _file_items(path, qualname):
 
 def _walk_code(code, prefix):
     """Yield (qualname, code) for every code object nested in ``code``'s constants."""
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            name = getattr(const, "co_qualname", None) or prefix + const.co_name
-            yield name, const
-            inner = prefix + const.co_name
-            inner += ".<locals>." if const.co_flags & _CO_OPTIMIZED else "."
-            yield from _walk_code(const, inner)
+    from unveil.api import walk_code
+    return walk_code(code, prefix)
