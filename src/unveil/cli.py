@@ -412,6 +412,7 @@ def _definition_items(module_name, owner, label, value, seen):
 
 
 def _innermost(obj):
+    """The end of ``obj``'s ``__wrapped__`` chain (what a ``NotPrinted`` reason names)."""
     for _ in range(sys.getrecursionlimit()):
         inner = getattr(obj, "__wrapped__", None)
         if inner is None:
