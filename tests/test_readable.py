@@ -145,3 +145,16 @@ def test_a_module_docstring_is_a_block_too():
     code = compile('"""Module.\n\nSecond paragraph."""\nx = 1\n', "<m>", "exec")
     source = unveil.decompile(code)
     assert source.startswith('"""Module.\n\nSecond paragraph."""\n')
+
+
+def test_defaults_set_by_hand_beyond_the_parameters_still_give_valid_source():
+    def f(a, b):
+        return a, b
+
+    f.__defaults__ = (1, 2, 3)          # the last two fill a and b, as a call sees it
+    assert f() == (2, 3)
+    new, result = rebuilt(f)
+    assert new() == (2, 3) and result.source.startswith("def f(a=2, b=3):")
+    g = lambda: 0                       # noqa: E731
+    g.__defaults__ = (1,)
+    assert unveil.decompile(g).startswith("def _unveil__lambda_():\n")

@@ -472,8 +472,9 @@ def signature_values(fn, func, bindings):
     def mapping(d):
         return ast.Dict(keys=[const(k) for k in d], values=[value(v) for v in d.values()])
 
-    if func.__defaults__:
-        fn.defaults = ast.Tuple(elts=[value(v) for v in func.__defaults__], ctx=ast.Load())
+    defaults = (func.__defaults__ or ())[-func.__code__.co_argcount:] if func.__code__.co_argcount else ()
+    if defaults:          # (set by hand, __defaults__ may be longer than the parameters it can fill)
+        fn.defaults = ast.Tuple(elts=[value(v) for v in defaults], ctx=ast.Load())
     if func.__kwdefaults__:
         fn.kwdefaults = mapping(func.__kwdefaults__)
     annotations = getattr(func, "__annotations__", None)
