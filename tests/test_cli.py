@@ -279,7 +279,97 @@ def test_module_target_lists_functions_and_methods(fake, sample):
     assert labels("cli_sample") == [
         "cli_sample:top", "cli_sample:outer", "cli_sample:Shape.__init__",
         "cli_sample:Shape.area", "cli_sample:Shape.unit", "cli_sample:Shape.make",
-        "cli_sample:Shape.Inner.method"]
+        "cli_sample:Shape.Inner.method", "cli_sample:alias"]
+    assert cli.resolve_target("cli_sample")[-1][1].reason == "another name for cli_sample:top"
+
+
+WRAPPED_SOURCE = textwrap.dedent('''
+    """Functions behind decorators: one wrapper code for many functions, a cache, a built-in."""
+    import functools
+
+    def logged(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            return fn(*args, **kwargs)
+        return wrapper
+
+    def on_dict(method):
+        @functools.wraps(method)
+        def f_all(self):
+            return method(self.data)
+        return f_all
+
+    @logged
+    def first(x):
+        return x + 1
+
+    @logged
+    def second(x):
+        return x * 2
+
+    @functools.lru_cache(maxsize=None)
+    def cached(n):
+        return n - 1
+
+    class Box:
+        keys = on_dict(dict.keys)
+        values = on_dict(dict.values)
+
+        @logged
+        def method(self):
+            return 3
+
+        @functools.cached_property
+        def size(self):
+            return 4
+
+    length = functools.update_wrapper(functools.partial(len), len)
+    length.__module__ = __name__
+    again = first
+''')
+
+
+@pytest.fixture
+def wrapped(tmp_path, monkeypatch):
+    """A module ``cli_wrapped`` of decorated functions, importable from tmp_path."""
+    (tmp_path / "cli_wrapped.py").write_text(WRAPPED_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield
+    sys.modules.pop("cli_wrapped", None)
+
+
+def test_module_target_lists_each_decorated_function_and_what_it_does_not_print(fake, wrapped):
+    items = cli.resolve_target("cli_wrapped")
+    printed = [(label, obj.__code__.co_name) for label, obj in items if not isinstance(obj, cli.NotPrinted)]
+    # each function the wrapper wraps, under its own name, though all share the wrapper's code
+    assert printed == [("cli_wrapped:logged", "logged"), ("cli_wrapped:on_dict", "on_dict"),
+                       ("cli_wrapped:first", "first"), ("cli_wrapped:second", "second"),
+                       ("cli_wrapped:cached", "cached"), ("cli_wrapped:Box.keys", "f_all"),
+                       ("cli_wrapped:Box.values", "f_all"), ("cli_wrapped:Box.method", "method"),
+                       ("cli_wrapped:Box.size", "size")]
+    assert items[4][1].__code__.co_name == "cached"
+    reasons = {label: obj.reason for label, obj in items if isinstance(obj, cli.NotPrinted)}
+    assert reasons == {"cli_wrapped:length": "partial has no Python code (it wraps <built-in function len>)",
+                       "cli_wrapped:again": "another name for cli_wrapped:first"}
+
+
+def test_module_target_says_what_it_does_not_print(capsys, fake, wrapped):
+    status, out, err = run(capsys, "decompile", "cli_wrapped")
+    assert status == 0
+    assert "# cli_wrapped:again: not printed: another name for cli_wrapped:first\n" in out
+    assert out.count("# decompiled ") == 9
+    assert err == ("unveil: 2 of 11 not printed; the output says why, "
+                   "e.g. # cli_wrapped:length: not printed: ...\n")
+
+
+def test_wrapper_of_a_builtin_is_unwrapped_only_to_python_code(capsys, wrapped):
+    # jinja2's Context.keys: functools.wraps(dict.keys) on a Python function
+    status, out, err = run(capsys, "decompile", "cli_wrapped:Box.keys")
+    assert (status, err) == (0, "")
+    assert "def f_all(self):" in out and compiles(out)
+    import cli_wrapped
+    assert "return method(self.data)" in unveil.decompile(cli_wrapped.Box.keys)
+    assert "def cached(n):" in unveil.decompile(cli_wrapped.cached)
 
 
 def test_function_targets(fake, sample):
@@ -364,7 +454,8 @@ def test_decompile_stdlib_method(capsys):
 
 def test_decompile_module(capsys, sample):
     status, out, err = run(capsys, "decompile", "cli_sample")
-    assert (status, err) == (0, "")
+    assert status == 0 and "1 of 8 not printed" in err
+    assert "# cli_sample:alias: not printed: another name for cli_sample:top\n" in out
     assert "# cli_sample:Shape.Inner.method\n" in out and compiles(out)
 
 

@@ -227,7 +227,7 @@ def test_a_module_docstring_stays_a_docstring_before_a_future_import():
     only follow the docstring (3.13's _pyrepl modules did not recompile)."""
     code = compile('"""The doc."""\nfrom __future__ import annotations\nx = 1\n', "<m>", "exec")
     source = unveil.decompile(code)
-    assert source.startswith("'The doc.'\nfrom __future__ import annotations")
+    assert source.startswith('"""The doc."""\nfrom __future__ import annotations')
     assert same_bytecode(code, unveil.recompile(source, code))
 
 

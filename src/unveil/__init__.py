@@ -1,9 +1,9 @@
 """unveil: see what torch.compile did, as readable Python.
 
 The core is a bytecode decompiler for CPython 3.8-3.13 that depends on the
-standard library alone: :func:`decompile` turns a function, code object or
-``.pyc`` back into source, and :func:`recompile` compiles that source into a
-code object with the original frame layout.  :func:`prepare_debug` (which
+standard library alone: :func:`decompile` turns a function, class, module,
+code object, ``.py`` or ``.pyc`` back into source, and :func:`recompile`
+compiles that source into a code object with the original frame layout.  :func:`prepare_debug` (which
 needs torch, imported only when called) dumps what ``torch.compile`` did;
 :func:`debug` also runs it from the dumped files, to step through it.
 """

@@ -1,13 +1,15 @@
 """Public entry points: decompile a function, code object or .pyc; recompile the text."""
 import ast
+import functools
 import inspect
 import os
+import sys
 import types
 
 from .astwalk import nodes
 from .errors import DecompilationError, InternalError
-from .functions import Bindings, FunctionContext, annotated_assignments, class_body_statements, \
-    docstring_first, enclosing_scope, function_def, is_class_body
+from .functions import Bindings, FunctionContext, annotated_assignments, class_body_statements, class_qualname, \
+    docstring_first, enclosing_scope, function_def, is_class_body, signature_values
 from . import stackitems as si
 from .unparse import unparse_with_origins
 
@@ -31,20 +33,122 @@ class Decompiled:
         return self.source
 
 
+def python_function(obj):
+    """The innermost Python function behind ``obj``, or None: through bound methods,
+    ``staticmethod``, ``classmethod``, ``functools.cached_property`` and ``__wrapped__``
+    (``functools.wraps``, ``lru_cache``, networkx's dispatcher), but only as far as
+    Python code goes (jinja2's ``Context.keys`` wraps the built-in ``dict.keys``: its
+    own ``f_all`` is the answer, not ``dict.keys``)."""
+    found, seen = None, set()
+    while obj is not None and id(obj) not in seen and len(seen) < sys.getrecursionlimit():
+        seen.add(id(obj))
+        if isinstance(obj, types.FunctionType):
+            found = obj
+        if isinstance(obj, functools.cached_property):
+            obj = obj.func
+        elif isinstance(obj, (types.MethodType, staticmethod, classmethod)):
+            obj = obj.__func__
+        else:
+            obj = getattr(obj, "__wrapped__", None)
+    return found
+
+
 def code_of(obj):
-    """The code object behind a function, method, code object or .pyc path."""
+    """The code object behind a function, method, class, module, code object, or a
+    path: ``file.py`` or ``file.pyc`` (its module code), ``file.py:qualname`` or
+    ``file.pyc:qualname`` (a function or class body in it), as the CLI takes them."""
     if isinstance(obj, types.CodeType):
         return obj
     if isinstance(obj, (str, os.PathLike)):
-        from .pyc import load_pyc
-        return load_pyc(obj)
-    func = inspect.unwrap(obj) if callable(obj) else obj
-    func = getattr(func, "__func__", func)
+        return _path_code(os.fspath(obj))
+    if isinstance(obj, types.ModuleType):
+        return _module_code(obj)
+    if isinstance(obj, type):
+        return _class_code(obj)
+    func = python_function(obj)
     code = getattr(func, "__code__", None)
     if not isinstance(code, types.CodeType):
         raise DecompilationError("cannot decompile %r: not a function, code object or .pyc path"
                                  % (obj,))
     return code
+
+
+def _path_code(path):
+    """The code of ``file.py``, ``file.pyc``, or of ``qualname`` in ``file:qualname``."""
+    qualname = ""
+    if not os.path.exists(path):
+        head, sep, tail = path.rpartition(":")
+        if sep and os.path.isfile(head):
+            path, qualname = head, tail
+    if path.endswith(".pyc"):
+        from .pyc import load_pyc
+        code = load_pyc(path)
+    else:
+        code = _compile_file(path)
+    if not qualname:
+        return code
+    for name, nested in walk_code(code, ""):
+        if name == qualname:
+            return nested
+    raise DecompilationError("%s has no function or class %r" % (path, qualname))
+
+
+def _compile_file(path):
+    """The module code of a source file, compiled (not run)."""
+    if os.path.isdir(path):
+        raise DecompilationError("%s is a directory, not a .py or .pyc file" % path)
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+    except FileNotFoundError:
+        raise DecompilationError("no such file: %s" % path) from None
+    except OSError as exc:
+        raise DecompilationError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
+    try:
+        return compile(source, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        raise DecompilationError("cannot compile %s: %s (line %s)" % (path, exc.msg, exc.lineno)) from None
+    except ValueError as exc:  # null bytes in the source
+        raise DecompilationError("cannot compile %s: %s" % (path, exc)) from None
+
+
+def walk_code(code, prefix):
+    """(qualified name, code) for every code object nested in ``code``'s constants, in
+    order, nested ones after their parent (``outer.<locals>.inner``, ``C.method``)."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            name = getattr(const, "co_qualname", None) or prefix + const.co_name
+            yield name, const
+            inner = prefix + const.co_name
+            inner += ".<locals>." if const.co_flags & inspect.CO_OPTIMIZED else "."
+            yield from walk_code(const, inner)
+
+
+def _module_code(module):
+    """A module's code, as its loader gives it (the module is not run again)."""
+    get_code = getattr(getattr(module, "__loader__", None), "get_code", None)
+    try:
+        code = get_code(module.__name__) if get_code is not None else None
+    except (ImportError, OSError, SyntaxError, ValueError) as exc:
+        raise DecompilationError("cannot get the code of module %s: %s" % (module.__name__, exc)) from None
+    if not isinstance(code, types.CodeType):
+        raise DecompilationError("module %s has no Python code (built-in, extension or namespace)"
+                                 % module.__name__)
+    return code
+
+
+def _class_code(cls):
+    """The body of class ``cls`` as its module's code holds it (the statements written
+    inside its ``class``)."""
+    module = sys.modules.get(cls.__module__)
+    if module is None:
+        raise DecompilationError("cannot decompile class %s: its module %s is not loaded"
+                                 % (cls.__qualname__, cls.__module__))
+    for _, code in walk_code(_module_code(module), ""):
+        if is_class_body(code) and class_qualname(code) == cls.__qualname__:
+            return code
+    raise DecompilationError("no class body of %s in the code of module %s"
+                             % (cls.__qualname__, cls.__module__))
 
 
 def decompile_code(obj, bindings_prefix="__unveil_"):
@@ -53,12 +157,15 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
     Objects with no literal form in the code's constants are named
     ``<bindings_prefix><type>_<n>`` in the source (``Decompiled.bindings``)."""
     code = code_of(obj)
+    func = None if isinstance(obj, (types.CodeType, str, os.PathLike)) else python_function(obj)
     bindings = Bindings(bindings_prefix)
     try:
         if code.co_flags & inspect.CO_NEWLOCALS:
             fn = si.Function(code)
             fn.ctx = FunctionContext(code, bindings)
             fn.decorators = []
+            if func is not None and func.__code__ is code:
+                signature_values(fn, func, bindings)
             node = function_def(fn, bindings=bindings)
             node._line = code.co_firstlineno
             if node.name != code.co_name or not code.co_name.isidentifier():
@@ -87,5 +194,7 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
 
 
 def decompile(obj):
-    """Python source equivalent to ``obj`` (function, method, code object or .pyc path)."""
+    """Python source equivalent to ``obj``: a function, method, class (the statements
+    of its body), module, code object, or a ``.py`` / ``.pyc`` path (its module
+    code; ``path:qualname`` for a function or class in it)."""
     return decompile_code(obj).source

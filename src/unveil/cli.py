@@ -6,7 +6,9 @@ TARGET is one of:
 
 * ``module:qualname`` -- one function, method or class (dotted qualname,
   ``outer.<locals>.inner`` reaches nested functions);
-* ``module`` -- every function and method defined in the module;
+* ``module`` -- every function and method defined in the module, each under
+  its name there (decorated ones unwrapped to the function they wrap); a
+  name not printed gets a comment saying why;
 * ``path/to/file.py`` -- compiled (not executed); its module code and every
   function in it, nested ones included (``file.py:qualname`` for one);
 * ``path/to/file.pyc`` -- its module code, written by this interpreter.
@@ -14,6 +16,7 @@ TARGET is one of:
 Errors print one line ``unveil: error: ...`` to stderr and exit with status 2.
 """
 import argparse
+import functools
 import importlib
 import os
 import sys
@@ -285,8 +288,12 @@ def _print_decompiled(items, debug=False, always_label=False):
     from unveil import DecompilationError, decompile
 
     labelled = always_label or len(items) > 1
-    failures = []
+    failures, not_printed = [], []
     for index, (label, obj) in enumerate(items):
+        if isinstance(obj, NotPrinted):
+            not_printed.append(label)
+            sys.stdout.write("%s# %s: not printed: %s\n" % ("\n" if index else "", label, obj.reason))
+            continue
         try:
             source = str(decompile(obj))
         except Exception as exc:
@@ -302,6 +309,9 @@ def _print_decompiled(items, debug=False, always_label=False):
             sys.stdout.write("%s# %s\n" % ("\n" if index else "", label))
         sys.stdout.write(source if source.endswith("\n") else source + "\n")
     sys.stdout.flush()
+    if not_printed:
+        sys.stderr.write("%s: %d of %d not printed; the output says why, e.g. # %s: not printed: ...\n"
+                         % (PROG, len(not_printed), len(items), not_printed[0]))
     if failures:
         raise CliError("%d of %d could not be decompiled; first: %s"
                        % (len(failures), len(items), failures[0]))
@@ -378,34 +388,91 @@ def _code_of(obj):
     return code if isinstance(code, types.CodeType) else None
 
 
+class NotPrinted:
+    """What a target names but cannot print, and why: listed in the output where
+    it would have been printed."""
+
+    def __init__(self, reason):
+        self.reason = reason
+
+
 def _object_items(label, obj):
     """The decompilable pieces of a looked-up object."""
-    if isinstance(obj, (types.FunctionType, types.MethodType, types.CodeType)):
+    from unveil.api import python_function
+
+    if isinstance(obj, types.CodeType):
         return [(label, obj)]
-    if isinstance(obj, (staticmethod, classmethod)):
-        return [(label, obj.__func__)]
     if isinstance(obj, property):
         return [("%s.%s" % (label, accessor), fn)
                 for accessor, fn in (("fget", obj.fget), ("fset", obj.fset), ("fdel", obj.fdel))
-                if isinstance(fn, types.FunctionType)]
+                if python_function(fn) is not None]
     if isinstance(obj, type):
         module = label.rpartition(":")[0]
-        return _class_items(module, obj, set())
+        return _class_items(module, obj, {})
     if isinstance(obj, types.ModuleType):
         return _module_items(obj)
+    function = python_function(obj)
+    if function is not None:
+        return [(label, function)]
     if isinstance(obj, (types.BuiltinFunctionType, types.WrapperDescriptorType,
                         types.MethodDescriptorType)):
         raise CliError("%s is a built-in function: it has no bytecode" % label)
     raise CliError("%s is a %s, not a Python function" % (label, type(obj).__name__))
 
 
-def _functions_of(value):
-    """The plain functions behind a class or module attribute value."""
-    if isinstance(value, (staticmethod, classmethod)):
-        value = value.__func__
+def _accessors(value):
+    """(suffix, object) for each function a class or module attribute value holds:
+    a property's accessors (``.fset``, ``.fdel`` after the name), else the value."""
     if isinstance(value, property):
-        return [f for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)]
-    return [value] if isinstance(value, types.FunctionType) else []
+        return [(suffix, fn) for suffix, fn in (("", value.fget), (".fset", value.fset), (".fdel", value.fdel))
+                if fn is not None]
+    return [("", value)]
+
+
+def _wraps_something(value):
+    """Whether a namespace value is a function or wraps one (decorated, cached, bound)."""
+    return isinstance(value, (types.FunctionType, staticmethod, classmethod, functools.cached_property)) \
+        or getattr(value, "__wrapped__", None) is not None
+
+
+def _definition_items(module_name, owner, label, value, seen):
+    """The (label, function) items of one namespace value defined in ``owner`` (a
+    module or class name), or a ``NotPrinted`` item saying why it is not printed.
+
+    Functions are told apart by identity, not by code: every function networkx's
+    dispatcher decorates runs the same wrapper code, and the function printed is
+    the one the wrapper wraps (``functools.wraps``, ``lru_cache``)."""
+    from unveil.api import python_function
+
+    items = []
+    for suffix, obj in _accessors(value):
+        if not _wraps_something(obj):
+            continue
+        full = "%s:%s%s" % (module_name, label, suffix)
+        function = python_function(obj)
+        if function is None:
+            if getattr(obj, "__module__", None) == owner:
+                items.append((full, NotPrinted("%s has no Python code (it wraps %r)"
+                                               % (type(obj).__name__, _innermost(obj)))))
+            continue
+        if function.__module__ != owner and getattr(obj, "__module__", None) != owner:
+            continue                       # imported from elsewhere
+        if id(function) in seen:
+            items.append((full, NotPrinted("another name for %s" % seen[id(function)])))
+            continue
+        seen[id(function)] = full
+        items.append((full, function))
+    return items
+
+
+def _innermost(obj):
+    """The end of ``obj``'s ``__wrapped__`` chain (what a ``NotPrinted`` reason names)."""
+    for _ in range(sys.getrecursionlimit()):
+        inner = getattr(obj, "__wrapped__", None)
+        if inner is None:
+            break
+        obj = inner
+    return obj
 
 
 def _class_items(module_name, cls, seen):
@@ -414,25 +481,27 @@ def _class_items(module_name, cls, seen):
         if isinstance(value, type) and value.__qualname__ == "%s.%s" % (cls.__qualname__, name):
             items += _class_items(module_name, value, seen)
             continue
-        for fn in _functions_of(value):
-            if id(fn.__code__) not in seen and fn.__module__ == cls.__module__:
-                seen.add(id(fn.__code__))
-                items.append(("%s:%s" % (module_name, fn.__qualname__), fn))
+        items += _definition_items(module_name, cls.__module__, "%s.%s" % (cls.__qualname__, name), value, seen)
     return items
 
 
 def _module_items(module):
-    """Every function and method defined in ``module``, in definition order."""
-    items, seen = [], set()
-    for value in list(vars(module).values()):
-        if getattr(value, "__module__", None) != module.__name__:
-            continue
+    """Every function and method defined in ``module``, in definition order, each
+    under the name it has there; what is not printed is a ``NotPrinted`` item."""
+    items, seen = [], {}
+    for name, value in list(vars(module).items()):
         if isinstance(value, type):
+            if value.__module__ != module.__name__:
+                continue
+            if id(value) in seen:
+                items.append(("%s:%s" % (module.__name__, name),
+                              NotPrinted("another name for class %s" % seen[id(value)])))
+                continue
+            seen[id(value)] = "%s:%s" % (module.__name__, value.__qualname__)
             items += _class_items(module.__name__, value, seen)
-        elif isinstance(value, types.FunctionType) and id(value.__code__) not in seen:
-            seen.add(id(value.__code__))
-            items.append(("%s:%s" % (module.__name__, value.__qualname__), value))
-    if not items:
+            continue
+        items += _definition_items(module.__name__, module.__name__, name, value, seen)
+    if not any(not isinstance(obj, NotPrinted) for _, obj in items):
         raise CliError("module %r defines no Python functions" % module.__name__)
     return items
 
@@ -451,6 +520,8 @@ def _file_items(path, qualname):
         except PycError as exc:
             raise CliError(str(exc)) from None
         items = [(path, code)]
+        if qualname:      # a function or class in it, found as in a .py file
+            items += [("%s:%s" % (path, name), nested) for name, nested in _walk_code(code, "")]
     else:
         try:
             with open(path, "rb") as f:
@@ -475,10 +546,5 @@ def _file_items(path, qualname):
 
 def _walk_code(code, prefix):
     """Yield (qualname, code) for every code object nested in ``code``'s constants."""
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            name = getattr(const, "co_qualname", None) or prefix + const.co_name
-            yield name, const
-            inner = prefix + const.co_name
-            inner += ".<locals>." if const.co_flags & _CO_OPTIMIZED else "."
-            yield from _walk_code(const, inner)
+    from unveil.api import walk_code
+    return walk_code(code, prefix)

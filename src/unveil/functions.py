@@ -6,6 +6,7 @@ sharing the :class:`Bindings` of placeholder names for non-literal constants.
 """
 import __future__
 import ast
+import builtins
 import collections
 import inspect
 import keyword
@@ -439,6 +440,49 @@ def signature(code, defaults=None, kwdefaults=None, annotations=None, future=Fal
     kw_defaults = [kwdefs.get(a.arg) for a in kwonly]
     return ast.arguments(posonlyargs=pos[:nposonly], args=pos[nposonly:], vararg=vararg,
                          kwonlyargs=kwonly, kw_defaults=kw_defaults, kwarg=kwarg, defaults=defs)
+
+
+def signature_values(fn, func, bindings):
+    """Give ``fn`` (a :class:`~unveil.stackitems.Function` for ``func.__code__``) the
+    defaults, keyword-only defaults and annotations of the function object ``func``,
+    as MAKE_FUNCTION would have pushed them: a code object alone has none, a function
+    object carries them.  A value with no literal form is written as a name of
+    ``func``'s globals (its ``__name__`` first) or the builtins that is that very
+    object, else as a bound placeholder.  Not a name of its free variables: a
+    closure decompiled on its own is written where those are locals."""
+    scope = func.__globals__
+
+    def usable(ident):
+        return isinstance(ident, str) and ident.isidentifier() and not keyword.iskeyword(ident) \
+            and ident not in func.__code__.co_freevars
+
+    def value(v):
+        if is_literal(v):
+            return const(v)
+        ident = getattr(v, "__name__", None)
+        if usable(ident):
+            in_globals = scope.get(ident, _MISSING)
+            if in_globals is v or (in_globals is _MISSING and getattr(builtins, ident, _MISSING) is v):
+                return name(ident)
+        for ident, g in scope.items():
+            if g is v and usable(ident):
+                return name(ident)
+        return name(bindings.name_for(v))
+
+    def mapping(d):
+        return ast.Dict(keys=[const(k) for k in d], values=[value(v) for v in d.values()])
+
+    defaults = (func.__defaults__ or ())[-func.__code__.co_argcount:] if func.__code__.co_argcount else ()
+    if defaults:          # (set by hand, __defaults__ may be longer than the parameters it can fill)
+        fn.defaults = ast.Tuple(elts=[value(v) for v in defaults], ctx=ast.Load())
+    if func.__kwdefaults__:
+        fn.kwdefaults = mapping(func.__kwdefaults__)
+    annotations = getattr(func, "__annotations__", None)
+    if isinstance(annotations, dict) and annotations:
+        fn.annotations = mapping(annotations)
+
+
+_MISSING = object()
 
 
 def _elements(node):

@@ -11,6 +11,8 @@ import os
 import sys
 import types
 
+from .errors import DecompilationError
+
 __all__ = ["PycError", "load_pyc", "magic_to_version", "MAGIC_RANGES"]
 
 #: The running interpreter's 4-byte magic: 2-byte little-endian number + b"\r\n".
@@ -49,8 +51,9 @@ MAGIC_RANGES = (
 )
 
 
-class PycError(ValueError):
-    """A .pyc file that cannot be loaded; the message is a single line."""
+class PycError(DecompilationError, ValueError):
+    """A .pyc file that cannot be loaded; the message is a single line.  A
+    :class:`DecompilationError` (what the API raises), and a ``ValueError`` as it was."""
 
 
 def magic_to_version(magic):

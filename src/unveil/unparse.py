@@ -11,7 +11,9 @@ valid f-string exists an equivalent ``'...'.format(...)`` call is printed.
 """
 
 import sys
-from ast import AST, Constant, FormattedValue, Index, JoinedStr, Name, Starred, Tuple
+from ast import AST, Constant, Expr as _Expr, FormattedValue, Index, JoinedStr, Name, Starred, Tuple
+
+from . import versions
 
 __all__ = ["unparse"]
 
@@ -151,21 +153,49 @@ class _Unparser:
         self.lines.append(self.indent + text)
         self.origins.append(self.origin)
 
-    def block(self, head, body):
+    def block(self, head, body, doc=False):
         self.line(head + ":")
         saved = self.indent
         self.indent = saved + "    "
         if body:
-            for s in body:
-                self.stmt(s)
+            self.body(body, doc)
         else:
             self.line("pass")
         self.indent = saved
 
+    def body(self, stmts, doc):
+        """Statements; with ``doc`` (a module, function or class body), a string
+        first is the docstring, written as a triple-quoted block."""
+        for i, s in enumerate(stmts):
+            if doc and i == 0 and isinstance(s, _Expr) and isinstance(s.value, Constant) \
+                    and isinstance(s.value.value, str):
+                saved, self.origin = self.origin, getattr(s, "_line", None)
+                self.docstring(s.value)
+                self.origin = saved
+            else:
+                self.stmt(s)
+
+    def docstring(self, node):
+        """A docstring with its line breaks, as ``ast.unparse`` writes it.  Each line
+        after the first is indented with the body where the compiler strips that
+        indentation again (3.13+), so the stored docstring stays the same."""
+        text = _docstring_literal(node.value)
+        if text is None:
+            self.line(self.constant(node.value, getattr(node, "kind", None))[0])
+            return
+        if self.indent and "\n" in text:
+            first, _, rest = node.value.partition("\n")
+            indented = first + "\n" + "\n".join(self.indent + x if x else x for x in rest.split("\n"))
+            if versions.compiled_docstring(indented) == node.value:
+                text = _docstring_literal(indented)
+        lines = (("u" if getattr(node, "kind", None) == "u" else "") + text).split("\n")
+        self.line(lines[0])
+        self.lines.extend(lines[1:])          # inside the literal: no indentation added
+        self.origins.extend([None] * (len(lines) - 1))
+
     # ----------------------------------------------------------- statements
     def _s_Module(self, n):
-        for s in n.body:
-            self.stmt(s)
+        self.body(n.body, True)
 
     _s_Interactive = _s_Module
 
@@ -331,7 +361,7 @@ class _Unparser:
         head = "%s%s%s(%s)" % (kw, n.name, self.type_params(n), self.arguments(n.args))
         if n.returns is not None:
             head += " -> " + self.expr(n.returns)
-        self.block(head, n.body)
+        self.block(head, n.body, doc=True)
 
     def _s_AsyncFunctionDef(self, n):
         self._s_FunctionDef(n, "async def ")
@@ -342,7 +372,7 @@ class _Unparser:
         args = [self.expr(b) for b in n.bases] + [self.keyword(k) for k in n.keywords]
         if args:
             head += "(" + ", ".join(args) + ")"
-        self.block(head, n.body)
+        self.block(head, n.body, doc=True)
 
     def _s_TypeAlias(self, n):
         self.line("type %s%s = %s" % (self.expr(n.name), self.type_params(n),
@@ -712,6 +742,22 @@ class _Unparser:
                     args.append(self.expr(spec))
             template.append("}")
         return repr("".join(template)) + ".format(" + ", ".join(args) + ")", ATOM
+
+
+def _docstring_literal(value):
+    """``value`` as a triple-quoted literal whose line breaks are real ones (backslashes
+    and characters that do not print, tabs and carriage returns included, escaped), or
+    None when both triple quotes occur in it."""
+    escaped = "".join([c if c == "\n" or (c.isprintable() and c != "\\")
+                       else c.encode("unicode_escape").decode("ascii") for c in value])
+    quotes = [q for q in ('"""', "'''") if q not in escaped]
+    if not quotes:
+        return None
+    quotes.sort(key=lambda q: escaped[-1:] == q[0])     # a" as '''a"''' rather than """a\""""
+    quote = quotes[0]
+    if escaped[-1:] == quote[0]:
+        escaped = escaped[:-1] + "\\" + quote[0]
+    return quote + escaped + quote
 
 
 class _Bare:

@@ -209,6 +209,22 @@ COMPREHENSIONS_INLINED = PY >= (3, 12)
 CODE_NAME_FIELDS = ("co_name", "co_qualname") if PY >= (3, 11) else ("co_name",)
 
 
+#: 3.13+ compilers strip a docstring's indentation (tabs expanded, the first line's
+#: leading spaces, then the smallest indentation of the later non-blank lines from each)
+DOCSTRINGS_CLEANED = PY >= (3, 13)
+
+
+def compiled_docstring(text):
+    """The docstring the compiler stores for a docstring literal whose value is ``text``
+    (CPython's ``_PyCompile_CleanDoc`` from 3.13; ``text`` itself before)."""
+    if not DOCSTRINGS_CLEANED:
+        return text
+    lines = text.expandtabs().split("\n")
+    rest = lines[1:]
+    margin = min((len(x) - len(x.lstrip(" ")) for x in rest if x.lstrip(" ")), default=0)
+    return "\n".join([lines[0].lstrip(" ")] + [x[min(margin, len(x) - len(x.lstrip(" "))):] for x in rest])
+
+
 def _make_function(ins, state):
     return [_ins.Instr("MAKE_FUNCTION", ins.arg, (ins.arg or 0, PY < (3, 11)))]
 

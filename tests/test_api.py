@@ -1,0 +1,87 @@
+"""The API takes what the CLI takes: paths (``file.py``, ``file.pyc``, with
+``:qualname``), classes and modules, and its errors about them are
+``DecompilationError`` s."""
+import json.decoder
+import py_compile
+import textwrap
+
+import pytest
+
+import unveil
+from unveil import cli
+from unveil.pyc import PycError
+
+SOURCE = textwrap.dedent('''
+    """A module on disk."""
+    def top(x, y=2):
+        return x + y
+
+    class Box:
+        """A box."""
+        def size(self, scale=3):
+            def inner():
+                return scale
+            return inner()
+''')
+
+
+@pytest.fixture
+def files(tmp_path):
+    py = tmp_path / "api_sample.py"
+    py.write_text(SOURCE)
+    pyc = tmp_path / "api_sample.pyc"
+    py_compile.compile(str(py), cfile=str(pyc), doraise=True)
+    return str(py), str(pyc)
+
+
+def test_a_py_path_is_its_module_code(files):
+    py, _ = files
+    source = unveil.decompile(py)
+    assert source.startswith('"""A module on disk."""\ndef top(x, y=2):')
+    assert "class Box:" in source
+    code = compile(open(py).read(), py, "exec")
+    assert unveil.decompile(code) == source
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_path_and_qualname_finds_a_function_or_class(files, which):
+    path = files[which]
+    assert unveil.decompile(path + ":top").startswith("def top(x, y):")
+    assert "def inner():" in unveil.decompile(path + ":Box.size")
+    assert "return scale" in unveil.decompile(path + ":Box.size.<locals>.inner")
+    assert unveil.decompile(path + ":Box").startswith('"""A box."""\n')
+
+
+def test_cli_finds_a_function_in_a_pyc(files, capsys):
+    _, pyc = files
+    assert [label for label, _ in cli.resolve_target(pyc + ":top")] == [pyc + ":top"]
+    assert cli.main(["decompile", pyc + ":Box.size"]) == 0
+    assert "def size(self, scale):" in capsys.readouterr().out
+
+
+def test_a_class_is_its_body():
+    source = unveil.decompile(json.decoder.JSONDecoder)
+    assert "def decode(self, s, _w=WHITESPACE.match):" in source
+    assert "def raw_decode(self, s, idx=0):" in source
+
+
+def test_a_module_is_its_code():
+    source = unveil.decompile(json.decoder)
+    assert source.startswith('"""Implementation of JSONDecoder')
+    assert "class JSONDecoder(object):" in source and "def py_scanstring(" in source
+    compile(source, "<decompiled>", "exec")
+
+
+def test_errors_about_paths_are_decompilation_errors(tmp_path, files):
+    assert issubclass(PycError, unveil.DecompilationError) and issubclass(PycError, ValueError)
+    cases = [(str(tmp_path / "missing.py"), "no such file"), (str(tmp_path / "missing.pyc"), "no such file"),
+             (str(tmp_path), "is a directory"), (files[0] + ":nothing", "has no function or class 'nothing'"),
+             (files[1] + ":nothing", "has no function or class 'nothing'")]
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n")
+    cases.append((str(broken), "cannot compile"))
+    for path, message in cases:
+        with pytest.raises(unveil.DecompilationError, match=message):
+            unveil.decompile(path)
+    with pytest.raises(unveil.DecompilationError, match="has no Python code"):
+        unveil.decompile(__import__("sys"))

@@ -1,0 +1,160 @@
+"""Output that reads like the original: signatures with their defaults and
+annotations when a function object is given, docstrings as written."""
+import ast
+import collections
+import json
+import typing
+
+import unveil
+
+SENTINEL = object()
+
+
+def plain(a, b=2):
+    return a + b
+
+
+def everything(x: int, y: "list[str]" = None, *args: str, key=SENTINEL, flag: bool = True, mutable=[],
+               opt: typing.Optional[int] = None, **kw) -> collections.OrderedDict:
+    return x
+
+
+def positional(a, /, b=len, *, c=(1, "two"), d):
+    return a
+
+
+def rebuilt(fn):
+    """The function the decompiled source of ``fn`` defines, run in ``fn``'s globals
+    with the placeholder names bound."""
+    result = unveil.decompile_code(fn)
+    scope = dict(fn.__globals__)
+    scope.update(result.bindings)
+    exec(compile(result.source, "<decompiled>", "exec"), scope)
+    return scope[fn.__name__], result
+
+
+def test_a_function_objects_defaults_are_in_its_signature():
+    assert unveil.decompile(plain).startswith("def plain(a, b=2):\n")
+    # a code object has no defaults
+    assert unveil.decompile(plain.__code__).startswith("def plain(a, b):\n")
+
+
+def test_defaults_keyword_only_defaults_and_annotations_are_the_originals():
+    for fn in (everything, positional):
+        new, result = rebuilt(fn)
+        assert len(new.__defaults__) == len(fn.__defaults__)
+        assert all(a is b or (a == b and type(a) is type(b)) for a, b in zip(new.__defaults__, fn.__defaults__))
+        assert new.__kwdefaults__ == fn.__kwdefaults__
+        assert all(new.__kwdefaults__[k] is v or type(v) is tuple for k, v in fn.__kwdefaults__.items())
+        assert new.__annotations__ == fn.__annotations__
+    head = unveil.decompile(everything).splitlines()[0]
+    # names the function's globals or the builtins give a value are written as those names
+    assert "x: int" in head and "key=SENTINEL" in head and "flag: bool = True" in head
+    assert "y: 'list[str]' = None" in head and "*args: str" in head
+    assert unveil.decompile(positional).startswith("def positional(a, /, b=len, *, c=(1, 'two'), d):")
+
+
+def test_a_value_with_no_name_is_a_bound_placeholder():
+    result = unveil.decompile_code(everything)
+    [(ident, value)] = [(k, v) for k, v in result.bindings.items() if isinstance(v, list)]
+    assert value is everything.__kwdefaults__["mutable"] and ("mutable=%s" % ident) in result.source
+
+
+def test_json_loads_keeps_its_keyword_only_defaults():
+    head = unveil.decompile(json.loads).splitlines()[0]
+    assert head == ("def loads(s, *, cls=None, object_hook=None, parse_float=None, parse_int=None, "
+                    "parse_constant=None, object_pairs_hook=None, **kw):")
+
+
+def test_the_signature_does_not_change_the_recompiled_bytecode():
+    for fn in (plain, everything, positional):
+        result = unveil.decompile_code(fn)
+        code = unveil.recompile(result.source, fn.__code__)
+        assert code.co_code == fn.__code__.co_code and code.co_varnames == fn.__code__.co_varnames
+
+
+def test_a_closures_default_is_not_named_by_a_free_variable():
+    SENTINEL = "local"   # noqa: F841 (a free variable of inner, named like the global)
+
+    def inner(a=globals()["SENTINEL"]):
+        return SENTINEL, a
+
+    new, result = rebuilt_closure(inner)
+    assert new.__defaults__[0] is SENTINEL_GLOBAL
+    assert "(a=SENTINEL)" not in result.source
+
+
+SENTINEL_GLOBAL = SENTINEL
+
+
+def rebuilt_closure(fn):
+    """``fn`` decompiled on its own (inside ``__enclosing_scope__``), run, and called out."""
+    result = unveil.decompile_code(fn)
+    scope = dict(fn.__globals__)
+    scope.update(result.bindings)
+    exec(compile(result.source, "<decompiled>", "exec"), scope)
+    return scope["__enclosing_scope__"](), result
+
+
+DOCSTRINGS = [
+    "One line.",
+    "Summary.\n\n    Indented body, as written in a def.\n\n        More indented.\n    ",
+    "Ends with a quote\"",
+    "Has ''' and \"\"\" both",
+    "Has \"\"\" only\n  and ends with '",
+    "Backslash \\ and \\n spelled, tab\there, a \r carriage return",
+    "\n    Starts on the second line.\n    ",
+    "Unicode é and a \u2028 separator\n\tindented by a tab",
+    "   leading spaces\n   kept?",
+    "Blank lines with spaces\n    \n        \n    end",
+]
+
+
+def _function_with_docstring(doc, klass=False):
+    source = "def f():\n    %r\n    return 1\n" % (doc,)
+    if klass:
+        source = "class C:\n    def f(self):\n        %r\n        return 1\n" % (doc,)
+    scope = {}
+    exec(compile(source, "<doc>", "exec"), scope)
+    return scope["C"].f if klass else scope["f"]
+
+
+def test_docstrings_are_triple_quoted_blocks_that_recompile_to_the_same_constant():
+    for doc in DOCSTRINGS:
+        for klass in (False, True):
+            fn = _function_with_docstring(doc, klass)
+            result = unveil.decompile_code(fn)
+            stored = fn.__code__.co_consts[0]
+            code = unveil.recompile(result.source, fn.__code__, lines=result.lines)
+            assert code.co_consts[0] == stored, (doc, result.source)
+            assert code.co_code == fn.__code__.co_code
+            assert len(result.lines) == len(result.source.splitlines())
+            if not ("'''" in doc and '"""' in doc):      # else no triple quote can hold it
+                assert len(result.source.splitlines()) == stored.count("\n") + 3
+
+
+def test_json_loads_docstring_has_its_line_breaks():
+    source = unveil.decompile(json.loads)
+    assert '\\n' not in source
+    [doc] = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Expr)][:1]
+    assert unveil.recompile(source, json.loads.__code__).co_consts[0] == json.loads.__doc__
+    assert doc.end_lineno - doc.lineno == json.loads.__doc__.count("\n")
+
+
+def test_a_module_docstring_is_a_block_too():
+    code = compile('"""Module.\n\nSecond paragraph."""\nx = 1\n', "<m>", "exec")
+    source = unveil.decompile(code)
+    assert source.startswith('"""Module.\n\nSecond paragraph."""\n')
+
+
+def test_defaults_set_by_hand_beyond_the_parameters_still_give_valid_source():
+    def f(a, b):
+        return a, b
+
+    f.__defaults__ = (1, 2, 3)          # the last two fill a and b, as a call sees it
+    assert f() == (2, 3)
+    new, result = rebuilt(f)
+    assert new() == (2, 3) and result.source.startswith("def f(a=2, b=3):")
+    g = lambda: 0                       # noqa: E731
+    g.__defaults__ = (1,)
+    assert unveil.decompile(g).startswith("def _unveil__lambda_():\n")
