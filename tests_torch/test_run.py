@@ -89,3 +89,15 @@ def test_the_demo_with_bad_options_is_one_line(argv, message, tmp_path):
     done = _run([sys.executable, "-m", "unveil", "demo"] + argv, tmp_path)
     assert done.returncode == 2
     assert done.stderr.startswith("unveil: error: %s" % message) and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_open_hands_the_report_to_the_web_browser(tmp_path):
+    record = tmp_path / "browser.py"
+    record.write_text("import sys\nopen(sys.argv[2], 'w').write(sys.argv[1])\n")
+    opened = tmp_path / "opened.txt"
+    env_browser = "%s %s %%s %s" % (sys.executable, record, opened)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), BROWSER=env_browser)
+    done = subprocess.run(_unveil("--open", "--dump-dir", str(tmp_path / "dump"), SCRIPT), cwd=EXAMPLES,
+                          input="x\n", capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert opened.read_text() == (tmp_path / "dump" / "report" / "index.html").as_uri()

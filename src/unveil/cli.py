@@ -113,7 +113,7 @@ def build_parser():
 
     run = commands.add_parser(
         "run", help="run a program unchanged with prepare_debug (or debug) active for the whole run",
-        usage="%s run [-h] [--dump-dir DIR] [--debug] (SCRIPT | -m MODULE) [ARGS ...]" % PROG,
+        usage="%s run [-h] [--dump-dir DIR] [--debug] [--no-report | --open] (SCRIPT | -m MODULE) [ARGS ...]" % PROG,
         description="Run SCRIPT (or -m MODULE) with ARGS exactly as python would (sys.argv, __main__, "
                     "sys.path[0], streams, exit status, tracebacks), with unveil.prepare_debug active for the "
                     "whole run; at the end one line on stderr says where the dump is.")
@@ -122,6 +122,7 @@ def build_parser():
     run.add_argument("--debug", action="store_true",
                      help="use unveil.debug(): compiled code runs from the dumped files (breakpoints stop there)")
     run.add_argument("--no-report", action="store_true", help="do not build the HTML report at the end")
+    run.add_argument("--open", action="store_true", help="open the report in the web browser at the end")
     run.add_argument("-m", dest="module", nargs=argparse.REMAINDER, metavar="MODULE ARGS",
                      help="run a module as python -m does; everything after it goes to the module")
     run.add_argument("program", nargs=argparse.REMAINDER, metavar="SCRIPT ARGS", help="the script and its arguments")
@@ -245,6 +246,10 @@ def _cmd_run(args):
         sys.stderr.write("%s: dump in %s (index.json, summary.txt); no report: %s\n" % (PROG, where, exc))
         return status
     sys.stderr.write("%s: dump in %s, report %s\n" % (PROG, where, page))
+    if args.open:
+        import pathlib
+        import webbrowser
+        webbrowser.open(pathlib.Path(page).as_uri())
     return status
 
 
