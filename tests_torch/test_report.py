@@ -174,3 +174,25 @@ def test_a_browser_goes_from_the_index_to_a_break_its_graph_node_and_the_call(gp
         finally:
             browser.close()
     assert len(list(tmp_path.glob("*.png"))) == 4
+
+
+def test_a_line_links_through_its_graph_node_to_the_inductor_code_that_computes_it(tmp_path):
+    """Inductor's provenance comments (the FX nodes each kernel call computes) link a
+    kernel call to its graph nodes and back, and a source line to its kernels."""
+    program = next(p for p in PROGRAMS if p.name == "inductor_train")
+    with unveil.prepare_debug(tmp_path / "dump") as session:
+        keep = execute(program)
+    assert session.failures == [] and keep
+    root = os.path.dirname(build_report(str(tmp_path / "dump")))
+    check_site(root)
+    index = json.loads((tmp_path / "dump" / "index.json").read_text())
+    code = next(a for a in index["artifacts"] if a["kind"] == "inductor_output")
+    graph = next(a for a in index["artifacts"] if a["kind"] == "graph")
+    kernel_page = open(os.path.join(root, "files", code["file"] + ".html"), encoding="utf-8").read()
+    graph_page = open(os.path.join(root, "files", graph["file"] + ".html"), encoding="utf-8").read()
+    assert re.search(r'line \d+</a> linear &#8594; <a href="\.\./files/%s\.html#L-\d+">graph:\d+</a>'
+                     % re.escape(graph["file"]), kernel_page), kernel_page[:3000]
+    assert re.search(r'line \d+</a> linear &#8594; <a href="\.\./files/%s\.html#L-\d+">inductor_output:\d+</a>'
+                     % re.escape(code["file"]), graph_page), graph_page[:3000]
+    function = open(os.path.join(root, "function_MLP.forward.html"), encoding="utf-8").read()
+    assert re.search(r"self\.l2\(torch\.relu\(self\.l1\(x\)\)\).*>graph:\d+</a>.*>inductor_output:\d+</a>", function)

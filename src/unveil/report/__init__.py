@@ -16,6 +16,11 @@ import re
 REPORT_DIR = "report"
 _GRAPH_CALL = re.compile(r"\b(__compiled_fn_\d+(?:_[0-9a-f_]{36})?)\b")
 _RESUME_CALL = re.compile(r"\b(__resume_at_\d+_\d+)\b")
+#: an FX node's statement in a graph file: ``relu: "f32[2, 16]..." = torch.relu(linear)``
+_NODE = re.compile(r"^\s+(\w+)(?:: \"[^\"]*\")? = ")
+#: the FX nodes Inductor says a kernel call computes (its provenance comment)
+_KERNEL_NODES = re.compile(r"^\s*# Topologically Sorted Source Nodes: \[([^\]]*)\]")
+_GRAPH_KINDS = ("graph", "aot_forward", "aot_backward", "aot_inference", "aot_joint")
 #: a name token in pygments' HTML (strings and comments are other tokens)
 _NAME_TOKEN = re.compile(r'<span class="n">(__compiled_fn_\w+|__resume_at_\w+)</span>')
 
@@ -47,7 +52,8 @@ def build_report(dump_dir, out_dir=None, progress=None):
     total, done = len(index["artifacts"]) + len(index["functions"]) + 1, 0
     for art in index["artifacts"]:
         _write(out_dir, site.file_page(art), env.get_template("file.html").render(
-            root="../", art=art, code=site.highlighted(art), calls=site.calls(art), function=site.page_of(art)))
+            root="../", art=art, code=site.highlighted(art), calls=site.calls(art), function=site.page_of(art),
+            provenance=site.provenance(art)))
         done += 1
         if progress:
             progress(done, total)
@@ -96,6 +102,59 @@ class _Site:
         self.by_key = {fn["key"]: fn for fn in index["functions"]}
         self.graph_files = {a["graph"]: a for a in index["artifacts"] if a.get("graph")}
         self.by_file = {a["file"]: a for a in index["artifacts"]}
+
+    # -- graph nodes and the kernels that compute them ---------------------------------
+    def _lines_of(self, art):
+        return (_read(os.path.join(self.dump_dir, art["file"])) or "").splitlines()
+
+    def _compile_files(self, art, kinds):
+        return [a for a in self.index["artifacts"] if a["function"] == art["function"]
+                and a.get("compile_id") == art.get("compile_id") and a["kind"] in kinds]
+
+    def node_lines(self, art):
+        """``{node: [(graph file, line)]}`` for the graphs of ``art``'s compile."""
+        out = {}
+        for graph in self._compile_files(art, _GRAPH_KINDS):
+            for number, line in enumerate(self._lines_of(graph), 1):
+                match = _NODE.match(line)
+                if match:
+                    out.setdefault(match.group(1), []).append((graph, number))
+        return out
+
+    def kernel_lines(self, art):
+        """``{node: [(Inductor file, line)]}``: where Inductor's code computes each node of
+        ``art``'s compile (its provenance comments)."""
+        out = {}
+        for code in self._compile_files(art, ("inductor_output",)):
+            for number, line in enumerate(self._lines_of(code), 1):
+                match = _KERNEL_NODES.match(line)
+                if match:
+                    for node in filter(None, (n.strip() for n in match.group(1).split(","))):
+                        out.setdefault(node, []).append((code, number))
+        return out
+
+    def provenance(self, art):
+        """Rows for a graph or Inductor file's page: (its line, the node(s), [(label, link)])
+        linking a node to the kernel lines computing it, and a kernel to its nodes."""
+        rows = []
+        if art["kind"] in _GRAPH_KINDS:
+            kernels = self.kernel_lines(art)
+            for number, line in enumerate(self._lines_of(art), 1):
+                match = _NODE.match(line)
+                if match and match.group(1) in kernels:
+                    rows.append((number, match.group(1), [self._link(k, n) for k, n in kernels[match.group(1)]]))
+        elif art["kind"] == "inductor_output":
+            nodes = self.node_lines(art)
+            for number, line in enumerate(self._lines_of(art), 1):
+                match = _KERNEL_NODES.match(line)
+                if match:
+                    names = [n.strip() for n in match.group(1).split(",") if n.strip()]
+                    rows.append((number, ", ".join(names), [self._link(g, n) for name in names
+                                                            for g, n in nodes.get(name, [])]))
+        return rows
+
+    def _link(self, art, line):
+        return ("%s:%d" % (art["kind"], line), "%s#L-%d" % (self.file_page(art), line))
 
     # -- names ------------------------------------------------------------------
     @staticmethod
@@ -180,13 +239,19 @@ class _Site:
             art = self.by_file.get(file)
             if art is None:
                 continue
-            previous = {}
+            previous, lines = {}, None
+            kernels = self.kernel_lines(art) if art["kind"] in _GRAPH_KINDS else {}
             for user_file, user_line, dumped in rows:
                 if user_file == wanted:
                     if previous.get(user_line) != dumped - 1:
-                        out.setdefault(user_line, []).append(
-                            ("%s:%d" % (art["kind"], dumped), "%s#L-%d" % (self.file_page(art), dumped)))
+                        out.setdefault(user_line, []).append(self._link(art, dumped))
                     previous[user_line] = dumped
+                    if kernels:          # and the Inductor lines that compute the node there
+                        lines = lines or self._lines_of(art)
+                        node = _NODE.match(lines[dumped - 1]) if dumped <= len(lines) else None
+                        for link in [self._link(k, n) for k, n in kernels.get(node.group(1), [])] if node else []:
+                            if link not in out[user_line]:
+                                out[user_line].append(link)
         return out
 
     def compiles_of(self, fn):
