@@ -70,6 +70,7 @@ def test_under_debug_the_compiled_code_runs_from_the_dump(tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["no_such_script.py"], "no such script: no_such_script.py"),
+    (["-m", "no_such_module"], "no module named no_such_module"),
     ([], "give a script to run, or -m MODULE"),
     (["-m"], "-m needs a module name"),
     (["--dump-dir", "/etc/passwd", SCRIPT], "dump directory /etc/passwd exists and is not a directory"),
@@ -101,3 +102,14 @@ def test_open_hands_the_report_to_the_web_browser(tmp_path):
                           input="x\n", capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     assert opened.read_text() == (tmp_path / "dump" / "report" / "index.html").as_uri()
+
+
+def test_a_run_that_compiles_nothing_leaves_the_last_dump_as_it_was(tmp_path):
+    dump = tmp_path / "dump"
+    first = _run(_unveil("--dump-dir", str(dump), SCRIPT), EXAMPLES)
+    assert first.returncode == 0, first.stderr
+    before = {p.name: p.read_bytes() for p in dump.iterdir() if p.is_file()}
+    again = _run(_unveil("--dump-dir", str(dump), SCRIPT, "early"), EXAMPLES)
+    assert again.returncode == 1 and "stopped before compiling anything" in again.stderr
+    assert again.stderr.rstrip().endswith("unveil: nothing was compiled; %s is left as it was" % dump)
+    assert {p.name: p.read_bytes() for p in dump.iterdir() if p.is_file()} == before

@@ -194,3 +194,47 @@ def test_the_demo_command_dumps_the_built_in_example_and_lists_it(tmp_path, caps
     for art in index["artifacts"]:
         assert art["file"] in out
     assert "# report (open it in a browser): %s" % (tmp_path / "report" / "index.html") in out
+
+
+def _plus_one(x):
+    return x + 1
+
+
+def _times_two(x):
+    return x * 2
+
+
+def test_a_block_ended_by_an_exception_keeps_the_last_runs_files_and_a_complete_one_removes_them(tmp_path):
+    """A debugger quit early (an exception through the block) must not delete the files of
+    code it did not reach this time: breakpoints are set in them before the next run.  A
+    block that ends normally leaves only what it wrote."""
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        torch.compile(_plus_one, backend="eager")(torch.ones(2))
+    first = {p.name for p in tmp_path.glob("_plus_one.*")}
+    assert first
+    torch._dynamo.reset()
+    with pytest.raises(KeyboardInterrupt):
+        with unveil.prepare_debug(tmp_path):
+            torch.compile(_times_two, backend="eager")(torch.ones(2))
+            raise KeyboardInterrupt
+    assert {p.name for p in tmp_path.glob("_plus_one.*")} == first
+    assert list(tmp_path.glob("_times_two.*"))
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        torch.compile(_times_two, backend="eager")(torch.ones(2))
+    assert not list(tmp_path.glob("_plus_one.*"))
+
+
+def test_files_a_killed_run_left_unindexed_are_reused_not_avoided(tmp_path):
+    """A run killed before its index leaves files no index names: the next run writes the
+    same names (a breakpoint set in them hits), not name.2.py beside them."""
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        torch.compile(_plus_one, backend="eager")(torch.ones(2))
+    names = sorted(p.name for p in tmp_path.glob("_plus_one.*"))
+    (tmp_path / "index.json").unlink()               # as if killed before writing it
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        torch.compile(_plus_one, backend="eager")(torch.ones(2))
+    assert sorted(p.name for p in tmp_path.glob("_plus_one.*")) == names

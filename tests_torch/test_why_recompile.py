@@ -7,6 +7,7 @@ compiled function must add a cache entry exactly when none would run.
 """
 import functools
 import os
+import re
 import subprocess
 import sys
 
@@ -149,3 +150,28 @@ def test_the_command_runs_the_dumped_guards(tmp_path):
     assert done.returncode == 2 and done.stderr.startswith("unveil: error: no function nothing"), done.stderr
     done = run(str(tmp_path), "target", "torch.ones(")
     assert done.returncode == 2 and "cannot evaluate the call's arguments" in done.stderr, done.stderr
+
+
+def test_the_command_binds_a_decorated_function_and_a_resume_function_by_their_own_parameters(tmp_path):
+    """A decorator's wrapper takes (*args, **kwargs): the arguments bind to the compiled
+    frame's parameters; a resume function's come from its dumped def; too many arguments
+    are a one-line error."""
+    examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_examples")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    made = subprocess.run([sys.executable, "recompiles_decorated.py", str(tmp_path)], cwd=examples,
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert made.returncode == 0, made.stderr
+
+    def run(*argv):
+        return subprocess.run([sys.executable, "-m", "unveil", "why-recompile", str(tmp_path), *argv],
+                              capture_output=True, text=True, env=env, timeout=300)
+    done = run("g", "torch.ones(3, 2), 2")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/1 runs"), done.stdout + done.stderr
+    done = run("g", "torch.ones(3, 2), n=1")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    resume = next(p.name.split(".")[0] for p in tmp_path.glob("*.resume_function.py"))
+    done = run(resume, "[], [], None, 4, torch.ones(2)")
+    assert done.returncode == 0 and re.search(r"=> compile \d+/1 runs$", done.stdout.rstrip()), done.stdout
+    done = run("g", "torch.ones(3, 2), 2, 3")
+    assert done.returncode == 2 and done.stderr == (
+        "unveil: error: the arguments 'torch.ones(3, 2), 2, 3' do not fit g: too many positional arguments\n")

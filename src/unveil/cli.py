@@ -179,19 +179,31 @@ def _cmd_why_recompile(args):
         import torch
     except ImportError:
         raise CliError("why-recompile needs torch: pip install 'unveil[torch]'") from None
-    from unveil.dynamo.why import why_recompile_in_dump
+    from unveil.dynamo.why import dumped_function, function_globals, why_recompile_in_dump
+    try:
+        _, entry = dumped_function(args.dump_dir, args.function)
+    except (LookupError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        globals_ = function_globals(entry)
+    except (Exception, SystemExit) as exc:  # the user's module's top-level code, whatever it does
+        raise CliError("loading %s's module (%s) ran its top-level code, which raised %s: %s"
+                       % (args.function, entry["filename"], type(exc).__name__, exc)) from None
     try:
         call = ast.parse("f(%s)" % args.call, mode="eval").body
-        scope = {"torch": torch}
+        scope = dict(globals_)                 # the module's names (a class to make self of) and torch
+        scope["torch"] = torch
         values = [eval(compile(ast.Expression(a), "<call>", "eval"), scope) for a in call.args]
         keywords = {k.arg: eval(compile(ast.Expression(k.value), "<call>", "eval"), scope) for k in call.keywords}
     except Exception as exc:  # the user's expression, whatever it raises
         raise CliError("cannot evaluate the call's arguments %r: %s: %s" % (args.call, type(exc).__name__, exc)) \
             from None
     try:
-        print(why_recompile_in_dump(args.dump_dir, args.function, values, keywords))
+        print(why_recompile_in_dump(args.dump_dir, args.function, values, keywords, globals_=globals_))
     except LookupError as exc:
         raise CliError(str(exc)) from None
+    except TypeError as exc:          # binding the arguments to the function's parameters
+        raise CliError("the arguments %r do not fit %s: %s" % (args.call, args.function, exc)) from None
     return 0
 
 
@@ -226,6 +238,17 @@ def _cmd_run(args):
     target, rest = (args.module if module else args.program)[0], (args.module if module else args.program)[1:]
     if not module and not os.path.isfile(target):
         raise CliError("no such script: %s" % target)
+    if module:
+        import importlib.util
+        sys.path.insert(0, os.getcwd())          # where python -m looks first
+        try:
+            found = importlib.util.find_spec(target) is not None
+        except (ImportError, ValueError):        # a parent package that is missing
+            found = False
+        finally:
+            sys.path.pop(0)
+        if not found:
+            raise CliError("no module named %s" % target)
     _check_dump_dir(args.dump_dir)
     try:
         import unveil.dynamo  # noqa: F401  (imports torch)
@@ -235,7 +258,10 @@ def _cmd_run(args):
     from unveil.runner import run
     within = (unveil.debug if args.debug else unveil.prepare_debug)(args.dump_dir)
     status = run(target, rest, module=module, within=within)
-    where = os.path.abspath(args.dump_dir)
+    where = within.dump.path if within.dump is not None else os.path.abspath(args.dump_dir)   # a rank's own
+    if within.index_file is None:
+        sys.stderr.write("%s: nothing was compiled; %s is left as it was\n" % (PROG, where))
+        return status
     if args.no_report:
         sys.stderr.write("%s: dump in %s (index.json, summary.txt)\n" % (PROG, where))
         return status

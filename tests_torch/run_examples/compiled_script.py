@@ -17,6 +17,8 @@ if __name__ == "__main__":
     print("path0", sys.path[0] == os.path.dirname(os.path.realpath(__file__)))
     print("main", __name__, __spec__, os.path.isabs(__file__))
     print("stdin", sys.stdin.readline().strip())
+    if len(sys.argv) > 1 and sys.argv[1] == "early":
+        sys.exit("stopped before compiling anything")       # as argparse stops on a mistyped option
     out = torch.compile(step, backend="eager")(torch.ones(3))
     print("result", out.tolist())
     mode = sys.argv[1] if len(sys.argv) > 1 else "ok"

@@ -60,7 +60,9 @@ class DumpDir:
         self._lock = threading.Lock()
         self._previous = {a.get("base", a["file"]): (a["file"], a.get("digest"), a.get("base_digest"))
                           for a in _previous_artifacts(self.path)}
-        self._theirs = set(os.listdir(self.path)) - {f for f, _, _ in self._previous.values()} - {INDEX, SUMMARY}
+        # files another run of ours left unindexed (it was killed) are ours to reuse, not to avoid
+        self._theirs = {f for f in os.listdir(self.path) if not _OURS.search(f)} \
+            - {f for f, _, _ in self._previous.values()} - {INDEX, SUMMARY}
         self._taken = set()
         self.artifacts = []
         self.functions = []
@@ -125,7 +127,9 @@ class DumpDir:
             with open(os.path.join(self.path, fname), "w", encoding="utf-8") as fh:
                 fh.write(text)
 
-    def write_index(self, failures):
+    def write_index(self, failures, remove_stale=True):
+        """``index.json``; with ``remove_stale``, the files of ours this run did not write go
+        (a run that ended early keeps them: they are the last complete run's)."""
         index = {
             "schema": SCHEMA,
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -139,11 +143,13 @@ class DumpDir:
             "line_map": self.line_map,
         }
         with self._lock:
-            for file, _, _ in self._previous.values():
-                if file not in self._taken and os.path.exists(os.path.join(self.path, file)):
-                    os.remove(os.path.join(self.path, file))
-            with open(os.path.join(self.path, INDEX), "w", encoding="utf-8") as fh:
-                fh.write(_index_text(index))
+            if remove_stale:
+                stale = {f for f, _, _ in self._previous.values()} | {f for f in os.listdir(self.path)
+                                                                       if _OURS.search(f)}
+                for file in stale - self._taken:
+                    if os.path.exists(os.path.join(self.path, file)):
+                        os.remove(os.path.join(self.path, file))
+            _write_atomically(os.path.join(self.path, INDEX), _index_text(index))
         return INDEX
 
     def write_summary(self, text):
@@ -151,6 +157,19 @@ class DumpDir:
         with self._lock:
             with open(os.path.join(self.path, SUMMARY), "w", encoding="utf-8") as fh:
                 fh.write(text)
+
+
+#: the names this module gives files (``KEY.compile_0_0.graph.py``, with a digest or a number)
+_OURS = re.compile(r"\.(compile_\d+_\d+\.\w+|resume_function|full_code)(\.[0-9a-f]{8}|\.\d+)?\.py$")
+
+
+def _write_atomically(path, text):
+    """Write ``text`` to ``path`` so that a reader sees the old file or the new one whole
+    (another rank reads the index while this one writes it)."""
+    partial = "%s.%d.tmp" % (path, os.getpid())
+    with open(partial, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(partial, path)
 
 
 def _previous_artifacts(path):

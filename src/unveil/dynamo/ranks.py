@@ -9,7 +9,7 @@ import json
 import os
 import re
 
-from ..dumpdiff import diff_dumps
+from ..dumpdiff import DumpError, diff_dumps
 
 RANKS_INDEX = "ranks.json"
 _RANK_DIR = re.compile(r"rank_(\d+)$")
@@ -37,7 +37,11 @@ def write_ranks_index(dump_dir):
                        if m and os.path.exists(os.path.join(dump_dir, name, "index.json")))
         entries = []
         for rank in ranks:
-            lines = [] if rank == ranks[0] else diff_dumps(rank_dir(dump_dir, ranks[0]), rank_dir(dump_dir, rank))
+            try:
+                lines = [] if rank == ranks[0] else diff_dumps(rank_dir(dump_dir, ranks[0]),
+                                                               rank_dir(dump_dir, rank))
+            except DumpError:         # that rank is still writing: it rewrites this index when done
+                continue
             entries.append({"rank": rank, "dir": "rank_%d" % rank,
                             "differs_from": ranks[0] if lines else None,
                             "differences": _headlines(lines, rank_dir(dump_dir, rank))})

@@ -180,7 +180,7 @@ class DebugSession:
     def __exit__(self, *exc):
         HUB.discard(self)
         self._active = False
-        self.guarded("finish")
+        self.guarded("finish", exc[0] is None)
         self.replaced_shared.undo_codes()
         return False
 
@@ -523,7 +523,13 @@ class DebugSession:
         self.replaced_shared.replace_code(function, code)
 
     # -- the end of the block ---------------------------------------------------
-    def finish(self):
+    def finish(self, completed=True):
+        """Write the guards, full code, summary and index.  A block in which nothing was
+        compiled leaves the directory as it was (a mistyped command must not wipe the last
+        dump); one that ended with an exception keeps the last run's files it did not
+        write again (a debugger quit early)."""
+        if not self.functions and not self.failures:
+            return
         for fn in list(self.functions.values()):
             self.guarded("write_guards", fn)
         for fn in list(self.functions.values()):
@@ -533,7 +539,7 @@ class DebugSession:
         self.dump.compiles = [c.describe() for fn in self.functions.values() for c in fn.compiles]
         self.dump.line_map = self.lines.table(self.dump.path)
         self.dump.write_summary(explanations.summary_text(self.dump.functions, self.dump.compiles))
-        self.index_file = self.dump.write_index(self.failures)
+        self.index_file = self.dump.write_index(self.failures, remove_stale=completed)
         if self.rank is not None:
             ranks.write_ranks_index(self.dump_dir)
 

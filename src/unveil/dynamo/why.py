@@ -86,19 +86,16 @@ def why_recompile(fn, *args, **kwargs):
     return WhyRecompile(code.co_qualname if hasattr(code, "co_qualname") else code.co_name, verdicts)
 
 
-def why_recompile_in_dump(dump_dir, function, args, kwargs):
+def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None):
     """The same for the function ``function`` (its key, or its name) of a dump, with the
-    dumped guard files; its globals are its module's, loaded from its file."""
-    with open(os.path.join(dump_dir, "index.json"), encoding="utf-8") as fh:
-        index = json.load(fh)
-    entry = next((f for f in index["functions"] if function in (f["key"], f["name"], f["qualname"])), None)
-    if entry is None:
-        raise LookupError("no function %s in %s (it has: %s)" % (
-            function, dump_dir, ", ".join(f["key"] for f in index["functions"])))
+    dumped guard files; its globals are its module's, loaded from its file (or ``globals_``).
+    Raises LookupError for an unknown function, TypeError for arguments that do not fit."""
+    index, entry = dumped_function(dump_dir, function)
     files = {a["compile_id"]: a["file"] for a in index["artifacts"]
              if a["kind"] == "guards" and a["function"] == entry["key"]}
-    globals_ = module_globals(_module_name(entry["filename"]), entry["filename"])
-    original = _function_in(globals_, entry)
+    if globals_ is None:
+        globals_ = function_globals(entry)
+    original = _compiled_frame_function(_function_in(globals_, entry), entry) or _dumped_signature(dump_dir, index, entry)
     f_locals = frame_locals(original, None, args, kwargs) if original is not None else dict(kwargs)
     verdicts = []
     for cid in reversed(entry["compiles"]):          # Dynamo tries the newest entry first
@@ -111,6 +108,52 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs):
                              if isinstance(node, ast.FunctionDef) and node.name.startswith(name))
         verdicts.append(check_guard_source(cid, source, function_name, f_locals, globals_))
     return WhyRecompile(entry["key"], verdicts)
+
+
+def dumped_function(dump_dir, function):
+    """``(index, the function's entry)`` of a dump, by key, name or qualified name."""
+    with open(os.path.join(dump_dir, "index.json"), encoding="utf-8") as fh:
+        index = json.load(fh)
+    entry = next((f for f in index["functions"] if function in (f["key"], f["name"], f["qualname"])), None)
+    if entry is None:
+        raise LookupError("no function %s in %s (it has: %s)" % (
+            function, dump_dir, ", ".join(f["key"] for f in index["functions"])))
+    return index, entry
+
+
+def function_globals(entry):
+    """The globals of a dumped function's module (its file loaded, top-level code run,
+    when it is not the live module)."""
+    return module_globals(_module_name(entry["filename"]), entry["filename"])
+
+
+def _compiled_frame_function(found, entry):
+    """``found`` (the module's attribute), unwrapped down to the function whose code Dynamo
+    compiled (a decorator's wrapper, torch.compile's included, is not that frame)."""
+    while found is not None:
+        code = getattr(found, "__code__", None)
+        if code is not None and code.co_name == entry["name"] and code.co_firstlineno == entry["line"]:
+            return found
+        found = getattr(found, "__wrapped__", None) or getattr(found, "_torchdynamo_orig_callable", None)
+    return None
+
+
+def _dumped_signature(dump_dir, index, entry):
+    """A stand-in with the parameters of the function's dumped code (a resume function,
+    which no module attribute holds): its decompiled ``def``, with an empty body."""
+    for art in index["artifacts"]:
+        if art["function"] == entry["key"] and art["kind"] in ("resume_function", "transformed_code"):
+            with open(os.path.join(dump_dir, art["file"]), encoding="utf-8") as fh:
+                tree = ast.parse(fh.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef) and node.name == entry["name"]:
+                    stub = ast.FunctionDef(name=node.name, args=node.args, body=[ast.Pass()], decorator_list=[],
+                                           returns=None, type_comment=None, type_params=[])
+                    namespace = {}
+                    exec(compile(ast.fix_missing_locations(ast.Module(body=[stub], type_ignores=[])),
+                                 art["file"], "exec"), namespace)
+                    return namespace[node.name]
+    return None
 
 
 def frame_locals(original, receiver, args, kwargs):
