@@ -5,6 +5,7 @@ Dynamo's cache says which frames got compiled code; running the program shows
 which resume function takes which path of an ``if``.
 """
 import json
+import re
 import sys
 
 import pytest
@@ -167,6 +168,7 @@ def test_a_skipped_frame_is_listed_with_why_where_dynamo_has_no_code_for_it(tmp_
     assert why["location"]["line"] == break_line
     assert why["because"]["reason"] == "graph break in loop" and "loop" in why["because"]["explanation"]
     summary = (tmp_path / "summary.txt").read_text()
+    assert re.search(r"^In all: 1 compile, .*, 1 frame skipped\.$", summary, re.M), summary     # one, not "1 frames"
     assert "skipped, the frame runs as it is: graph break in loop" in summary
     assert "set off by: Call to `torch._dynamo.graph_break()` (%s:%d)" % (__file__, break_line) in summary
     assert "hint: Remove the `torch._dynamo.graph_break()` call." in summary

@@ -23,6 +23,7 @@ _VOLATILE = [
     (re.compile(r"\[\d+/\d+\]"), "[N/N]"),
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x..."),
     (re.compile(r"(?<![0-9])\d{10,}(?![0-9])"), "<id>"),        # object and type ids (also in names Dynamo makes)
+    (re.compile(r"(<id>_c)\d+\b"), r"\1N"),                      # ___module_collections_<id>_c23: a counter
 ]
 #: a compiled graph's global, with the uuid torch 2.6+ adds (also inside ``..._GraphModule``)
 _GRAPH_ID = re.compile(r"\b__compiled_fn_\d+(?:_[0-9a-f]{8}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{12})?"

@@ -50,7 +50,11 @@ class CustomDispatcher(torch.nn.Module):
         return self._run(code, args, kwargs)
 
     def source(self, key):
-        """The decompiled source of the code Dynamo made for signature ``key``."""
+        """The decompiled source of the code Dynamo made for signature ``key`` (one of
+        :attr:`codes`' keys, as :meth:`signature` makes them)."""
+        if key not in self.codes:
+            raise KeyError("no code for signature %r; the signatures compiled so far: %s"
+                           % (key, ", ".join(map(repr, self.codes)) or "none"))
         code = self.codes[key]
         return readable.tidy(decompile_code(code), code).source
 

@@ -220,13 +220,17 @@ def summary_text(functions, compiles):
     return "\n".join(out)
 
 
+def _count(n, noun):
+    return "%d %s%s" % (n, noun, "" if n == 1 else "s")
+
+
 def _overview(compiles):
     """The counts, and the frames that run as they are (what a user most often wants first)."""
     breaks = sum(1 for c in compiles if c["compiled"] and c["graph_break"])
     recompiles = sum(1 for c in compiles if c.get("recompile_reasons"))
     skipped = [c for c in compiles if c["skipped"]]
-    out = ["In all: %d compiles, %d of them ending at a graph break, %d made anew after a guard failed, "
-           "%d frames skipped." % (len(compiles), breaks, recompiles, len(skipped))]
+    out = ["In all: %s, %d of them ending at a graph break, %d made anew after a guard failed, %s skipped."
+           % (_count(len(compiles), "compile"), breaks, recompiles, _count(len(skipped), "frame"))]
     for comp in skipped:
         because = comp["skipped"].get("because") or {}
         out.append("  skipped: %s (%s): %s" % (comp["function"], comp["compile_id"],
