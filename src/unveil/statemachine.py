@@ -890,13 +890,16 @@ class Lowering:
         """Nested ``if``/``else`` (Dynamo's graph-break code): no state variable needed."""
 
         def render(start, indent):
-            m = blocks[start]
-            out = [indent + line for text in m.lines for line in text.split("\n")]
-            term = m.terminator
-            if term is None:
-                return out
-            if term[0] == "goto":
-                return out + render(term[1], indent)
+            out = []
+            while True:                 # a chain of gotos, one block after the other, without recursion
+                m = blocks[start]
+                out += [indent + line for text in m.lines for line in text.split("\n")]
+                term = m.terminator
+                if term is None:
+                    return out
+                if term[0] != "goto":
+                    break
+                start = term[1]
             _, cond, true, false = term
             return (out + [indent + "if %s:" % cond] + render(true, indent + "    ")
                     + [indent + "else:"] + render(false, indent + "    "))
@@ -980,24 +983,25 @@ def lower(ctx):
 _CHAINED_ARMS = 200
 
 #: how deep the nested ``if``/``else`` form may go: CPython's tokenizer refuses 100
-#: levels of indentation, and each block written is a Python call of its own
-_TREE_INDENTS, _TREE_BLOCKS = 90, 300
+#: levels of indentation (and each level is a Python call of the renderer's)
+_TREE_INDENTS = 90
 
 
 def _shallow(blocks):
     """Whether the nested ``if``/``else`` form of a tree of ``blocks`` stays within
-    :data:`_TREE_INDENTS` indentations and :data:`_TREE_BLOCKS` blocks on any path (a
-    long ``elif`` chain does not: it gets the state machine's loop)."""
-    todo = [(0, 0, 1)]
+    :data:`_TREE_INDENTS` indentations on every path (a long ``elif`` chain does not: it
+    gets the state machine's loop).  Gotos do not indent: the renderer follows them in a
+    loop (counting them too sent long straight-line trees to the loop form)."""
+    todo = [(0, 0)]
     while todo:
-        start, indents, depth = todo.pop()
-        if indents > _TREE_INDENTS or depth > _TREE_BLOCKS:
+        start, indents = todo.pop()
+        if indents > _TREE_INDENTS:
             return False
         term = blocks[start].terminator
         if term is None:
             continue
         if term[0] == "goto":
-            todo.append((term[1], indents, depth + 1))
+            todo.append((term[1], indents))
         else:
-            todo += [(term[2], indents + 1, depth + 1), (term[3], indents + 1, depth + 1)]
+            todo += [(term[2], indents + 1), (term[3], indents + 1)]
     return True
