@@ -159,6 +159,7 @@ def test_a_browser_goes_from_the_index_to_a_break_its_graph_node_and_the_call(gp
             broken = page.locator("span.break")
             assert broken.count() == 1 and "self.mlp(hidden_states)" in broken.inner_text()
             assert "graph break: Call to `torch._dynamo.graph_break()`" in broken.inner_text()
+            assert "def forward(self" in page.locator("div.side > div").nth(1).inner_text()   # beside the source
             page.screenshot(path=str(tmp_path / "2_function.png"))
             page.locator("#L276 a", has_text="graph:").first.click()
             assert re.search(r"files/GPT2Block\.forward\.compile_\d+_0\.graph\.py\.html#L-\d+$", page.url), page.url
@@ -196,3 +197,17 @@ def test_a_line_links_through_its_graph_node_to_the_inductor_code_that_computes_
                      % re.escape(code["file"]), graph_page), graph_page[:3000]
     function = open(os.path.join(root, "function_MLP.forward.html"), encoding="utf-8").read()
     assert re.search(r"self\.l2\(torch\.relu\(self\.l1\(x\)\)\).*>graph:\d+</a>.*>inductor_output:\d+</a>", function)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:        # and a browser follows it to the kernel call
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto("file://" + os.path.join(root, "function_MLP.forward.html"))
+            page.locator("span.became a", has_text="inductor_output:").first.click()
+            line = int(page.url.rsplit("#L-", 1)[1])
+            assert "inductor_output" in page.url
+            text = page.locator("pre").nth(1).inner_text().splitlines()[line - 1]
+            assert "Topologically Sorted Source Nodes: [linear" in text, text
+            page.screenshot(path=str(tmp_path / "kernel.png"))
+        finally:
+            browser.close()

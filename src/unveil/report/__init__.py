@@ -60,7 +60,7 @@ def build_report(dump_dir, out_dir=None, progress=None):
     for fn in index["functions"]:
         _write(out_dir, site.function_page(fn), env.get_template("function.html").render(
             root="", fn=fn, source=site.source_of(fn), compiles=site.compiles_of(fn),
-            files=site.files_of(fn), resumes=site.resumes_of(fn)))
+            files=site.files_of(fn), resumes=site.resumes_of(fn), beside=site.beside(fn)))
         done += 1
         if progress:
             progress(done, total)
@@ -270,6 +270,20 @@ class _Site:
             out.append((comp, reasons))
         return out
 
+    def beside(self, fn):
+        """The code Dynamo runs for ``fn``, to show beside its source: each compile's
+        transformed code and, for a resume function, its own code (highlighted, with links
+        to their pages; line anchors are the pages' own)."""
+        from pygments import highlight
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import PythonLexer
+        out = []
+        for art in self.index["artifacts"]:
+            if art["function"] == fn["key"] and art["kind"] in ("resume_function", "transformed_code"):
+                text = _read(os.path.join(self.dump_dir, art["file"])) or ""
+                out.append((art, self.file_page(art), highlight(text, PythonLexer(), HtmlFormatter(linenos="table"))))
+        return out
+
     def files_of(self, fn):
         return [(a, self.file_page(a)) for a in self.index["artifacts"] if a["function"] == fn["key"]]
 
@@ -338,6 +352,7 @@ _BASE_CSS = """body { font-family: sans-serif; margin: 1.5em; }
 table.list { border-collapse: collapse; } table.list td, table.list th { border: 1px solid #ccc; padding: 2px 8px; }
 pre.source span.break { background: #fdd; } .reason { color: #a00; } .became { font-size: smaller; }
 .highlight pre { margin: 0; } td.linenos { color: #888; }
+div.side { display: flex; gap: 2em; align-items: flex-start; } div.side > div { flex: 1; min-width: 0; overflow-x: auto; }
 """
 
 __all__ = ["build_report", "build_diff_page", "ReportError"]
