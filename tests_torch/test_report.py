@@ -187,6 +187,9 @@ def test_a_line_links_through_its_graph_node_to_the_inductor_code_that_computes_
     root = os.path.dirname(build_report(str(tmp_path / "dump")))
     check_site(root)
     index = json.loads((tmp_path / "dump" / "index.json").read_text())
+    post_grad = [a for a in index["artifacts"] if a["kind"] == "post_grad_graph"]
+    assert len(post_grad) == 2 and all(os.path.exists(os.path.join(root, "files", a["file"] + ".html"))
+                                       for a in post_grad)        # Inductor's graphs, forward and backward
     code = next(a for a in index["artifacts"] if a["kind"] == "inductor_output")
     graph = next(a for a in index["artifacts"] if a["kind"] == "graph")
     kernel_page = open(os.path.join(root, "files", code["file"] + ".html"), encoding="utf-8").read()

@@ -48,7 +48,7 @@ def backend_file_text(kind, comp, payload):
     graph, an AOT graph taken from AOT Autograd's cache)."""
     payload, renamed = _CLASS_NOT_A_NAME.subn("class GraphModule(", payload)
     note = "\n# (torch printed its class with a name Python does not allow: here it is GraphModule)" if renamed else ""
-    imports = _GRAPH_IMPORTS if kind.startswith("aot_") else ""      # Inductor's code has its own
+    imports = _GRAPH_IMPORTS if kind.startswith("aot_") or kind == "post_grad_graph" else ""   # Inductor's code has its own
     return "%s%s\n%s%s" % (_backend_head(kind, comp), note, imports, payload)
 
 

@@ -18,14 +18,16 @@ TRACE_KINDS = {
     "aot_inference_graph": "aot_inference",
     "aot_joint_graph": "aot_joint",
     "inductor_output_code": "inductor_output",
+    "inductor_post_grad_graph": "post_grad_graph",       # on a cache hit (else an artifact, below)
 }
 #: AOT Autograd's graphs: dumped from the trace's text, unless the graph runs from the dump
 #: (then from its graph module, which the aot_graphs log gives; the trace has only text, and
 #: no module at all for a graph from AOT Autograd's cache)
 AOT_GRAPH_KINDS = frozenset(["aot_forward", "aot_backward", "aot_inference"])
 #: the kinds dumped as the text the trace gives
-BACKEND_TEXT_KINDS = AOT_GRAPH_KINDS | {"aot_joint", "inductor_output"}
-TRACE_ARTIFACTS = {"dynamo_graph_break_reason": "break_reason", "recompile_reasons": "recompile_reason"}
+BACKEND_TEXT_KINDS = AOT_GRAPH_KINDS | {"aot_joint", "inductor_output", "post_grad_graph"}
+TRACE_ARTIFACTS = {"dynamo_graph_break_reason": "break_reason", "recompile_reasons": "recompile_reason",
+                   "inductor_post_grad_graph": "post_grad_graph"}
 #: what each compile came to: compiled code or not, why it failed, why it restarted
 TRACE_METRICS = "compilation_metrics"
 TRACE_KEPT = frozenset(TRACE_KINDS) | frozenset(TRACE_ARTIFACTS) | {TRACE_METRICS}

@@ -20,7 +20,7 @@ _RESUME_CALL = re.compile(r"\b(__resume_at_\d+_\d+)\b")
 _NODE = re.compile(r"^\s+(\w+)(?:: \"[^\"]*\")? = ")
 #: the FX nodes Inductor says a kernel call computes (its provenance comment)
 _KERNEL_NODES = re.compile(r"^\s*# Topologically Sorted Source Nodes: \[([^\]]*)\]")
-_GRAPH_KINDS = ("graph", "aot_forward", "aot_backward", "aot_inference", "aot_joint")
+_GRAPH_KINDS = ("graph", "aot_forward", "aot_backward", "aot_inference", "aot_joint", "post_grad_graph")
 #: a name token in pygments' HTML (strings and comments are other tokens)
 _NAME_TOKEN = re.compile(r'<span class="n">(__compiled_fn_\w+|__resume_at_\w+)</span>')
 
