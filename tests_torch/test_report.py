@@ -79,7 +79,10 @@ def test_every_link_of_the_report_resolves(gpt2_dump):
     assert checked > len(pages)
     compiled = [c for c in index["compiles"] if c["compiled"]]
     assert compiled and all(c["times"]["frame"] > 0 for c in compiled)     # from Dynamo's metrics
-    assert "compile time (s)" in open(index_page, encoding="utf-8").read()
+    index_text = open(index_page, encoding="utf-8").read()
+    assert "compile time (s)" in index_text and "<th>graphs</th>" in index_text
+    row = re.search(r'>GPT2Block\.forward</a></td>(.*?)</tr>', index_text, re.S).group(1)
+    assert re.findall(r"<td>([^<]*)</td>", row)[2:5] == ["1", "1", "1"], row      # compiles, graphs, breaks
     page = open(os.path.join(os.path.dirname(index_page), "function_GPT2Block.forward.html"), encoding="utf-8").read()
     assert re.search(r"Compile time: backend [\d.]+ s, frame [\d.]+ s", page), page
 

@@ -296,6 +296,8 @@ class _Site:
         for fn in self.index["functions"]:
             comps = [c for c in self.index["compiles"] if c["function"] == fn["key"]]
             out.append({"fn": fn, "page": self.function_page(fn), "compiles": len(comps),
+                        "graphs": sum(1 for a in self.index["artifacts"] if a["function"] == fn["key"]
+                                      and a["kind"] == "graph"),
                         "breaks": sum(1 for c in comps if c.get("graph_break")),
                         "skipped": sum(1 for c in comps if c.get("skipped")),
                         "recompiles": sum(1 for c in comps if c.get("recompile_reasons")),
