@@ -2,7 +2,8 @@
 
     python3 benchmarks/stdlib_sweep.py                       # this interpreter
     python3 benchmarks/stdlib_sweep.py --versions [X.Y ...]   # pyenv's 3.8-3.13
-    options: --json OUT (per code object results), --show N (reasons listed)
+    options: --json OUT (per code object results), --show N (reasons listed),
+             --texts DIR (each code object's decompiled text, to DIR/X.Y.txt)
 
 Compiles (never runs) every source file of the running interpreter's standard
 library outside ``test/`` (and ``idlelib``, ``lib2to3``, ``site-packages``),
@@ -46,20 +47,23 @@ def _code_objects(code, prefix):
 
 
 def judge(code):
-    """"identical", "recompiled", "state machine" or "error: <reason>" for one code object."""
+    """("identical", "recompiled", "state machine" or "error: <reason>", the decompiled text
+    or None) for one code object."""
     import unveil
     from tests.roundtrip import same_bytecode
+    decompiled = None
     try:
         decompiled = unveil.decompile_code(code)
         new = unveil.recompile(decompiled.source, code)
     except Exception as exc:  # a DecompilationError or a crash: both are what this sweep looks for
-        return "error: %s: %s" % (type(exc).__name__, exc)
+        return "error: %s: %s" % (type(exc).__name__, exc), decompiled and decompiled.source
     if decompiled.lowered:
-        return "state machine"
-    return "identical" if same_bytecode(code, new) else "recompiled"
+        return "state machine", decompiled.source
+    return "identical" if same_bytecode(code, new) else "recompiled", decompiled.source
 
 
-def report():
+def report(texts=None):
+    """The results; with ``texts`` (a file object), every code object's text written to it."""
     lib, files = source_files()
     results = {}
     for path in files:
@@ -71,7 +75,10 @@ def report():
             continue   # not for this Python (e.g. a file for another platform's syntax)
         rel = os.path.relpath(path, lib)
         for name, code in _code_objects(top, rel + ":"):
-            results["%s:%d" % (name, code.co_firstlineno)] = judge(code)
+            key = "%s:%d" % (name, code.co_firstlineno)
+            results[key], text = judge(code)
+            if texts is not None:
+                texts.write("=== %s: %s\n%s\n" % (key, results[key], text))
     return {"python": sys.version.split()[0], "files": len(files), "results": results}
 
 
@@ -85,13 +92,22 @@ def main():
     ap.add_argument("--versions", nargs="*", metavar="X.Y", help="run on these pyenv interpreters")
     ap.add_argument("--json", help="write the per code object results to this JSON file")
     ap.add_argument("--show", type=int, default=8, help="failure reasons listed per version")
+    ap.add_argument("--texts", metavar="DIR",
+                    help="write every code object's decompiled text to DIR/X.Y.txt (to diff two commits)")
     args = ap.parse_args()
     sys.setrecursionlimit(10000)
     if args.versions is None:
-        reports = [report()]
+        if args.texts:
+            os.makedirs(args.texts, exist_ok=True)
+            with open(os.path.join(args.texts, "%d.%d.txt" % sys.version_info[:2]), "w") as texts:
+                reports = [report(texts)]
+        else:
+            reports = [report()]
     else:
-        reports = [r for run in bench_functions.run_each_version(__file__, args.versions, ["--show", "0"],
-                                                                 quiet=True) for r in run]
+        extra = ["--texts", os.path.abspath(args.texts)] if args.texts else []
+        reports = [r for run in bench_functions.run_each_version(__file__, args.versions,
+                                                                 ["--show", "0"] + extra, quiet=True)
+                   for r in run]
     print("| python | files | code objects | identical | recompiled | state machine | errors |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for r in reports:
