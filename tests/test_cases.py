@@ -110,7 +110,7 @@ def test_known_lowerings_name_real_cases_with_reasons():
 def test_a_lowering_not_listed_fails():
     """The lowering check can fail both ways (the state machine's output behaves the
     same, so only this check notices a case that falls back)."""
-    from unveil.functions import Lowering
+    from unveil.definitions.functions import Lowering
     with pytest.raises(AssertionError, match="not listed"):
         check_lowerings("no.such_case", [Lowering("f", 1, "a refusal")])
     if LOWERINGS:

@@ -1,4 +1,4 @@
-"""unveil.decoder reads co_code as ``dis`` does, field for field, on this Python.
+"""unveil.bytecode.decoder reads co_code as ``dis`` does, field for field, on this Python.
 
 Judged against ``dis.get_instructions`` (and ``dis.Bytecode``'s exception
 table on 3.11+) over every code object of the case library and of a set of
@@ -13,7 +13,7 @@ import warnings
 
 import pytest
 
-from unveil import decoder
+from unveil.bytecode import decoder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STDLIB = ("typing", "inspect", "argparse", "dataclasses", "enum", "tarfile", "ast", "difflib",

@@ -4,10 +4,10 @@ import ast
 import pytest
 
 from unveil.errors import DecompilationError
-from unveil.functions import FunctionContext, check_single_use
-from unveil.instructions import Instr
-from unveil.simulate import Frame
-from unveil.unparse import unparse
+from unveil.bytecode.opcodes import Instr
+from unveil.definitions.functions import FunctionContext, check_single_use
+from unveil.structure.frame import Frame
+from unveil.syntax.unparse import unparse
 
 
 def _frame():

@@ -376,10 +376,10 @@ def test_a_comprehension_on_its_own_recompiles_with_its_argument_named_as_the_co
 def test_a_code_object_passed_as_a_value_is_a_bound_name():
     """Dynamo calls a helper with a code object constant to make a closure; the code
     object used as a value (not by MAKE_FUNCTION) is bound, not written as ``None``."""
-    from unveil.functions import FunctionContext
-    from unveil.instructions import Instr
-    from unveil.simulate import Frame
-    from unveil.unparse import unparse
+    from unveil.definitions.functions import FunctionContext
+    from unveil.bytecode.opcodes import Instr
+    from unveil.structure.frame import Frame
+    from unveil.syntax.unparse import unparse
     inner = next(c for c in _closure_maker.__code__.co_consts if isinstance(c, types.CodeType))
     frame = Frame(FunctionContext((lambda g: None).__code__))
     frame.run([Instr("LOAD_FAST", argval="g"), Instr("LOAD_CONST", argval=inner), Instr("CALL", argval=(1, (), False))])

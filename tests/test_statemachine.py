@@ -8,9 +8,10 @@ import pytest
 
 import unveil
 from unveil.errors import DecompilationError
-from unveil.functions import FunctionContext, function_def
-from unveil import stackitems as si, statemachine
-from unveil.unparse import unparse
+from unveil.definitions.functions import FunctionContext, function_def
+from unveil.fallback import statemachine
+from unveil.structure import stackitems as si
+from unveil.syntax.unparse import unparse
 
 from tests.cases.registry import all_cases
 from tests.outcome import outcome
@@ -85,7 +86,7 @@ def test_the_structuring_report_finds_lowered_functions(monkeypatch):
     import os
     import sys
     from unveil.errors import DecompilationError
-    from unveil.structure import Structurer
+    from unveil.structure.structurer import Structurer
     path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks",
                         "structuring_report.py")
     spec = importlib.util.spec_from_file_location("structuring_report", path)

@@ -10,7 +10,7 @@ import pytest
 
 import unveil
 from unveil.errors import DecompilationError
-from unveil.structure import Structurer
+from unveil.structure.structurer import Structurer
 from tests.cases.registry import all_cases
 
 STRUCTURED = [
@@ -149,8 +149,9 @@ def test_a_yield_after_a_nested_function_counts():
 
 
 def test_a_comprehension_target_binds_only_where_the_comprehension_runs():
-    from unveil import functions, versions
-    inlined = versions.COMPREHENSIONS_INLINED
+    from unveil.bytecode import facts
+    from unveil.definitions import functions
+    inlined = facts.COMPREHENSIONS_INLINED
     assert functions._bound_names(ast.parse("[x for x in y]").body) == ({"x"} if inlined else set())
     assert functions._bound_names(ast.parse("{k: v for k, v in y}").body) == ({"k", "v"} if inlined else set())
     assert functions._bound_names(ast.parse("list(x for x in y)").body) == set()
@@ -162,9 +163,9 @@ def test_a_local_stored_only_in_dead_code_is_kept_beside_a_comprehension_target(
     """Before 3.12 the comprehension's ``x`` is its own; the function's dead ``x = 1``
     must still leave ``x`` a local of the function (a dead store in the text)."""
     from tests.cases.regressions import comprehension_target_also_a_dead_local
-    from unveil import versions
+    from unveil.bytecode import facts
     source = unveil.decompile(comprehension_target_also_a_dead_local)
-    assert ("x = None" in source) == (not versions.COMPREHENSIONS_INLINED), source
+    assert ("x = None" in source) == (not facts.COMPREHENSIONS_INLINED), source
 
 
 _SETS = '''
@@ -201,8 +202,8 @@ def test_an_int_subclass_constant_is_bound_not_written_as_an_int():
 def test_a_second_structuring_attempt_sees_the_loops_as_first_found():
     """The attempts share one control-flow graph; structuring sets where a loop goes on
     (``follow``, ``else_start``), and the next attempt must not start from that."""
-    from unveil.cfg import Graph
-    from unveil.instructions import normalise
+    from unveil.graph.cfg import Graph
+    from unveil.bytecode.canonical import normalise
 
     def f(xs):
         for x in xs:

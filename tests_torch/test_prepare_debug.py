@@ -24,7 +24,7 @@ from torch._dynamo.utils import counters
 
 from unveil.dynamo import adapter
 from unveil.dynamo.script_runtime import with_cells
-from unveil.functions import argument_count
+from unveil.bytecode.code_objects import argument_count
 
 from programs import PROGRAM_KWARGS, PROGRAMS
 

@@ -6,12 +6,13 @@ import os
 import sys
 import types
 
-from .astwalk import nodes
+from .bytecode.code_objects import class_qualname, is_class_body
+from .definitions.classes import annotated_assignments, class_body_statements, docstring_first
+from .definitions.functions import Bindings, FunctionContext, enclosing_scope, function_def, signature_values
 from .errors import DecompilationError, InternalError
-from .functions import Bindings, FunctionContext, annotated_assignments, class_body_statements, class_qualname, \
-    docstring_first, enclosing_scope, function_def, is_class_body, signature_values
-from . import stackitems as si
-from .unparse import unparse_with_origins
+from .structure import stackitems as si
+from .syntax.astwalk import nodes
+from .syntax.unparse import unparse_with_origins
 
 
 class Decompiled:

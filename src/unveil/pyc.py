@@ -8,9 +8,9 @@ for any other, :class:`PycError` names the Python version that wrote it.
 import importlib.util
 import marshal
 import os
-import sys
 import types
 
+from .bytecode.facts import PY
 from .errors import DecompilationError
 
 __all__ = ["PycError", "load_pyc", "magic_to_version", "MAGIC_RANGES"]
@@ -76,7 +76,7 @@ def magic_to_version(magic):
 
 def _this_python():
     number = int.from_bytes(MAGIC_NUMBER[:2], "little")
-    return "Python %d.%d (magic number %d)" % (sys.version_info[:2] + (number,))
+    return "Python %d.%d (magic number %d)" % (PY + (number,))
 
 
 def load_pyc(path):

@@ -5,8 +5,9 @@ import sys
 import types
 
 from .errors import DecompilationError
-from .functions import ENCLOSING_SCOPE, argument_count, enclosing_classes, identifier, is_class_body
-from .stackitems import no_arguments
+from .bytecode.code_objects import argument_count, enclosing_classes, identifier, is_class_body
+from .definitions.functions import ENCLOSING_SCOPE
+from .structure.stackitems import no_arguments
 
 #: compiler flags of the original that change what the same text compiles to
 _FUTURE_FLAGS = __future__.annotations.compiler_flag

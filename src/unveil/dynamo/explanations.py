@@ -14,7 +14,7 @@ import json
 import linecache
 import re
 
-from ..instructions import normalise
+from ..bytecode.canonical import normalise
 
 _LOCATION = re.compile(r"^Graph break in user code at (.+):(\d+)$", re.M)
 _FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+)$')

@@ -14,7 +14,8 @@ import types
 
 from ..api import decompile
 from ..errors import DecompilationError
-from ..functions import ENCLOSING_SCOPE, argument_count, identifier as source_name
+from ..bytecode.code_objects import argument_count, identifier as source_name
+from ..definitions.functions import ENCLOSING_SCOPE
 from .from_dump import nested_codes
 from .guards_file import identifier
 

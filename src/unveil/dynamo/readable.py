@@ -37,7 +37,7 @@ import itertools
 import re
 
 from ..api import Decompiled
-from ..unparse import unparse_with_origins
+from ..syntax.unparse import unparse_with_origins
 
 _TEMP = re.compile(r"__t(\d+)$")
 #: globals Dynamo creates and never rebinds: reading one later reads the same object

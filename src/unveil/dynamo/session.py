@@ -33,7 +33,7 @@ from .hub import AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRAC
 from .linemap import LineMap
 from ..api import decompile_code
 from ..errors import DecompilationError
-from ..functions import ENCLOSING_SCOPE
+from ..definitions.functions import ENCLOSING_SCOPE
 
 RESUME_PREFIX = "torch_dynamo_resume_in_"
 

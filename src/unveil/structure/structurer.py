@@ -1,7 +1,7 @@
 """From a control-flow graph to structured statements.
 
 The structurer walks the graph from the entry, running straight-line code
-through a :class:`~unveil.simulate.Frame` and turning each branch into an
+through a :class:`~unveil.structure.frame.Frame` and turning each branch into an
 ``if``, each natural loop into a ``for``/``while``, and each exception-table
 region into a ``try``/``with``.  Merge points are immediate post-dominators
 within the current region (loop body, try body, handler, or the function).
@@ -12,13 +12,15 @@ A jump whose target cannot be given a structured form raises
 import ast
 import itertools
 
-from .cfg import Loop, postdominators, same_code, same_target
-from .errors import DecompilationError
-from .instructions import CONDITIONAL
-from .simulate import Frame
+from ..bytecode.opcodes import CONDITIONAL, EXITS
+from ..errors import DecompilationError
+from ..graph.cfg import Loop, postdominators, same_code, same_target
 from . import patterns
 from . import trys
 from . import stackitems as si
+from .conditions import Branch, jump_condition
+from .frame import Frame
+from .loops import structure_loop
 from .stackitems import negate
 
 _EXIT = "exit"
@@ -319,7 +321,7 @@ class Structurer:
         if last.op == "FOR_ITER":
             raise DecompilationError("FOR_ITER outside a recognised loop at %d" % last.index)
         frame.run(self.instrs[pos:block.end])
-        if last.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+        if last.op in EXITS:
             return None
         return self.goto(block.end, frame, region)
 
@@ -417,7 +419,7 @@ class Structurer:
     # -- conditionals ---------------------------------------------------------
     def conditional(self, block, last, frame, region):
         cond = frame.pop()
-        jc = _jump_condition(last.op, cond)
+        jc = jump_condition(last.op, cond)
         state = Branch(jc, last.target, block.end, list(frame.stack), list(frame.stack))
         chain_end = self.absorb(state, block)
         state.simple = (cond, last.op) if chain_end == block.start else None
@@ -699,7 +701,7 @@ class Structurer:
         cond = f.pop()
         t, ts = self.through_cleanup(last.target, list(f.stack))
         e, es = self.through_cleanup(block.end, list(f.stack))
-        return _jump_condition(last.op, cond), t, e, ts, es
+        return jump_condition(last.op, cond), t, e, ts, es
 
     def _chain_cleanup(self, block, chain):
         """Whether ``block`` only drops a chained comparison's middle value or jumps,
@@ -856,7 +858,6 @@ class Structurer:
         return block if loop is not None and _inside(region, loop) else None
 
     def loop(self, loop, frame, region):
-        from .loops import structure_loop
         return structure_loop(self, loop, frame, region)
 
     def try_(self, block, handler, frame, region):
@@ -882,27 +883,11 @@ class _ArmsDiffer(DecompilationError):
     """Two arms that meet with different values under the top of the stack."""
 
 
-class Branch:
-    """A two-way branch: go to ``t`` if ``c`` else to ``e``, with the stack at each."""
-
-    def __init__(self, c, t, e, t_stack, e_stack):
-        self.c, self.t, self.e, self.t_stack, self.e_stack = c, t, e, t_stack, e_stack
-
-
 def _is_negative(test):
     """``not x``, ``x is not y``, ``x not in y``: read better the other way round."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return True
     return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.IsNot, ast.NotIn))
-
-
-def _jump_condition(op, cond):
-    if op == "POP_JUMP_IF_TRUE":
-        return cond
-    if op == "POP_JUMP_IF_FALSE":
-        return negate(cond)
-    is_none = ast.Compare(left=cond, ops=[ast.Is()], comparators=[si.const(None)])
-    return is_none if op == "POP_JUMP_IF_NONE" else negate(is_none)
 
 
 def _same_node(a, b):

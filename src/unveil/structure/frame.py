@@ -2,17 +2,16 @@
 
 :class:`Frame` holds the simulated stack and the statements emitted so far.
 Each opcode has one small handler in :data:`HANDLERS`; control flow is not
-handled here but by :mod:`unveil.structure`, which drives a frame block by block.
+handled here but by :mod:`unveil.structure.structurer`, which drives a frame block by block.
 """
 import ast
-import itertools
 
-from .astwalk import children, nodes, reads_name
-from .dispatch import dispatch_table
-from .errors import DecompilationError
+from ..dispatch import dispatch_table
+from ..errors import DecompilationError
+from ..syntax.astwalk import children, nodes, reads_name
+from ..syntax.unparse import set_elements
 from . import stackitems as si
 from .stackitems import NULL, as_expr, const, name
-from .unparse import set_elements
 
 BINOPS = {
     "+": ast.Add, "-": ast.Sub, "*": ast.Mult, "/": ast.Div, "//": ast.FloorDiv,
@@ -22,7 +21,6 @@ BINOPS = {
 CMPOPS = {"<": ast.Lt, "<=": ast.LtE, "==": ast.Eq, "!=": ast.NotEq, ">": ast.Gt, ">=": ast.GtE}
 
 
-_PUSHES = itertools.count()
 _COMPOUND = tuple(getattr(ast, n) for n in ("If", "For", "AsyncFor", "While", "Try", "TryStar", "With", "AsyncWith",
                                            "FunctionDef", "AsyncFunctionDef", "ClassDef", "Match") if hasattr(ast, n))
 
@@ -77,14 +75,14 @@ class Frame:
         self.parallel = None
         # when the last statement on this path was written (``since``: the frame this
         # one goes on from, as a branch's arm does; else now)
-        self.last_emit = next(_PUSHES) if since is None else since
+        self.last_emit = next(self.ctx.bindings.clock) if since is None else since
         self.line = None       # the line of the first value pushed since then
         self.at_line = None    # the line of the instruction running
 
     # -- stack --------------------------------------------------------------
     def push(self, value):
         if isinstance(value, (ast.AST, si.Function)) and not hasattr(value, "_seq"):
-            value._seq = next(_PUSHES)   # when it was computed: parallel assignments keep this order
+            value._seq = next(self.ctx.bindings.clock)   # when it was computed: parallel assignments keep this order
         self.stack.append(value)
 
     def pop_raw(self):
@@ -128,7 +126,7 @@ class Frame:
         self.flush_parallel()
         self.put(stmt)
         if not local:
-            self.last_emit = next(_PUSHES)
+            self.last_emit = next(self.ctx.bindings.clock)
 
     def _spill_before(self, stmt):
         """Dynamo's bytecode runs statements while values computed before them wait on
@@ -285,7 +283,7 @@ class Frame:
             temp = self.ctx.temporary()
             stored = self.stack[i].targets if isinstance(self.stack[i], si.Chain) else []
             self.put(ast.Assign(targets=[name(temp, store=True)] + stored, value=item))
-            self.last_emit = next(_PUSHES)
+            self.last_emit = next(self.ctx.bindings.clock)
             self.stack[i] = name(temp)
             self.stack[i]._seq = self.last_emit
         return True
@@ -316,7 +314,7 @@ class Frame:
             # ``a, (b, c) = c, (a, b)``: the nested target joins the pending tuple
             base, pending, values = self.parallel
             node = root.node()
-            node._stored_at = next(_PUSHES)
+            node._stored_at = next(self.ctx.bindings.clock)
             pending.append(node)
             values.append(root.value)
             if len(self.stack) <= base:
@@ -331,7 +329,7 @@ class Frame:
                 base -= 1
             self.parallel = (base, [], [])
         base, targets, values = self.parallel
-        target._stored_at = next(_PUSHES)
+        target._stored_at = next(self.ctx.bindings.clock)
         targets.append(target)
         values.append(value)
         if len(self.stack) <= base:
@@ -354,7 +352,7 @@ class Frame:
             return
         _, targets, values = self.parallel
         self.parallel = None
-        self.last_emit = next(_PUSHES)
+        self.last_emit = next(self.ctx.bindings.clock)
         # 3.11+ stores ``a, b = x, y`` as STORE b; STORE a (no SWAP): list the pairs in the
         # order their values were computed, so the text evaluates them in that order
         pairs = sorted(zip(targets, values), key=lambda tv: _computed_at(tv[1]))
@@ -1051,14 +1049,14 @@ def _import_star(f, ins):
 @handles("TYPEVAR", "PARAMSPEC", "TYPEVARTUPLE")
 def _type_param(f, ins):
     kind = {"TYPEVAR": "TypeVar", "PARAMSPEC": "ParamSpec", "TYPEVARTUPLE": "TypeVarTuple"}[ins.op]
-    f.push(si.TypeParam(kind, _const_str(f.pop())))
+    f.push(si.TypeParam(f.ctx, kind, _const_str(f.pop())))
 
 
 @handles("TYPEVAR_WITH_BOUND", "TYPEVAR_WITH_CONSTRAINTS")
 def _bounded_type_param(f, ins):
     """Constraints are a bound that evaluates to a tuple display: ``T: (int, str)``."""
     bound = f.pop_raw()
-    f.push(si.TypeParam("TypeVar", _const_str(f.pop()), bound))
+    f.push(si.TypeParam(f.ctx, "TypeVar", _const_str(f.pop()), bound))
 
 
 @handles("SET_TYPEPARAM_DEFAULT")

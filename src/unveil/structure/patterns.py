@@ -22,11 +22,12 @@ with the :class:`~unveil.structure.Structurer`.
 """
 import ast
 
-from .errors import DecompilationError
-from .instructions import CONDITIONAL
-from .simulate import HANDLERS, Frame
+from ..bytecode import facts
+from ..bytecode.opcodes import CONDITIONAL, EXITS, NEGATED_JUMP
+from ..errors import DecompilationError
 from . import stackitems as si
-from . import versions
+from .conditions import Branch, jump_condition
+from .frame import HANDLERS, Frame
 
 _MATCH_OPS = {"MATCH_SEQUENCE", "MATCH_MAPPING", "MATCH_CLASS", "MATCH_KEYS"}
 _SHUFFLE = {"SWAP", "ROT", "POP_TOP", "STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"}
@@ -37,10 +38,6 @@ _EXPR_OPS = {"LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST",
              "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_ATTR", "UNARY_NEGATIVE", "BINARY_OP",
              "BUILD_TUPLE"}
 _NAME_LOADS = _EXPR_OPS - {"LOAD_ATTR", "UNARY_NEGATIVE", "BINARY_OP", "BUILD_TUPLE"}
-
-
-_OPPOSITE = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
-             "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
 
 
 class Val(si.Marker):
@@ -206,7 +203,7 @@ class Decoder:
         self.pop()
         if ins.op == fail_op:
             self.fails.append((ins.target, len(self.stack)))
-        elif ins.op == _OPPOSITE[fail_op]:
+        elif ins.op == NEGATED_JUMP[fail_op]:
             self.fails.append((self.pos, len(self.stack)))
             self.pos = self.jumped = ins.target
         else:
@@ -591,7 +588,7 @@ def _guarded_capture(instrs, j):
 
 #: where the scan for a guard after a capture stops: at the guard's test, or elsewhere
 _CAPTURE_SCAN_STOP = dict.fromkeys(CONDITIONAL, "test")
-_CAPTURE_SCAN_STOP.update(dict.fromkeys(("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER")
+_CAPTURE_SCAN_STOP.update(dict.fromkeys(("JUMP", "FOR_ITER") + EXITS
                                         + tuple(_MATCH_OPS), "other"))
 
 
@@ -643,7 +640,7 @@ def _value_test(instrs, i):
 
 def find_heads(instrs, pos, end):
     """Indices in ``[pos, end)`` where a match statement may start, most likely first."""
-    if not versions.HAS_MATCH:
+    if not facts.HAS_MATCH:
         return []
     out = []
     i = pos
@@ -689,7 +686,6 @@ class _Case:
 
 def structure_match(s, head, frame, region):
     """Emit the match starting at ``head`` (subject on top of ``frame``); return where code goes on."""
-    from .structure import Branch, _jump_condition
     subject = frame.top()
     if not si.is_expr(subject) and not isinstance(subject, si.Chain):
         raise DecompilationError("match: no subject on the stack at %d" % head)
@@ -705,14 +701,14 @@ def structure_match(s, head, frame, region):
         case = None
         if s.instrs[pos].op == "COPY" and s.instrs[pos].argval == 1:
             try:
-                case = _case(s, pos, base, subject, True, mpos, Branch, _jump_condition)
+                case = _case(s, pos, base, subject, True, mpos, Branch, jump_condition)
             except DecompilationError:
                 case = None
         if case is not None and case.fail is not None:
             cases.append(case)
             pos = case.fail
             continue
-        last = _case(s, pos, base, subject, False, mpos, Branch, _jump_condition)
+        last = _case(s, pos, base, subject, False, mpos, Branch, jump_condition)
         cases.append(last)
         break
     else:
@@ -840,7 +836,7 @@ def _same_code(instrs, a, b):
     for _ in range(40):
         if a >= len(instrs) or b >= len(instrs) or not instrs[a].same(instrs[b]):
             return False
-        if instrs[a].op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+        if instrs[a].op in EXITS:
             return True
         if instrs[a].op in CONDITIONAL or instrs[a].op in ("JUMP", "FOR_ITER"):
             return False

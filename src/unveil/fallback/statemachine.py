@@ -15,17 +15,19 @@ import ast
 import inspect
 import re
 
-from . import generics, stackitems as si, versions
-from .dispatch import dispatch_table
-from .errors import DecompilationError
-from .instructions import normalise
-from .simulate import cell_of
-from .unparse import unparse
+from ..bytecode import facts
+from ..bytecode.canonical import normalise
+from ..bytecode.code_objects import argument_count, is_scope
+from ..bytecode.opcodes import EXITS, JUMPS
+from ..dispatch import dispatch_table
+from ..errors import DecompilationError
+from ..structure import stackitems as si
+from ..structure.frame import cell_of
+from ..syntax.unparse import unparse
 
 _NULL = object()  # a slot holding the NULL of a 3.11+ call: no variable, no value
 
-_ENDS_BLOCK = {"JUMP", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
-               "POP_JUMP_IF_NOT_NONE", "FOR_ITER", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE"}
+_ENDS_BLOCK = JUMPS | frozenset(EXITS)
 
 _UNARY = {"UNARY_NOT": "not %s", "UNARY_NEGATIVE": "-%s", "UNARY_INVERT": "~%s", "UNARY_POSITIVE": "+%s"}
 _CONDITIONS = {"POP_JUMP_IF_FALSE": "not %s", "POP_JUMP_IF_TRUE": "%s",
@@ -218,7 +220,7 @@ def _load_closure(m, ins):
 _FUNCTION_ATTRIBUTES = {
     1: "%s.__defaults__ = %s",
     2: "%s.__kwdefaults__ = %s",
-    4: ("%s.__annotations__ = dict(zip(%s[::2], %s[1::2]))" if versions.ANNOTATIONS_ARE_PAIRS
+    4: ("%s.__annotations__ = dict(zip(%s[::2], %s[1::2]))" if facts.ANNOTATIONS_ARE_PAIRS
         else "%s.__annotations__ = %s"),
 }
 
@@ -236,7 +238,7 @@ def _make_function(m, ins):
     m.pop()
     if not inspect.iscode(code):
         raise DecompilationError("MAKE_FUNCTION without a constant code object in %s" % m.low.code.co_name)
-    if generics.is_scope(code):  # its body is only expressible as a generic definition's own syntax
+    if is_scope(code):  # its body is only expressible as a generic definition's own syntax
         raise DecompilationError("the state machine does not lower the PEP 695 scope %s" % code.co_name)
     attributes = {bit: m.pop() for bit in (8, 4, 2, 1) if flags & bit}
     if 8 in attributes:
@@ -246,7 +248,7 @@ def _make_function(m, ins):
     names = {"co_name": code.co_name, "co_qualname": qualname}
     lines = [m.low.def_text(name),
              "%s.__code__ = %s.__code__.replace(%s)" % (
-                 name, name, ", ".join("%s=%r" % (f, names[f]) for f in versions.CODE_NAME_FIELDS)),
+                 name, name, ", ".join("%s=%r" % (f, names[f]) for f in facts.CODE_NAME_FIELDS)),
              "%s.__name__ = %r" % (name, code.co_name),
              "%s.__qualname__ = %r" % (name, qualname)]
     m.emit("\n".join(lines))
@@ -965,7 +967,6 @@ def lower(ctx):
     if not ctx.code.co_flags & inspect.CO_NEWLOCALS:
         raise DecompilationError("%s is a module or class body: not lowered to a state machine"
                                  % ctx.code.co_name)
-    from .functions import argument_count  # functions imports this module
     lines = Lowering(ctx).lower()
     cells = [ctx.identifier(n) for n in ctx.code.co_cellvars
              if n not in ctx.code.co_varnames[:argument_count(ctx.code)]]

@@ -1,14 +1,11 @@
-"""Per-version facts about CPython bytecode, in one place.
+"""Per-version facts about CPython bytecode and its compiler, in one place.
 
-:mod:`unveil.instructions` asks this module everything that differs between
-3.8 and 3.13; nothing else in the package looks at ``sys.version_info``.
+Everything that differs between 3.8 and 3.13 is named here; nothing else in the
+package looks at ``sys.version_info``.  Imports nothing from the package.
 """
 import ast
-import dis
 import opcode
 import sys
-
-from . import instructions as _ins
 
 PY = sys.version_info[:2]
 
@@ -22,15 +19,7 @@ BLOCK_STACK = PY < (3, 11)
 #: Whether ``CALL`` consumes a NULL-or-self slot below the callable.
 CALL_HAS_NULL = PY >= (3, 11)
 
-# Operator text of the pre-3.11 arithmetic opcodes.
-_LEGACY_BINARY = {
-    "ADD": "+", "SUBTRACT": "-", "MULTIPLY": "*", "TRUE_DIVIDE": "/",
-    "FLOOR_DIVIDE": "//", "MODULO": "%", "POWER": "**", "LSHIFT": "<<",
-    "RSHIFT": ">>", "AND": "&", "OR": "|", "XOR": "^", "MATRIX_MULTIPLY": "@",
-}
-
-
-# --- how co_code encodes arguments (read by unveil.decoder) -------------------
+# --- how co_code encodes arguments (read by unveil.bytecode.decoder) ----------
 
 #: bytes per unit of a jump's argument (3.10 counts code units)
 JUMP_UNIT = 1 if PY < (3, 10) else 2
@@ -119,71 +108,6 @@ def for_iter_exit(ins, state):
     return target
 
 
-# --- translators of opcodes that exist only in some versions ---------------
-
-def _legacy_binary(ins, state):
-    kind, _, name = ins.opname.partition("_")
-    symbol = _LEGACY_BINARY[name]
-    return [_ins.Instr("BINARY_OP", None, symbol + "=" if kind == "INPLACE" else symbol)]
-
-
-def _legacy_call(kwnames, has_null):
-    def translate(ins, state):
-        return [_ins.Instr("CALL", ins.arg, (ins.arg, kwnames, has_null))]
-    return translate
-
-
-def _legacy_call_ex(ins, state):
-    return [_ins.Instr("CALL_FUNCTION_EX", ins.arg, (bool(ins.arg & 1), False))]
-
-
-def _rot(n):
-    def translate(ins, state):
-        k = n if n else ins.arg
-        return [_ins.Instr("ROT", k, k)]
-    return translate
-
-
-def _dup_top_two(ins, state):
-    return [_ins.Instr("COPY", 2, 2), _ins.Instr("COPY", 2, 2)]
-
-
-def _yield_from(ins, state):
-    return [_ins.Instr("YIELD_FROM")]
-
-
-def _load_const(ins, state):
-    """``LOAD_CONST None`` that starts a send loop is part of YIELD_FROM."""
-    nxt = state.next_raw()
-    if ins.argval is None and nxt is not None:
-        if nxt.opname == "YIELD_FROM":
-            return []
-        if nxt.opname == "SEND":
-            state.skip_to = nxt.argval
-            return [_ins.Instr("YIELD_FROM")]
-    return [_ins.Instr("LOAD_CONST", ins.arg, ins.argval)]
-
-
-def _return_generator(ins, state):
-    nxt = state.next_raw()
-    if nxt is not None and nxt.opname == "POP_TOP":
-        state.dropped_pops.add(nxt.offset)
-    return []
-
-
-def _to_bool(ins, state):
-    """3.13 ``TO_BOOL`` before a jump or ``not`` is implied; elsewhere it is
-    ``not not x`` folded by the compiler."""
-    k = 1
-    nxt = state.next_raw()
-    while nxt is not None and nxt.opname == "EXTENDED_ARG":  # a jump past 255 code units
-        k += 1
-        nxt = state.next_raw(k)
-    if nxt is None or nxt.opname.startswith("POP_JUMP") or nxt.opname == "UNARY_NOT":
-        return []
-    return [_ins.Instr("UNARY_NOT"), _ins.Instr("UNARY_NOT")]
-
-
 def dead_code(stmts, after):
     """``stmts`` as code the compiler removes but whose names it still makes locals, to
     follow the statements ``after``: under ``if False:``, except on 3.8 and 3.9, whose
@@ -205,6 +129,9 @@ ANNOTATIONS_ARE_PAIRS = PY >= (3, 10)
 #: list, set and dict comprehensions run in their function's scope (3.12+, PEP 709), not their own
 COMPREHENSIONS_INLINED = PY >= (3, 12)
 
+#: MAKE_FUNCTION pops the function's qualified name above its code (before 3.11)
+MAKE_FUNCTION_POPS_QUALNAME = PY < (3, 11)
+
 #: the code object fields that name a function (error messages, tracebacks)
 CODE_NAME_FIELDS = ("co_name", "co_qualname") if PY >= (3, 11) else ("co_name",)
 
@@ -225,43 +152,13 @@ def compiled_docstring(text):
     return "\n".join([lines[0].lstrip(" ")] + [x[min(margin, len(x) - len(x.lstrip(" "))):] for x in rest])
 
 
-def _make_function(ins, state):
-    return [_ins.Instr("MAKE_FUNCTION", ins.arg, (ins.arg or 0, PY < (3, 11)))]
+# --- the grammar: what the parser of this version accepts ------------------
 
+#: ``for x in *a, b:`` parses (3.9+)
+STARRED_FOR_ITERABLE = PY >= (3, 9)
 
-# 3.8 builds starred displays and call arguments from N operands at once.
-_LEGACY_UNPACK = {
-    "BUILD_TUPLE_UNPACK": "tuple", "BUILD_TUPLE_UNPACK_WITH_CALL": "tuple",
-    "BUILD_LIST_UNPACK": "list", "BUILD_SET_UNPACK": "set",
-    "BUILD_MAP_UNPACK": "dict", "BUILD_MAP_UNPACK_WITH_CALL": "dict",
-}
+#: ``a[*b]`` parses (3.11+, PEP 646)
+STARRED_SUBSCRIPT = PY >= (3, 11)
 
-
-def _legacy_unpack(ins, state):
-    kind = _LEGACY_UNPACK[ins.opname]
-    op = "BUILD_MAP_UNPACK" if kind == "dict" else "BUILD_UNPACK"
-    return [_ins.Instr(op, ins.arg, kind)]
-
-
-TRANSLATORS = {
-    "MAKE_FUNCTION": _make_function,
-    "CALL_FUNCTION": _legacy_call(None, False),
-    "CALL_FUNCTION_KW": _legacy_call("stack", False),
-    "CALL_METHOD": _legacy_call(None, True),
-    "ROT_THREE": _rot(3),
-    "ROT_FOUR": _rot(4),
-    "ROT_N": _rot(0),
-    "DUP_TOP_TWO": _dup_top_two,
-    "YIELD_FROM": _yield_from,
-    "LOAD_CONST": _load_const,
-    "RETURN_GENERATOR": _return_generator,
-    "TO_BOOL": _to_bool,
-}
-if PY < (3, 11):
-    TRANSLATORS["CALL_FUNCTION_EX"] = _legacy_call_ex
-if PY < (3, 9):
-    for _op in _LEGACY_UNPACK:
-        TRANSLATORS[_op] = _legacy_unpack
-for _op in list(dis.opmap):
-    if _op.startswith(("BINARY_", "INPLACE_")) and _op.partition("_")[2] in _LEGACY_BINARY:
-        TRANSLATORS[_op] = _legacy_binary
+#: an f-string's fields may reuse its own quote (3.12+, PEP 701)
+FSTRING_FIELDS_REUSE_QUOTES = PY >= (3, 12)

@@ -9,10 +9,11 @@ the generator StopIteration wrapper, inlined-comprehension restores) are
 import ast
 import copy
 
-from .cfg import past_clause_ends, past_pop_except, same_target
-from .errors import DecompilationError
-from .simulate import Frame
+from ..bytecode.opcodes import EXITS
+from ..errors import DecompilationError
+from ..graph.cfg import past_clause_ends, past_pop_except, same_target
 from . import stackitems as si
+from .frame import Frame
 
 
 def _ops(instrs, block):
@@ -215,7 +216,7 @@ def _try_star(s, block, handler, hblock, body_blocks, frame, region):
             break
         q = p
         while q < len(instrs) and instrs[q].op != "CHECK_EG_MATCH":
-            if instrs[q].target is not None or instrs[q].op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+            if instrs[q].target is not None or instrs[q].op in EXITS:
                 raise DecompilationError("except* clause at %d has an unknown shape" % p)
             q += 1
         tframe = Frame(s.ctx, [])
@@ -682,7 +683,7 @@ def _finally_elider(s, start, own):
                     todo.append((a + 1, b + 1))
             elif not _same_arg(x.argval, y.argval):
                 return None
-            elif x.op not in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+            elif x.op not in EXITS:
                 todo.append((a + 1, b + 1))
         if len(exits) > 1:
             # 3.8-3.10 end the normal copy with a jump where the other exits go

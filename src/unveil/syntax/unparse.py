@@ -10,16 +10,12 @@ not reuse the enclosing quote nor contain a backslash or ``#``); when no
 valid f-string exists an equivalent ``'...'.format(...)`` call is printed.
 """
 
-import sys
 from ast import AST, Constant, Expr as _Expr, FormattedValue, Index, JoinedStr, Name, Starred, Tuple
 
-from . import versions
+from ..bytecode import facts
 
 __all__ = ["unparse"]
 
-_PY39 = sys.version_info >= (3, 9)
-_PY311 = sys.version_info >= (3, 11)
-_PY312 = sys.version_info >= (3, 12)
 
 # Precedence levels, lowest binding first.  An expression whose own level is
 # below the level its position requires gets parenthesised.
@@ -186,7 +182,7 @@ class _Unparser:
         if self.indent and "\n" in text:
             first, _, rest = node.value.partition("\n")
             indented = first + "\n" + "\n".join(self.indent + x if x else x for x in rest.split("\n"))
-            if versions.compiled_docstring(indented) == node.value:
+            if facts.compiled_docstring(indented) == node.value:
                 text = _docstring_literal(indented)
         lines = (("u" if getattr(node, "kind", None) == "u" else "") + text).split("\n")
         self.line(lines[0])
@@ -294,7 +290,7 @@ class _Unparser:
     def _s_For(self, n, kw="for "):
         it = n.iter
         prec = TUPLE
-        if not _PY39 and isinstance(it, Tuple) and any(isinstance(e, Starred) for e in it.elts):
+        if not facts.STARRED_FOR_ITERABLE and isinstance(it, Tuple) and any(isinstance(e, Starred) for e in it.elts):
             prec = TEST     # 3.8 does not accept `for x in *a, b:`
         self.block(kw + self.expr(n.target, TUPLE) + " in " + self.expr(it, prec), n.body)
         if n.orelse:
@@ -626,7 +622,7 @@ class _Unparser:
         if kind == "ExtSlice":
             elts = s.dims
         elif kind == "Tuple" and s.elts and (
-                _PY311 or not any(isinstance(e, Starred) for e in s.elts)):
+                facts.STARRED_SUBSCRIPT or not any(isinstance(e, Starred) for e in s.elts)):
             elts = s.elts
         if elts is None:
             return self.expr(s, TUPLE)
@@ -655,7 +651,7 @@ class _Unparser:
         return self._x_JoinedStr(JoinedStr(values=[n]))
 
     def _x_JoinedStr(self, n):
-        if _PY312:
+        if facts.FSTRING_FIELDS_REUSE_QUOTES:
             lits = "".join([v.value for v in n.values if isinstance(v, Constant)])
             q = '"' if "'" in lits and '"' not in lits else "'"
             return self.fstring(n, q, None), ATOM

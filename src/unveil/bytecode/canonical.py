@@ -26,54 +26,12 @@ to CPython 3.11+ bytecode, with these changes:
   as ``(target_index, depth, lasti)`` or ``None``.
 
 Python 3.8-3.10 block-stack bytecode is translated to the same exception-table
-form in :mod:`unveil.legacy`.
+form in :mod:`unveil.bytecode.legacy`.
 """
-import sys
 
-from .errors import DecompilationError
-from . import decoder, versions
-
-
-class Instr:
-    """One canonical instruction."""
-
-    __slots__ = ("op", "arg", "argval", "target", "line", "offset", "handler", "index", "after_nop",
-                 "continues")
-
-    def __init__(self, op, arg=None, argval=None, target=None, line=None, offset=-1):
-        self.op = op
-        self.arg = arg
-        self.argval = argval
-        self.target = target  # raw offset while normalising, then canonical index
-        self.line = line
-        self.offset = offset
-        self.handler = None
-        self.index = -1
-        self.after_nop = False  # the raw instruction before is a NOP (a ``case _:`` marks its start so)
-        self.continues = False  # a folded backward jump whose ``JUMP`` had a line of its own: ``continue``
-
-    def __repr__(self):
-        t = "" if self.target is None else " ->%s" % self.target
-        return "%d %s %r%s" % (self.index, self.op, self.argval, t)
-
-    def same(self, other):
-        """Equal operation and operand (for comparing duplicated code)."""
-        return self.same_op(other) and self.target == other.target
-
-    def same_op(self, other):
-        """Equal operation and operand, wherever a jump goes."""
-        return self.op == other.op and _same_value(self.argval, other.argval)
-
-
-def _same_value(a, b):
-    return type(a) is type(b) and (a is b or a == b)
-
-
-JUMPS = {"JUMP", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
-         "POP_JUMP_IF_NOT_NONE", "FOR_ITER"}
-CONDITIONAL = {"POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
-               "POP_JUMP_IF_NOT_NONE"}
-TERMINAL = {"RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP"}
+from ..errors import DecompilationError
+from . import decoder, facts, legacy, versioned_opcodes
+from .opcodes import JUMPS, NEGATED_JUMP, NO_NEXT, Instr
 
 
 class Code:
@@ -89,12 +47,10 @@ class Code:
 
 def normalise(code):
     """Return the :class:`Code` of ``code`` for the running interpreter."""
-    raw, table = decoder.instructions_of(code)
+    raw, table = _raw_and_exception_table(code)
     out = []
     state = _State(code, raw)
     after_nop = nop_before = False
-    if not _ALL_TRANSLATORS:
-        _ALL_TRANSLATORS.update(TRANSLATORS, **versions.TRANSLATORS)
     translators = _ALL_TRANSLATORS
     for pos, ins in enumerate(raw):
         state.pos = pos
@@ -105,12 +61,12 @@ def normalise(code):
             continue
         handler = translators.get(ins.opname)
         if handler is None:
-            if ins.opname in versions.DROPPED:
+            if ins.opname in facts.DROPPED:
                 state.pending_offsets.append(ins.offset)
                 continue
             raise DecompilationError(
                 "unsupported opcode %s on Python %d.%d (in %s)"
-                % (ins.opname, sys.version_info[0], sys.version_info[1], code.co_name))
+                % (ins.opname, facts.PY[0], facts.PY[1], code.co_name))
         produced = handler(ins, state)
         if produced:
             line = None
@@ -132,8 +88,14 @@ def normalise(code):
     return Code(code, _link(out, table, state))
 
 
-#: opname -> translator: this module's, overridden by the running version's (filled on first use)
-_ALL_TRANSLATORS = {}
+def _raw_and_exception_table(code):
+    """The raw instructions of ``code`` and its exception table; before 3.11 the
+    block-stack instructions are first rewritten into the exception-table form by
+    :mod:`unveil.bytecode.legacy`."""
+    raw = decoder.read(code)
+    if facts.BLOCK_STACK:
+        return legacy.translate(code, raw)
+    return raw, decoder.exception_table(code)
 
 
 class _State:
@@ -254,10 +216,6 @@ def _reindex(out, drop):
     return kept
 
 
-_INVERSE_JUMP = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
-                 "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
-
-
 def _fold_backward_conditions(out):
     """``POP_JUMP_IF_X +1; JUMP back`` is one backward conditional jump.
 
@@ -275,10 +233,10 @@ def _fold_backward_conditions(out):
     drop = set()
     for i in range(len(out) - 1):
         c, j = out[i], out[i + 1]
-        if (c.op in _INVERSE_JUMP and c.target == i + 2 and j.op == "JUMP" and j.target is not None
+        if (c.op in NEGATED_JUMP and c.target == i + 2 and j.op == "JUMP" and j.target is not None
                 and j.target <= i and i + 1 not in targeted and i not in drop
                 and j.handler in (None, c.handler)):
-            c.op = _INVERSE_JUMP[c.op]
+            c.op = NEGATED_JUMP[c.op]
             c.target = j.target
             c.continues = j.line != c.line
             drop.add(i + 1)
@@ -296,7 +254,7 @@ def _fill_jump_handlers(out):
         if ins.op not in JUMPS or ins.handler is not None or ins.target is None:
             continue
         prev = out[i - 1]
-        if prev.handler is None or prev.op in TERMINAL:
+        if prev.handler is None or prev.op in NO_NEXT:
             continue
         if ins.target < len(out) and _within_handler(out, out[ins.target].handler, prev.handler):
             ins.handler = prev.handler
@@ -323,7 +281,7 @@ def _fill_split_handlers(out):
 
 # --- translators -----------------------------------------------------------
 # Each takes a raw instruction (``decoder.Raw``) and the state, and returns canonical
-# instructions.  Version-specific ones live in :mod:`unveil.versions`.
+# instructions.  Version-specific ones live in :mod:`unveil.bytecode.versioned_opcodes`.
 
 def _same(ins, state):
     return [Instr(ins.opname, ins.arg, ins.argval)]
@@ -337,23 +295,23 @@ def _jump(name):
 
 def _load_global(ins, state):
     out = [Instr("LOAD_GLOBAL", ins.arg, ins.argval)]
-    if versions.global_pushes_null(ins):
-        out.insert(0 if versions.NULL_BELOW_GLOBAL else 1, Instr("PUSH_NULL"))
+    if facts.global_pushes_null(ins):
+        out.insert(0 if facts.NULL_BELOW_GLOBAL else 1, Instr("PUSH_NULL"))
     return out
 
 
 def _load_attr(ins, state):
-    if versions.attr_is_method(ins):
+    if facts.attr_is_method(ins):
         return [Instr("LOAD_METHOD", ins.arg, ins.argval)]
     return [Instr("LOAD_ATTR", ins.arg, ins.argval)]
 
 
 def _binary_op(ins, state):
-    return [Instr("BINARY_OP", ins.arg, versions.binary_op_symbol(ins))]
+    return [Instr("BINARY_OP", ins.arg, facts.binary_op_symbol(ins))]
 
 
 def _compare(ins, state):
-    symbol = versions.compare_symbol(ins)
+    symbol = facts.compare_symbol(ins)
     if symbol in ("in", "not in"):
         return [Instr("CONTAINS_OP", int(symbol == "not in"), int(symbol == "not in"))]
     if symbol in ("is", "is not"):
@@ -368,22 +326,22 @@ def _return_const(ins, state):
 
 
 def _kw_names(ins, state):
-    state.kwnames = versions.kw_names_value(ins, state.code)
+    state.kwnames = facts.kw_names_value(ins, state.code)
     return []
 
 
 def _call(ins, state):
     kwnames, state.kwnames = state.kwnames, None
-    return [Instr("CALL", ins.arg, (ins.arg, kwnames, versions.CALL_HAS_NULL))]
+    return [Instr("CALL", ins.arg, (ins.arg, kwnames, facts.CALL_HAS_NULL))]
 
 
 def _call_kw(ins, state):
-    return [Instr("CALL", ins.arg, (ins.arg, "stack", versions.CALL_HAS_NULL))]
+    return [Instr("CALL", ins.arg, (ins.arg, "stack", facts.CALL_HAS_NULL))]
 
 
 def _call_ex(ins, state):
     has_kwargs = bool(ins.arg & 1) if ins.arg is not None else False
-    return [Instr("CALL_FUNCTION_EX", ins.arg, (has_kwargs, versions.CALL_HAS_NULL))]
+    return [Instr("CALL_FUNCTION_EX", ins.arg, (has_kwargs, facts.CALL_HAS_NULL))]
 
 
 def _pair(first, second):
@@ -411,7 +369,7 @@ def _format_value(ins, state):
 
 
 def _for_iter(ins, state):
-    return [Instr("FOR_ITER", ins.arg, None, target=versions.for_iter_exit(ins, state))]
+    return [Instr("FOR_ITER", ins.arg, None, target=facts.for_iter_exit(ins, state))]
 
 
 def _end_for(ins, state):
@@ -419,7 +377,7 @@ def _end_for(ins, state):
 
 
 def _intrinsic_1(ins, state):
-    name = versions.intrinsic_name(ins)
+    name = facts.intrinsic_name(ins)
     if name in ("INTRINSIC_UNARY_POSITIVE", "UNARY_POSITIVE"):
         return [Instr("UNARY_POSITIVE")]
     if name in ("INTRINSIC_ASYNC_GEN_WRAP", "ASYNC_GEN_WRAP"):
@@ -440,7 +398,7 @@ def _local_or_cell(op, name, state, arg=None):
     ``LOAD_CLOSURE``.  A slot holds a cell from its ``MAKE_CELL`` until a value is
     stored into it (an inlined comprehension's variable: 3.12+ make it a cell only
     inside the comprehension and store the saved value back after it)."""
-    if versions.CELL_LOADED_BY_LOAD_FAST:
+    if facts.CELL_LOADED_BY_LOAD_FAST:
         if op == "LOAD_FAST" and name in state.cells:
             return Instr("LOAD_CLOSURE", arg, name)
         if op in _UNMAKING_CELLS:
@@ -469,13 +427,13 @@ def _load_fast_check(ins, state):
 def _build_tuple(ins, state):
     nxt = state.next_raw()
     if ins.arg == 3 and nxt is not None and nxt.opname == "CALL_INTRINSIC_1" \
-            and versions.intrinsic_name(nxt) == "INTRINSIC_TYPEALIAS":
+            and facts.intrinsic_name(nxt) == "INTRINSIC_TYPEALIAS":
         return []  # ``type X = v``: TYPE_ALIAS takes its three values from the stack itself
     return [Instr("BUILD_TUPLE", ins.arg, ins.argval)]
 
 
 def _intrinsic_2(ins, state):
-    name = versions.intrinsic_name(ins)
+    name = facts.intrinsic_name(ins)
     return [Instr(name.replace("INTRINSIC_", ""), ins.arg, name)]
 
 
@@ -501,7 +459,7 @@ def _or_pop(name):
 
 
 def _super_attr(ins, state):
-    name, method, two_arg = versions.super_attr(ins)
+    name, method, two_arg = facts.super_attr(ins)
     return [Instr("LOAD_SUPER_ATTR", ins.arg, (name, method, two_arg))]
 
 
@@ -528,7 +486,7 @@ for _name in ("LOAD_CONST",
               "MATCH_SEQUENCE", "MATCH_KEYS", "MATCH_CLASS", "COPY_DICT_WITHOUT_KEYS",
               "PRINT_EXPR", "PREP_RERAISE_STAR", "END_SEND", "CLEANUP_THROW", "EXIT_INIT_CHECK"):
     TRANSLATORS[_name] = _same
-if versions.CELL_LOADED_BY_LOAD_FAST:
+if facts.CELL_LOADED_BY_LOAD_FAST:
     TRANSLATORS["MAKE_CELL"] = _make_cell
 for _name in _UNMAKING_CELLS:
     TRANSLATORS[_name] = _local
@@ -571,3 +529,7 @@ for _name in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_ABSOLUTE", "JUMP",
 for _cond in ("FALSE", "TRUE", "NONE", "NOT_NONE"):
     for _name in ("POP_JUMP_IF_", "POP_JUMP_FORWARD_IF_", "POP_JUMP_BACKWARD_IF_"):
         TRANSLATORS[_name + _cond] = _jump("POP_JUMP_IF_" + _cond)
+
+
+#: opname -> translator: this module's, overridden by those of opcodes only some versions have
+_ALL_TRANSLATORS = dict(TRANSLATORS, **versioned_opcodes.TRANSLATORS)

@@ -4,44 +4,40 @@
 ``<generic parameters of X>`` that the enclosing code makes and calls at once:
 it creates the type parameters, binds them as its locals, and returns the
 function, class or type alias built with them.  Its body is straight-line code,
-so it is run on one :class:`~unveil.simulate.Frame` and its result becomes the
+so it is run on one :class:`~unveil.structure.frame.Frame` and its result becomes the
 definition, with ``type_params`` set, that the enclosing code then stores.
 Bounds, constraints, defaults and alias values are lazily evaluated functions;
 each is decompiled to the one expression it returns.
 """
 import ast
 
-from .errors import DecompilationError
-from . import functions
-from .instructions import normalise
-from .simulate import Frame
-from . import stackitems as si
+from ..bytecode.canonical import normalise
+from ..bytecode.code_objects import identifier
+from ..errors import DecompilationError
+from ..structure import stackitems as si
+from ..structure.frame import Frame
+from .classes import ClassBuild
 
 # hidden locals of the scope: what the class body and the bases refer to
 _HIDDEN = {".type_params", ".generic_base"}
 
 
-def is_scope(code):
-    """The hidden scope of a generic definition (``<generic parameters of X>``)."""
-    return code.co_name.startswith("<generic parameters of ")
-
-
 def definition(ctx, scope, args):
     """The function, class or type alias that calling ``scope`` (a generic scope's
-    :class:`~unveil.stackitems.Function`) with ``args`` returns, its type parameters set."""
+    :class:`~unveil.structure.stackitems.Function`) with ``args`` returns, its type parameters set."""
     code = scope.code
     if len(args) != code.co_argcount:
         raise DecompilationError("%s called with %d arguments" % (code.co_name, len(args)))
-    passed = {functions.identifier(n): a for n, a in zip(code.co_varnames, args)}  # .defaults, .kwdefaults
-    sub = functions.FunctionContext(code, ctx.bindings)
+    passed = {identifier(n): a for n, a in zip(code.co_varnames, args)}  # .defaults, .kwdefaults
+    sub = ctx.subcontext(code)
     instrs = normalise(code).instrs
     if not instrs or instrs[-1].op != "RETURN_VALUE" or any(i.target is not None for i in instrs):
         raise DecompilationError("%s is not straight-line code" % code.co_name)
     frame = Frame(sub)
     frame.run(instrs[:-1])
     result = frame.pop_raw()
-    hidden = {functions.identifier(n): st.value for st in frame.out for n in _HIDDEN
-              if _assigns(st, functions.identifier(n))}
+    hidden = {identifier(n): st.value for st in frame.out for n in _HIDDEN
+              if _assigns(st, identifier(n))}
     if len(hidden) != len(frame.out) or frame.stack:
         raise DecompilationError("%s does more than define its type parameters" % code.co_name)
     if isinstance(result, si.Function):
@@ -49,16 +45,16 @@ def definition(ctx, scope, args):
         result.defaults = _passed(result.defaults, passed)
         result.kwdefaults = _passed(result.kwdefaults, passed)
         result.type_params = _params(getattr(result, "type_params", None))
-    elif isinstance(result, functions.ClassBuild):
-        base = functions.identifier(".generic_base")
+    elif isinstance(result, ClassBuild):
+        base = identifier(".generic_base")
         if not (result.bases and _is_name(result.bases[-1], base)):
             raise DecompilationError("generic class %s without its Generic base" % result.name)
         result.bases.pop()
-        result.type_params = _params(hidden.get(functions.identifier(".type_params")))
+        result.type_params = _params(hidden.get(identifier(".type_params")))
         result.ctx = ctx
     elif not isinstance(result, si.TypeAlias):
         raise DecompilationError("%s returns %s" % (code.co_name, type(result).__name__))
-    _refuse_hidden(result, passed.keys() | {functions.identifier(n) for n in _HIDDEN})
+    _refuse_hidden(result, passed.keys() | {identifier(n) for n in _HIDDEN})
     return result
 
 
@@ -67,7 +63,7 @@ def scope_statements(ctx):
     it: the definition it makes, as its statement, then ``return`` of it (the scope's
     own parameters passed through, so a definition reading them is refused)."""
     code = ctx.code
-    args = [si.name(functions.identifier(n)) for n in code.co_varnames[:code.co_argcount]]
+    args = [si.name(identifier(n)) for n in code.co_varnames[:code.co_argcount]]
     result = definition(ctx, si.Function(code), args)
     ident = result.code.co_name if isinstance(result, si.Function) else result.name
     frame = Frame(ctx)
@@ -110,7 +106,7 @@ def _refuse_hidden(result, names):
     parts = []
     if isinstance(result, si.Function):
         parts = [result.defaults, result.kwdefaults, result.annotations]
-    elif isinstance(result, functions.ClassBuild):
+    elif isinstance(result, ClassBuild):
         parts = result.bases + [k.value for k in result.keywords]
     for part in parts:
         if part is not None and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(part)):
@@ -118,7 +114,7 @@ def _refuse_hidden(result, names):
 
 
 def type_param_node(param):
-    """The ``ast.TypeVar``/``ParamSpec``/``TypeVarTuple`` node of a :class:`~unveil.stackitems.TypeParam`."""
+    """The ``ast.TypeVar``/``ParamSpec``/``TypeVarTuple`` node of a :class:`~unveil.structure.stackitems.TypeParam`."""
     node = getattr(ast, param.kind)(name=param.name)
     if param.kind == "TypeVar":
         node.bound = lazy_value(param.bound) if param.bound is not None else None
@@ -138,16 +134,16 @@ def lazy_value(fn, starred=False):
         instrs = normalise(fn.code).instrs
         if len(instrs) >= 2 and instrs[-2].op == "UNPACK_SEQUENCE" and instrs[-2].arg == 1 \
                 and all(i.target is None for i in instrs):
-            frame = Frame(functions.FunctionContext(fn.code, fn.ctx.bindings))
+            frame = Frame(fn.ctx.subcontext(fn.code))
             frame.run(instrs[:-2])
             if len(frame.stack) != 1 or frame.out:
                 raise DecompilationError("a starred default that is not one expression")
             return ast.Starred(value=frame.pop(), ctx=ast.Load())
-    return functions.lambda_expr(fn).body
+    return fn.ctx.lambda_value(fn).body
 
 
 def alias_statement(target, alias):
-    """``type name[params] = value`` for a stored :class:`~unveil.stackitems.TypeAlias`."""
+    """``type name[params] = value`` for a stored :class:`~unveil.structure.stackitems.TypeAlias`."""
     if not (isinstance(target, ast.Name) and target.id == alias.name):
         raise DecompilationError("type alias %s stored as another name" % alias.name)
     return ast.TypeAlias(name=ast.Name(id=alias.name, ctx=ast.Store()), type_params=_params(alias.params),

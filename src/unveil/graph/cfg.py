@@ -1,9 +1,6 @@
 """Control-flow graph over canonical instructions: blocks, dominators, loops."""
-from .instructions import CONDITIONAL, JUMPS, Instr
+from ..bytecode.opcodes import CONDITIONAL, EXITS, JUMPS, NEGATED_JUMP, NO_NEXT, Instr
 
-_INVERSE = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
-            "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
-_TERMINAL = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")
 # ops that continue an expression with the value below them (a duplicated tail)
 _TESTS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE")
 _COMPARISONS = ("COMPARE_OP", "IS_OP", "CONTAINS_OP")
@@ -66,7 +63,7 @@ class Graph:
             targets = []
             if last.op in JUMPS and last.target is not None and last.target < n:
                 targets.append(last.target)
-            if last.op not in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE") and b.end < n:
+            if last.op not in NO_NEXT and b.end < n:
                 targets.append(b.end)
             for t in targets:
                 s = self.block_at[t]
@@ -387,10 +384,10 @@ def _share_return_tails(instrs):
     the compiler made, not two statements that look alike), the earlier copy
     becomes a jump to the later one: the same program, with a merge point.
     """
-    if sum(ins.op in _TERMINAL for ins in instrs) < 2:
+    if sum(ins.op in EXITS for ins in instrs) < 2:
         return
     # (the tail may leave a try: ``try: return (a, b if c else d)`` returns outside it)
-    blocks = [b for b in _split(instrs, by_handler=False) if instrs[b.end - 1].op in _TERMINAL]
+    blocks = [b for b in _split(instrs, by_handler=False) if instrs[b.end - 1].op in EXITS]
     # (only blocks whose last two instructions are alike can share a tail: compared in
     # groups by those, not every pair, which was quadratic in an ``elif`` chain of returns)
     alike, place = {}, {}
@@ -462,7 +459,7 @@ def _share_chain_cleanups(instrs):
     for late in blocks:
         head = instrs[late.start:late.start + 2]
         if len(head) < 2 or [i.op for i in head] != ["SWAP", "POP_TOP"] or head[0].argval != 2 \
-                or instrs[late.end - 1].op not in _TERMINAL + ("JUMP",) or late.start not in tested:
+                or instrs[late.end - 1].op not in NO_NEXT or late.start not in tested:
             continue
         n = late.end - late.start - 2
         for early in blocks:
@@ -514,7 +511,7 @@ def _loop_test_outcomes(instrs, blocks, k):
 
 def _exit_op(last, body_start):
     """The top test's jump op that leaves the loop where ``last`` does."""
-    return _INVERSE[last.op] if last.target == body_start else last.op
+    return NEGATED_JUMP[last.op] if last.target == body_start else last.op
 
 
 def same_target(instrs, a, b):
@@ -553,7 +550,7 @@ def _straight_run(instrs, pos, to_jump=False):
     or an unconditional jump), if no other jump comes first."""
     for end in range(pos, min(len(instrs), pos + 8)):
         op = instrs[end].op
-        if op in _TERMINAL or to_jump and op == "JUMP":
+        if op in EXITS or to_jump and op == "JUMP":
             return instrs[pos:end + 1]
         if op in JUMPS:
             return None
@@ -569,7 +566,7 @@ def _split(instrs, by_handler=True):
         if ins.op in JUMPS and ins.target is not None:
             leaders.add(ins.target)
             leaders.add(i + 1)
-        elif ins.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+        elif ins.op in EXITS:
             leaders.add(i + 1)
         if ins.op == "FOR_ITER":
             leaders.add(i)  # a for loop whose body never loops back is its own block too

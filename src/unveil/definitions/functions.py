@@ -4,31 +4,31 @@ A :class:`FunctionContext` decompiles one code object; nested code objects
 (functions, lambdas, classes, comprehensions) get contexts of their own,
 sharing the :class:`Bindings` of placeholder names for non-literal constants.
 """
-import __future__
 import ast
 import builtins
 import collections
 import inspect
+import itertools
 import keyword
 import types
 
-from .astwalk import children, nodes
-from .cfg import Graph
-from .errors import DecompilationError
-from .instructions import TERMINAL, normalise
-from .loops import _generators, rewrite_guarded_while
-from .structure import Structurer
-from . import stackitems as si
-from .stackitems import const, name
-from . import decoder, generics, statemachine, versions
-
-FUTURE_ANNOTATIONS = __future__.annotations.compiler_flag
+from ..bytecode import decoder, facts
+from ..bytecode.canonical import normalise
+from ..bytecode.code_objects import argument_count, identifier, is_scope
+from ..bytecode.opcodes import NO_NEXT
+from ..errors import DecompilationError
+from ..fallback import statemachine
+from ..graph.cfg import Graph
+from ..structure import stackitems as si
+from ..structure.loops import _generators, rewrite_guarded_while
+from ..structure.stackitems import const, name
+from ..structure.structurer import Structurer
+from ..syntax.astwalk import children, nodes
+from . import generics
+from .classes import FUTURE_ANNOTATIONS, ClassBuild, annotation_value
 
 LITERALS = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))
 COMPREHENSIONS = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
-_CLASS_PREAMBLE = {"__module__", "__qualname__", "__firstlineno__", "__static_attributes__",
-                   "__classdictcell__"}
-
 
 class Lowering(collections.namedtuple("Lowering", "name line reason")):
     """A code object written as a state machine: its qualified name (``co_qualname``
@@ -37,14 +37,16 @@ class Lowering(collections.namedtuple("Lowering", "name line reason")):
 
 class Bindings:
     """What the code objects of one decompilation share: placeholder names for objects
-    that have no literal form (Dynamo's co_consts), and which code objects were lowered
-    to the state machine (``lowered``: code object -> :class:`Lowering`, in order)."""
+    that have no literal form (Dynamo's co_consts), which code objects were lowered
+    to the state machine (``lowered``: code object -> :class:`Lowering`, in order), and
+    the clock that orders the values computed and the statements written (``clock``)."""
 
     def __init__(self, prefix="__unveil_"):
         self.names = {}
         self._by_id = {}
         self.prefix = prefix
         self.lowered = {}
+        self.clock = itertools.count()
 
     def forget_lowerings_since(self, mark):
         """Drop the lowerings recorded after the first ``mark``: they belonged to an
@@ -160,7 +162,7 @@ class FunctionContext:
     def call(self, frame, func, args, keywords):
         if isinstance(func, si.BuildClass):
             return frame.push(ClassBuild(self, args, keywords))
-        if isinstance(func, si.Function) and generics.is_scope(func.code):
+        if isinstance(func, si.Function) and is_scope(func.code):
             return frame.push(generics.definition(self, func, args))
         if isinstance(func, si.Function) and func.code.co_name in COMPREHENSIONS and len(args) == 1:
             return frame.push(self.comprehension(func, args[0]))
@@ -203,6 +205,14 @@ class FunctionContext:
         """The ``lambda`` expression of a lambda function on the stack."""
         return lambda_expr(fn)
 
+    def type_param_node(self, param):
+        """The ``ast`` node of a PEP 695 type parameter on the stack."""
+        return generics.type_param_node(param)
+
+    def subcontext(self, code):
+        """The context decompiling ``code``, nested in this one's (the same bindings)."""
+        return FunctionContext(code, self.bindings)
+
     def define(self, frame, target, value):
         """Store of a function, class or import: the statement that makes it."""
         plain = isinstance(target, ast.Name)
@@ -235,7 +245,7 @@ class FunctionContext:
         other exception is a bug in unveil and propagates.  A lowering is recorded
         in ``bindings.lowered`` with the refusal that caused it."""
         self.instrs = normalise(self.code).instrs
-        if generics.is_scope(self.code):   # on its own: the code defining it calls it at once
+        if is_scope(self.code):   # on its own: the code defining it calls it at once
             return generics.scope_statements(self)
         mark = len(self.bindings.lowered)
         try:
@@ -406,19 +416,6 @@ def _replace_yields(node, marker):
 
 # --- functions and classes as statements -------------------------------------
 
-def identifier(ident):
-    """``ident``, or a valid stand-in for a name the compiler made (``.0``) or Dynamo chose."""
-    if ident.isidentifier() and not keyword.iskeyword(ident):
-        return ident
-    return "_unveil_" + "".join(c if c.isalnum() or c == "_" else "_" for c in ident)
-
-
-def argument_count(code):
-    """How many leading ``co_varnames`` are parameters (``*args`` and ``**kw`` included)."""
-    return code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS) \
-        + bool(code.co_flags & inspect.CO_VARKEYWORDS)
-
-
 def signature(code, defaults=None, kwdefaults=None, annotations=None, future=False):
     """``ast.arguments`` for ``code`` with default and annotation expressions."""
     names = [identifier(n) for n in code.co_varnames]
@@ -443,7 +440,7 @@ def signature(code, defaults=None, kwdefaults=None, annotations=None, future=Fal
 
 
 def signature_values(fn, func, bindings):
-    """Give ``fn`` (a :class:`~unveil.stackitems.Function` for ``func.__code__``) the
+    """Give ``fn`` (a :class:`~unveil.structure.stackitems.Function` for ``func.__code__``) the
     defaults, keyword-only defaults and annotations of the function object ``func``,
     as MAKE_FUNCTION would have pushed them: a code object alone has none, a function
     object carries them.  A value with no literal form is written as a name of
@@ -513,25 +510,11 @@ def _annotation_map(node, future=False):
         pairs = [(const(k), const(v)) for k, v in zip(node.value[0::2], node.value[1::2])]
     else:
         return {}
-    return {k.value: _annotation_value(v, future) for k, v in pairs}
-
-
-def _annotation_value(node, future):
-    """An annotation; under ``from __future__ import annotations`` it is stored as
-    source text, which is parsed back into the expression.  ``*args: *Ts`` (3.11+)
-    unpacks the one item of ``Ts``."""
-    if isinstance(node, si.Slot) and len(node.unpack.targets) == 1 and node.unpack.star is None:
-        return ast.Starred(value=node.unpack.value, ctx=ast.Load())
-    if future and isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            return ast.parse(node.value, mode="eval").body
-        except SyntaxError:
-            pass
-    return node
+    return {k.value: annotation_value(v, future) for k, v in pairs}
 
 
 def function_def(fn, def_name=None, bindings=None):
-    """``def``/``async def`` node for a :class:`~unveil.stackitems.Function`."""
+    """``def``/``async def`` node for a :class:`~unveil.structure.stackitems.Function`."""
     code = fn.code
     sub = FunctionContext(code, bindings if bindings is not None else fn.ctx.bindings)
     body = sub.statements()
@@ -553,7 +536,7 @@ def function_def(fn, def_name=None, bindings=None):
     lost = _lost_locals(code, body, sub)
     if lost:
         # assigned only in code the compiler removed (after ``while True:``): still locals
-        body = body + versions.dead_code([ast.Assign(targets=[name(n, store=True) for n in lost],
+        body = body + facts.dead_code([ast.Assign(targets=[name(n, store=True) for n in lost],
                                                      value=const(None))], body)
     cls = ast.AsyncFunctionDef if code.co_flags & (inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR) else ast.FunctionDef
     node = cls(name=def_name or code.co_name, args=args, body=body or [ast.Pass()],
@@ -621,7 +604,7 @@ def _bound_names(body):
 
 
 #: comprehensions that are a scope of their own: generator expressions, and all of them before 3.12
-_OWN_SCOPE_COMPREHENSIONS = (ast.GeneratorExp,) if versions.COMPREHENSIONS_INLINED else (
+_OWN_SCOPE_COMPREHENSIONS = (ast.GeneratorExp,) if facts.COMPREHENSIONS_INLINED else (
     ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)
 
 _GLOBAL_NAME_OPS = {"LOAD_GLOBAL", "STORE_GLOBAL", "DELETE_GLOBAL", "LOAD_NAME", "STORE_NAME", "DELETE_NAME"}
@@ -665,7 +648,7 @@ def _reachable(instrs):
                 todo.append(ins.target)
             if ins.handler is not None:
                 todo.append(ins.handler[0])
-            if ins.op in TERMINAL:
+            if ins.op in NO_NEXT:
                 break
             i += 1
     return seen
@@ -706,15 +689,8 @@ def _docstring(code, instrs):
     return []
 
 
-def expression_of(defn):
-    """A function or class used as a value."""
-    if isinstance(defn, si.Function) and defn.code.co_name == "<lambda>":
-        return lambda_expr(defn)
-    raise DecompilationError("%s used as a value, not stored" % type(defn).__name__)
-
-
 def lambda_expr(fn):
-    sub = FunctionContext(fn.code, fn.ctx.bindings)
+    sub = fn.ctx.subcontext(fn.code)
     stmts = sub.statements()
     if len(stmts) == 1 and isinstance(stmts[0], ast.Return) and stmts[0].value is not None:
         body = stmts[0].value
@@ -792,139 +768,3 @@ def _import_statement(target, value):
         return ast.Import(names=[ast.alias(name=modname, asname=local)])
     return ast.ImportFrom(module=modname or None, names=[ast.alias(name=attr, asname=None if attr == local else local)],
                           level=level)
-
-
-class ClassBuild(si.Definition):
-    """``__build_class__(body, name, *bases, **keywords)`` waiting to be stored."""
-
-    def __init__(self, ctx, args, keywords):
-        self.ctx = ctx
-        self.body_fn = args[0]
-        self.name = args[1].value if isinstance(args[1], ast.Constant) else None
-        self.bases = [si.as_expr(a) for a in args[2:]]
-        self.keywords = [ast.keyword(arg=k.arg, value=si.as_expr(k.value)) for k in keywords]
-        self.decorators = []
-
-    def node(self, def_name=None):
-        sub = FunctionContext(self.body_fn.code, self.ctx.bindings)
-        stmts = _class_body(sub.statements(), sub.code)
-        node = ast.ClassDef(name=def_name or self.name, bases=self.bases, keywords=self.keywords,
-                            body=stmts or [ast.Pass()], decorator_list=list(self.decorators))
-        node.type_params = getattr(self, "type_params", [])
-        return node
-
-
-def _is_classcell(value):
-    """The class body's closing ``return __classcell__`` (possibly as a walrus)."""
-    if isinstance(value, ast.NamedExpr):
-        value = value.target
-    return isinstance(value, ast.Name) and value.id == "__classcell__"
-
-
-def is_class_body(code):
-    """Whether ``code`` is a class body (module-like scope that names its module and qualname)."""
-    return not code.co_flags & inspect.CO_NEWLOCALS and code.co_name != "<module>" \
-        and "__module__" in code.co_names and "__qualname__" in code.co_names
-
-
-def class_qualname(code):
-    """The ``__qualname__`` a class body sets (the constant it stores), or None."""
-    last = None
-    for ins in decoder.read(code):
-        if ins.opname == "STORE_NAME" and ins.argval == "__qualname__":
-            return last if isinstance(last, str) else None
-        last = ins.argval if ins.opname == "LOAD_CONST" else None
-    return None
-
-
-def enclosing_classes(code):
-    """The classes a class body is nested in, outermost first, when its qualified name
-    is such a chain (``A.B`` for ``B``); None if it was defined in a function."""
-    parts = (class_qualname(code) or code.co_name).split(".")
-    if parts[-1] != code.co_name or not all(p.isidentifier() for p in parts):
-        return None
-    return parts[:-1]
-
-
-def class_body_statements(code, stmts):
-    """A class body's statements as written inside ``class <name>:`` (nested in the classes
-    of its qualified name); a qualified name no such nesting gives (a class defined in a
-    function) is kept as an assignment, since the compiler would not set it."""
-    qualname = [] if enclosing_classes(code) is not None else [
-        st for st in stmts if isinstance(st, ast.Assign) and len(st.targets) == 1
-        and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__qualname__"]
-    return qualname + _class_body(stmts, code)
-
-
-def _class_body(stmts, code):
-    out = []
-    for st in stmts:
-        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                and st.targets[0].id in _CLASS_PREAMBLE:
-            continue
-        if _assigns_type_params(st):
-            continue
-        if isinstance(st, ast.Return) and _is_classcell(st.value):
-            continue
-        if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__classcell__":
-            continue
-        out.append(st)
-    return docstring_first(annotated_assignments(out, code))
-
-
-def docstring_first(body):
-    """A module's or class's first ``__doc__ = "..."`` as its docstring (the same bytecode,
-    and a ``from __future__`` import may follow it); a later one stays an assignment."""
-    first = body[0] if body else None
-    if isinstance(first, ast.Assign) and len(first.targets) == 1 and isinstance(first.targets[0], ast.Name) \
-            and first.targets[0].id == "__doc__" and isinstance(first.value, ast.Constant) \
-            and isinstance(first.value.value, str):
-        doc = ast.Expr(value=first.value)
-        doc._line = getattr(first, "_line", None)
-        return [doc] + body[1:]
-    return body
-
-
-def _assigns_type_params(st):
-    """What the compiler adds to a class body for PEP 695 scopes (3.12+):
-    ``__type_params__ = .type_params`` and ``__classdict__ = locals()``."""
-    if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)):
-        return False
-    target, value = st.targets[0].id, st.value
-    if target == "__type_params__":
-        return isinstance(value, ast.Name) and value.id == identifier(".type_params")
-    return target == "__classdict__" and isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
-        and value.func.id == "locals" and not value.args
-
-
-def annotated_assignments(stmts, code):
-    """``x = v; __annotations__['x'] = T`` (class and module bodies) is ``x: T = v``;
-    under ``from __future__ import annotations`` (``code``'s flags) ``T`` is source text."""
-    future = bool(code.co_flags & FUTURE_ANNOTATIONS)
-    out = []
-    for st in stmts:
-        key = _annotation_key(st)
-        if key is None:
-            out.append(st)
-            continue
-        target, value = ast.Name(id=key, ctx=ast.Store()), None
-        prev = out[-1] if out else None
-        if (isinstance(prev, ast.Assign) and len(prev.targets) == 1 and isinstance(prev.targets[0], ast.Name)
-                and prev.targets[0].id == key):
-            out.pop()
-            value = prev.value
-        out.append(ast.AnnAssign(target=target, annotation=_annotation_value(st.value, future), value=value,
-                                 simple=1))
-    return out
-
-
-def _annotation_key(st):
-    """The name of ``__annotations__['name'] = T``, else None."""
-    if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Subscript)):
-        return None
-    sub = st.targets[0]
-    key = sub.slice.value if isinstance(sub.slice, ast.Index) else sub.slice
-    if (isinstance(sub.value, ast.Name) and sub.value.id == "__annotations__"
-            and isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier()):
-        return key.value
-    return None

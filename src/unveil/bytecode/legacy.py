@@ -5,8 +5,8 @@ push a block naming a handler, ``POP_BLOCK`` pops it, and an exception unwinds
 the value stack to the block's level and jumps to the handler with six values
 pushed (the previous exception's traceback, value and type, then the new
 one's).  :func:`translate` turns such code into the 3.11 shapes that the rest of
-the package understands, still as raw (:class:`unveil.decoder.Raw`) records so the ordinary
-translators of :mod:`unveil.instructions` run over them afterwards:
+the package understands, still as raw (:class:`unveil.bytecode.decoder.Raw`) records so the ordinary
+translators of :mod:`unveil.bytecode.canonical` run over them afterwards:
 
 1. (3.8 only) ``BEGIN_FINALLY``/``CALL_FINALLY`` enter a ``finally`` body that
    is shared between the normal and the exceptional path.  Each normal entry
@@ -26,12 +26,12 @@ translators of :mod:`unveil.instructions` run over them afterwards:
 """
 import dis
 
+from ..errors import DecompilationError
 from . import decoder
-from .errors import DecompilationError
+from .opcodes import EXITS
 
 _SETUPS = ("SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH")
 _UNCONDITIONAL = ("JUMP_FORWARD", "JUMP_ABSOLUTE")
-_NO_NEXT = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")
 _JUMP_OPS = set(dis.hasjrel) | set(dis.hasjabs)
 
 # Width, in canonical stack slots, of each tag of the simulated legacy stack.
@@ -96,7 +96,7 @@ def _reachable(raw):
         r = raw[k]
         if r.opcode in _JUMP_OPS and r.argval in index:
             todo.append(index[r.argval])
-        if r.opname not in _UNCONDITIONAL and r.opname not in _NO_NEXT:
+        if r.opname not in _UNCONDITIONAL and r.opname not in EXITS:
             todo.append(k + 1)
     if len(seen) == len(raw):
         return raw
@@ -247,7 +247,7 @@ def _retarget(instrs, old, new):
 
 # --- 3.10: copies of a finally exit ------------------------------------------
 
-_ENDS = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE") + _UNCONDITIONAL
+_ENDS = EXITS + _UNCONDITIONAL
 
 
 def _merge_exit_copies(instrs):
@@ -454,7 +454,7 @@ class _Rewriter:
             if nxt < len(self.instrs) and self.instrs[nxt].op == "END_FINALLY":
                 nxt += 1  # the with's END_FINALLY: part of the rewritten exit
             return [(nxt, tuple(s[:-8]), _drop_handler_block(blocks))]
-        if op in _NO_NEXT:
+        if op in EXITS:
             return []
         if ins.opcode is None:
             raise DecompilationError("unknown legacy instruction %s" % op)

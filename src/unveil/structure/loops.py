@@ -1,13 +1,13 @@
 """Natural loops as ``for``/``while`` statements, and comprehensions built from them."""
 import ast
 
-from .astwalk import statement_lists
-from .cfg import same_code
-from .errors import DecompilationError
-from .instructions import CONDITIONAL
-from .simulate import Frame
+from ..bytecode.opcodes import CONDITIONAL
+from ..errors import DecompilationError
+from ..graph.cfg import same_code
+from ..syntax.astwalk import statement_lists
 from . import stackitems as si
 from . import trys
+from .frame import Frame
 from .stackitems import negate
 
 

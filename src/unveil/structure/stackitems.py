@@ -1,6 +1,8 @@
 """Values on the simulated stack that are not plain expressions, and ast helpers."""
 import ast
 
+from ..errors import DecompilationError
+
 
 class Marker:
     """Base of stack values that stand for interpreter state, not source."""
@@ -90,8 +92,7 @@ class Definition(Marker):
     """A function or class not yet stored: a ``def``/``class`` statement or a lambda."""
 
     def expr(self):
-        from .functions import expression_of
-        return expression_of(self)
+        raise DecompilationError("%s used as a value, not stored" % type(self).__name__)
 
 
 class Function(Definition):
@@ -103,21 +104,27 @@ class Function(Definition):
         self.kwdefaults = kwdefaults
         self.annotations = annotations
         self.closure = closure
+        self.ctx = None  # the context of the code making it, which decompiles nested code
+
+    def expr(self):
+        if self.code.co_name == "<lambda>":
+            return self.ctx.lambda_value(self)
+        return super().expr()
 
 
 class TypeParam(Definition):
     """A PEP 695 type parameter made in a generic scope (3.12+); ``kind`` is the
     ``ast`` class name, ``bound`` and ``default`` the functions evaluating them lazily."""
 
-    def __init__(self, kind, name, bound=None):
+    def __init__(self, ctx, kind, name, bound=None):
+        self.ctx = ctx
         self.kind = kind
         self.name = name
         self.bound = bound
         self.default = None
 
     def expr(self):
-        from .generics import type_param_node
-        return type_param_node(self)
+        return self.ctx.type_param_node(self)
 
 
 class TypeAlias(Definition):

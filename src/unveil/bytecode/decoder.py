@@ -7,13 +7,13 @@ fraction of the cost: ``dis`` also builds source positions, jump labels and
 the ``repr`` of every constant, which for Dynamo's code means the ``repr`` of
 tensors and modules.  ``tests/test_decoder.py`` holds it to ``dis`` over the
 standard library on every version.  How arguments are encoded per version
-comes from :mod:`unveil.versions`.
+comes from :mod:`unveil.bytecode.facts`.
 """
 import collections
 import dis
 import opcode
 
-from . import legacy, versions
+from . import facts
 
 #: One raw instruction; ``line`` is the source line it starts, or None.
 Raw = collections.namedtuple("Raw", "opname opcode arg argval argrepr offset line")
@@ -33,7 +33,7 @@ def _kinds():
         kind[op] = _CONST
     for op in opcode.hasname:
         kind[op] = _NAME
-        shift[op] = versions.NAME_ARG_SHIFT.get(opcode.opname[op], 0)
+        shift[op] = facts.NAME_ARG_SHIFT.get(opcode.opname[op], 0)
     for op in opcode.hasjrel:
         kind[op] = _JUMP_BACK if "JUMP_BACKWARD" in opcode.opname[op] else _JUMP_FORWARD
     for op in opcode.hasjabs:
@@ -54,17 +54,16 @@ def _kinds():
 
 
 class _Tables:
-    """Per-opcode facts for :func:`read`, built on first use (:mod:`unveil.versions`
-    imports this package's modules in an order that may not be finished at import)."""
+    """Per-opcode facts for :func:`read`."""
 
     def __init__(self):
         kind, shift = _kinds()
         self.kind, self.shift = kind[:256], shift[:256]
-        self.caches = [versions.inline_caches(name) if name[0] != "<" else 0 for name in opcode.opname]
-        self.has_arg = [versions.has_arg(op) for op in range(256)]
+        self.caches = [facts.inline_caches(name) if name[0] != "<" else 0 for name in opcode.opname]
+        self.has_arg = [facts.has_arg(op) for op in range(256)]
 
 
-_TABLES = []
+_TABLES = _Tables()
 _OPNAME = list(opcode.opname)
 _EXTENDED_ARG = opcode.EXTENDED_ARG
 _BINARY_TEXT = [text for _, text in getattr(dis, "_nb_ops", ())]
@@ -72,28 +71,14 @@ _INTRINSIC_1_TEXT = getattr(dis, "_intrinsic_1_descs", ())
 _INTRINSIC_2_TEXT = getattr(dis, "_intrinsic_2_descs", ())
 
 
-def instructions_of(code):
-    """The raw instructions of ``code`` and its exception table.
-
-    Before 3.11 the block-stack instructions are first rewritten into the
-    exception-table form by :mod:`unveil.legacy`.
-    """
-    raw = read(code)
-    if versions.BLOCK_STACK:
-        return legacy.translate(code, raw)
-    return raw, exception_table(code)
-
-
 def read(code):
     """The raw instructions of ``code``, as :class:`Raw` records, caches skipped."""
-    if not _TABLES:
-        _TABLES.append(_Tables())
-    t = _TABLES[0]
+    t = _TABLES
     kinds, shifts, caches, opnames, has_arg = t.kind, t.shift, t.caches, _OPNAME, t.has_arg
     co = code.co_code
     consts, names = code.co_consts, code.co_names
-    local, free = versions.local_and_free_names(code)
-    unit, compare_shift = versions.JUMP_UNIT, versions.COMPARE_SHIFT
+    local, free = facts.local_and_free_names(code)
+    unit, compare_shift = facts.JUMP_UNIT, facts.COMPARE_SHIFT
     lines = dict(dis.findlinestarts(code))
     out = []
     append, new = out.append, tuple.__new__   # a Raw without the call of its Python-level __new__

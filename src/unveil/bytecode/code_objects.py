@@ -1,0 +1,51 @@
+"""What a code object says about itself, read without decompiling it: how many
+parameters it has, whether it is a class body or a generic definition's hidden
+scope, the qualified name a class body stores, and the source name of each of
+its names."""
+import inspect
+import keyword
+
+from . import decoder
+
+
+def identifier(ident):
+    """``ident``, or a valid stand-in for a name the compiler made (``.0``) or Dynamo chose."""
+    if ident.isidentifier() and not keyword.iskeyword(ident):
+        return ident
+    return "_unveil_" + "".join(c if c.isalnum() or c == "_" else "_" for c in ident)
+
+
+def argument_count(code):
+    """How many leading ``co_varnames`` are parameters (``*args`` and ``**kw`` included)."""
+    return code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS) \
+        + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+
+
+def is_class_body(code):
+    """Whether ``code`` is a class body (module-like scope that names its module and qualname)."""
+    return not code.co_flags & inspect.CO_NEWLOCALS and code.co_name != "<module>" \
+        and "__module__" in code.co_names and "__qualname__" in code.co_names
+
+
+def class_qualname(code):
+    """The ``__qualname__`` a class body sets (the constant it stores), or None."""
+    last = None
+    for ins in decoder.read(code):
+        if ins.opname == "STORE_NAME" and ins.argval == "__qualname__":
+            return last if isinstance(last, str) else None
+        last = ins.argval if ins.opname == "LOAD_CONST" else None
+    return None
+
+
+def enclosing_classes(code):
+    """The classes a class body is nested in, outermost first, when its qualified name
+    is such a chain (``A.B`` for ``B``); None if it was defined in a function."""
+    parts = (class_qualname(code) or code.co_name).split(".")
+    if parts[-1] != code.co_name or not all(p.isidentifier() for p in parts):
+        return None
+    return parts[:-1]
+
+
+def is_scope(code):
+    """The hidden scope of a generic definition (``<generic parameters of X>``)."""
+    return code.co_name.startswith("<generic parameters of ")

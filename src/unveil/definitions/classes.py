@@ -1,0 +1,138 @@
+"""Classes: ``__build_class__`` waiting to be stored, and a class or module body's
+statements as written (preamble dropped, docstring and annotated assignments
+restored)."""
+import __future__
+import ast
+
+from ..bytecode.code_objects import enclosing_classes, identifier
+from ..structure import stackitems as si
+
+FUTURE_ANNOTATIONS = __future__.annotations.compiler_flag
+
+_CLASS_PREAMBLE = {"__module__", "__qualname__", "__firstlineno__", "__static_attributes__",
+                   "__classdictcell__"}
+
+
+class ClassBuild(si.Definition):
+    """``__build_class__(body, name, *bases, **keywords)`` waiting to be stored."""
+
+    def __init__(self, ctx, args, keywords):
+        self.ctx = ctx
+        self.body_fn = args[0]
+        self.name = args[1].value if isinstance(args[1], ast.Constant) else None
+        self.bases = [si.as_expr(a) for a in args[2:]]
+        self.keywords = [ast.keyword(arg=k.arg, value=si.as_expr(k.value)) for k in keywords]
+        self.decorators = []
+
+    def node(self, def_name=None):
+        sub = self.ctx.subcontext(self.body_fn.code)
+        stmts = _class_body(sub.statements(), sub.code)
+        node = ast.ClassDef(name=def_name or self.name, bases=self.bases, keywords=self.keywords,
+                            body=stmts or [ast.Pass()], decorator_list=list(self.decorators))
+        node.type_params = getattr(self, "type_params", [])
+        return node
+
+
+def _is_classcell(value):
+    """The class body's closing ``return __classcell__`` (possibly as a walrus)."""
+    if isinstance(value, ast.NamedExpr):
+        value = value.target
+    return isinstance(value, ast.Name) and value.id == "__classcell__"
+
+
+def class_body_statements(code, stmts):
+    """A class body's statements as written inside ``class <name>:`` (nested in the classes
+    of its qualified name); a qualified name no such nesting gives (a class defined in a
+    function) is kept as an assignment, since the compiler would not set it."""
+    qualname = [] if enclosing_classes(code) is not None else [
+        st for st in stmts if isinstance(st, ast.Assign) and len(st.targets) == 1
+        and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__qualname__"]
+    return qualname + _class_body(stmts, code)
+
+
+def _class_body(stmts, code):
+    out = []
+    for st in stmts:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and st.targets[0].id in _CLASS_PREAMBLE:
+            continue
+        if _assigns_type_params(st):
+            continue
+        if isinstance(st, ast.Return) and _is_classcell(st.value):
+            continue
+        if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__classcell__":
+            continue
+        out.append(st)
+    return docstring_first(annotated_assignments(out, code))
+
+
+def docstring_first(body):
+    """A module's or class's first ``__doc__ = "..."`` as its docstring (the same bytecode,
+    and a ``from __future__`` import may follow it); a later one stays an assignment."""
+    first = body[0] if body else None
+    if isinstance(first, ast.Assign) and len(first.targets) == 1 and isinstance(first.targets[0], ast.Name) \
+            and first.targets[0].id == "__doc__" and isinstance(first.value, ast.Constant) \
+            and isinstance(first.value.value, str):
+        doc = ast.Expr(value=first.value)
+        doc._line = getattr(first, "_line", None)
+        return [doc] + body[1:]
+    return body
+
+
+def _assigns_type_params(st):
+    """What the compiler adds to a class body for PEP 695 scopes (3.12+):
+    ``__type_params__ = .type_params`` and ``__classdict__ = locals()``."""
+    if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)):
+        return False
+    target, value = st.targets[0].id, st.value
+    if target == "__type_params__":
+        return isinstance(value, ast.Name) and value.id == identifier(".type_params")
+    return target == "__classdict__" and isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+        and value.func.id == "locals" and not value.args
+
+
+def annotated_assignments(stmts, code):
+    """``x = v; __annotations__['x'] = T`` (class and module bodies) is ``x: T = v``;
+    under ``from __future__ import annotations`` (``code``'s flags) ``T`` is source text."""
+    future = bool(code.co_flags & FUTURE_ANNOTATIONS)
+    out = []
+    for st in stmts:
+        key = _annotation_key(st)
+        if key is None:
+            out.append(st)
+            continue
+        target, value = ast.Name(id=key, ctx=ast.Store()), None
+        prev = out[-1] if out else None
+        if (isinstance(prev, ast.Assign) and len(prev.targets) == 1 and isinstance(prev.targets[0], ast.Name)
+                and prev.targets[0].id == key):
+            out.pop()
+            value = prev.value
+        out.append(ast.AnnAssign(target=target, annotation=annotation_value(st.value, future), value=value,
+                                 simple=1))
+    return out
+
+
+def _annotation_key(st):
+    """The name of ``__annotations__['name'] = T``, else None."""
+    if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Subscript)):
+        return None
+    sub = st.targets[0]
+    key = sub.slice.value if isinstance(sub.slice, ast.Index) else sub.slice
+    if (isinstance(sub.value, ast.Name) and sub.value.id == "__annotations__"
+            and isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier()):
+        return key.value
+    return None
+
+
+def annotation_value(node, future):
+    """An annotation; under ``from __future__ import annotations`` it is stored as
+    source text, which is parsed back into the expression.  ``*args: *Ts`` (3.11+)
+    unpacks the one item of ``Ts``."""
+    if isinstance(node, si.Slot) and len(node.unpack.targets) == 1 and node.unpack.star is None:
+        return ast.Starred(value=node.unpack.value, ctx=ast.Load())
+    if future and isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            return ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            pass
+    return node
