@@ -250,4 +250,4 @@ def test_a_value_written_twice_is_refused_naming_the_original_line():
         frame.run([Instr("LOAD_CONST", argval=None, line=line), Instr("POP_TOP", line=line)])
         frame.put(ast.Expr(value=shared))
     with pytest.raises(DecompilationError, match=r"evaluated twice \(line 5\)"):
-        check_single_use(frame.out)
+        check_single_use(frame.out, frame.notes)

@@ -168,7 +168,7 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
             if func is not None and func.__code__ is code:
                 signature_values(fn, func, bindings)
             node = function_def(fn, bindings=bindings)
-            node._line = code.co_firstlineno
+            bindings.notes.line.set(node, code.co_firstlineno)
             if node.name != code.co_name or not code.co_name.isidentifier():
                 node.name = FunctionContext(code).identifier(code.co_name)
             if code.co_freevars:
@@ -176,10 +176,10 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
             tree = ast.Module(body=[node], type_ignores=[])
         else:
             stmts = FunctionContext(code, bindings).statements()
-            body = class_body_statements(code, stmts) if is_class_body(code) \
-                else docstring_first(annotated_assignments(stmts, code))
+            body = class_body_statements(bindings.notes, code, stmts) if is_class_body(code) \
+                else docstring_first(bindings.notes, annotated_assignments(stmts, code))
             tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
-        source, lines = unparse_with_origins(tree)
+        source, lines = unparse_with_origins(tree, bindings.notes.line)
         if bindings.names:        # the state machine names every code constant, used or not
             used = {n.id for n in nodes(tree) if isinstance(n, ast.Name)}
             bindings.names = {k: v for k, v in bindings.names.items() if k in used}

@@ -26,7 +26,7 @@ class ClassBuild(si.Definition):
 
     def node(self, def_name=None):
         sub = self.ctx.subcontext(self.body_fn.code)
-        stmts = _class_body(sub.statements(), sub.code)
+        stmts = _class_body(sub.bindings.notes, sub.statements(), sub.code)
         node = ast.ClassDef(name=def_name or self.name, bases=self.bases, keywords=self.keywords,
                             body=stmts or [ast.Pass()], decorator_list=list(self.decorators))
         node.type_params = getattr(self, "type_params", [])
@@ -40,17 +40,17 @@ def _is_classcell(value):
     return isinstance(value, ast.Name) and value.id == "__classcell__"
 
 
-def class_body_statements(code, stmts):
+def class_body_statements(notes, code, stmts):
     """A class body's statements as written inside ``class <name>:`` (nested in the classes
     of its qualified name); a qualified name no such nesting gives (a class defined in a
     function) is kept as an assignment, since the compiler would not set it."""
     qualname = [] if enclosing_classes(code) is not None else [
         st for st in stmts if isinstance(st, ast.Assign) and len(st.targets) == 1
         and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__qualname__"]
-    return qualname + _class_body(stmts, code)
+    return qualname + _class_body(notes, stmts, code)
 
 
-def _class_body(stmts, code):
+def _class_body(notes, stmts, code):
     out = []
     for st in stmts:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
@@ -63,10 +63,10 @@ def _class_body(stmts, code):
         if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__classcell__":
             continue
         out.append(st)
-    return docstring_first(annotated_assignments(out, code))
+    return docstring_first(notes, annotated_assignments(out, code))
 
 
-def docstring_first(body):
+def docstring_first(notes, body):
     """A module's or class's first ``__doc__ = "..."`` as its docstring (the same bytecode,
     and a ``from __future__`` import may follow it); a later one stays an assignment."""
     first = body[0] if body else None
@@ -74,7 +74,7 @@ def docstring_first(body):
             and first.targets[0].id == "__doc__" and isinstance(first.value, ast.Constant) \
             and isinstance(first.value.value, str):
         doc = ast.Expr(value=first.value)
-        doc._line = getattr(first, "_line", None)
+        notes.line.set(doc, notes.line.get(first))
         return [doc] + body[1:]
     return body
 

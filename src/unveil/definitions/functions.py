@@ -24,6 +24,7 @@ from ..structure.loops import _generators, rewrite_guarded_while
 from ..structure.stackitems import const, name
 from ..structure.structurer import Structurer
 from ..syntax.astwalk import children, nodes
+from ..syntax.notes import Notes
 from . import generics
 from .classes import FUTURE_ANNOTATIONS, ClassBuild, annotation_value
 
@@ -39,7 +40,8 @@ class Bindings:
     """What the code objects of one decompilation share: placeholder names for objects
     that have no literal form (Dynamo's co_consts), which code objects were lowered
     to the state machine (``lowered``: code object -> :class:`Lowering`, in order), and
-    the clock that orders the values computed and the statements written (``clock``)."""
+    the clock that orders the values computed and the statements written (``clock``),
+    and what is known of their nodes beyond the ``ast`` fields (``notes``)."""
 
     def __init__(self, prefix="__unveil_"):
         self.names = {}
@@ -47,6 +49,7 @@ class Bindings:
         self.prefix = prefix
         self.lowered = {}
         self.clock = itertools.count()
+        self.notes = Notes()
 
     def forget_lowerings_since(self, mark):
         """Drop the lowerings recorded after the first ``mark``: they belonged to an
@@ -234,7 +237,7 @@ class FunctionContext:
             return generics.bind_type_param(target, value)
         if isinstance(value, si.TypeAlias):
             return frame.emit(generics.alias_statement(target, value))
-        frame.emit(_import_statement(target, value))
+        frame.emit(_import_statement(frame.notes, target, value))
 
     # -- results ----------------------------------------------------------------
     def statements(self):
@@ -279,7 +282,7 @@ class FunctionContext:
         stmts = _clean(rewrite_guarded_while(Structurer(self, self._graph).body()))
         if not self.has_locals():
             stmts = _without_returns(stmts)
-        check_single_use(stmts)
+        check_single_use(stmts, self.bindings.notes)
         return stmts
 
     def comprehension(self, fn, iterable):
@@ -291,11 +294,11 @@ class FunctionContext:
             raise DecompilationError("cannot rebuild %s" % fn.code.co_name)
         node.generators[0].iter = arg
         if fn.code.co_flags & inspect.CO_COROUTINE:
-            node._awaited_call = True  # 3.11 awaits an async comprehension's function
+            self.bindings.notes.awaited_call.set(node, True)  # 3.11 awaits an async comprehension's function
         return node
 
 
-def check_single_use(stmts):
+def check_single_use(stmts, notes):
     """Refuse output where one evaluated expression would be written twice, or where
     structuring left one of its own markers.
 
@@ -314,14 +317,14 @@ def check_single_use(stmts):
         if isinstance(node, ast.expr) and cls is not ast.Name and cls is not ast.Constant:
             if id(node) in seen:
                 raise DecompilationError("a copied value would be evaluated twice (line %s)"
-                                         % _second_line(stmts, node))
+                                         % _second_line(notes, stmts, node))
             seen.add(id(node))
 
 
-def _second_line(stmts, node):
+def _second_line(notes, stmts, node):
     """The original line of the statement holding the second occurrence of ``node``
     (in the order :func:`check_single_use` walks), or ``?`` if no statement has one."""
-    out = [(s, getattr(s, "_line", None)) for s in stmts]
+    out = [(s, notes.line.get(s)) for s in stmts]
     seen = False
     for n, line in out:  # grows while it is read, as astwalk.nodes
         if n is node:
@@ -329,7 +332,7 @@ def _second_line(stmts, node):
                 return "?" if line is None else line
             seen = True
         if isinstance(n, ast.stmt):
-            line = getattr(n, "_line", None) or line
+            line = notes.line.get(n) or line
         out += [(c, line) for c in children(n)]
     return "?"
 
@@ -748,10 +751,10 @@ def _def_then_name(frame, fn):
     return name(fn.code.co_name)
 
 
-def _import_statement(target, value):
+def _import_statement(notes, target, value):
     """``import a.b [as c]`` or ``from m import x [as y]`` from a store of an import."""
     local = target.id
-    imp = getattr(value, "_import", None)
+    imp = notes.imported.get(value)
     if imp is not None:
         modname, _, level = imp
         asname = None if local == modname.split(".")[0] else local
@@ -760,10 +763,10 @@ def _import_statement(target, value):
         if asname is None:
             return ast.Import(names=[ast.alias(name=modname, asname=None)])
         return ast.Import(names=[ast.alias(name=modname, asname=asname)])
-    module, attr = value._import_from
-    while not hasattr(module, "_import"):  # ``import a.b.c as d`` walks a chain
-        module = module._import_from[0]
-    modname, fromlist, level = module._import
+    module, attr = notes.imported_from.get(value)
+    while module not in notes.imported:  # ``import a.b.c as d`` walks a chain
+        module = notes.imported_from.get(module)[0]
+    modname, fromlist, level = notes.imported.get(module)
     if not fromlist:
         return ast.Import(names=[ast.alias(name=modname, asname=local)])
     return ast.ImportFrom(module=modname or None, names=[ast.alias(name=attr, asname=None if attr == local else local)],

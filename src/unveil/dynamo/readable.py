@@ -37,6 +37,7 @@ import itertools
 import re
 
 from ..api import Decompiled
+from ..syntax.notes import Notes
 from ..syntax.unparse import unparse_with_origins
 
 _TEMP = re.compile(r"__t(\d+)$")
@@ -49,9 +50,6 @@ def tidy(decompiled, code):
     """``decompiled`` (a :class:`Decompiled` of Dynamo's code object ``code``) rewritten as
     above, with its line map; itself when nothing changed."""
     tree = ast.parse(decompiled.source)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.stmt):
-            node._line = decompiled.lines[node.lineno - 1]
     fn = _function_named(tree, code.co_name)
     if fn is None:
         return decompiled
@@ -60,8 +58,18 @@ def tidy(decompiled, code):
         _temporaries_renumbered)]
     if not any(changed):
         return decompiled
-    source, lines = unparse_with_origins(tree)
+    source, lines = unparse_with_origins(tree, _original_lines(tree, decompiled.lines))
     return Decompiled(source + "\n", decompiled.bindings, lines)
+
+
+def _original_lines(tree, lines):
+    """Each statement's original line: that of the decompiled line it was parsed from,
+    or whose place it took (:func:`_at`)."""
+    notes = Notes()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and hasattr(node, "lineno"):
+            notes.line.set(node, lines[node.lineno - 1])
+    return notes.line
 
 
 def _function_named(tree, name):
@@ -81,7 +89,6 @@ def _stored(stmts):
 
 
 def _at(node, origin):
-    node._line = getattr(origin, "_line", None)
     return ast.fix_missing_locations(ast.copy_location(node, origin))
 
 

@@ -25,20 +25,22 @@ _COMPOUND = tuple(getattr(ast, n) for n in ("If", "For", "AsyncFor", "While", "T
                                            "FunctionDef", "AsyncFunctionDef", "ClassDef", "Match") if hasattr(ast, n))
 
 
-def _computed_at(value):
+def _computed_at(notes, value):
     """When a stack value was finished: its own push, or for a node the structurer built
     (a conditional expression) the latest push among its parts."""
-    seq = getattr(value, "_seq", None)
-    if seq is not None:
-        return seq
-    return max([getattr(n, "_seq", -1) for n in nodes(value)])
+    seq = notes.seq.values
+    at = seq.get(id(value))
+    if at is not None:
+        return at
+    return max([seq.get(id(n), -1) for n in nodes(value)])
 
 
-def _begun_at(value, stable=()):
+def _begun_at(notes, value, stable=()):
     """When the evaluation of a stack value began: the earliest push among its parts
     (constants, which have no effect, and the names in ``stable``, which never change,
     left out), or None if no other part was pushed."""
-    return min([n._seq for n in nodes(value) if hasattr(n, "_seq") and type(n) is not ast.Constant
+    seq = notes.seq.values
+    return min([seq[id(n)] for n in nodes(value) if id(n) in seq and type(n) is not ast.Constant
                 and not (type(n) is ast.Name and n.id in stable)], default=None)
 
 
@@ -70,6 +72,7 @@ class Frame:
 
     def __init__(self, ctx, stack=None, since=None):
         self.ctx = ctx  # the FunctionContext: code object, names, nested decompiling
+        self.notes = ctx.bindings.notes   # what is known of the nodes beyond their fields
         self.stack = list(stack or [])
         self.out = []
         self.parallel = None
@@ -81,8 +84,8 @@ class Frame:
 
     # -- stack --------------------------------------------------------------
     def push(self, value):
-        if isinstance(value, (ast.AST, si.Function)) and not hasattr(value, "_seq"):
-            value._seq = next(self.ctx.bindings.clock)   # when it was computed: parallel assignments keep this order
+        if isinstance(value, (ast.AST, si.Function)) and value not in self.notes.seq:
+            self.notes.seq.set(value, next(self.ctx.bindings.clock))   # when it was computed: parallel assignments keep this order
         self.stack.append(value)
 
     def pop_raw(self):
@@ -137,7 +140,8 @@ class Frame:
             # list it keeps) is evaluated first like the others, and the statement uses the
             # temporary
             waiting = {id(item): item for item in self.stack if isinstance(item, ast.AST)}
-            before = min((n._seq for n in _walk_outside(stmt, waiting) if hasattr(n, "_seq")
+            seq = self.notes.seq.values
+            before = min((seq[id(n)] for n in _walk_outside(stmt, waiting) if id(n) in seq
                           and not self.ctx.stable(n) and not isinstance(n, ast.Constant)), default=None)
         old = list(self.stack)
         if not self.spill(before=before):
@@ -155,7 +159,7 @@ class Frame:
         stored value still on the stack: the text would defer the store).  Not the
         module ``from m import a, b`` keeps there: its import statement evaluates it."""
         return isinstance(item, si.Chain) or isinstance(item, ast.expr) and not isinstance(item, si.Marker) \
-            and not getattr(item, "_accumulator", False) and not hasattr(item, "_import") \
+            and not self.notes.accumulator.get(item, False) and item not in self.notes.imported \
             and not self.ctx.stable(item)
 
     def _local_only(self, stmt):
@@ -169,8 +173,8 @@ class Frame:
 
     def put(self, stmt):
         """Append a statement, marked with the original line it begins on."""
-        if not hasattr(stmt, "_line"):
-            stmt._line = self.at_line if self.line is None else self.line
+        if stmt not in self.notes.line:
+            self.notes.line.set(stmt, self.at_line if self.line is None else self.line)
         self.line = None
         self.out.append(stmt)
 
@@ -197,11 +201,11 @@ class Frame:
                 return None
             return self.emit(ast.Assign(targets=value.targets + [target], value=value.value))
         if isinstance(value, si.Function) and value.code.co_name == "<lambda>" \
-                and (self.parallel is not None or _plain(self.below_saved())):
+                and (self.parallel is not None or _plain(self.notes, self.below_saved())):
             # ``a, b = lambda: 0, f(a)``: the lambda is one value of a parallel assignment
-            seq, value = getattr(value, "_seq", -1), self.ctx.lambda_value(value)
-            value._seq = seq
-        elif isinstance(value, si.Definition) or hasattr(value, "_import") or hasattr(value, "_import_from"):
+            seq, value = self.notes.seq.get(value, -1), self.ctx.lambda_value(value)
+            self.notes.seq.set(value, seq)
+        elif isinstance(value, si.Definition) or value in self.notes.imported or value in self.notes.imported_from:
             return self.ctx.define(self, target, value)
         if isinstance(value, si.Marker):
             return self.emit(ast.Assign(targets=[target], value=value))
@@ -209,10 +213,10 @@ class Frame:
             if not self._spilled_into(target, value):
                 self.stack[-1] = si.Chain([target], value)
             return None
-        aug = _augmented(target, value)
+        aug = _augmented(self.notes, target, value)
         if aug is not None:
             return self.emit(aug)
-        if not self.ctx.spill_copies and (self.parallel is not None or _plain(self.below_saved())):
+        if not self.ctx.spill_copies and (self.parallel is not None or _plain(self.notes, self.below_saved())):
             return self._store_parallel(target, value)
         self.check_unread(target)
         self.emit(ast.Assign(targets=[target], value=value))
@@ -269,15 +273,15 @@ class Frame:
         if not waiting:
             return True
         stable = self.ctx.stable_names()   # fast locals never change
-        begun = [_begun_at(item, stable) for _, item in waiting]
+        begun = [_begun_at(self.notes, item, stable) for _, item in waiting]
         if not self.ctx.has_locals() or any(b is not None and b < self.last_emit for b in begun) \
-                or before is not None and any(_computed_at(item) > before for _, item in waiting):
+                or before is not None and any(_computed_at(self.notes, item) > before for _, item in waiting):
             return False
         if self.parallel is not None:
             pending = self.parallel[2]
-            if max(map(_computed_at, pending)) < min(_begun_at(item) or -1 for _, item in waiting):
+            if max(_computed_at(self.notes, v) for v in pending) < min(_begun_at(self.notes, item) or -1 for _, item in waiting):
                 self.flush_parallel()    # the pending assignment's values came first
-            elif max(_computed_at(item) for _, item in waiting) >= min(_begun_at(v) or -1 for v in pending):
+            elif max(_computed_at(self.notes, item) for _, item in waiting) >= min(_begun_at(self.notes, v) or -1 for v in pending):
                 return False             # its values and the waiting ones interleave
         for (i, item), _ in sorted(zip(waiting, begun), key=lambda w: w[1] if w[1] is not None else -1):
             temp = self.ctx.temporary()
@@ -285,13 +289,13 @@ class Frame:
             self.put(ast.Assign(targets=[name(temp, store=True)] + stored, value=item))
             self.last_emit = next(self.ctx.bindings.clock)
             self.stack[i] = name(temp)
-            self.stack[i]._seq = self.last_emit
+            self.notes.seq.set(self.stack[i], self.last_emit)
         return True
 
     def drop_slot(self, slot):
         """``POP_TOP`` of an unpacked item: the compiler dropped a dead store there."""
         dropped = ast.Name(id="_", ctx=ast.Store())
-        dropped._dropped = True
+        self.notes.dropped.set(dropped, True)
         self._store_slot(slot, dropped)
 
     def _store_slot(self, slot, target):
@@ -300,7 +304,7 @@ class Frame:
         root = unpack.root()
         if not root.complete():
             return
-        _fill_dropped(root)
+        _fill_dropped(self.notes, root)
         targets = root.chained + [root.node()]
         top = self.top()
         if top is root.value:
@@ -314,7 +318,7 @@ class Frame:
             # ``a, (b, c) = c, (a, b)``: the nested target joins the pending tuple
             base, pending, values = self.parallel
             node = root.node()
-            node._stored_at = next(self.ctx.bindings.clock)
+            self.notes.stored_at.set(node, next(self.ctx.bindings.clock))
             pending.append(node)
             values.append(root.value)
             if len(self.stack) <= base:
@@ -325,11 +329,11 @@ class Frame:
     def _store_parallel(self, target, value):
         if self.parallel is None:
             base = len(self.stack)
-            while base > 0 and (_plain(self.stack[base - 1]) or isinstance(self.stack[base - 1], si.Saved)):
+            while base > 0 and (_plain(self.notes, self.stack[base - 1]) or isinstance(self.stack[base - 1], si.Saved)):
                 base -= 1
             self.parallel = (base, [], [])
         base, targets, values = self.parallel
-        target._stored_at = next(self.ctx.bindings.clock)
+        self.notes.stored_at.set(target, next(self.ctx.bindings.clock))
         targets.append(target)
         values.append(value)
         if len(self.stack) <= base:
@@ -340,8 +344,8 @@ class Frame:
         before the pending assignment, cannot be written after it.  It goes back in,
         stored to a pending name that a value computed later overwrites."""
         _, targets, values = self.parallel
-        at = _computed_at(value)
-        later = [t for t, v in zip(targets, values) if isinstance(t, ast.Name) and _computed_at(v) > at]
+        at = _computed_at(self.notes, value)
+        later = [t for t, v in zip(targets, values) if isinstance(t, ast.Name) and _computed_at(self.notes, v) > at]
         if not later:
             raise DecompilationError("a value is dropped while a parallel assignment is pending in %s"
                                      % self.ctx.code.co_name)
@@ -355,7 +359,7 @@ class Frame:
         self.last_emit = next(self.ctx.bindings.clock)
         # 3.11+ stores ``a, b = x, y`` as STORE b; STORE a (no SWAP): list the pairs in the
         # order their values were computed, so the text evaluates them in that order
-        pairs = sorted(zip(targets, values), key=lambda tv: _computed_at(tv[1]))
+        pairs = sorted(zip(targets, values), key=lambda tv: _computed_at(self.notes, tv[1]))
         targets, values = [t for t, _ in pairs], [v for _, v in pairs]
         if len(targets) == 1:
             self.put(ast.Assign(targets=targets, value=values[0]))
@@ -364,7 +368,7 @@ class Frame:
                                 value=ast.Tuple(elts=values, ctx=ast.Load())))
 
 
-def _fill_dropped(root):
+def _fill_dropped(notes, root):
     """Name the targets of dropped items after the later store to the same name.
 
     3.13 compiles ``_, _, x = v`` with a POP_TOP for the first ``_`` (a dead
@@ -381,20 +385,20 @@ def _fill_dropped(root):
 
     walk(root)
     for k, (u, i, t) in enumerate(flat):
-        if not getattr(t, "_dropped", False):
+        if t not in notes.dropped:
             continue
-        later = [x for _, _, x in flat[k + 1:] if isinstance(x, ast.Name) and not getattr(x, "_dropped", False)]
+        later = [x for _, _, x in flat[k + 1:] if isinstance(x, ast.Name) and x not in notes.dropped]
         if not later:
             raise DecompilationError("an unpacked item is dropped with no later store to name it")
         u.targets[i] = ast.Name(id=later[0].id, ctx=ast.Store())
 
 
-def _plain(value):
-    return si.is_expr(value) and not getattr(value, "_accumulator", False)
+def _plain(notes, value):
+    return si.is_expr(value) and not notes.accumulator.get(value, False)
 
 
-def _augmented(target, value):
-    if not (isinstance(value, ast.BinOp) and getattr(value, "_inplace", False)):
+def _augmented(notes, target, value):
+    if not (isinstance(value, ast.BinOp) and notes.inplace.get(value, False)):
         return None
     if ast.dump(value.left) != ast.dump(_as_load(target)):
         return None
@@ -512,7 +516,7 @@ def _push_null(f, ins):
     f.push(NULL)
 
 
-def _in_order_after(value, parallel):
+def _in_order_after(notes, value, parallel):
     """Whether a dropped value may be written after the pending parallel assignment:
     a constant, a name none of its targets rebinds, or a value every part of which
     was computed after each pending value and each pending store."""
@@ -521,23 +525,23 @@ def _in_order_after(value, parallel):
         return True
     if isinstance(value, ast.Name):
         return not any(reads_name(target, value.id) for target in targets)
-    begun = _begun_at(value)
-    latest = max([_computed_at(v) for v in values] + [getattr(t, "_stored_at", -1) for t in targets])
+    begun = _begun_at(notes, value)
+    latest = max([_computed_at(notes, v) for v in values] + [notes.stored_at.get(t, -1) for t in targets])
     return begun is not None and begun > latest
 
 
-def _computed_before(stack, value):
+def _computed_before(notes, stack, value):
     """Whether a value still waiting on the stack (not a name, a constant or an
     accumulator; or a value stored from the stack) was computed before ``value``, a
     call or other effect, began."""
     if isinstance(value, (ast.Name, ast.Constant)):
         return False
-    begun = _begun_at(value)
+    begun = _begun_at(notes, value)
     if begun is None:
         return False
-    return any(isinstance(item, si.Chain) and _computed_at(item.value) < begun
+    return any(isinstance(item, si.Chain) and _computed_at(notes, item.value) < begun
                or isinstance(item, ast.expr) and not isinstance(item, (ast.Constant, ast.Name))
-               and not getattr(item, "_accumulator", False) and _computed_at(item) < begun
+               and not notes.accumulator.get(item, False) and _computed_at(notes, item) < begun
                for item in stack)
 
 
@@ -546,7 +550,7 @@ def _pop_top(f, ins):
     value = f.pop_raw()
     if isinstance(value, si.Chain):
         f.emit(ast.Assign(targets=value.targets, value=value.value))
-    elif hasattr(value, "_import") or hasattr(value, "_import_from") or getattr(value, "_copied", False) \
+    elif value in f.notes.imported or value in f.notes.imported_from or f.notes.copied.get(value, False) \
             or isinstance(value, ast.Name) and f.ctx.is_temporary(value.id) or isinstance(value, ast.Constant) \
             or _empty_display(value):
         pass    # no effect, and the compiler drops constant statements too (Dynamo drops empty lists)
@@ -554,9 +558,9 @@ def _pop_top(f, ins):
         f.drop_slot(value)
     elif isinstance(value, si.Marker):
         f.ctx.discard(f, value)
-    elif f.parallel is not None and not _in_order_after(value, f.parallel):
+    elif f.parallel is not None and not _in_order_after(f.notes, value, f.parallel):
         f.drop_into_parallel(value)
-    elif _computed_before(f.stack, value) and not f.spill(before=_begun_at(value)):
+    elif _computed_before(f.notes, f.stack, value) and not f.spill(before=_begun_at(f.notes, value)):
         # Dynamo calls a function while arguments it already computed wait on the
         # stack: the call written as a statement would run before them
         raise DecompilationError("a call is dropped while values computed before it wait on the stack in %s"
@@ -579,7 +583,7 @@ def _copy(f, ins):
     if f.ctx.spill_copies and isinstance(value, ast.expr) and not f.ctx.stable(value) and f.spill():
         value = f.stack[-ins.argval]
     if isinstance(value, ast.AST):
-        value._copied = True
+        f.notes.copied.set(value, True)
     f.push(value)
 
 
@@ -612,7 +616,7 @@ def _raise(f, ins):
 @handles("RERAISE")
 def _reraise(f, ins):
     node = ast.Raise(exc=None, cause=None)
-    node._reraise = True  # not a ``raise`` statement of the source
+    f.notes.reraise.set(node, True)  # not a ``raise`` statement of the source
     f.emit(node)
 
 
@@ -622,7 +626,7 @@ def _binary(f, ins):
     symbol = ins.argval
     inplace = symbol.endswith("=")
     node = ast.BinOp(left=left, op=BINOPS[symbol.rstrip("=")](), right=right)
-    node._inplace = inplace
+    f.notes.inplace.set(node, inplace)
     f.push(node)
 
 
@@ -709,7 +713,7 @@ def _build_tuple(f, ins):
 @handles("BUILD_LIST")
 def _build_list(f, ins):
     node = ast.List(elts=f.popn(ins.arg), ctx=ast.Load())
-    node._accumulator = ins.arg == 0
+    f.notes.accumulator.set(node, ins.arg == 0)
     f.push(node)
 
 
@@ -720,8 +724,8 @@ def _build_set(f, ins):
         node = ast.Set(elts=elts)
     else:
         node = ast.Call(func=name("set"), args=[], keywords=[])
-        node._accumulator = True
-        node._set = True
+        f.notes.accumulator.set(node, True)
+        f.notes.set_call.set(node, True)
     f.push(node)
 
 
@@ -729,7 +733,7 @@ def _build_set(f, ins):
 def _build_map(f, ins):
     items = f.popn(2 * ins.arg)
     node = ast.Dict(keys=items[0::2], values=items[1::2])
-    node._accumulator = ins.arg == 0
+    f.notes.accumulator.set(node, ins.arg == 0)
     f.push(node)
 
 
@@ -789,11 +793,11 @@ def _append(f, ins):
     a comprehension keeps its iterator between."""
     value = f.pop()
     target = f.stack[-ins.arg]
-    if ins.arg == 1 and isinstance(target, ast.Call) and getattr(target, "_set", False):
+    if ins.arg == 1 and isinstance(target, ast.Call) and f.notes.set_call.get(target, False):
         target = f.stack[-1] = ast.Set(elts=[])  # set() begun empty
-    if isinstance(target, (ast.List, ast.Set)) and (ins.arg == 1 or not getattr(target, "_accumulator", False)):
+    if isinstance(target, (ast.List, ast.Set)) and (ins.arg == 1 or not f.notes.accumulator.get(target, False)):
         target.elts.append(value)
-        target._accumulator = False
+        f.notes.accumulator.set(target, False)
     else:
         f.emit(si.Appended(target=target, value=value, key=None))
 
@@ -804,10 +808,10 @@ def _map_add(f, ins):
     below, where a comprehension keeps its iterator between), or to an accumulator."""
     value, key = f.pop(), f.pop()
     target = f.stack[-ins.arg]
-    if isinstance(target, ast.Dict) and (ins.arg == 1 or not getattr(target, "_accumulator", False)):
+    if isinstance(target, ast.Dict) and (ins.arg == 1 or not f.notes.accumulator.get(target, False)):
         target.keys.append(key)
         target.values.append(value)
-        target._accumulator = False
+        f.notes.accumulator.set(target, False)
     else:
         f.emit(si.Appended(target=target, value=value, key=key))
 
@@ -824,14 +828,14 @@ def _spread(f, value, ordered):
         items = value.value if isinstance(value.value, tuple) else set_elements(value.value)
         return [f.ctx.constant(v) for v in items]
     kinds = (ast.List, ast.Tuple) if ordered else (ast.List, ast.Tuple, ast.Set)
-    if isinstance(value, kinds) and not getattr(value, "_accumulator", False):
+    if isinstance(value, kinds) and not f.notes.accumulator.get(value, False):
         return list(value.elts)
     return [ast.Starred(value=value, ctx=ast.Load())]
 
 
-def _spread_map(value):
+def _spread_map(notes, value):
     """(keys, values) of a mapping merged into a dict display; key None is ``**value``."""
-    if isinstance(value, ast.Dict) and not getattr(value, "_accumulator", False):
+    if isinstance(value, ast.Dict) and not notes.accumulator.get(value, False):
         return list(value.keys), list(value.values)
     return [None], [value]
 
@@ -848,7 +852,7 @@ def _extend(f, ins):
         f.stack[-ins.arg] = _extended(target, value, items, ins.op)
         return
     target.elts.extend(items)
-    target._accumulator = False
+    f.notes.accumulator.set(target, False)
 
 
 def _extended(target, value, items, op):
@@ -884,10 +888,10 @@ def _list_to_tuple(f, ins):
 def _dict_update(f, ins):
     value = f.pop()
     target = f.stack[-ins.arg]
-    keys, values = _spread_map(value)
+    keys, values = _spread_map(f.notes, value)
     target.keys.extend(keys)
     target.values.extend(values)
-    target._accumulator = False
+    f.notes.accumulator.set(target, False)
 
 
 @handles("BUILD_MAP_UNPACK")
@@ -895,7 +899,7 @@ def _build_map_unpack(f, ins):
     """3.8: a dict display (or call keywords) of ``ins.arg`` merged mappings."""
     node = ast.Dict(keys=[], values=[])
     for value in f.popn(ins.arg):
-        keys, values = _spread_map(value)
+        keys, values = _spread_map(f.notes, value)
         node.keys.extend(keys)
         node.values.extend(values)
     f.push(node)
@@ -1024,8 +1028,8 @@ def _load_build_class(f, ins):
 def _import_name(f, ins):
     fromlist, level = f.pop(), f.pop()
     node = ast.Call(func=name("__import__"), args=[], keywords=[])
-    node._import = (ins.argval, fromlist.value if isinstance(fromlist, ast.Constant) else None,
-                    level.value if isinstance(level, ast.Constant) else 0)
+    f.notes.imported.set(node, (ins.argval, fromlist.value if isinstance(fromlist, ast.Constant) else None,
+                                level.value if isinstance(level, ast.Constant) else 0))
     f.push(node)
 
 
@@ -1033,14 +1037,14 @@ def _import_name(f, ins):
 def _import_from(f, ins):
     module = f.top()
     node = ast.Attribute(value=module, attr=ins.argval, ctx=ast.Load())
-    node._import_from = (module, ins.argval)
+    f.notes.imported_from.set(node, (module, ins.argval))
     f.push(node)
 
 
 @handles("IMPORT_STAR")
 def _import_star(f, ins):
     module = f.pop()
-    modname, _, level = module._import
+    modname, _, level = f.notes.imported.get(module)
     f.emit(ast.ImportFrom(module=modname or None, names=[ast.alias(name="*", asname=None)], level=level))
 
 
@@ -1109,7 +1113,7 @@ def _get_awaitable(f, ins):
 def _yield_from(f, ins):
     value = f.pop_raw()
     if isinstance(value, si.Awaitable):
-        if isinstance(value.expr, si.Marker) or getattr(value.expr, "_awaited_call", False):
+        if isinstance(value.expr, si.Marker) or f.notes.awaited_call.get(value.expr, False):
             f.push(value.expr)
         else:
             f.push(ast.Await(value=value.expr))

@@ -26,7 +26,7 @@ def structure_loop(s, loop, frame, region):
     if end is not None and end != header.start:
         raise DecompilationError("loop body at %d leaves the loop unexpectedly" % header.start)
     body = _drop_final_continue(body_frame.out) or [ast.Pass()]
-    node = _while_from(ast.While(test=si.const(True), body=body, orelse=[]))
+    node = _while_from(frame.notes, ast.While(test=si.const(True), body=body, orelse=[]))
     if else_start is not None:
         node.orelse = _else_clause(s, else_start, exit_.start, frame, region)
     frame.emit(node)
@@ -256,7 +256,7 @@ def _loop_target(stmts, marker_type):
     raise DecompilationError("cannot find the loop variable")
 
 
-def _while_from(node):
+def _while_from(notes, node):
     """``while True: if not c: break; B`` is ``while c: B``.
 
     A ``break`` to the ``else`` clause (see :func:`_while_else`) must be that
@@ -267,7 +267,7 @@ def _while_from(node):
             and isinstance(first.body[0], ast.Break)):
         node = ast.While(test=negate(first.test), body=node.body[1:] or [ast.Pass()], orelse=node.orelse)
     for n in _walk_loop_body(node.body):
-        if isinstance(n, ast.Break) and getattr(n, "_to_else", False):
+        if isinstance(n, ast.Break) and notes.to_else.get(n, False):
             raise DecompilationError("jump into a while loop's else clause from its body")
     return node
 
@@ -320,7 +320,7 @@ def _is_true(node):
 def comprehension_of(node, frame):
     """If ``node`` only fills the accumulator under the iterator, push the comprehension."""
     acc = frame.top()
-    if not getattr(acc, "_accumulator", False):
+    if not frame.notes.accumulator.get(acc, False):
         return None
     gens, elt = _generators(node, acc)
     if gens is None:

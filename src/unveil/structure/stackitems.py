@@ -265,7 +265,7 @@ def boolop(op, left, right):
     """``left and right`` (or ``or``), flattening nested chains of the same kind."""
     values = []
     for v in (left, right):
-        if isinstance(v, ast.BoolOp) and isinstance(v.op, type(op)) and not getattr(v, "_paren", False):
+        if isinstance(v, ast.BoolOp) and isinstance(v.op, type(op)):
             values.extend(v.values)
         else:
             values.append(v)

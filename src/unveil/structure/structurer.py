@@ -361,7 +361,7 @@ class Structurer:
         return pos
 
     def jump_out(self, kind, frame):
-        frame.emit(_jump_stmt(kind))
+        frame.emit(_jump_stmt(frame.notes, kind))
 
     def goto(self, target, frame, region):
         kind = self.jump_kind(target, region)
@@ -452,7 +452,7 @@ class Structurer:
                 and state.t == max(b.start for b in region.loop.body):
             # ``if not c: break`` ending the body: the other side runs into the loop's
             # bottom, the copy of its test (3.11), as the end of the body does
-            frame.emit(ast.If(test=negate(state.c), body=[_jump_stmt("break")], orelse=[]))
+            frame.emit(ast.If(test=negate(state.c), body=[_jump_stmt(frame.notes, "break")], orelse=[]))
             frame.stack = list(state.t_stack)
             return state.t
         if t_kind in _JUMP_KINDS or e_kind in _JUMP_KINDS:
@@ -740,10 +740,10 @@ class Structurer:
     def branch_out(self, st, t_kind, e_kind, frame, region):
         """At least one side of the branch is ``break``/``continue``."""
         if t_kind in _JUMP_KINDS:
-            frame.emit(ast.If(test=st.c, body=[_jump_stmt(t_kind)], orelse=[]))
+            frame.emit(ast.If(test=st.c, body=[_jump_stmt(frame.notes, t_kind)], orelse=[]))
             frame.stack = list(st.e_stack)
             return self.goto(st.e, frame, region)
-        frame.emit(ast.If(test=negate(st.c), body=[_jump_stmt(e_kind)], orelse=[]))
+        frame.emit(ast.If(test=negate(st.c), body=[_jump_stmt(frame.notes, e_kind)], orelse=[]))
         frame.stack = list(st.t_stack)
         return self.goto(st.t, frame, region)
 
@@ -956,12 +956,12 @@ def _inside(region, loop):
     return False
 
 
-def _jump_stmt(kind):
+def _jump_stmt(notes, kind):
     """``continue``/``break``; "else" is the loop test's exit into a while's else clause."""
     if kind == "continue":
         return ast.Continue()
     stmt = ast.Break()
-    stmt._to_else = kind == "else"
+    notes.to_else.set(stmt, kind == "else")
     return stmt
 
 

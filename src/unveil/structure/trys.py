@@ -487,14 +487,15 @@ def _is_name_cleanup(st, name):
 
 def _finally_body(s, hblock, stmts):
     """The finally statements, and the skipper of their normal-path copies."""
-    stmts = _fold_reraising_ifs(_merge_copied_tail(list(stmts)))
-    stmts = _threaded_breaks(_without_exc_ends(_strip_final_reraise(stmts), None))
+    notes = s.ctx.bindings.notes
+    stmts = _fold_reraising_ifs(notes, _merge_copied_tail(notes, list(stmts)))
+    stmts = _threaded_breaks(notes, _without_exc_ends(_strip_final_reraise(notes, stmts), None))
     _refuse_threaded_reraise(stmts)
     own = s.instrs[hblock.start].handler  # a nested finally's RERAISE has another handler
     return stmts, _finally_elider(s, hblock.start + 1, own)
 
 
-def _merge_copied_tail(stmts):
+def _merge_copied_tail(notes, stmts):
     """The handler copy with the tail after its last ``if`` or ``try`` taken out of
     the arms that end in a copy of it: 3.13 copies a short tail ending in the final
     ``RERAISE`` (``x.y = 1; RERAISE``) into each path that reaches it, and an arm's
@@ -502,62 +503,62 @@ def _merge_copied_tail(stmts):
     k = max((i for i, st in enumerate(stmts) if isinstance(st, (ast.If, ast.Try))), default=None)
     tail = stmts[k + 1:] if k is not None else []
     last = tail[-1] if tail else None
-    if not (isinstance(last, ast.Raise) and getattr(last, "_reraise", False)):
+    if not (isinstance(last, ast.Raise) and notes.reraise.get(last, False)):
         return stmts
     dumped = [ast.dump(st) for st in tail]
-    return stmts[:k] + [_without_tail(stmts[k], dumped)] + tail
+    return stmts[:k] + [_without_tail(notes, stmts[k], dumped)] + tail
 
 
-def _fold_reraising_ifs(stmts):
+def _fold_reraising_ifs(notes, stmts):
     """The handler copy with the code after an ``if`` whose arm ends in the final
     ``RERAISE`` made its ``else``: 3.12+ gives each arm of an ``if``/``elif`` ending
     the finally body its own ``RERAISE``, and the structurer, seeing the first arm
     leave, lays the ``elif`` after it."""
     for i, st in enumerate(stmts[:-1]):
-        if isinstance(st, ast.If) and not st.orelse and getattr(st.body[-1], "_reraise", False):
-            return stmts[:i] + [_replaced(st, orelse=_fold_reraising_ifs(stmts[i + 1:]))]
+        if isinstance(st, ast.If) and not st.orelse and notes.reraise.get(st.body[-1], False):
+            return stmts[:i] + [_replaced(notes, st, orelse=_fold_reraising_ifs(notes, stmts[i + 1:]))]
     return stmts
 
 
-def _without_tail(st, dumped):
+def _without_tail(notes, st, dumped):
     """A copy of ``st`` whose arms that fall through to its end lose a final copy of
     the tail (``dumped``), nested arms too."""
     if isinstance(st, ast.If):
-        return _replaced(st, body=_arm_without_tail(st.body, dumped),
-                         orelse=_arm_without_tail(st.orelse, dumped, empty=[]))
+        return _replaced(notes, st, body=_arm_without_tail(notes, st.body, dumped),
+                         orelse=_arm_without_tail(notes, st.orelse, dumped, empty=[]))
     if isinstance(st, ast.Try) and not st.finalbody:
-        return _replaced(st, body=st.body if st.orelse else _arm_without_tail(st.body, dumped),
-                         handlers=[_replaced(h, body=_arm_without_tail(h.body, dumped)) for h in st.handlers],
-                         orelse=_arm_without_tail(st.orelse, dumped, empty=[]))
+        return _replaced(notes, st, body=st.body if st.orelse else _arm_without_tail(notes, st.body, dumped),
+                         handlers=[_replaced(notes, h, body=_arm_without_tail(notes, h.body, dumped)) for h in st.handlers],
+                         orelse=_arm_without_tail(notes, st.orelse, dumped, empty=[]))
     return st
 
 
-def _replaced(node, **fields):
+def _replaced(notes, node, **fields):
     """A shallow copy of ``node`` with ``fields`` replaced; the line it was marked
-    with (``_line``) stays."""
-    node = copy.copy(node)
+    with (``notes.line``) stays."""
+    node = notes.copy(node, copy.copy(node))
     for field, value in fields.items():
         setattr(node, field, value)
     return node
 
 
-def _arm_without_tail(stmts, dumped, empty=None):
+def _arm_without_tail(notes, stmts, dumped, empty=None):
     n = len(dumped)
-    if len(stmts) >= n and getattr(stmts[-1], "_reraise", False) and [ast.dump(st) for st in stmts[-n:]] == dumped:
+    if len(stmts) >= n and notes.reraise.get(stmts[-1], False) and [ast.dump(st) for st in stmts[-n:]] == dumped:
         stmts = stmts[:-n]
     if stmts and isinstance(stmts[-1], (ast.If, ast.Try)):
-        stmts = stmts[:-1] + [_without_tail(stmts[-1], dumped)]
+        stmts = stmts[:-1] + [_without_tail(notes, stmts[-1], dumped)]
     return stmts or ([ast.Pass()] if empty is None else empty)
 
 
-def _threaded_breaks(stmts):
+def _threaded_breaks(notes, stmts):
     """The handler copy with the ``break`` statements of a loop that ends the finally
     body put back: leaving that loop is reaching the body's end, so the compiler
     threads the jump to the final ``RERAISE`` (3.12+), which reads as ``raise``."""
     last = stmts[-1] if stmts else None
     if isinstance(last, (ast.While, ast.For, ast.AsyncFor)) and not last.orelse:
-        last = copy.copy(last)
-        last.body = _reraise_to_break(last.body)
+        last = notes.copy(last, copy.copy(last))
+        last.body = _reraise_to_break(notes, last.body)
         first = last.body[0]
         if isinstance(last, ast.While) and isinstance(last.test, ast.Constant) and last.test.value is True \
                 and isinstance(first, ast.If) and not first.orelse and len(first.body) == 1 \
@@ -565,20 +566,20 @@ def _threaded_breaks(stmts):
             # the loop's own test, which leaves to the end as well
             last = ast.While(test=si.negate(first.test), body=last.body[1:] or [ast.Pass()], orelse=[])
     elif isinstance(last, ast.If):
-        last = ast.If(test=last.test, body=_threaded_breaks(last.body), orelse=_threaded_breaks(last.orelse))
+        last = ast.If(test=last.test, body=_threaded_breaks(notes, last.body), orelse=_threaded_breaks(notes, last.orelse))
     else:
         return stmts
     return stmts[:-1] + [last]
 
 
-def _reraise_to_break(stmts):
+def _reraise_to_break(notes, stmts):
     """``stmts`` with each re-raise that is not inside a nested loop, try or with replaced by ``break``."""
     out = []
     for st in stmts:
-        if isinstance(st, ast.Raise) and getattr(st, "_reraise", False):
+        if isinstance(st, ast.Raise) and notes.reraise.get(st, False):
             st = ast.Break()
         elif isinstance(st, ast.If):
-            st = ast.If(test=st.test, body=_reraise_to_break(st.body), orelse=_reraise_to_break(st.orelse))
+            st = ast.If(test=st.test, body=_reraise_to_break(notes, st.body), orelse=_reraise_to_break(notes, st.orelse))
         out.append(st)
     return out
 
@@ -612,7 +613,7 @@ def _is_finally_end(ins):
     return ins.op == "RERAISE" and ins.argval == 0
 
 
-def _strip_final_reraise(stmts, top=True):
+def _strip_final_reraise(notes, stmts, top=True):
     """Drop the bare ``raise`` ending the handler copy of a finally body.
 
     It ends every path that finishes the body, so when the body ends in an
@@ -621,11 +622,11 @@ def _strip_final_reraise(stmts, top=True):
     if not stmts:
         return stmts
     last = stmts[-1]
-    if isinstance(last, ast.Raise) and last.exc is None and (top or getattr(last, "_reraise", False)):
-        return _strip_final_reraise(stmts[:-1], False)
+    if isinstance(last, ast.Raise) and last.exc is None and (top or notes.reraise.get(last, False)):
+        return _strip_final_reraise(notes, stmts[:-1], False)
     if isinstance(last, ast.If):
-        body = _strip_final_reraise(list(last.body), False)
-        orelse = _strip_final_reraise(list(last.orelse), False)
+        body = _strip_final_reraise(notes, list(last.body), False)
+        orelse = _strip_final_reraise(notes, list(last.orelse), False)
         if body != last.body or orelse != last.orelse:
             return stmts[:-1] + [ast.If(test=last.test, body=body or [ast.Pass()], orelse=orelse)]
     return stmts

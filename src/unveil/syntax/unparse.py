@@ -119,6 +119,7 @@ class _Unparser:
         self.lines = []
         self.origins = []    # per line: the original line of the statement it prints, or None
         self.origin = None
+        self.line_of = {}    # id(statement) -> its original line (a ``Notes.line`` table)
         self.indent = ""
         # Quote tokens forbidden inside the replacement field being printed
         # (None outside f-string replacement fields, and always on 3.12+).
@@ -141,7 +142,7 @@ class _Unparser:
             meth = _STMT[node.__class__]
         except KeyError:
             meth = _lookup(_STMT, "_s_", node.__class__)
-        saved, self.origin = self.origin, getattr(node, "_line", None)
+        saved, self.origin = self.origin, self.line_of.get(id(node))
         meth(self, node)
         self.origin = saved
 
@@ -165,7 +166,7 @@ class _Unparser:
         for i, s in enumerate(stmts):
             if doc and i == 0 and isinstance(s, _Expr) and isinstance(s.value, Constant) \
                     and isinstance(s.value.value, str):
-                saved, self.origin = self.origin, getattr(s, "_line", None)
+                saved, self.origin = self.origin, self.line_of.get(id(s))
                 self.docstring(s.value)
                 self.origin = saved
             else:
@@ -276,7 +277,7 @@ class _Unparser:
         orelse = n.orelse
         while len(orelse) == 1 and orelse[0].__class__.__name__ == "If":
             n = orelse[0]
-            self.origin = getattr(n, "_line", self.origin)
+            self.origin = self.line_of.get(id(n), self.origin)
             self.block("elif " + self.expr(n.test), n.body)
             orelse = n.orelse
         if orelse:
@@ -773,10 +774,11 @@ def set_elements(value):
     return sorted(value, key=key)
 
 
-def unparse_with_origins(module):
+def unparse_with_origins(module, lines):
     """``unparse`` of a module, and per line of the text the original line of the
-    statement it prints (the ``_line`` the decompiler marked it with) or None."""
+    statement it prints (as ``lines``, a :class:`~unveil.syntax.notes.Fact`, has it) or None."""
     u = _Unparser()
+    u.line_of = lines.values
     u.stmt(module)
     return "\n".join(u.lines), u.origins
 

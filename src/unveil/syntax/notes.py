@@ -1,0 +1,65 @@
+"""What the decompiler knows about an ``ast`` node that ``ast`` has no field for.
+
+Each such fact is declared once, in :class:`Notes`, and kept in a side table
+beside the tree, never as an attribute on a node.  A node that is copied or
+rebuilt keeps a fact only where :meth:`Notes.copy` carries it.  One
+:class:`Notes` serves one decompilation (the ``Bindings`` its code objects share
+hold it); it keeps every node it has a fact about alive, so that no identity is
+reused while it lives.
+"""
+
+
+class Fact:
+    """One declared fact: a value per node, by the node's identity."""
+
+    __slots__ = ("values", "_held")
+
+    def __init__(self, held):
+        self.values = {}     # id(node) -> value
+        self._held = held    # id(node) -> node, shared by the facts of one table
+
+    def get(self, node, default=None):
+        return self.values.get(id(node), default)
+
+    def set(self, node, value=True):
+        self.values[id(node)] = value
+        self._held[id(node)] = node
+
+    def __contains__(self, node):
+        return id(node) in self.values
+
+
+class Notes:
+    """The facts the layers note on nodes, one :class:`Fact` each."""
+
+    FACTS = {
+        "line": "the original line a statement begins on (printed beside it, recompiled at it)",
+        "seq": "when a stack value was computed, on the decompilation's clock",
+        "stored_at": "when a name was stored, on the same clock",
+        "accumulator": "a list, set or dict display (or ``set()`` call) the bytecode is still "
+                       "building with LIST_APPEND and the like: not a finished value",
+        "set_call": "a ``set()`` call that 3.8 starts a set display with",
+        "inplace": "a binary operation an in-place opcode computed (the value of ``x += y``)",
+        "copied": "a value the bytecode copied (COPY): written once, so evaluated once",
+        "dropped": "a target whose value an unpacking drops at once (``a, _ = ...`` without the store)",
+        "imported": "an IMPORT_NAME value: (module, fromlist, level)",
+        "imported_from": "an IMPORT_FROM value: (the module value, the name)",
+        "reraise": "a ``raise`` the compiler wrote (RERAISE), not one of the source",
+        "to_else": "a ``break`` that leaves a loop for its ``else`` clause's end",
+        "awaited_call": "the call of an async comprehension's function that 3.11 awaits",
+    }
+
+    __slots__ = tuple(FACTS) + ("_held",)
+
+    def __init__(self):
+        self._held = {}
+        for name in self.FACTS:
+            setattr(self, name, Fact(self._held))
+
+    def copy(self, src, dst):
+        """Give ``dst`` (a copy or a rebuild of ``src``) every fact ``src`` has."""
+        for name in self.FACTS:
+            fact = getattr(self, name)
+            if src in fact:
+                fact.set(dst, fact.get(src))
+        return dst
