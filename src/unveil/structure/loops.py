@@ -3,7 +3,7 @@ import ast
 
 from ..bytecode.opcodes import CONDITIONAL
 from ..errors import DecompilationError
-from ..graph.cfg import same_code
+from ..graph.blocks import same_code
 from ..syntax.astwalk import statement_lists
 from . import stackitems as si
 from . import trys

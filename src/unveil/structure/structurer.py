@@ -14,7 +14,9 @@ import itertools
 
 from ..bytecode.opcodes import CONDITIONAL, EXITS
 from ..errors import DecompilationError
-from ..graph.cfg import Loop, postdominators, same_code, same_target
+from ..graph.blocks import same_code, same_target
+from ..graph.cfg import Loop
+from ..graph.dominators import postdominators
 from . import patterns
 from . import trys
 from . import stackitems as si

@@ -11,7 +11,7 @@ import copy
 
 from ..bytecode.opcodes import EXITS
 from ..errors import DecompilationError
-from ..graph.cfg import past_clause_ends, past_pop_except, same_target
+from ..graph.blocks import past_clause_ends, past_pop_except, same_target
 from . import stackitems as si
 from .frame import Frame
 

@@ -1,0 +1,248 @@
+"""Rewrites that share again what the compiler duplicated, each replacing
+instructions by a jump to identical ones (the program stays the same): a loop's
+bottom test that repeats its top test, expression and return tails copied into
+both arms of a conditional, a chained comparison's cleanup copies."""
+from ..bytecode.opcodes import CONDITIONAL, EXITS, JUMPS, NEGATED_JUMP, NO_NEXT, Instr
+from .blocks import same_target, split_blocks
+
+# ops that continue an expression with the value below them (a duplicated tail)
+_TESTS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE")
+
+
+_COMPARISONS = ("COMPARE_OP", "IS_OP", "CONTAINS_OP")
+
+
+_EXPRESSION_TAIL = {"BUILD_SLICE", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "BUILD_STRING",
+                    "BINARY_OP", "BINARY_SUBSCR", "BINARY_SLICE", "CALL", "CALL_FUNCTION_EX",
+                    "COMPARE_OP", "CONTAINS_OP", "IS_OP", "FORMAT_VALUE", "LOAD_ATTR", "LOAD_METHOD",
+                    "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "LIST_TO_TUPLE"}
+
+
+def share_loop_tests(instrs):
+    """Turn a loop's repeated test at the bottom into a jump back to the test at the top.
+
+    3.11+ compile ``while c: B`` as ``if c: do B while c`` with ``continue``
+    jumping to the top test.  When the bottom test repeats the top test (same
+    instructions, same outcomes), jumping to the top one instead is the same
+    program, and the loop has a single header again.
+    """
+    if not any(ins.op in CONDITIONAL for ins in instrs):
+        return
+    blocks = split_blocks(instrs)
+    by_end = {b.end: b for b in blocks}
+    for k, b in enumerate(blocks):
+        last = instrs[b.end - 1]
+        if last.op not in CONDITIONAL:
+            continue
+        body_start, exit_ = _loop_test_outcomes(instrs, blocks, k)
+        top = by_end.get(body_start)
+        if top is None or top is b or top.handler != b.handler:
+            continue
+        top_last = instrs[top.end - 1]
+        if (top_last.op not in CONDITIONAL or top_last.op != _exit_op(last, body_start)
+                or not same_target(instrs, top_last.target, exit_)):
+            continue
+        n = 0
+        if not any(j < body_start and j not in range(top.start, top.end) for j in _jumps_to(instrs, body_start)):
+            n = _common_test(instrs, top, b)   # else the body is entered from elsewhere too
+        if n == 0 or n == top.end - 1 - top.start:
+            # a test spanning blocks (``while a or b``): both copies whole
+            n = max(n, _common_compound_test(instrs, body_start, exit_, b.end - 1))
+        if n == 0:
+            continue
+        first = instrs[b.end - 1 - n]
+        jump = Instr("JUMP", target=body_start - 1 - n, line=first.line, offset=first.offset)
+        jump.handler, jump.index = first.handler, first.index
+        instrs[b.end - 1 - n] = jump
+
+
+def _jumps_to(instrs, pos):
+    """Indexes of the jumps that target ``pos``."""
+    return [i for i, ins in enumerate(instrs) if ins.op in JUMPS and ins.target == pos]
+
+
+def _common_test(instrs, top, bottom):
+    """Length of the test both blocks end with: equal instructions on the test's line.
+
+    The run must start where a statement starts (a load), not mid-expression.
+    """
+    line = instrs[top.end - 1].line
+    n = best = 0
+    while n < top.end - 1 - top.start and n < bottom.end - 1 - bottom.start:
+        a, b = instrs[top.end - 2 - n], instrs[bottom.end - 2 - n]
+        if not a.same(b) or a.line != line or b.line != line:
+            break
+        n += 1
+        if a.op.startswith("LOAD_") or a.op == "PUSH_NULL":
+            best = n
+    return best
+
+
+def _common_compound_test(instrs, body_start, exit_, last):
+    """Length of a test spanning blocks (``while a and (b or c)``) that the bottom test,
+    ending at ``last``, repeats before its final jump: the same instructions on the
+    same lines, their jumps going to the same place (the body, the exit) or to the same
+    point within each copy; the whole test (no jump from before it into it), and
+    nothing jumping into the bottom copy but to its start."""
+    n = best = 0
+    while True:
+        i, j = body_start - 2 - n, last - 1 - n
+        if i < 0 or j <= body_start:
+            break
+        a, b = instrs[i], instrs[j]
+        if not a.same_op(b) or a.line != b.line or a.handler != b.handler:
+            break
+        if a.target is not None and not (a.target == b.target or a.target == exit_ and same_target(
+                instrs, b.target, exit_) or i < a.target < body_start and a.target - i == b.target - j):
+            break
+        n += 1
+        if a.op.startswith("LOAD_") or a.op == "PUSH_NULL":
+            best = n
+    if best == 0:
+        return 0
+    bottom, top = range(last - best + 1, last + 1), range(body_start - 1 - best, body_start)
+    for k, ins in enumerate(instrs):
+        if ins.op in JUMPS and (ins.target in bottom and k not in bottom
+                                or ins.target in top[1:] and k not in top
+                                or k < top.start and ins.target == body_start):  # only the end of the test
+            return 0
+    return best
+
+
+def share_return_tails(instrs):
+    """Jump to one copy of an expression tail that the compiler duplicated into each arm.
+
+    ``return f(a if c else b)`` (3.12+) or ``raise E(a if c else b)`` may be compiled
+    with ``f(...); return`` copied after both arms.  When two blocks end in the same instructions, starting
+    with one that consumes the arms' value, on the same source lines (a copy
+    the compiler made, not two statements that look alike), the earlier copy
+    becomes a jump to the later one: the same program, with a merge point.
+    """
+    if sum(ins.op in EXITS for ins in instrs) < 2:
+        return
+    # (the tail may leave a try: ``try: return (a, b if c else d)`` returns outside it)
+    blocks = [b for b in split_blocks(instrs, by_handler=False) if instrs[b.end - 1].op in EXITS]
+    # (only blocks whose last two instructions are alike can share a tail: compared in
+    # groups by those, not every pair, which was quadratic in an ``elif`` chain of returns)
+    alike, place = {}, {}
+    for b in blocks:
+        group = alike.setdefault(_tail_key(instrs, b), [])
+        place[b] = (group, len(group))
+        group.append(b)
+    for early in blocks:
+        group, k = place[early]
+        lates = group[k + 1:] if _may_share_any(instrs, early) else [
+            late for late in group[k + 1:] if instrs[late.start].op == "POP_TOP"]
+        for late in lates:
+            n = 0
+            while (n < early.end - early.start and n < late.end - late.start
+                   and instrs[early.end - 1 - n].same(instrs[late.end - 1 - n])
+                   and instrs[early.end - 1 - n].handler == instrs[late.end - 1 - n].handler
+                   and instrs[early.end - 1 - n].line == instrs[late.end - 1 - n].line):
+                n += 1
+            # the whole common tail must consume what the arms computed
+            # ... and start inside a block: two whole blocks alike may be the ends of two
+            # arms that each computed all the tail's operands (``a - 1 if c else 1 - a``)
+            # ... or be a whole block that the other copies after a chained comparison's
+            # cleanup (3.12+: ``POP_TOP`` then the return that follows the loop or if), or the
+            # other way round (3.13: ``if not a is b is None: return 1``)
+            cleanup = _after_cleanup(instrs, early, n) and late.end - n == late.start \
+                or _after_cleanup(instrs, late, n) and early.end - n == early.start
+            if n < 2 or not cleanup and (instrs[early.end - n].op not in _EXPRESSION_TAIL or (
+                    early.end - n == early.start and late.end - n == late.start)):
+                continue
+            first = instrs[early.end - n]
+            jump = Instr("JUMP", target=late.end - n, line=first.line, offset=first.offset)
+            jump.handler, jump.index = first.handler, first.index
+            instrs[early.end - n] = jump
+            break
+
+
+def _may_share_any(instrs, early):
+    """Whether ``early`` may share its tail with a block not starting with ``POP_TOP``:
+    it starts with ``POP_TOP``, or a tail of two or more of its instructions may start
+    with one that consumes a value.  (3.13 copies ``return r`` after each arm of an
+    ``elif`` chain that assigns ``r``: each copy need not be compared with every other.)"""
+    return instrs[early.start].op == "POP_TOP" or any(
+        instrs[p].op in _EXPRESSION_TAIL for p in range(early.start, early.end - 1))
+
+
+def _tail_key(instrs, block):
+    """What the last two instructions of ``block`` must agree in to be a shared tail
+    (the key of a block of one instruction is unique: it shares no tail of two)."""
+    if block.end - block.start < 2:
+        return block
+    return tuple((i.op, i.line, i.handler, i.target, type(i.argval)) for i in instrs[block.end - 2:block.end])
+
+
+def _after_cleanup(instrs, block, n):
+    """Whether ``block`` is ``POP_TOP`` and then its last ``n`` instructions."""
+    return block.end - n - 1 == block.start and instrs[block.start].op == "POP_TOP"
+
+
+def share_chain_cleanups(instrs):
+    """A chained comparison whose value each arm consumes on its own: the comparison's
+    arm ends in the same instructions as the failed test's cleanup (``SWAP 2; POP_TOP``)
+    that a test jumps to, e.g. ``x = a < b < await c`` or ``a < b < c`` last in a loop
+    body (3.11+).  The first copy becomes a jump to the one after the cleanup: the same
+    program, with a merge point for the value."""
+    tested = {i.target for i in instrs if i.op in _TESTS}
+    if not tested:
+        return
+    blocks = split_blocks(instrs, by_handler=False)
+    for late in blocks:
+        head = instrs[late.start:late.start + 2]
+        if len(head) < 2 or [i.op for i in head] != ["SWAP", "POP_TOP"] or head[0].argval != 2 \
+                or instrs[late.end - 1].op not in NO_NEXT or late.start not in tested:
+            continue
+        n = late.end - late.start - 2
+        for early in blocks:
+            # the early copy follows the chain's last comparison
+            if early is late or early.end - early.start <= n or instrs[early.end - n - 1].op not in _COMPARISONS:
+                continue
+            if not all(a.same(b) and a.handler == b.handler and a.line == b.line
+                       for a, b in zip(instrs[early.end - n:early.end], instrs[late.start + 2:late.end])):
+                continue
+            first = instrs[early.end - n]
+            jump = Instr("JUMP", target=late.start + 2, line=first.line, offset=first.offset)
+            jump.handler, jump.index = first.handler, first.index
+            instrs[early.end - n] = jump
+            break
+
+
+def share_compare_returns(instrs):
+    """``return a < b < c`` (3.8-3.10): the last comparison returns at once, and right
+    after it the failed first comparison drops ``b`` and returns.  The first return
+    becomes a jump to the second one, which is the same program with a merge point
+    for the value."""
+    for i in range(len(instrs) - 3):
+        ret, swap, pop, last = instrs[i:i + 4]
+        if (ret.op == "RETURN_VALUE" and swap.op == "SWAP" and swap.argval == 2 and pop.op == "POP_TOP"
+                and last.op == "RETURN_VALUE" and ret.handler == last.handler
+                and i > 0 and instrs[i - 1].op == "COMPARE_OP"):
+            jump = Instr("JUMP", target=i + 3, line=ret.line, offset=ret.offset)
+            jump.handler, jump.index = ret.handler, ret.index
+            instrs[i] = jump
+
+
+def _loop_test_outcomes(instrs, blocks, k):
+    """(where the loop goes on, where it exits) for a bottom test block, or (None, None).
+
+    Shapes: ``test; jump-if-true BODY`` falling into the exit (3.11), or
+    ``test; jump-if-false EXIT; JUMP BODY`` (3.12+); BODY lies before the test.
+    """
+    b = blocks[k]
+    last = instrs[b.end - 1]
+    if last.target is not None and last.target <= b.start:
+        return last.target, b.end
+    nxt = blocks[k + 1] if k + 1 < len(blocks) else None
+    if nxt is not None and nxt.end - nxt.start == 1 and instrs[nxt.start].op == "JUMP":
+        back = instrs[nxt.start].target
+        if back is not None and back <= b.start:
+            return back, last.target
+    return None, None
+
+
+def _exit_op(last, body_start):
+    """The top test's jump op that leaves the loop where ``last`` does."""
+    return NEGATED_JUMP[last.op] if last.target == body_start else last.op
