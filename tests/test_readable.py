@@ -60,6 +60,33 @@ def test_a_value_with_no_name_is_a_bound_placeholder():
     assert value is everything.__kwdefaults__["mutable"] and ("mutable=%s" % ident) in result.source
 
 
+SCALE = 3
+
+
+def with_lambdas(a, key=lambda x: x * SCALE, *, cmp=lambda p, q=2: p < q, pick=(lambda: max)):
+    return a
+
+
+def test_a_lambda_default_is_written_as_the_lambda():
+    head = unveil.decompile(with_lambdas).splitlines()[0]
+    assert head == "def with_lambdas(a, key=lambda x: x * SCALE, *, cmp=lambda p, q=2: p < q, pick=lambda: max):"
+    new, result = rebuilt(with_lambdas)
+    assert not result.bindings
+    assert new.__defaults__[0](5) == 15 and new.__kwdefaults__["cmp"](1) is True
+    assert new.__kwdefaults__["pick"]() is max
+
+
+def test_a_lambda_over_a_free_variable_stays_a_placeholder():
+    limit = 4
+
+    def inner(check=lambda v: v < limit):
+        return check
+
+    result = unveil.decompile_code(inner)
+    [(ident, value)] = list(result.bindings.items())
+    assert value is inner.__defaults__[0] and ("check=%s" % ident) in result.source
+
+
 def test_json_loads_keeps_its_keyword_only_defaults():
     head = unveil.decompile(json.loads).splitlines()[0]
     assert head == ("def loads(s, *, cls=None, object_hook=None, parse_float=None, parse_int=None, "

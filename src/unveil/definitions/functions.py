@@ -449,7 +449,8 @@ def signature_values(fn, func, bindings):
     object carries them.  A value with no literal form is written as a name of
     ``func``'s globals (its ``__name__`` first) or the builtins that is that very
     object, else as a bound placeholder.  Not a name of its free variables: a
-    closure decompiled on its own is written where those are locals."""
+    closure decompiled on its own is written where those are locals.  A lambda of
+    ``func``'s module that closes over nothing is written as that ``lambda``."""
     scope = func.__globals__
 
     def usable(ident):
@@ -459,6 +460,11 @@ def signature_values(fn, func, bindings):
     def value(v):
         if is_literal(v):
             return const(v)
+        if _inline_lambda(v, func):
+            try:
+                return _lambda_of(v, func, bindings)
+            except DecompilationError:
+                pass    # a lambda the decompiler refuses is bound like any other object
         ident = getattr(v, "__name__", None)
         if usable(ident):
             in_globals = scope.get(ident, _MISSING)
@@ -483,6 +489,21 @@ def signature_values(fn, func, bindings):
 
 
 _MISSING = object()
+
+
+def _inline_lambda(v, func):
+    """Whether ``v``, a default or annotation of ``func``, is a lambda whose text means
+    the same in ``func``'s signature: one of its module that closes over nothing."""
+    return isinstance(v, types.FunctionType) and v.__code__.co_name == "<lambda>" and v.__closure__ is None \
+        and v.__globals__ is func.__globals__
+
+
+def _lambda_of(v, func, bindings):
+    """The ``lambda`` expression of the lambda function ``v``, its own defaults included."""
+    lam = si.Function(v.__code__)
+    lam.ctx = FunctionContext(func.__code__, bindings)
+    signature_values(lam, v, bindings)
+    return lambda_expr(lam)
 
 
 def _elements(node):
