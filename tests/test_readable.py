@@ -3,7 +3,10 @@ annotations when a function object is given, docstrings as written."""
 import ast
 import collections
 import json
+import sys
 import typing
+
+import pytest
 
 import unveil
 
@@ -85,6 +88,39 @@ def test_a_lambda_over_a_free_variable_stays_a_placeholder():
     result = unveil.decompile_code(inner)
     [(ident, value)] = list(result.bindings.items())
     assert value is inner.__defaults__[0] and ("check=%s" % ident) in result.source
+
+
+class Box:
+    class Inner:
+        pass
+
+
+def annotated(a: typing.Optional[int] = None, b: typing.List[str] = (), c: typing.Dict[str, "Box"] = None,
+              d: collections.OrderedDict = None, e: typing.Union[int, str] = 0,
+              f: typing.Callable[[int], str] = None, g: typing.Tuple[int, ...] = (), h: typing.Tuple[()] = (),
+              i: Box.Inner = None, j: typing.Callable[..., int] = None) -> typing.Tuple[int, ...]:
+    return a
+
+
+def test_typing_annotations_are_written_as_typing_expressions():
+    head = unveil.decompile(annotated).splitlines()[0]
+    assert head == ("def annotated(a: typing.Optional[int] = None, b: typing.List[str] = (), "
+                    "c: typing.Dict[str, 'Box'] = None, d: collections.OrderedDict = None, "
+                    "e: typing.Union[int, str] = 0, f: typing.Callable[[int], str] = None, "
+                    "g: typing.Tuple[int, ...] = (), h: typing.Tuple[()] = (), i: Box.Inner = None, "
+                    "j: typing.Callable[..., int] = None) -> typing.Tuple[int, ...]:")
+    new, result = rebuilt(annotated)
+    assert not result.bindings and new.__annotations__ == annotated.__annotations__
+
+
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="list[int] and int | None evaluate from 3.10")
+def test_builtin_generics_and_unions_are_written_as_such():
+    scope = {"typing": typing}
+    exec("def new_style(a: list[int] = None, b: dict[str, list[int]] = None, c: int | None = None) -> int | str:\n"
+         "    return a\n", scope)
+    fn = scope["new_style"]
+    assert unveil.decompile(fn).splitlines()[0] == (
+        "def new_style(a: list[int] = None, b: dict[str, list[int]] = None, c: int | None = None) -> int | str:")
 
 
 def test_json_loads_keeps_its_keyword_only_defaults():

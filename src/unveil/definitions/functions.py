@@ -5,11 +5,9 @@ A :class:`FunctionContext` decompiles one code object; nested code objects
 sharing the :class:`Bindings` of placeholder names for non-literal constants.
 """
 import ast
-import builtins
 import collections
 import inspect
 import itertools
-import keyword
 import types
 
 from ..bytecode import decoder, facts
@@ -27,8 +25,8 @@ from ..syntax.astwalk import children, nodes
 from ..syntax.notes import Notes
 from . import generics
 from .classes import FUTURE_ANNOTATIONS, ClassBuild, annotation_value
+from .values import SignatureValues, is_literal
 
-LITERALS = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))
 COMPREHENSIONS = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
 
 class Lowering(collections.namedtuple("Lowering", "name line reason")):
@@ -346,18 +344,6 @@ def _is_lambda(defn):
     return isinstance(defn, si.Function) and defn.code.co_name == "<lambda>"
 
 
-def is_literal(value):
-    """Whether a constant has a literal form: exactly one of the literal types (an
-    ``IntEnum`` member is an int, but ``1`` would not be it), or a tuple or
-    frozenset of literals."""
-    t = type(value)
-    if t in LITERALS:
-        return True
-    if t is tuple or t is frozenset:
-        return all(is_literal(v) for v in value)
-    return False
-
-
 def _clean(stmts):
     """Drop the implicit ``return None`` at the end of a body."""
     if stmts and isinstance(stmts[-1], ast.Return) and (
@@ -446,56 +432,20 @@ def signature_values(fn, func, bindings):
     """Give ``fn`` (a :class:`~unveil.structure.stackitems.Function` for ``func.__code__``) the
     defaults, keyword-only defaults and annotations of the function object ``func``,
     as MAKE_FUNCTION would have pushed them: a code object alone has none, a function
-    object carries them.  A value with no literal form is written as a name of
-    ``func``'s globals (its ``__name__`` first) or the builtins that is that very
-    object, else as a bound placeholder.  Not a name of its free variables: a
-    closure decompiled on its own is written where those are locals.  A lambda of
-    ``func``'s module that closes over nothing is written as that ``lambda``."""
-    scope = func.__globals__
-
-    def usable(ident):
-        return isinstance(ident, str) and ident.isidentifier() and not keyword.iskeyword(ident) \
-            and ident not in func.__code__.co_freevars
-
-    def value(v):
-        if is_literal(v):
-            return const(v)
-        if _inline_lambda(v, func):
-            try:
-                return _lambda_of(v, func, bindings)
-            except DecompilationError:
-                pass    # a lambda the decompiler refuses is bound like any other object
-        ident = getattr(v, "__name__", None)
-        if usable(ident):
-            in_globals = scope.get(ident, _MISSING)
-            if in_globals is v or (in_globals is _MISSING and getattr(builtins, ident, _MISSING) is v):
-                return name(ident)
-        for ident, g in scope.items():
-            if g is v and usable(ident):
-                return name(ident)
-        return name(bindings.name_for(v))
+    object carries them.  Each value is written as :mod:`.values` says."""
+    values = SignatureValues(func, bindings, _lambda_of)
 
     def mapping(d):
-        return ast.Dict(keys=[const(k) for k in d], values=[value(v) for v in d.values()])
+        return ast.Dict(keys=[const(k) for k in d], values=[values.expr(v) for v in d.values()])
 
     defaults = (func.__defaults__ or ())[-func.__code__.co_argcount:] if func.__code__.co_argcount else ()
     if defaults:          # (set by hand, __defaults__ may be longer than the parameters it can fill)
-        fn.defaults = ast.Tuple(elts=[value(v) for v in defaults], ctx=ast.Load())
+        fn.defaults = ast.Tuple(elts=[values.expr(v) for v in defaults], ctx=ast.Load())
     if func.__kwdefaults__:
         fn.kwdefaults = mapping(func.__kwdefaults__)
     annotations = getattr(func, "__annotations__", None)
     if isinstance(annotations, dict) and annotations:
         fn.annotations = mapping(annotations)
-
-
-_MISSING = object()
-
-
-def _inline_lambda(v, func):
-    """Whether ``v``, a default or annotation of ``func``, is a lambda whose text means
-    the same in ``func``'s signature: one of its module that closes over nothing."""
-    return isinstance(v, types.FunctionType) and v.__code__.co_name == "<lambda>" and v.__closure__ is None \
-        and v.__globals__ is func.__globals__
 
 
 def _lambda_of(v, func, bindings):
