@@ -79,6 +79,37 @@ def test_a_lowered_nested_function_keeps_its_attributes():
     assert new(5) == _makes_a_function(5)
 
 
+def _loops_handles_and_defines(items):
+    out = []
+    for x in items:
+        try:
+            out.append(10 // x)
+        except ZeroDivisionError as e:
+            out.append(type(e).__name__)
+
+    def last(n=2):
+        return out[-n:]
+    return last()
+
+
+def test_the_state_machine_builds_nodes_not_text(monkeypatch):
+    """The lowering builds ``ast`` nodes and parses no text of its own (a loop, an exception
+    handler, a nested function and a slice included); the nodes print as code that behaves
+    the same."""
+    parsed, real = [], ast.parse
+
+    def parse(source, *args, **kwargs):
+        parsed.append(source)
+        return real(source, *args, **kwargs)
+    with monkeypatch.context() as patched:
+        patched.setattr(ast, "parse", parse)
+        source, bindings = lowered_source(_loops_handles_and_defines)
+    assert parsed == []
+    assert "__state" in source and "def __sf1(" in source
+    new = rebuild(_loops_handles_and_defines, source, bindings)
+    assert new([1, 0, 5]) == _loops_handles_and_defines([1, 0, 5]) == ["ZeroDivisionError", 2]
+
+
 def test_the_structuring_report_finds_lowered_functions(monkeypatch):
     """benchmarks/structuring_report.py counts a lowered method nested in a class, also in
     the loop-free form that has no ``__state``, and not a structured one."""
