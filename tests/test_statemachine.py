@@ -1,6 +1,7 @@
-"""The state-machine fallback judged on its own: every case it can lower (no exception
-handlers, no generators, no nested functions) is lowered directly, without trying to
-structure it first, recompiled and called; results must match the original's."""
+"""The state-machine fallback judged on its own: every case it can lower (not a
+generator, a module or class body, or one of the shapes it refuses) is lowered
+directly, without trying to structure it first, recompiled and called; results must
+match the original's."""
 import ast
 import types
 
