@@ -222,6 +222,16 @@ def test_a_class_body_decompiles_to_its_statements_and_recompiles_as_one():
         assert spaces[0] == spaces[1]
 
 
+def test_a_call_of_an_imported_modules_function_recompiles_alike():
+    """3.11+ compile ``os.getcwd()`` without a method call when an import at module level
+    binds ``os``: recompiled alone, the function needs that import told again
+    (recompile's module-level ``import os``) to give the same bytecode."""
+    module = compile("import os\nfrom os import path as p\n\ndef f(x):\n"
+                     "    return os.getcwd(), os.path.join(x, x), p.join(x), x.upper()\n", "<m>", "exec")
+    code = next(c for c in module.co_consts if hasattr(c, "co_code"))
+    assert same_bytecode(code, unveil.recompile(unveil.decompile(code), code))
+
+
 def test_a_module_docstring_stays_a_docstring_before_a_future_import():
     """``__doc__ = "..."`` compiles like a docstring, but a ``from __future__`` import may
     only follow the docstring (3.13's _pyrepl modules did not recompile)."""

@@ -5,7 +5,8 @@ import sys
 import types
 
 from .errors import DecompilationError
-from .bytecode.code_objects import argument_count, enclosing_classes, identifier, is_class_body
+from .bytecode.code_objects import argument_count, enclosing_classes, identifier, is_class_body, \
+    module_imports_called
 from .definitions.functions import ENCLOSING_SCOPE
 from .structure.stackitems import no_arguments
 
@@ -131,6 +132,8 @@ def _not_compiling(like, exc):
 
 def _recompile(module, like, filename):
     tree = _in_closure(module, like.co_freevars) if like.co_freevars else module
+    if like.co_flags & 0x2 or is_class_body(like):
+        tree = _with_module_imports(tree, like)
     try:
         module_code = _compile_tree(tree, filename or like.co_filename, like.co_flags & _FUTURE_FLAGS)
     except (SyntaxError, ValueError) as exc:
@@ -143,6 +146,21 @@ def _recompile(module, like, filename):
         if code is None:
             raise DecompilationError("no code object for %s in the recompiled source" % like.co_name)
     return code
+
+
+def _with_module_imports(tree, like):
+    """``tree`` after ``import g`` for each global ``g`` that ``like`` calls a function of
+    as the original's module imported it (3.11+ compile ``g.f()`` then without a
+    method call): never run, the imports only tell the compiler so again."""
+    names = module_imports_called(like)
+    if not names:
+        return tree
+    imports = [ast.Import(names=[ast.alias(name=n, asname=None)]) for n in names]
+    for node in imports:
+        node.lineno = node.end_lineno = like.co_firstlineno
+        node.col_offset = node.end_col_offset = 0
+        ast.fix_missing_locations(node)
+    return ast.Module(body=imports + tree.body, type_ignores=[])
 
 
 #: the recursion limit while compiling a tree nested too deeply for the usual one

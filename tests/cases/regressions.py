@@ -1,5 +1,6 @@
 """Shapes found failing on the standard library (module named in each docstring)."""
 import contextlib
+import sys
 
 from tests.cases.registry import case
 
@@ -2194,3 +2195,14 @@ long_and_chain_value = case(([1] * 1000,), ([1] * 999 + [0],), ([0] + [1] * 999,
                             same_bytecode=True)(_value_chain("long_and_chain_value", "and", 1000))
 long_or_chain_value = case(([0] * 1000,), ([0] * 999 + [5],), ([3] + [0] * 999,), ([""] * 500 + [7] * 500,),
                            same_bytecode=True)(_value_chain("long_or_chain_value", "or", 1000))
+
+
+_CALLS = 0
+
+
+@case((), ())
+def docstring_before_a_global_declaration():
+    """_osx_support._get_system_version: a docstring followed by ``global``."""
+    global _CALLS
+    _CALLS += 1
+    return sys._getframe(0).f_code.co_consts[:1]   # the running code's own docstring

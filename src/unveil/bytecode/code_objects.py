@@ -1,11 +1,12 @@
 """What a code object says about itself, read without decompiling it: how many
 parameters it has, whether it is a class body or a generic definition's hidden
-scope, the qualified name a class body stores, and the source name of each of
-its names."""
+scope, the qualified name a class body stores, the source name of each of its
+names, and which of its globals the compiler took for imported modules."""
 import inspect
 import keyword
+import types
 
-from . import decoder
+from . import decoder, facts
 
 
 def identifier(ident):
@@ -49,3 +50,21 @@ def enclosing_classes(code):
 def is_scope(code):
     """The hidden scope of a generic definition (``<generic parameters of X>``)."""
     return code.co_name.startswith("<generic parameters of ")
+
+
+def module_imports_called(code):
+    """The globals that ``code`` and the code nested in it call a function of as the
+    compiler does for a name an import at module level binds (``os.getcwd()``;
+    see :func:`.facts.called_as_module_function`), in first-use order."""
+    names = {}
+    todo = [code]
+    while todo:
+        c = todo.pop(0)
+        raw = decoder.read(c)
+        for i in range(len(raw) - 1):
+            a, b = raw[i], raw[i + 1]
+            if a.opname == "LOAD_GLOBAL" and b.opname == "LOAD_ATTR" \
+                    and facts.called_as_module_function(a, b, raw[i + 2] if i + 2 < len(raw) else None):
+                names.setdefault(a.argval, None)
+        todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    return list(names)

@@ -162,3 +162,17 @@ STARRED_SUBSCRIPT = PY >= (3, 11)
 
 #: an f-string's fields may reuse its own quote (3.12+, PEP 701)
 FSTRING_FIELDS_REUSE_QUOTES = PY >= (3, 12)
+
+
+# --- the compiler's context ---------------------------------------------------
+
+def called_as_module_function(load_global, load_attr, after):
+    """Whether raw ``LOAD_GLOBAL g; LOAD_ATTR f`` (then ``after``) is how ``g.f(...)``
+    compiles when an import at module level binds ``g``: 3.11+ then load ``f`` as a
+    plain attribute with a NULL below (3.11 and 3.12) or pushed after it (3.13),
+    not as a method.  The same text recompiled alone needs ``g`` imported again."""
+    if PY < (3, 11):
+        return False
+    if PY < (3, 13):
+        return bool(load_global.arg & 1) and not (PY >= (3, 12) and load_attr.arg & 1)
+    return not load_attr.arg & 1 and after is not None and after.opname == "PUSH_NULL"

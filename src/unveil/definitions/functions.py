@@ -492,14 +492,13 @@ def function_def(fn, def_name=None, bindings=None):
     code = fn.code
     sub = FunctionContext(code, bindings if bindings is not None else fn.ctx.bindings)
     body = sub.statements()
-    body = _docstring(code, sub.instrs) + body
     decls = []
     if sub.globals:
         decls.append(ast.Global(names=sorted(sub.globals)))
     nonlocals = sub.nonlocals | {identifier(n) for n in _stored_by_comprehensions(code)}
     if nonlocals:
         decls.append(ast.Nonlocal(names=sorted(nonlocals)))
-    body = decls + body
+    body = _docstring(code, sub.instrs) + decls + body   # a docstring first, or it is none
     future = bool(fn.ctx.code.co_flags & FUTURE_ANNOTATIONS) if fn.ctx is not None else False
     args = signature(code, fn.defaults, fn.kwdefaults, fn.annotations, future)
     returns = _annotation_map(fn.annotations, future).get("return")
