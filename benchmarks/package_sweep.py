@@ -3,7 +3,8 @@
     python benchmarks/package_sweep.py PACKAGE [PACKAGE ...]        # this interpreter
     python benchmarks/package_sweep.py --pythons VENV/bin/python ... -- PACKAGE ...
     options: --json OUT (per code object results), --show N (reasons listed per package),
-             --timeout S (seconds per code object, default 60)
+             --timeout S (seconds per code object, default 60),
+             --from-json JSON ... (print the tables of earlier --json runs again)
 
 The same judgement as stdlib_sweep.py (whose functions this reuses), on the
 installed source of each named package instead of the standard library: the
@@ -135,20 +136,31 @@ def print_tables(reports, show):
         reasons = collections.Counter((c, stdlib_sweep._reason(s)) for c, s in r["results"].values()
                                       if c in ("refused", "crashed", "recompile error"))
         for (cat, reason), n in reasons.most_common(show):
-            first = next(k for k, (c, s) in r["results"].items()
-                         if c == cat and stdlib_sweep._reason(s) == reason)
+            first = max((k for k, (c, s) in r["results"].items()   # the innermost: the leaf function
+                         if c == cat and stdlib_sweep._reason(s) == reason),
+                        key=lambda k: k.rsplit(":", 1)[0].count("."))
             print("  %s %s: %d %s: %s (e.g. %s)" % (r["python"], r["package"], n, cat, reason, first))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("packages", nargs="+", metavar="PACKAGE", help="top-level import names")
+    ap.add_argument("packages", nargs="*", metavar="PACKAGE", help="top-level import names")
     ap.add_argument("--pythons", nargs="+", metavar="PYTHON",
                     help="run under each of these interpreters (venv pythons with the packages)")
     ap.add_argument("--json", help="write the per code object results to this JSON file")
     ap.add_argument("--show", type=int, default=5, help="failure reasons listed per package")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per code object")
+    ap.add_argument("--from-json", nargs="+", metavar="JSON", help="print the tables of earlier --json runs")
     args = ap.parse_args()
+    if args.from_json:
+        reports = []
+        for path in args.from_json:
+            with open(path) as f:
+                reports += json.load(f)
+        print_tables(reports, args.show)
+        return
+    if not args.packages:
+        ap.error("name at least one package")
     sys.setrecursionlimit(10000)
     if args.pythons:
         reports = []
