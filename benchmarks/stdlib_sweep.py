@@ -62,23 +62,38 @@ def judge(code):
     return "identical" if same_bytecode(code, new) else "recompiled", decompiled.source
 
 
+def compile_file(path):
+    """The module code of the source file ``path``, or ``None`` if it does not compile here."""
+    try:
+        with open(path, encoding="utf-8") as f, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return compile(f.read(), path, "exec", dont_inherit=True)
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return None   # not for this Python (e.g. a file for another platform's syntax)
+
+
+def judge_files(files, root, judge=judge):
+    """(key, status, text) from ``judge`` for every code object of every file of ``files``
+    that compiles; keys are "path relative to root:qualified name:first line"."""
+    for path in files:
+        top = compile_file(path)
+        if top is None:
+            continue
+        rel = os.path.relpath(path, root)
+        for name, code in _code_objects(top, rel + ":"):
+            key = "%s:%d" % (name, code.co_firstlineno)
+            status, text = judge(code)
+            yield key, status, text
+
+
 def report(texts=None):
     """The results; with ``texts`` (a file object), every code object's text written to it."""
     lib, files = source_files()
     results = {}
-    for path in files:
-        try:
-            with open(path, encoding="utf-8") as f, warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                top = compile(f.read(), path, "exec", dont_inherit=True)
-        except (SyntaxError, UnicodeDecodeError, ValueError):
-            continue   # not for this Python (e.g. a file for another platform's syntax)
-        rel = os.path.relpath(path, lib)
-        for name, code in _code_objects(top, rel + ":"):
-            key = "%s:%d" % (name, code.co_firstlineno)
-            results[key], text = judge(code)
-            if texts is not None:
-                texts.write("=== %s: %s\n%s\n" % (key, results[key], text))
+    for key, status, text in judge_files(files, lib):
+        results[key] = status
+        if texts is not None:
+            texts.write("=== %s: %s\n%s\n" % (key, results[key], text))
     return {"python": sys.version.split()[0], "files": len(files), "results": results}
 
 
