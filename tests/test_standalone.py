@@ -222,6 +222,29 @@ def test_a_class_body_decompiles_to_its_statements_and_recompiles_as_one():
         assert spaces[0] == spaces[1]
 
 
+MODULE_ENDING_IN_IF = """
+import sys
+if sys.maxsize > 0:
+    def f():
+        return 1
+    x = 'first'
+else:
+    def f():
+        return 2
+    x = 'second'
+"""
+
+
+def test_a_module_ending_in_an_if_else_keeps_its_else():
+    """3.11+ copy a module's implicit ``return None`` into the first arm of an if/else
+    that ends it: dropped as a copy of the end, the else arm then always ran."""
+    code = compile(MODULE_ENDING_IN_IF, "<m>", "exec")
+    original, decompiled = {}, {}
+    exec(code, original)
+    exec(compile(unveil.decompile(code), "<m>", "exec"), decompiled)
+    assert (decompiled["x"], decompiled["f"]()) == (original["x"], original["f"]()) == ("first", 1)
+
+
 def test_a_call_of_an_imported_modules_function_recompiles_alike():
     """3.11+ compile ``os.getcwd()`` without a method call when an import at module level
     binds ``os``: recompiled alone, the function needs that import told again

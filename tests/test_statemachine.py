@@ -32,7 +32,10 @@ def lowered_source(fn):
     holder.ctx = ctx
     holder.decorators = []
     node = function_def(holder)
-    node.body = ([ast.Global(names=sorted(ctx.globals))] if ctx.globals else []) \
+    first = node.body[0]
+    doc = [first] if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+        and isinstance(first.value.value, str) else []
+    node.body = doc + ([ast.Global(names=sorted(ctx.globals))] if ctx.globals else []) \
         + ([ast.Nonlocal(names=sorted(ctx.nonlocals))] if ctx.nonlocals else []) + body
     return unparse(node), ctx.bindings.names
 

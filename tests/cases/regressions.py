@@ -2206,3 +2206,29 @@ def docstring_before_a_global_declaration():
     global _CALLS
     _CALLS += 1
     return sys._getframe(0).f_code.co_consts[:1]   # the running code's own docstring
+
+
+@case((True,), (False,))
+def class_body_ending_in_if_else(flag):
+    """sympy's utilities.decorator.deprecated: a class body ending in an if/else, whose
+    end (``return``, ``return __classcell__``) 3.11+ copy into the first arm; written
+    as that arm's end, the else arm came after the if and always ran."""
+    class C:
+        if flag:
+            def m(self):
+                return 1
+        else:
+            def m(self):
+                return 2
+
+    class D(C):
+        if flag:
+            def m(self):
+                return super().m() + 10
+        elif flag is None:
+            pass
+        else:
+            def m(self):
+                return super().m() + 20
+
+    return C().m(), D().m()

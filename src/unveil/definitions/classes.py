@@ -5,12 +5,16 @@ import __future__
 import ast
 
 from ..bytecode.code_objects import enclosing_classes, identifier
+from ..errors import DecompilationError
 from ..structure import stackitems as si
 
 FUTURE_ANNOTATIONS = __future__.annotations.compiler_flag
 
 _CLASS_PREAMBLE = {"__module__", "__qualname__", "__firstlineno__", "__static_attributes__",
                    "__classdictcell__"}
+#: what 3.13 stores at a class body's end, so in each arm the end was copied into
+_CLASS_EPILOGUE = {"__static_attributes__", "__classdictcell__"}
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 class ClassBuild(si.Definition):
@@ -64,6 +68,71 @@ def _class_body(notes, stmts, code):
             continue
         out.append(st)
     return docstring_first(notes, annotated_assignments(out, code))
+
+
+def without_copied_returns(stmts):
+    """A module or class body without the returns the compiler wrote: its implicit
+    ``return`` (a class's ``return __classcell__``) at the end, and the copies 3.11+
+    put at the end of branches that lead there.  The source of such a body has no
+    ``return``, so each one ends the body: an ``if`` whose one arm ends so has the
+    statements after it as its other arm.  A copy the text cannot say so (inside a
+    loop, or a ``try`` that more statements follow) is refused."""
+    out = []
+    for i, st in enumerate(stmts):
+        rest = stmts[i + 1:]
+        if isinstance(st, ast.Return):
+            return out                           # what follows is never reached
+        if _epilogue(st) and all(isinstance(r, ast.Return) or _epilogue(r) for r in rest):
+            return out
+        if not _returns_inside(st):
+            out.append(st)
+            continue
+        if isinstance(st, ast.If):
+            body_ends, else_ends = _ends(st.body), _ends(st.orelse)
+            if body_ends and not else_ends:
+                st.orelse, rest = st.orelse + rest, []
+            elif else_ends and not body_ends:
+                st.body, rest = st.body + rest, []
+            elif body_ends and else_ends:
+                rest = []
+        elif isinstance(st, (ast.For, ast.AsyncFor, ast.While)) or rest:
+            raise DecompilationError("a module or class body ends inside a %s that code follows or repeats"
+                                     % type(st).__name__.lower())
+        if rest and _returns_inside(st):
+            raise DecompilationError("a module or class body ends in one path of an if that code follows")
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(st, field, None)
+            if block:
+                setattr(st, field, without_copied_returns(block) or ([ast.Pass()] if field != "orelse" else []))
+        for part in getattr(st, "handlers", None) or getattr(st, "cases", None) or ():
+            part.body = without_copied_returns(part.body) or [ast.Pass()]
+        out.append(st)
+        if not rest:
+            return out
+    return out
+
+
+def _ends(stmts):
+    """Whether every path through ``stmts`` ends in a return."""
+    last = stmts[-1] if stmts else None
+    return isinstance(last, ast.Return) or isinstance(last, ast.If) and _ends(last.body) and _ends(last.orelse)
+
+
+def _returns_inside(st):
+    if isinstance(st, _SCOPES):
+        return False
+    todo = [st]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            return True
+        todo += [c for c in ast.iter_child_nodes(node) if not isinstance(c, _SCOPES)]
+    return False
+
+
+def _epilogue(st):
+    return isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+        and st.targets[0].id in _CLASS_EPILOGUE
 
 
 def docstring_first(notes, body):

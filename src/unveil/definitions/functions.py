@@ -24,7 +24,7 @@ from ..structure.structurer import Structurer
 from ..syntax.astwalk import children, nodes
 from ..syntax.notes import Notes
 from . import generics
-from .classes import FUTURE_ANNOTATIONS, ClassBuild, annotation_value
+from .classes import FUTURE_ANNOTATIONS, ClassBuild, annotation_value, without_copied_returns
 from .values import SignatureValues, is_literal
 
 COMPREHENSIONS = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
@@ -279,7 +279,7 @@ class FunctionContext:
             self._graph.reset_loops()   # the attempt before may have changed them
         stmts = _clean(rewrite_guarded_while(Structurer(self, self._graph).body()))
         if not self.has_locals():
-            stmts = _without_returns(stmts)
+            stmts = without_copied_returns(stmts)
         check_single_use(stmts, self.bindings.notes)
         return stmts
 
@@ -351,27 +351,6 @@ def _clean(stmts):
         if not getattr(stmts[-1].value, "_explicit", False):
             stmts = stmts[:-1]
     return stmts
-
-
-def _without_returns(stmts):
-    """A module or class body without the implicit ``return None`` s the compiler copied
-    into the last branches (3.11+: into a ``try`` body before its ``finally``)."""
-    out = []
-    for st in stmts:
-        if isinstance(st, ast.Return) and (st.value is None or (
-                isinstance(st.value, ast.Constant) and st.value.value is None)):
-            continue
-        if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-                block = getattr(st, field, None)
-                if isinstance(block, list) and block:
-                    if field in ("handlers", "cases"):
-                        for part in block:
-                            part.body = _without_returns(part.body) or [ast.Pass()]
-                    else:
-                        setattr(st, field, _without_returns(block) or ([ast.Pass()] if field in ("body", "finalbody") else []))
-        out.append(st)
-    return out
 
 
 def _comprehension_node(kind, stmts):
