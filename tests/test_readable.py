@@ -123,6 +123,28 @@ def test_builtin_generics_and_unions_are_written_as_such():
         "def new_style(a: list[int] = None, b: dict[str, list[int]] = None, c: int | None = None) -> int | str:")
 
 
+CHECKS = """
+def checks(x, y):
+    assert x
+    assert x == 1, "x is %s" % y
+    if y:
+        assert y > 2, y
+    return y
+"""
+
+
+def test_an_assert_is_written_as_assert():
+    """3.9+ load an assert's exception with LOAD_ASSERTION_ERROR, not the name: that is
+    an ``assert`` (before, ``if not x: raise AssertionError``, which 3.8 compiles alike).
+    (Compiled from text: pytest rewrites the asserts of a test module's own functions.)"""
+    from tests.roundtrip import same_bytecode
+    checks = next(c for c in compile(CHECKS, "<checks>", "exec").co_consts if hasattr(c, "co_code"))
+    source = unveil.decompile(checks)
+    if sys.version_info >= (3, 9):
+        assert "    assert x\n    assert x == 1, 'x is %s' % y\n" in source and "raise" not in source
+    assert same_bytecode(checks, unveil.recompile(source, checks))
+
+
 def test_json_loads_keeps_its_keyword_only_defaults():
     head = unveil.decompile(json.loads).splitlines()[0]
     assert head == ("def loads(s, *, cls=None, object_hook=None, parse_float=None, parse_int=None, "

@@ -19,9 +19,9 @@ from ..fallback import statemachine
 from ..graph.cfg import Graph
 from ..structure import stackitems as si
 from ..structure.loops import _generators, rewrite_guarded_while
-from ..structure.stackitems import const, name
+from ..structure.stackitems import const, name, negate
 from ..structure.structurer import Structurer
-from ..syntax.astwalk import children, nodes
+from ..syntax.astwalk import children, nodes, statement_lists
 from ..syntax.notes import Notes
 from . import generics
 from .classes import FUTURE_ANNOTATIONS, ClassBuild, annotation_value, without_copied_returns
@@ -277,7 +277,7 @@ class FunctionContext:
             self._graph = Graph(list(self.instrs))
         else:
             self._graph.reset_loops()   # the attempt before may have changed them
-        stmts = _clean(rewrite_guarded_while(Structurer(self, self._graph).body()))
+        stmts = _with_asserts(self.bindings.notes, _clean(rewrite_guarded_while(Structurer(self, self._graph).body())))
         if not self.has_locals():
             stmts = without_copied_returns(stmts)
         check_single_use(stmts, self.bindings.notes)
@@ -348,9 +348,43 @@ def _clean(stmts):
     """Drop the implicit ``return None`` at the end of a body."""
     if stmts and isinstance(stmts[-1], ast.Return) and (
             stmts[-1].value is None or (isinstance(stmts[-1].value, ast.Constant) and stmts[-1].value.value is None)):
-        if not getattr(stmts[-1].value, "_explicit", False):
-            stmts = stmts[:-1]
+        stmts = stmts[:-1]
     return stmts
+
+
+def _with_asserts(notes, stmts):
+    """``if not c: raise AssertionError(msg)`` whose ``AssertionError`` an ``assert``
+    loaded (3.9+: LOAD_ASSERTION_ERROR) as ``assert c, msg``, in every statement list."""
+    for owner, field in reversed(statement_lists(stmts)):
+        setattr(owner, field, _asserts_in(notes, getattr(owner, field)))
+    return _asserts_in(notes, stmts)
+
+
+def _asserts_in(notes, stmts):
+    out = []
+    for st in stmts:
+        msg = _assertion_message(notes, st)
+        if msg is None:
+            out.append(st)
+            continue
+        node = ast.Assert(test=negate(st.test), msg=msg[0])
+        notes.copy(st, node)
+        out += [node] + st.orelse       # the raise never falls through: the else follows
+    return out
+
+
+def _assertion_message(notes, st):
+    """``(msg or None,)`` if ``st`` is the ``if`` an ``assert`` compiles to, else None."""
+    if not (isinstance(st, ast.If) and len(st.body) == 1 and isinstance(st.body[0], ast.Raise)
+            and st.body[0].cause is None):
+        return None
+    exc = st.body[0].exc
+    if exc in notes.assertion:
+        return (None,)
+    if isinstance(exc, ast.Call) and exc.func in notes.assertion and len(exc.args) == 1 and not exc.keywords \
+            and not isinstance(exc.args[0], ast.Starred):
+        return (exc.args[0],)
+    return None
 
 
 def _comprehension_node(kind, stmts):

@@ -75,6 +75,7 @@ class Machine:
     def __init__(self, lowering, slots):
         self.low = lowering
         self.ctx = lowering.ctx
+        self.notes = lowering.ctx.bindings.notes   # as a frame's: what the shared handlers note
         self.slots = list(slots)
         self.stmts = []
         self.exits = []            # (target block start, stack shape at the jump)

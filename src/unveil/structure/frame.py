@@ -1138,7 +1138,9 @@ def _get_anext(f, ins):
 
 @handles("LOAD_ASSERTION_ERROR")
 def _load_assertion_error(f, ins):
-    f.push(name("AssertionError"))
+    node = name("AssertionError")
+    f.notes.assertion.set(node)
+    f.push(node)
 
 
 @handles("SETUP_ANNOTATIONS")

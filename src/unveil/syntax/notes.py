@@ -47,6 +47,7 @@ class Notes:
         "reraise": "a ``raise`` the compiler wrote (RERAISE), not one of the source",
         "to_else": "a ``break`` that leaves a loop for its ``else`` clause's end",
         "awaited_call": "the call of an async comprehension's function that 3.11 awaits",
+        "assertion": "the ``AssertionError`` an ``assert`` loads (LOAD_ASSERTION_ERROR), not the name's value",
     }
 
     __slots__ = tuple(FACTS) + ("_held",)
