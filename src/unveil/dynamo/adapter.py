@@ -8,9 +8,10 @@ What belongs here:
 
 * every use of a private torch module, function or attribute (``torch._C``,
   ``torch._dynamo``, ``torch.utils._device``, ``torch.overrides._*``, the
-  ``_torchdynamo_orig_callable`` torch.compile puts on its wrapper, ...), by the
-  hooks, by what dumped guards check (``guard_runtime`` calls the functions of
-  "what dumped guards check"), and by the logger names of torch's internals;
+  ``_torchdynamo_orig_callable`` torch.compile puts on its wrapper, ...) and of
+  the keys Dynamo sets in its graphs' ``meta``: the hooks, the names of torch's
+  internal loggers, and what dumped guards check (``guard_runtime`` calls the
+  functions under "what dumped guards check");
 * what unveil knows of Dynamo's guard text that names Dynamo's privates: its
   helpers' names (``___check_type_id``, ``___dict_version``, ...) and the
   descriptions that are not Python (the global state, saved-tensors-hooks and
