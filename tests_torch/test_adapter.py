@@ -1,6 +1,7 @@
 """One test per place unveil touches torch (unveil.dynamo.adapter): a torch release
 that moves a hook point fails here, by name, before anything else does."""
 import contextlib
+import json
 import logging
 
 import torch
@@ -278,3 +279,65 @@ def test_a_relational_guard_is_listed_once():
     walk(tree)
     assert len(found) == 1, found
     assert all("L['%s']" % name in " ".join(found[0]) for name in "abc"), found
+
+
+def test_the_wrapped_function_and_a_graph_modules_compile_id_and_example_values():
+    compiled = torch.compile(breaking, backend="eager")
+    assert adapter.compile_wrapped(compiled) is breaking and adapter.compile_wrapped(breaking) is None
+    graphs = []
+    log = adapter.GraphCodeLog(lambda name, gm: graphs.append(gm))
+    log.attach()
+    try:
+        compile_and_run(breaking)
+    finally:
+        log.detach()
+    assert adapter.graph_compile_id(graphs[0]) == "0/0"
+    inputs = [node for node in graphs[0].graph.nodes if node.op == "placeholder"]
+    assert inputs and all(tuple(adapter.example_value(node).shape) == (3,) for node in inputs)
+
+
+def test_what_dumped_guards_check():
+    x = torch.randn(3)
+    assert adapter.dispatch_key_set(x).startswith("DispatchKeySet(CPU")
+    state = json.loads(adapter.global_state())
+    assert state["grad_mode"] is True
+    with torch.no_grad():
+        assert json.loads(adapter.global_state())["grad_mode"] is False
+    assert adapter.inlineable_saved_tensors_hooks() is None
+    mapping = {}
+    version = adapter.dict_version(mapping)
+    mapping["a"] = 1
+    assert adapter.dict_version(mapping) != version
+    assert adapter.default_device_module().CURRENT_DEVICE is None
+
+
+def guarded(x, d):
+    if "k" in d:
+        x = x + 1
+    return torch.relu(x.cos()) * d["k"]
+
+
+def test_the_guard_text_dynamo_writes():
+    """Dynamo's guard text has the helpers and descriptions the adapter names."""
+    compile_and_run(guarded, "eager", (torch.randn(3), {"k": 2.0}))
+    tree = adapter.cache_entries(guarded.__code__)[0].guard_tree()
+    parts = {}
+
+    def walk(node):
+        for kind, texts in node.leaves:
+            parts.setdefault(kind, []).extend(text.split("  #")[0].rstrip() for text in texts)
+        for child in node.children:
+            walk(child)
+    walk(tree)
+    state = adapter.GLOBAL_STATE_GUARD.match(parts["GLOBAL_STATE"][0])
+    assert json.loads(state.group(1)) == json.loads(adapter.global_state())
+    assert any(adapter.SAVED_TENSORS_HOOKS_GUARD.match(text).group(1) == "None" for text in parts["LAMBDA_GUARD"]
+               if adapter.SAVED_TENSORS_HOOKS_GUARD.match(text))
+    assert parts["TORCH_FUNCTION_MODE_STACK"] == [adapter.FUNCTION_MODE_STACK_GUARD]
+    assert parts["TYPE_MATCH"][0].startswith(adapter.CHECK_TYPE_ID + "(L['d'], ")
+    assert parts["DICT_CONTAINS"][0] == adapter.DICT_CONTAINS + "('k', L['d'])"
+    assert all(text.startswith(adapter.CHECK_OBJ_ID + "(G['torch']") for text in parts["ID_MATCH"])
+    assert eval(parts["DEFAULT_DEVICE"][0], {"utils_device": adapter.default_device_module()}) is True
+    assert set(adapter.GUARD_HELPER_RENAMES) >= {adapter.CHECK_TYPE_ID, adapter.CHECK_OBJ_ID, adapter.DICT_CONTAINS}
+    assert all(name.startswith(adapter.GUARD_HELPER_PREFIX) for name in
+               (adapter.CHECK_TYPE_ID, adapter.CHECK_OBJ_ID, adapter.DICT_CONTAINS))

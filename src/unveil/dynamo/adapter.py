@@ -1,13 +1,36 @@
 """Every place unveil touches PyTorch, most of them private or semi-public API.
 
 When a torch release moves one of these, one function here breaks and
-``tests/dynamo/test_adapter.py`` names it.  Nothing else in unveil imports
-torch's internals.
+``tests_torch/test_adapter.py`` names it.  Nothing else in unveil imports
+torch's internals (``tests/test_private_torch.py`` checks it).
+
+What belongs here:
+
+* every use of a private torch module, function or attribute (``torch._C``,
+  ``torch._dynamo``, ``torch.utils._device``, ``torch.overrides._*``, the
+  ``_torchdynamo_orig_callable`` torch.compile puts on its wrapper, ...) and of
+  the keys Dynamo sets in its graphs' ``meta``: the hooks, the names of torch's
+  internal loggers, and what dumped guards check (``guard_runtime`` calls the
+  functions under "what dumped guards check");
+* what unveil knows of Dynamo's guard text that names Dynamo's privates: its
+  helpers' names (``___check_type_id``, ``___dict_version``, ...) and the
+  descriptions that are not Python (the global state, saved-tensors-hooks and
+  function-mode-stack guards), in "Dynamo's guard text".  ``guard_source``
+  keeps the rest of its translation (the shapes of Python guard expressions).
+
+What does not: the names Dynamo gives to the globals and locals of the code it
+makes (``__compiled_fn_N``, ``__resume_at_N``, ``__import_m``, ``___stackN``,
+``torch_dynamo_resume_in_``).  They are names in public code objects and in the
+dumped files, read as text also by modules that never import torch (the
+report, ``dumpdiff``), so each reader keeps the pattern it needs.  Text that
+unveil writes for another process (a guards file's imports) names only public
+torch modules; what it calls comes from ``guard_runtime``, and so from here.
 """
 import collections
 import functools
 import inspect
 import logging
+import re
 import sys
 
 import torch
@@ -34,6 +57,14 @@ HOOK_POINTS = (
     "torch._inductor.codecache.PyCodeCache.load_by_key_path and .modules",
     "torch._dynamo.reset",
     "torch._dynamo.trace_rules.add, SKIP_DIRS and _recompile_re",
+    "torch.compile's wrapper: _torchdynamo_orig_callable",
+    "GraphModule.meta['dynamo_compile_id'] and Node.meta['example_value'] (Dynamo's graphs)",
+    "torch._C._dispatch_keys and the thread-local include/exclude sets",
+    "torch._C._dynamo.guards.GlobalStateGuard and dict_version",
+    "torch._functorch._aot_autograd.utils.top_saved_tensors_hooks and saved_tensors_hooks_are_inlineable",
+    "torch.utils._device (utils_device.CURRENT_DEVICE)",
+    "Dynamo's guard text: ___check_type_id, ___check_obj_id, ___dict_contains, ___dict_version, __math_isnan, "
+    "___check_global_state, ___check_torch_function_mode_stack, top_saved_tensors_hooks ids",
 )
 
 
@@ -62,6 +93,18 @@ def current_compile_id():
     if cid is None or cid.frame_id is None:
         return None
     return "%s/%s" % (cid.frame_id, cid.frame_compile_id)
+
+
+def graph_compile_id(gm):
+    """The compile id of a Dynamo graph module (Dynamo keeps its CompileId in the
+    module's ``meta``), or ``None``."""
+    cid = gm.meta.get("dynamo_compile_id")
+    return "%s/%s" % (cid.frame_id, cid.frame_compile_id) if cid is not None else None
+
+
+def example_value(node):
+    """The (fake) value Dynamo recorded for an FX node of its graph, or ``None``."""
+    return node.meta.get("example_value")
 
 
 def record_compile_id(metadata):
@@ -346,6 +389,11 @@ def sympy_interp():
     return dict(SYMPY_INTERP)
 
 
+def compile_wrapped(wrapper):
+    """The function a ``torch.compile`` wrapper calls (``None`` for anything else)."""
+    return getattr(wrapper, "_torchdynamo_orig_callable", None)
+
+
 def original_callable(compiled):
     """``(function, receiver)``: the Python function a ``torch.compile`` result runs (for a
     compiled module, its ``forward`` and the module as ``self``; ``receiver`` None otherwise)."""
@@ -556,3 +604,68 @@ class SkipTracing:
 def reset():
     """Forget everything Dynamo compiled (its caches, resume functions, counters)."""
     torch._dynamo.reset()
+
+
+# --- what dumped guards check (guard_runtime) ----------------------------------
+
+def dispatch_key_set(tensor):
+    """The tensor's dispatch keys as Dynamo's TENSOR_MATCH sees them (thread-local
+    include/exclude applied), as their repr: ``DispatchKeySet(CPU, ...)``."""
+    keys = torch._C._dispatch_keys(tensor)
+    keys = (keys | torch._C._dispatch_tls_local_include_set()) - torch._C._dispatch_tls_local_exclude_set()
+    return repr(keys)
+
+
+def global_state():
+    """What Dynamo's GLOBAL_STATE guard compares now (grad mode, autocast, default dtype,
+    deterministic algorithms, TF32 flags, thread count), as a JSON text."""
+    return torch._C._dynamo.guards.GlobalStateGuard().__getstate__()
+
+
+def inlineable_saved_tensors_hooks():
+    """The innermost saved-tensors hooks, as AUTOGRAD_SAVED_TENSORS_HOOKS checks them, or
+    ``None`` when Dynamo cannot inline them."""
+    from torch._functorch._aot_autograd import utils
+    hooks = utils.top_saved_tensors_hooks()
+    return hooks if utils.saved_tensors_hooks_are_inlineable(hooks) else None
+
+
+def dict_version(mapping):
+    """The dict's version tag (DICT_VERSION), which any change to it moves on: CPython
+    keeps it, and Dynamo reads it in C."""
+    return torch._C._dynamo.guards.dict_version(mapping)
+
+
+def default_device_module():
+    """The module Dynamo's DEFAULT_DEVICE guard reads as ``utils_device``
+    (``utils_device.CURRENT_DEVICE == None``)."""
+    from torch.utils import _device
+    return _device
+
+
+# --- Dynamo's guard text (guard_source) -----------------------------------------
+
+#: Dynamo's guard helpers, as its guard text calls them
+CHECK_TYPE_ID = "___check_type_id"
+CHECK_OBJ_ID = "___check_obj_id"
+DICT_CONTAINS = "___dict_contains"
+
+#: how Dynamo's own helpers' names begin (``not `` may stand before a call)
+GUARD_HELPER_PREFIX = "___"
+
+#: Dynamo's helpers in guard text -> the names dumped guards call (guard_runtime's)
+GUARD_HELPER_RENAMES = {
+    CHECK_TYPE_ID: "check_type_id",
+    CHECK_OBJ_ID: "check_obj_id",
+    DICT_CONTAINS: "dict_contains",
+    "__math_isnan": "math_isnan",
+    "___dict_version": "dict_version",
+}
+
+#: GLOBAL_STATE's description (not Python): group 1 is the state at compile time, as JSON
+GLOBAL_STATE_GUARD = re.compile(r"^___check_global_state\(\) against (\{.*\})$")
+#: AUTOGRAD_SAVED_TENSORS_HOOKS's description: group 1 is the hooks' ids (a tuple or None)
+SAVED_TENSORS_HOOKS_GUARD = re.compile(
+    r"^torch\._functorch\.aot_autograd\.utils\.top_saved_tensors_hooks ids == (.*)$")
+#: TORCH_FUNCTION_MODE_STACK's description (the modes are in the compile's record, not in it)
+FUNCTION_MODE_STACK_GUARD = "___check_torch_function_mode_stack()"

@@ -22,7 +22,7 @@ def graph_file_text(name, gm):
              "# Inputs:"]
     for node in gm.graph.nodes:
         if node.op == "placeholder":
-            lines.append("#   %s: %s" % (node.target, describe_input(node.meta.get("example_value"))))
+            lines.append("#   %s: %s" % (node.target, describe_input(adapter.example_value(node))))
     readable = adapter.readable_graph(gm, class_name(gm))
     return "\n".join(lines) + "\n" + _GRAPH_IMPORTS + readable.strip("\n") + "\n"
 

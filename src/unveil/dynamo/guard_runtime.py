@@ -1,6 +1,7 @@
 """The checks that dumped guard functions call, written out in plain Python.
 
-Each mirrors one kind of Dynamo leaf guard (C++ in torch/csrc/dynamo/guards.cpp).
+Each mirrors one kind of Dynamo leaf guard (C++ in torch/csrc/dynamo/guards.cpp);
+what they read of torch's internals comes from :mod:`.adapter`.
 """
 import builtins
 import importlib
@@ -8,9 +9,11 @@ import json
 import math
 
 import torch
-from torch.utils import _device as utils_device  # noqa: F401  (dumped guards name it)
+
+from . import adapter
 
 inf = float("inf")
+utils_device = adapter.default_device_module()   # dumped guards name it
 
 #: what dumped guard files import from here
 __all__ = ["check_type_id", "check_obj_id", "dict_contains", "check_tensor", "check_no_aliasing",
@@ -76,7 +79,7 @@ def check_tensor(value, type_name, dispatch_keys, dtype, device, requires_grad, 
     requires_grad, and every size and stride that is not dynamic (``None``)."""
     if qualified_name(type(value)) != type_name:
         return False
-    if dispatch_key_set(value) != dispatch_keys:
+    if adapter.dispatch_key_set(value) != dispatch_keys:
         return False
     if value.dtype != dtype or value.requires_grad != requires_grad:
         return False
@@ -110,16 +113,9 @@ def tensor_mismatch(value, type_name, dispatch_keys, dtype, device, requires_gra
         for what, actual, expected in (("size", value.size(), size), ("stride", value.stride(), stride)):
             if any(e is not None and a != e for a, e in zip(actual, expected)):
                 found.append("%s %s, expected %s" % (what, list(actual), expected))
-    if dispatch_key_set(value) != dispatch_keys:
-        found.append("dispatch keys %s, expected %s" % (dispatch_key_set(value), dispatch_keys))
+    if adapter.dispatch_key_set(value) != dispatch_keys:
+        found.append("dispatch keys %s, expected %s" % (adapter.dispatch_key_set(value), dispatch_keys))
     return "; ".join(found)
-
-
-def dispatch_key_set(tensor):
-    """The tensor's dispatch keys as Dynamo sees them (thread-local include/exclude applied)."""
-    keys = torch._C._dispatch_keys(tensor)
-    keys = (keys | torch._C._dispatch_tls_local_include_set()) - torch._C._dispatch_tls_local_exclude_set()
-    return repr(keys)
 
 
 def check_no_aliasing(*tensors):
@@ -130,22 +126,19 @@ def check_no_aliasing(*tensors):
 def check_global_state(expected_json):
     """GLOBAL_STATE: grad mode, autocast, default dtype, deterministic algorithms,
     TF32 flags and thread count are as they were at compile time."""
-    guard = torch._C._dynamo.guards.GlobalStateGuard()
-    return json.loads(guard.__getstate__()) == json.loads(expected_json)
+    return json.loads(adapter.global_state()) == json.loads(expected_json)
 
 
 def check_torch_function_mode_stack(expected_types):
     """TORCH_FUNCTION_MODE_STACK: the same torch function modes are active."""
-    stack = torch.overrides._get_current_function_mode_stack()
-    return [qualified_name(type(m)) for m in stack] == list(expected_types)
+    return adapter.function_mode_stack_types() == list(expected_types)
 
 
 def check_saved_tensors_hooks(expected_ids):
     """AUTOGRAD_SAVED_TENSORS_HOOKS: the innermost saved-tensors hooks are the same
     (``None``: none that Dynamo can inline)."""
-    from torch._functorch._aot_autograd import utils
-    hooks = utils.top_saved_tensors_hooks()
-    if not utils.saved_tensors_hooks_are_inlineable(hooks):
+    hooks = adapter.inlineable_saved_tensors_hooks()
+    if hooks is None:
         return expected_ids is None
     return tuple(map(id, hooks)) == expected_ids
 
@@ -155,9 +148,8 @@ def math_isnan(value):
 
 
 def dict_version(mapping):
-    """DICT_VERSION: the dict's version tag, which any change to it moves on (CPython keeps
-    it, and Dynamo reads it in C)."""
-    return torch._C._dynamo.guards.dict_version(mapping)
+    """DICT_VERSION: the dict's version tag, which any change to it moves on."""
+    return adapter.dict_version(mapping)
 
 
 def class_named(qualified):

@@ -5,12 +5,14 @@ Dynamo checks guards in C++; each leaf guard only carries a description
 module turns every leaf into a Python condition (calling the checks in
 :mod:`unveil.dynamo.guard_runtime`) with a comment saying what it checks, and
 writes one function per cache entry that returns what Dynamo's guard returns.
+The names of Dynamo's own helpers and its descriptions that are not Python are
+:mod:`.adapter`'s (its "Dynamo's guard text").
 """
 import ast
 import keyword
 import re
 
-from . import guard_runtime
+from . import adapter, guard_runtime
 
 
 #: guard kind -> what the comment says it checks
@@ -36,19 +38,13 @@ _KIND_TEXT = {
     "DEFAULT_DEVICE_GUARD": "default device",
 }
 
-#: Dynamo's closure names -> the names dumped guards use (from guard_runtime or builtins)
-_RENAMES = {
-    "___check_type_id": "check_type_id",
-    "___check_obj_id": "check_obj_id",
-    "___dict_contains": "dict_contains",
-    "__math_isnan": "math_isnan",
-    "___dict_version": "dict_version",
-}
+#: Dynamo's closure names -> the names dumped guards use (from guard_runtime)
+_RENAMES = adapter.GUARD_HELPER_RENAMES
 
 RUNTIME_NAMES = tuple(guard_runtime.__all__)
 
-_GLOBAL_STATE = re.compile(r"^___check_global_state\(\) against (\{.*\})$")
-_SAVED_HOOKS = re.compile(r"^torch\._functorch\.aot_autograd\.utils\.top_saved_tensors_hooks ids == (.*)$")
+_GLOBAL_STATE = adapter.GLOBAL_STATE_GUARD
+_SAVED_HOOKS = adapter.SAVED_TENSORS_HOOKS_GUARD
 _DISPATCH = re.compile(r"DispatchKeySet\(([^)]*)\)")
 
 
@@ -72,11 +68,14 @@ _SOURCE = r"(?:{v}|dict\(type\({v}\)(?:\.__mro__\[\d+\])?\.__dict__\){a})".forma
 #: the commonest guards, in shapes that are Python expressions whatever the names and
 #: strings in them: no parse needed (a parse is most of a guard's cost)
 _NUMBER = r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
-_PLAIN = re.compile(r"(?:(?:not )?___dict_contains\({s}, {src}\)|___check_(?:obj|type)_id\({src}, \d+\)"
+_PLAIN = re.compile(r"(?:(?:not )?{contains}\({s}, {src}\)|(?:{obj_id}|{type_id})\({src}, \d+\)"
                     r"|(?:not )?hasattr\({src}, {s}\)(?: == (?:True|False))?|not {src}|len\({src}\) == \d+"
                     r"|{src} (?:is not|is|==|!=) (?:None|True|False|{n}|{s}|\((?:{n}(?:, {n})*,?)?\)|{src}"
                     r"|torch\.(?!(?:{kw})\b)[A-Za-z_]\w*))\Z".format(s=_STR, src=_SOURCE, n=_NUMBER,
-                                                                  kw="|".join(keyword.kwlist)))
+                                                                  kw="|".join(keyword.kwlist),
+                                                                  contains=adapter.DICT_CONTAINS,
+                                                                  obj_id=adapter.CHECK_OBJ_ID,
+                                                                  type_id=adapter.CHECK_TYPE_ID))
 
 
 #: a recogniser for the expressions guards are made of, faster than a parse (most of a
@@ -233,7 +232,7 @@ def translate(kind, part, value_type=None, context=None):
         match = _SAVED_HOOKS.match(text)
         if match:
             return "check_saved_tensors_hooks(%s)" % match.group(1)
-        if text == "___check_torch_function_mode_stack()":
+        if text == adapter.FUNCTION_MODE_STACK_GUARD:
             modes = list((context or {}).get("function_modes", []))
             return "check_torch_function_mode_stack(%r)" % (modes,)
         if not parses or kind == "TENSOR_MATCH":  # a tensor guard on a value of unknown type
@@ -248,19 +247,21 @@ def translate(kind, part, value_type=None, context=None):
 def _plain_renamed(text):
     """A guard of one of ``_PLAIN``'s shapes with its helper renamed: there a helper can
     only stand first (after ``not``), and no other name is private."""
-    if text.startswith(("___", "not ___")):
+    if text.startswith(_HELPER_STARTS):
         for old, new in _PLAIN_HELPERS:
             if text.startswith(old):
                 return new + text[len(old):]
     return text
 
 
+#: how a guard of ``_PLAIN``'s shapes that calls a helper of Dynamo's begins
+_HELPER_STARTS = (adapter.GUARD_HELPER_PREFIX, "not " + adapter.GUARD_HELPER_PREFIX)
 #: (Dynamo's helper call, guard_runtime's), as a guard of ``_PLAIN``'s shapes may begin
 _PLAIN_HELPERS = [(prefix + old + "(", prefix + new + "(") for old, new in _RENAMES.items() for prefix in ("", "not ")]
 
 
 def _renamed(text):
-    """``text`` with Dynamo's helpers (``___check_obj_id``, ...) named as guard_runtime's,
+    """``text`` with Dynamo's helpers (``adapter.GUARD_HELPER_RENAMES``) named as guard_runtime's,
     where they stand as names."""
     for old, new in _RENAMES.items():
         if old not in text:

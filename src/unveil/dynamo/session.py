@@ -447,8 +447,7 @@ class DebugSession:
         return fname
 
     def on_graph(self, name, gm):
-        cid = gm.meta.get("dynamo_compile_id")
-        comp = self._current_compile("%s/%s" % (cid.frame_id, cid.frame_compile_id) if cid is not None else None)
+        comp = self._current_compile(adapter.graph_compile_id(gm))
         text = graph_file_text(name, gm)
         comp.graphs.append((name, text))
         nth = "" if len(comp.graphs) == 1 else "_%d" % (len(comp.graphs) - 1)   # the global's number is process-wide

@@ -134,7 +134,7 @@ def _compiled_frame_function(found, entry):
         code = getattr(found, "__code__", None)
         if code is not None and code.co_name == entry["name"] and code.co_firstlineno == entry["line"]:
             return found
-        found = getattr(found, "__wrapped__", None) or getattr(found, "_torchdynamo_orig_callable", None)
+        found = getattr(found, "__wrapped__", None) or adapter.compile_wrapped(found)
     return None
 
 
