@@ -6,7 +6,7 @@ compiles (compile ids count over the whole process and shift when another frame
 compiles first).  What differs from run to run of the same program is left out
 before comparing: graph ids and uuids (``__compiled_fn_3_<uuid>``, numbered in the
 order a file names them), resume-function counters, object ids and addresses,
-compile ids, the dump directories' paths.  Reads files only: no torch.
+compile ids, dict versions, the dump directories' paths.  Reads files only: no torch.
 """
 import difflib
 import json
@@ -24,6 +24,7 @@ _VOLATILE = [
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x..."),
     (re.compile(r"(?<![0-9])\d{10,}(?![0-9])"), "<id>"),        # object and type ids (also in names Dynamo makes)
     (re.compile(r"(<id>_c)\d+\b"), r"\1N"),                      # ___module_collections_<id>_c23: a counter
+    (re.compile(r"(dict_version\(.*\) == )\d+"), r"\1<version>"),   # counts the process's dict changes
 ]
 #: a compiled graph's global, with the uuid torch 2.6+ adds (also inside ``..._GraphModule``)
 _GRAPH_ID = re.compile(r"\b__compiled_fn_\d+(?:_[0-9a-f]{8}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{12})?"
