@@ -355,6 +355,8 @@ def _clean(stmts):
 def _with_asserts(notes, stmts):
     """``if not c: raise AssertionError(msg)`` whose ``AssertionError`` an ``assert``
     loaded (3.9+: LOAD_ASSERTION_ERROR) as ``assert c, msg``, in every statement list."""
+    if not notes.assertion.values:
+        return stmts
     for owner, field in reversed(statement_lists(stmts)):
         setattr(owner, field, _asserts_in(notes, getattr(owner, field)))
     return _asserts_in(notes, stmts)

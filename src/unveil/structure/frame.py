@@ -73,6 +73,7 @@ class Frame:
     def __init__(self, ctx, stack=None, since=None):
         self.ctx = ctx  # the FunctionContext: code object, names, nested decompiling
         self.notes = ctx.bindings.notes   # what is known of the nodes beyond their fields
+        self._computed, self._held, self._clock = self.notes.seq.values, self.notes.seq.held, ctx.bindings.clock
         self.stack = list(stack or [])
         self.out = []
         self.parallel = None
@@ -84,8 +85,11 @@ class Frame:
 
     # -- stack --------------------------------------------------------------
     def push(self, value):
-        if isinstance(value, (ast.AST, si.Function)) and value not in self.notes.seq:
-            self.notes.seq.set(value, next(self.ctx.bindings.clock))   # when it was computed: parallel assignments keep this order
+        if isinstance(value, (ast.AST, si.Function)):
+            key = id(value)
+            if key not in self._computed:    # when it was computed: parallel assignments keep this order
+                self._computed[key] = next(self._clock)   # (notes.seq.set, inlined: the hottest path)
+                self._held[key] = value
         self.stack.append(value)
 
     def pop_raw(self):

@@ -12,18 +12,19 @@ reused while it lives.
 class Fact:
     """One declared fact: a value per node, by the node's identity."""
 
-    __slots__ = ("values", "_held")
+    __slots__ = ("values", "held")
 
     def __init__(self, held):
         self.values = {}     # id(node) -> value
-        self._held = held    # id(node) -> node, shared by the facts of one table
+        self.held = held     # id(node) -> node, shared by the facts of one table (written with values)
 
     def get(self, node, default=None):
         return self.values.get(id(node), default)
 
     def set(self, node, value=True):
-        self.values[id(node)] = value
-        self._held[id(node)] = node
+        key = id(node)
+        self.values[key] = value
+        self.held[key] = node
 
     def __contains__(self, node):
         return id(node) in self.values
