@@ -2232,3 +2232,45 @@ def class_body_ending_in_if_else(flag):
                 return super().m() + 20
 
     return C().m(), D().m()
+
+
+class _Suppressing:
+    """A context manager that logs and suppresses what its body raises."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("enter")
+        return self
+
+    def __exit__(self, kind, value, tb):
+        self.log.append(kind.__name__ if kind else "exit")
+        return True
+
+
+@case((0,), (2,))
+def return_from_a_with_in_while_true(n):
+    """A ``return`` in a ``with`` that is all a ``while True`` holds: the loop goes on only
+    when the with suppresses an exception; the return's exit copy is not where it goes on."""
+    log = []
+    while True:
+        with _Suppressing(log):
+            if len(log) > 3 * n:
+                return log
+            raise ValueError(n)
+
+
+@case(([((1, 2), 3), "bad", ((4, 5), 6)],), ([],))
+def return_from_an_except_clause_in_a_with_in_a_loop(items):
+    """sympy's risch.integrate_primitive_polynomial (found by the package sweep): the
+    return of an except clause inside a with inside ``while True``."""
+    log = []
+    it = iter(items)
+    while True:
+        with _Suppressing(log):
+            try:
+                (a, b), c = next(it)
+            except StopIteration:
+                return log
+            log.append(a + b + c)

@@ -230,8 +230,10 @@ class Graph:
         return block
 
     def _starts_with_exit_copy(self, block):
-        """A terminal block that starts with a ``with`` exit call (``None, None, None``)."""
-        ops = [(i.op, i.argval) for i in self.instrs[block.start:block.start + 4]]
+        """A terminal block that starts with a ``with`` exit call (``None, None, None``),
+        after moving a value to return below the exit (``return x`` in the ``with``)."""
+        start = block.start + (self.instrs[block.start].op == "SWAP" and self.instrs[block.start].argval == 2)
+        ops = [(i.op, i.argval) for i in self.instrs[start:start + 4]]
         return ops[:3] == [("LOAD_CONST", None)] * 3 and len(ops) == 4 and ops[3][0] == "CALL"
 
     def reaches(self, a, b, loop=None):
