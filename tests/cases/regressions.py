@@ -2274,3 +2274,17 @@ def return_from_an_except_clause_in_a_with_in_a_loop(items):
             except StopIteration:
                 return log
             log.append(a + b + c)
+
+
+@case(([[1, 2], []], 3), ([[5]], 4), ([], 0))
+def while_with_break_to_the_enclosing_for(rows, limit):
+    """3.8 (from sympy's trigsimp, found by the package sweep): a ``while`` with an ``and``
+    test in a ``for``, whose ``break`` jumps where its test leaves (the for's next
+    iteration), was read as a jump into an ``else`` clause."""
+    seen = []
+    for row in rows:
+        while row and len(seen) < limit:
+            seen.append(row.pop())
+            if sum(seen) > limit:
+                break
+    return seen

@@ -149,9 +149,10 @@ def _for_follow(s, loop, exit_pos):
     if else_leaves:
         targets |= {p for p in (_out_of_try(s, loop, t) for t in targets) if p is not None
                     and not same_code(s.instrs, p, exit_pos)}
+    # (a break that is only a jump to where the test leaves goes there: no else clause)
     candidates = sorted(t for t in targets if (t > exit_pos or else_leaves and _leaves_try(s, loop, t))
                         and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, exit_pos, t)
-                        and not _ends_inner_clause(s, loop, t))
+                        and not _ends_inner_clause(s, loop, t) and s.through_jumps(t) != exit_pos)
     if candidates:
         return candidates[0]
     outer = _enclosing_loop(s, loop)
