@@ -245,6 +245,26 @@ def test_a_module_ending_in_an_if_else_keeps_its_else():
     assert (decompiled["x"], decompiled["f"]()) == (original["x"], original["f"]()) == ("first", 1)
 
 
+MODULE_ENDING_IN_TRY_ELSE = """
+try:
+    import _unveil_no_such_module
+except ImportError:
+    found = False
+else:
+    found = True
+"""
+
+
+def test_a_module_ending_in_try_except_else_keeps_its_else():
+    """asyncio.futures: the module's end copied into the except clause (3.10+) left the
+    else clause's statements after the try, where they always ran."""
+    code = compile(MODULE_ENDING_IN_TRY_ELSE, "<m>", "exec")
+    original, decompiled = {}, {}
+    exec(code, original)
+    exec(compile(unveil.decompile(code), "<m>", "exec"), decompiled)
+    assert decompiled["found"] is original["found"] is False
+
+
 def test_a_call_of_an_imported_modules_function_recompiles_alike():
     """3.11+ compile ``os.getcwd()`` without a method call when an import at module level
     binds ``os``: recompiled alone, the function needs that import told again

@@ -15,6 +15,7 @@ _CLASS_PREAMBLE = {"__module__", "__qualname__", "__firstlineno__", "__static_at
 #: what 3.13 stores at a class body's end, so in each arm the end was copied into
 _CLASS_EPILOGUE = {"__static_attributes__", "__classdictcell__"}
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_TRY = tuple(getattr(ast, n) for n in ("Try", "TryStar") if hasattr(ast, n))
 
 
 class ClassBuild(si.Definition):
@@ -75,15 +76,18 @@ def without_copied_returns(stmts):
     ``return`` (a class's ``return __classcell__``) at the end, and the copies 3.11+
     put at the end of branches that lead there.  The source of such a body has no
     ``return``, so each one ends the body: an ``if`` whose one arm ends so has the
-    statements after it as its other arm.  A copy the text cannot say so (inside a
-    loop, or a ``try`` that more statements follow) is refused."""
+    statements after it as its other arm, and a ``try`` whose except clauses all end
+    so has them as its ``else``.  A copy the text cannot say so (inside a loop, or a
+    ``with`` that more statements follow) is refused."""
     out = []
     for i, st in enumerate(stmts):
         rest = stmts[i + 1:]
         if isinstance(st, ast.Return):
             return out                           # what follows is never reached
-        if _epilogue(st) and all(isinstance(r, ast.Return) or _epilogue(r) for r in rest):
-            return out
+        if all(isinstance(r, ast.Return) or _epilogue(r) for r in rest):
+            rest = []                            # only the end follows
+            if _epilogue(st):
+                return out
         if not _returns_inside(st):
             out.append(st)
             continue
@@ -95,10 +99,13 @@ def without_copied_returns(stmts):
                 st.body, rest = st.body + rest, []
             elif body_ends and else_ends:
                 rest = []
-        elif isinstance(st, (ast.For, ast.AsyncFor, ast.While)) or rest:
+        elif isinstance(st, _TRY) and rest and st.handlers and all(_ends(h.body) for h in st.handlers) \
+                and not _ends(st.body) and not st.finalbody:
+            st.orelse, rest = st.orelse + rest, []   # what follows runs when nothing was raised
+        if isinstance(st, (ast.For, ast.AsyncFor, ast.While)) or rest and not isinstance(st, ast.If):
             raise DecompilationError("a module or class body ends inside a %s that code follows or repeats"
                                      % type(st).__name__.lower())
-        if rest and _returns_inside(st):
+        if rest:
             raise DecompilationError("a module or class body ends in one path of an if that code follows")
         for field in ("body", "orelse", "finalbody"):
             block = getattr(st, field, None)
