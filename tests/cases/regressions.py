@@ -2194,3 +2194,18 @@ long_and_chain_value = case(([1] * 1000,), ([1] * 999 + [0],), ([0] + [1] * 999,
                             same_bytecode=True)(_value_chain("long_and_chain_value", "and", 1000))
 long_or_chain_value = case(([0] * 1000,), ([0] * 999 + [5],), ([3] + [0] * 999,), ([""] * 500 + [7] * 500,),
                            same_bytecode=True)(_value_chain("long_or_chain_value", "or", 1000))
+
+
+@case(("a$b$c", 5), ("$$", 2), ("", 0), ("abc", -1))
+def continue_in_while_with_chained_comparison(s, n):
+    """http.cookies.BaseCookie.__parse_string: ``continue`` to the top test of ``while
+    0 <= i < n``, which 3.11+ repeat at the bottom with the failed test's cleanup
+    (``POP_TOP``) between the top test and the body."""
+    i = 0
+    out = []
+    while 0 <= i < n:
+        i += 1
+        if s[i - 1] == "$":
+            continue
+        out.append(i)
+    return out
