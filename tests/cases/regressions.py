@@ -2209,3 +2209,45 @@ def continue_in_while_with_chained_comparison(s, n):
             continue
         out.append(i)
     return out
+
+
+@case(("ab[cd]e",), ("[a-]x",), ("[-]", ), ("[a-b]?",), ("[]]",), ("[",), ("x?",), ("x)y",))
+def inner_loop_left_by_break_and_by_an_arm_ending_in_break(chars):
+    """sre_parse._parse: the inner loop's ways out are a ``break``, an ``if`` arm that
+    runs code and then breaks, and raises; the outer loop's are ``break``s and an arm
+    whose every path raises.  Each loop goes on where its ways that go on meet."""
+    res = []
+    it = iter(chars)
+    while True:
+        c = next(it, None)
+        if c is None:
+            break
+        if c == ")":
+            break
+        if c == "?":
+            d = next(it, None)
+            if d is None:
+                raise ValueError("end")
+            raise ValueError(d)
+        if c == "[":
+            out = []
+            while True:
+                x = next(it, None)
+                if x is None:
+                    raise ValueError("unterminated")
+                if x == "]" and out:
+                    break
+                if x == "-":
+                    y = next(it, None)
+                    if y == "]":
+                        if out and out[0] == "a":
+                            out[0] = "A"
+                        out.append("-")
+                        break
+                    out.append(y)
+                else:
+                    out.append(x)
+            res.append(out)
+        else:
+            res.append(c)
+    return res

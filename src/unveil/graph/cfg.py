@@ -154,14 +154,62 @@ class Graph:
                 return landing
         # ways out that run code and jump, all to one place outside the loop: that place
         # (``if a: x(); break`` twice, the breaks threaded on to an enclosing loop's end)
-        ends = {self.instrs[s.end - 1].target if self.instrs[s.end - 1].op == "JUMP" else None for s in exits}
-        if len(exits) > 1 and len(ends) == 1 and None not in ends:
+        # (ways out from which every path raises are arms inside the loop: ``else: c =
+        # get(); if c is None: raise E; raise F`` among ``break``s, sre_parse._parse)
+        going = [s for s in exits if not self._only_raises(s, loop)]
+        jumping = going if len(going) > 1 else exits
+        ends = {self.instrs[s.end - 1].target if self.instrs[s.end - 1].op == "JUMP" else None for s in jumping}
+        if len(jumping) > 1 and len(ends) == 1 and None not in ends:
             landing = self.block_at.get(ends.pop())
             if landing is not None and landing not in loop.body:
                 return landing
-        best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs),
+        # ways out that go on after code of their own, all reaching one place outside the
+        # loop: the nearest such place (a ``break`` and an ``if`` arm ending in ``break``
+        # among ways out that raise, sre_parse._parse)
+        landing = self._common_landing(going, loop, enclosing) if len(going) > 1 else None
+        if landing is not None:
+            return landing
+        best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs) and s in going,
                                          self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
         return self._past_chain_cleanup(best)
+
+    def _common_landing(self, ways, loop, enclosing, limit=256):
+        """The block outside ``loop`` that every one of ``ways`` reaches (staying out of
+        the loop, not past the header of a loop around it, within ``limit`` blocks
+        each), nearest to the farthest of them (then first in the code), or None."""
+        dists = []
+        for w in ways:
+            dist, todo = {w: 0}, [w]
+            for x in todo:
+                if len(dist) > limit:
+                    return None
+                if x in enclosing:
+                    continue   # a ``continue`` of the loop around: not a place past this one
+                for s in x.succs:
+                    if s not in dist and s not in loop.body:
+                        dist[s] = dist[x] + 1
+                        todo.append(s)
+            dists.append(dist)
+        common = set(dists[0]).intersection(*dists[1:])
+        if not common:
+            return None
+        return min(common, key=lambda b: (max(d[b] for d in dists), b.start))
+
+    def _only_raises(self, block, loop, limit=64):
+        """Whether every path from ``block``, staying out of ``loop``, ends in a raise
+        (within ``limit`` blocks; a longer way is taken to go on)."""
+        seen, todo = set(), [block]
+        while todo:
+            x = todo.pop()
+            if x in seen:
+                continue
+            if x in loop.body or len(seen) >= limit:
+                return False
+            seen.add(x)
+            if not x.succs and self.instrs[x.end - 1].op not in ("RAISE_VARARGS", "RERAISE"):
+                return False
+            todo.extend(x.succs)
+        return True
 
     def _past_chain_cleanup(self, block):
         """Past ``block`` if it only drops the middle value of a chained comparison that
