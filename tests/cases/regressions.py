@@ -2251,3 +2251,32 @@ def inner_loop_left_by_break_and_by_an_arm_ending_in_break(chars):
         else:
             res.append(c)
     return res
+
+
+def _stat(path):
+    if not path.startswith("ok"):
+        raise OSError(path)
+    return path
+
+
+@case(("ok", ["a", "b"]), ("x", ["a", "ok"]), ("x", ["a", "b"]), ("x", []), ("x", ["ok"]))
+def for_else_in_except_clause_before_a_try(name, dirs):
+    """linecache.updatecache (3.13): a ``for``/``else`` in an except clause, its
+    ``break`` inside a try; 3.13 copies the clause's end into the break path, laid out
+    in the loop, and the code after the clause is another try."""
+    try:
+        found = _stat(name)
+    except OSError:
+        for d in dirs:
+            try:
+                found = _stat(d + name)
+                break
+            except OSError:
+                pass
+        else:
+            return []
+    try:
+        size = len(found)
+    except TypeError:
+        return None
+    return size

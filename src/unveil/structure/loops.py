@@ -154,6 +154,15 @@ def _for_follow(s, loop, exit_pos):
                         and not _ends_inner_clause(s, loop, t))
     if candidates:
         return candidates[0]
+    # (3.13 copies the end of the except clause the loop is in into a ``break`` path
+    # laid out in the loop's span: ``POP_TOP`` of the iterator, then ``POP_EXCEPT``
+    # out of the clause's try; the loop goes on at that copy, linecache.updatecache)
+    for t in sorted(targets):
+        block = s.g.block_at.get(t)
+        if block is not None and span_end <= t < exit_pos and block.end < len(s.instrs) \
+                and [i.op for i in s.instrs[block.start:block.end]] == ["POP_TOP"] \
+                and s.instrs[block.end].op == "POP_EXCEPT" and _leaves_try(s, loop, block.end):
+            return block.end
     outer = _enclosing_loop(s, loop)
     if outer is not None and exit_pos != outer.header.start \
             and outer.header.start in {s.through_jumps(t) for t in targets}:
