@@ -2280,3 +2280,26 @@ def for_else_in_except_clause_before_a_try(name, dirs):
     except TypeError:
         return None
     return size
+
+
+class _Lines(list):
+    def __init__(self, items):
+        super().__init__(items)
+        self.log = []
+
+
+@case((_Lines(["ab", "c"]), "x"), (_Lines(["", "c"]), "x"), (_Lines([]), "xyz"), (_Lines(["a", "b"]), ""))
+def while_ending_a_with_body_and_an_arm_returning(lines, line):
+    """pdb.Pdb.default (3.13): a ``while`` ends a ``with`` body, and an ``if`` arm in it
+    runs code and returns (staying inside the with until its exit copy); the loop goes
+    on at the with's exit copy its test fails into, not at that arm."""
+    with contextlib.nullcontext():
+        while len(line) < 3:
+            if not lines:
+                return "none"
+            x = lines.pop()
+            if not x:
+                lines.log.append("end")
+                return None
+            line += x
+    return line

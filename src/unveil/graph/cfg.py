@@ -109,6 +109,13 @@ class Graph:
         # (the header of an enclosing loop may be in a try of its own: a ``break`` that
         # ends that loop's body goes straight back to its top)
         enclosing = {other.header for other in loops.values() if other is not loop and loop.header in other.body}
+        # a loop whose test fails into the exit copy of the ``with`` it is in ends the
+        # with's body: it goes on there, outside the with's try, though another way
+        # out stays inside (an ``if`` arm that runs code and returns: pdb.Pdb.default)
+        outs = [s for s in loop.header.succs if s not in loop.body]
+        if around is not None and len(outs) == 1 and self._is_with_cleanup(around) \
+                and self._starts_with_exit_copy(outs[0]) and outs[0].handler != around:
+            return outs[0]
         same_try = [s for s in exits if s.handler == around or s in enclosing]
         # (the next except clause of a try in the loop is inside the loop, though only
         # its way out comes back: it runs under the same cleanup handler as the clauses
@@ -276,6 +283,11 @@ class Graph:
         if ops in (["POP_TOP"], ["POP_TOP", "JUMP"], ["JUMP"]) and len(block.succs) == 1:
             return block.succs[0]
         return block
+
+    def _is_with_cleanup(self, handler):
+        """Whether ``handler`` is a ``with``'s cleanup (``PUSH_EXC_INFO``, ``WITH_EXCEPT_START``)."""
+        ops = [i.op for i in self.instrs[handler[0]:handler[0] + 2]]
+        return ops == ["PUSH_EXC_INFO", "WITH_EXCEPT_START"]
 
     def _starts_with_exit_copy(self, block):
         """A terminal block that starts with a ``with`` exit call (``None, None, None``)."""
