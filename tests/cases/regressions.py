@@ -2303,3 +2303,33 @@ def while_ending_a_with_body_and_an_arm_returning(lines, line):
                 return None
             line += x
     return line
+
+
+
+class _Transport:
+    def __init__(self, buf, closing, fail=False):
+        self.buf, self.closing, self.fail, self.log = list(buf), closing, fail, []
+
+    def pop(self):
+        if self.fail:
+            raise OSError("down")
+        return self.buf.pop()
+
+
+@case((_Transport([], True),), (_Transport([], False),), (_Transport([1, 2], False),),
+      (_Transport([1], False, True),))
+def return_after_an_if_in_a_try_with_else(t):
+    """asyncio _ProactorDatagramTransport._loop_writing: ``if c: x()`` then ``return``
+    in a try body; the return, outside the try's range, is reached from the test and
+    from the end of ``x()``."""
+    try:
+        if not t.buf:
+            if t.closing:
+                t.log.append("closing")
+            return "empty"
+        data = t.pop()
+    except OSError as exc:
+        t.log.append(str(exc))
+    else:
+        t.log.append(data)
+    return t.log
