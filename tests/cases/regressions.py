@@ -2333,3 +2333,33 @@ def return_after_an_if_in_a_try_with_else(t):
     else:
         t.log.append(data)
     return t.log
+
+
+@case((["a", "b"], ["x", "y", "z"]), (["a"], ["x"]), ([], ["x"]), ([], []), (["a"], []), (["a"], ["**"]))
+def while_true_left_only_by_except_clauses_and_raising_arms(args, params):
+    """inspect.Signature._bind: ``while True`` whose ways out are ``break``s in except
+    clauses and in a try's else clause, jumping to the code after the loop, and arms
+    that raise; the loop goes on where the clauses leave it."""
+    args, params = iter(args), iter(params)
+    out = {}
+    while True:
+        try:
+            a = next(args)
+        except StopIteration:
+            try:
+                p = next(params)
+            except StopIteration:
+                break
+            else:
+                out[p] = 0
+                break
+        else:
+            try:
+                p = next(params)
+            except StopIteration:
+                raise TypeError("too many")
+            else:
+                if p == "**":
+                    raise TypeError("too many")
+                out[p] = a
+    return out

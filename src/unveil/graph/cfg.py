@@ -140,6 +140,12 @@ class Graph:
                  and not self._returns_from_a_clause(s, loop)]
         if not exits:
             return self._follow_from_clauses(loop, around)
+        if all(self._only_raises(s, loop) for s in exits):
+            # ways out that raise are arms inside the loop: it goes on where its except
+            # clauses leave it, if they do (inspect.Signature._bind)
+            follow = self._follow_from_clauses(loop, around)
+            if follow is not None:
+                return follow
         # ways out that only drop a chained comparison's middle value or jump, all to
         # one place: that place (``while a == b == c`` at the bottom, 3.11+)
         # (3.12+ copy a return there into each: copies are one place)
@@ -247,11 +253,17 @@ class Graph:
                 outs.append(b)
                 continue
             todo.extend(b.succs)
+        # (a clause's ``break`` jumps to the code after the loop, which may return:
+        # ``except StopIteration: break`` twice, then ``return out``, inspect's _bind;
+        # not the clause of a try around the loop's back edge, around the whole loop)
+        latched = any(b.handler is not None and b.handler != around and b.handler[0] in inside
+                      for b in loop.body if loop.header in b.succs)
         ways = []
         for b in outs:
             pos = past_clause_ends(self.instrs, b.start)
+            jumps = not latched and self.instrs[b.end - 1].op == "JUMP"
             b = self.of_instr[pos] if pos < len(self.instrs) else None
-            if b is not None and b.succs and b not in loop.body and b not in ways:
+            if b is not None and (b.succs or jumps) and b not in loop.body and b not in ways:
                 ways.append(b)
         return ways[0] if len(ways) == 1 else None
 
