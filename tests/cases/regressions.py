@@ -2363,3 +2363,32 @@ def while_true_left_only_by_except_clauses_and_raising_arms(args, params):
                     raise TypeError("too many")
                 out[p] = a
     return out
+
+
+@case((["a", "*", "b", "c"], ["x"]), (["a"], ["x", "y"]), ([], []), (["!"], []), (["a", "b"], []))
+def while_true_left_by_a_break_in_a_try_else_and_by_except_clauses(args, params):
+    """inspect.Signature._bind: a ``break`` after code of its own in a try's else
+    clause, ``break``s in except clauses and arms that raise; code after the loop."""
+    args, params = iter(args), iter(params)
+    out = {}
+    while True:
+        try:
+            a = next(args)
+        except StopIteration:
+            try:
+                p = next(params)
+            except StopIteration:
+                break
+            else:
+                out[p] = 0
+                break
+        else:
+            if a == "!":
+                raise TypeError("bad")
+            if a == "*":
+                out[a] = list(args)
+                break
+            out[a] = a
+    for key in sorted(out):
+        out[key] = (out[key],)
+    return out

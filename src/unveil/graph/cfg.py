@@ -169,12 +169,16 @@ class Graph:
         # (``if a: x(); break`` twice, the breaks threaded on to an enclosing loop's end)
         # (ways out from which every path raises are arms inside the loop: ``else: c =
         # get(); if c is None: raise E; raise F`` among ``break``s, sre_parse._parse)
+        # (one such way out and the loop's except clauses all going on at one place: a
+        # ``break`` after code of its own in a try's else clause, and ``break``s in the
+        # except clauses, inspect.Signature._bind)
         going = [s for s in exits if not self._only_raises(s, loop)]
-        jumping = going if len(going) > 1 else exits
+        jumping = going or exits
         ends = {self.instrs[s.end - 1].target if self.instrs[s.end - 1].op == "JUMP" else None for s in jumping}
-        if len(jumping) > 1 and len(ends) == 1 and None not in ends:
+        if len(ends) == 1 and None not in ends:
             landing = self.block_at.get(ends.pop())
-            if landing is not None and landing not in loop.body:
+            if landing is not None and landing not in loop.body and (
+                    len(jumping) > 1 or self._follow_from_clauses(loop, around) is landing):
                 return landing
         # ways out that go on after code of their own, all reaching one place outside the
         # loop: the nearest such place (a ``break`` and an ``if`` arm ending in ``break``
