@@ -2392,3 +2392,40 @@ def while_true_left_by_a_break_in_a_try_else_and_by_except_clauses(args, params)
     for key in sorted(out):
         out[key] = (out[key],)
     return out
+
+
+class _Errno(OSError):
+    pass
+
+
+class _reader:
+    def __init__(self, items):
+        self.items = items
+
+    def __call__(self):
+        item = self.items.pop()
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+
+@case(([], _reader([1])), ([], _reader([2, _Errno(4, "intr")])), ([], _reader([3, _Errno(5, "io")])), ([7], _reader([])))
+def return_from_an_except_clause_in_an_inner_while_true(q, read):
+    """_pyrepl UnixConsole.get_event (3.13): ``return`` from an except clause in a
+    ``while True`` inside ``while not q``; 3.12+ lay out the return's value, still in
+    the clause, after the outer loop, which is no place its ``break`` goes to."""
+    while not q:
+        while True:
+            try:
+                q.append(read())
+            except OSError as err:
+                if err.errno == 4:
+                    if q:
+                        return q.pop()
+                    else:
+                        continue
+                else:
+                    raise
+            else:
+                break
+    return q.pop()
