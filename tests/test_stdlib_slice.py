@@ -42,9 +42,8 @@ KNOWN_FAILING = {
 
 # Functions of the slice's modules that fail to decompile, and functions that are
 # lowered to the state machine, per version: {module: {"module:qualname": reason}}.
-_NETRC = {"netrc": {"netrc:netrc._parse": "jump back into the loop at 20 from inside it"}}
 KNOWN_REFUSED = {version: {} for version in KNOWN_FAILING}
-KNOWN_LOWERED = {(3, 8): _NETRC, (3, 9): _NETRC, (3, 10): _NETRC, (3, 11): {}, (3, 12): {}, (3, 13): {}}
+KNOWN_LOWERED = {version: {} for version in KNOWN_FAILING}
 
 
 @pytest.fixture(scope="module")

@@ -2288,3 +2288,238 @@ def while_with_break_to_the_enclosing_for(rows, limit):
             if sum(seen) > limit:
                 break
     return seen
+
+
+@case(("a$b$c", 5), ("$$", 2), ("", 0), ("abc", -1))
+def continue_in_while_with_chained_comparison(s, n):
+    """http.cookies.BaseCookie.__parse_string: ``continue`` to the top test of ``while
+    0 <= i < n``, which 3.11+ repeat at the bottom with the failed test's cleanup
+    (``POP_TOP``) between the top test and the body."""
+    i = 0
+    out = []
+    while 0 <= i < n:
+        i += 1
+        if s[i - 1] == "$":
+            continue
+        out.append(i)
+    return out
+
+
+@case(("ab[cd]e",), ("[a-]x",), ("[-]", ), ("[a-b]?",), ("[]]",), ("[",), ("x?",), ("x)y",))
+def inner_loop_left_by_break_and_by_an_arm_ending_in_break(chars):
+    """sre_parse._parse: the inner loop's ways out are a ``break``, an ``if`` arm that
+    runs code and then breaks, and raises; the outer loop's are ``break``s and an arm
+    whose every path raises.  Each loop goes on where its ways that go on meet."""
+    res = []
+    it = iter(chars)
+    while True:
+        c = next(it, None)
+        if c is None:
+            break
+        if c == ")":
+            break
+        if c == "?":
+            d = next(it, None)
+            if d is None:
+                raise ValueError("end")
+            raise ValueError(d)
+        if c == "[":
+            out = []
+            while True:
+                x = next(it, None)
+                if x is None:
+                    raise ValueError("unterminated")
+                if x == "]" and out:
+                    break
+                if x == "-":
+                    y = next(it, None)
+                    if y == "]":
+                        if out and out[0] == "a":
+                            out[0] = "A"
+                        out.append("-")
+                        break
+                    out.append(y)
+                else:
+                    out.append(x)
+            res.append(out)
+        else:
+            res.append(c)
+    return res
+
+
+def _stat(path):
+    if not path.startswith("ok"):
+        raise OSError(path)
+    return path
+
+
+@case(("ok", ["a", "b"]), ("x", ["a", "ok"]), ("x", ["a", "b"]), ("x", []), ("x", ["ok"]))
+def for_else_in_except_clause_before_a_try(name, dirs):
+    """linecache.updatecache (3.13): a ``for``/``else`` in an except clause, its
+    ``break`` inside a try; 3.13 copies the clause's end into the break path, laid out
+    in the loop, and the code after the clause is another try."""
+    try:
+        found = _stat(name)
+    except OSError:
+        for d in dirs:
+            try:
+                found = _stat(d + name)
+                break
+            except OSError:
+                pass
+        else:
+            return []
+    try:
+        size = len(found)
+    except TypeError:
+        return None
+    return size
+
+
+class _Lines(list):
+    def __init__(self, items):
+        super().__init__(items)
+        self.log = []
+
+
+@case((_Lines(["ab", "c"]), "x"), (_Lines(["", "c"]), "x"), (_Lines([]), "xyz"), (_Lines(["a", "b"]), ""))
+def while_ending_a_with_body_and_an_arm_returning(lines, line):
+    """pdb.Pdb.default (3.13): a ``while`` ends a ``with`` body, and an ``if`` arm in it
+    runs code and returns (staying inside the with until its exit copy); the loop goes
+    on at the with's exit copy its test fails into, not at that arm."""
+    with contextlib.nullcontext():
+        while len(line) < 3:
+            if not lines:
+                return "none"
+            x = lines.pop()
+            if not x:
+                lines.log.append("end")
+                return None
+            line += x
+    return line
+
+
+
+class _Transport:
+    def __init__(self, buf, closing, fail=False):
+        self.buf, self.closing, self.fail, self.log = list(buf), closing, fail, []
+
+    def pop(self):
+        if self.fail:
+            raise OSError("down")
+        return self.buf.pop()
+
+
+@case((_Transport([], True),), (_Transport([], False),), (_Transport([1, 2], False),),
+      (_Transport([1], False, True),))
+def return_after_an_if_in_a_try_with_else(t):
+    """asyncio _ProactorDatagramTransport._loop_writing: ``if c: x()`` then ``return``
+    in a try body; the return, outside the try's range, is reached from the test and
+    from the end of ``x()``."""
+    try:
+        if not t.buf:
+            if t.closing:
+                t.log.append("closing")
+            return "empty"
+        data = t.pop()
+    except OSError as exc:
+        t.log.append(str(exc))
+    else:
+        t.log.append(data)
+    return t.log
+
+
+@case((["a", "b"], ["x", "y", "z"]), (["a"], ["x"]), ([], ["x"]), ([], []), (["a"], []), (["a"], ["**"]))
+def while_true_left_only_by_except_clauses_and_raising_arms(args, params):
+    """inspect.Signature._bind: ``while True`` whose ways out are ``break``s in except
+    clauses and in a try's else clause, jumping to the code after the loop, and arms
+    that raise; the loop goes on where the clauses leave it."""
+    args, params = iter(args), iter(params)
+    out = {}
+    while True:
+        try:
+            a = next(args)
+        except StopIteration:
+            try:
+                p = next(params)
+            except StopIteration:
+                break
+            else:
+                out[p] = 0
+                break
+        else:
+            try:
+                p = next(params)
+            except StopIteration:
+                raise TypeError("too many")
+            else:
+                if p == "**":
+                    raise TypeError("too many")
+                out[p] = a
+    return out
+
+
+@case((["a", "*", "b", "c"], ["x"]), (["a"], ["x", "y"]), ([], []), (["!"], []), (["a", "b"], []))
+def while_true_left_by_a_break_in_a_try_else_and_by_except_clauses(args, params):
+    """inspect.Signature._bind: a ``break`` after code of its own in a try's else
+    clause, ``break``s in except clauses and arms that raise; code after the loop."""
+    args, params = iter(args), iter(params)
+    out = {}
+    while True:
+        try:
+            a = next(args)
+        except StopIteration:
+            try:
+                p = next(params)
+            except StopIteration:
+                break
+            else:
+                out[p] = 0
+                break
+        else:
+            if a == "!":
+                raise TypeError("bad")
+            if a == "*":
+                out[a] = list(args)
+                break
+            out[a] = a
+    for key in sorted(out):
+        out[key] = (out[key],)
+    return out
+
+
+class _Errno(OSError):
+    pass
+
+
+class _reader:
+    def __init__(self, items):
+        self.items = items
+
+    def __call__(self):
+        item = self.items.pop()
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+
+@case(([], _reader([1])), ([], _reader([2, _Errno(4, "intr")])), ([], _reader([3, _Errno(5, "io")])), ([7], _reader([])))
+def return_from_an_except_clause_in_an_inner_while_true(q, read):
+    """_pyrepl UnixConsole.get_event (3.13): ``return`` from an except clause in a
+    ``while True`` inside ``while not q``; 3.12+ lay out the return's value, still in
+    the clause, after the outer loop, which is no place its ``break`` goes to."""
+    while not q:
+        while True:
+            try:
+                q.append(read())
+            except OSError as err:
+                if err.errno == 4:
+                    if q:
+                        return q.pop()
+                    else:
+                        continue
+                else:
+                    raise
+            else:
+                break
+    return q.pop()

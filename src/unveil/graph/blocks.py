@@ -56,6 +56,23 @@ def same_target(instrs, a, b):
     return _alike(_straight_run(instrs, a), _straight_run(instrs, b))
 
 
+def same_outcome(instrs, a, b, limit=4):
+    """Whether targets ``a`` and ``b`` run the same code: up to ``limit`` equal
+    instructions that do not jump (a chained comparison's ``POP_TOP``), then one place
+    or copies of one return."""
+    for _ in range(limit + 1):
+        if same_target(instrs, a, b):
+            return True
+        a, b = _past_jumps(instrs, a), _past_jumps(instrs, b)
+        if a is None or b is None or a >= len(instrs) or b >= len(instrs):
+            return False
+        x, y = instrs[a], instrs[b]
+        if x.op in JUMPS or x.op in EXITS or not x.same(y) or x.handler != y.handler:
+            return False
+        a, b = a + 1, b + 1
+    return False
+
+
 def same_code(instrs, a, b):
     """Same position, or two copies of straight code up to a return, raise or jump to
     one place (3.13 copies an except clause's end into a loop's ``break`` path)."""

@@ -109,6 +109,13 @@ class Graph:
         # (the header of an enclosing loop may be in a try of its own: a ``break`` that
         # ends that loop's body goes straight back to its top)
         enclosing = {other.header for other in loops.values() if other is not loop and loop.header in other.body}
+        # a loop whose test fails into the exit copy of the ``with`` it is in ends the
+        # with's body: it goes on there, outside the with's try, though another way
+        # out stays inside (an ``if`` arm that runs code and returns: pdb.Pdb.default)
+        outs = [s for s in loop.header.succs if s not in loop.body]
+        if around is not None and len(outs) == 1 and self._is_with_cleanup(around) \
+                and self._starts_with_exit_copy(outs[0]) and outs[0].handler != around:
+            return outs[0]
         same_try = [s for s in exits if s.handler == around or s in enclosing]
         # (the next except clause of a try in the loop is inside the loop, though only
         # its way out comes back: it runs under the same cleanup handler as the clauses
@@ -133,6 +140,12 @@ class Graph:
                  and not self._returns_from_a_clause(s, loop)]
         if not exits:
             return self._follow_from_clauses(loop, around)
+        if all(self._only_raises(s, loop) for s in exits):
+            # ways out that raise are arms inside the loop: it goes on where its except
+            # clauses leave it, if they do (inspect.Signature._bind)
+            follow = self._follow_from_clauses(loop, around)
+            if follow is not None:
+                return follow
         # ways out that only drop a chained comparison's middle value or jump, all to
         # one place: that place (``while a == b == c`` at the bottom, 3.11+)
         # (3.12+ copy a return there into each: copies are one place)
@@ -154,14 +167,66 @@ class Graph:
                 return landing
         # ways out that run code and jump, all to one place outside the loop: that place
         # (``if a: x(); break`` twice, the breaks threaded on to an enclosing loop's end)
-        ends = {self.instrs[s.end - 1].target if self.instrs[s.end - 1].op == "JUMP" else None for s in exits}
-        if len(exits) > 1 and len(ends) == 1 and None not in ends:
+        # (ways out from which every path raises are arms inside the loop: ``else: c =
+        # get(); if c is None: raise E; raise F`` among ``break``s, sre_parse._parse)
+        # (one such way out and the loop's except clauses all going on at one place: a
+        # ``break`` after code of its own in a try's else clause, and ``break``s in the
+        # except clauses, inspect.Signature._bind)
+        going = [s for s in exits if not self._only_raises(s, loop)]
+        jumping = going or exits
+        ends = {self.instrs[s.end - 1].target if self.instrs[s.end - 1].op == "JUMP" else None for s in jumping}
+        if len(ends) == 1 and None not in ends:
             landing = self.block_at.get(ends.pop())
-            if landing is not None and landing not in loop.body:
+            if landing is not None and landing not in loop.body and (
+                    len(jumping) > 1 or self._follow_from_clauses(loop, around) is landing):
                 return landing
-        best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs),
+        # ways out that go on after code of their own, all reaching one place outside the
+        # loop: the nearest such place (a ``break`` and an ``if`` arm ending in ``break``
+        # among ways out that raise, sre_parse._parse)
+        landing = self._common_landing(going, loop, enclosing) if len(going) > 1 else None
+        if landing is not None:
+            return landing
+        best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs) and s in going,
                                          self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
         return self._past_chain_cleanup(best)
+
+    def _common_landing(self, ways, loop, enclosing, limit=256):
+        """The block outside ``loop`` that every one of ``ways`` reaches (staying out of
+        the loop, not past the header of a loop around it, within ``limit`` blocks
+        each), nearest to the farthest of them (then first in the code), or None."""
+        dists = []
+        for w in ways:
+            dist, todo = {w: 0}, [w]
+            for x in todo:
+                if len(dist) > limit:
+                    return None
+                if x in enclosing:
+                    continue   # a ``continue`` of the loop around: not a place past this one
+                for s in x.succs:
+                    if s not in dist and s not in loop.body:
+                        dist[s] = dist[x] + 1
+                        todo.append(s)
+            dists.append(dist)
+        common = set(dists[0]).intersection(*dists[1:])
+        if not common:
+            return None
+        return min(common, key=lambda b: (max(d[b] for d in dists), b.start))
+
+    def _only_raises(self, block, loop, limit=64):
+        """Whether every path from ``block``, staying out of ``loop``, ends in a raise
+        (within ``limit`` blocks; a longer way is taken to go on)."""
+        seen, todo = set(), [block]
+        while todo:
+            x = todo.pop()
+            if x in seen:
+                continue
+            if x in loop.body or len(seen) >= limit:
+                return False
+            seen.add(x)
+            if not x.succs and self.instrs[x.end - 1].op not in ("RAISE_VARARGS", "RERAISE"):
+                return False
+            todo.extend(x.succs)
+        return True
 
     def _past_chain_cleanup(self, block):
         """Past ``block`` if it only drops the middle value of a chained comparison that
@@ -192,11 +257,17 @@ class Graph:
                 outs.append(b)
                 continue
             todo.extend(b.succs)
+        # (a clause's ``break`` jumps to the code after the loop, which may return:
+        # ``except StopIteration: break`` twice, then ``return out``, inspect's _bind;
+        # not the clause of a try around the loop's back edge, around the whole loop)
+        latched = any(b.handler is not None and b.handler != around and b.handler[0] in inside
+                      for b in loop.body if loop.header in b.succs)
         ways = []
         for b in outs:
             pos = past_clause_ends(self.instrs, b.start)
+            jumps = not latched and self.instrs[b.end - 1].op == "JUMP"
             b = self.of_instr[pos] if pos < len(self.instrs) else None
-            if b is not None and b.succs and b not in loop.body and b not in ways:
+            if b is not None and (b.succs or jumps) and b not in loop.body and b not in ways:
                 ways.append(b)
         return ways[0] if len(ways) == 1 else None
 
@@ -228,6 +299,11 @@ class Graph:
         if ops in (["POP_TOP"], ["POP_TOP", "JUMP"], ["JUMP"]) and len(block.succs) == 1:
             return block.succs[0]
         return block
+
+    def _is_with_cleanup(self, handler):
+        """Whether ``handler`` is a ``with``'s cleanup (``PUSH_EXC_INFO``, ``WITH_EXCEPT_START``)."""
+        ops = [i.op for i in self.instrs[handler[0]:handler[0] + 2]]
+        return ops == ["PUSH_EXC_INFO", "WITH_EXCEPT_START"]
 
     def _starts_with_exit_copy(self, block):
         """A terminal block that starts with a ``with`` exit call (``None, None, None``),

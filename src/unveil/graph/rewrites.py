@@ -3,7 +3,7 @@ instructions by a jump to identical ones (the program stays the same): a loop's
 bottom test that repeats its top test, expression and return tails copied into
 both arms of a conditional, a chained comparison's cleanup copies."""
 from ..bytecode.opcodes import CONDITIONAL, EXITS, JUMPS, NEGATED_JUMP, NO_NEXT, Instr
-from .blocks import same_target, split_blocks
+from .blocks import same_outcome, same_target, split_blocks
 
 # ops that continue an expression with the value below them (a duplicated tail)
 _TESTS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE")
@@ -35,7 +35,12 @@ def share_loop_tests(instrs):
         if last.op not in CONDITIONAL:
             continue
         body_start, exit_ = _loop_test_outcomes(instrs, blocks, k)
-        top = by_end.get(body_start)
+        if body_start is None:
+            continue
+        # where the top test falls through to the body: right before it, or (a chained
+        # comparison, whose failed test's cleanup lies between) a jump to the body
+        top_end = _top_test_end(instrs, body_start)
+        top = by_end.get(top_end)
         if top is None or top is b or top.handler != b.handler:
             continue
         top_last = instrs[top.end - 1]
@@ -43,15 +48,16 @@ def share_loop_tests(instrs):
                 or not same_target(instrs, top_last.target, exit_)):
             continue
         n = 0
-        if not any(j < body_start and j not in range(top.start, top.end) for j in _jumps_to(instrs, body_start)):
+        if top_end == body_start and not any(
+                j < body_start and j not in range(top.start, top.end) for j in _jumps_to(instrs, body_start)):
             n = _common_test(instrs, top, b)   # else the body is entered from elsewhere too
         if n == 0 or n == top.end - 1 - top.start:
             # a test spanning blocks (``while a or b``): both copies whole
-            n = max(n, _common_compound_test(instrs, body_start, exit_, b.end - 1))
+            n = max(n, _common_compound_test(instrs, top_end, body_start, exit_, b.end - 1))
         if n == 0:
             continue
         first = instrs[b.end - 1 - n]
-        jump = Instr("JUMP", target=body_start - 1 - n, line=first.line, offset=first.offset)
+        jump = Instr("JUMP", target=top_end - 1 - n, line=first.line, offset=first.offset)
         jump.handler, jump.index = first.handler, first.index
         instrs[b.end - 1 - n] = jump
 
@@ -78,29 +84,43 @@ def _common_test(instrs, top, bottom):
     return best
 
 
-def _common_compound_test(instrs, body_start, exit_, last):
+def _top_test_end(instrs, body_start):
+    """Where the loop's top test ends (its final conditional jump at the index before):
+    ``body_start``, or a jump there right after a conditional jump, from before it
+    (``while a < b < c``: ``... POP_JUMP_IF_FALSE exit; JUMP body; POP_TOP; ...``)."""
+    if body_start > 0 and instrs[body_start - 1].op in CONDITIONAL:
+        return body_start
+    for j in _jumps_to(instrs, body_start):
+        if 0 < j < body_start and instrs[j].op == "JUMP" and instrs[j - 1].op in CONDITIONAL:
+            return j
+    return body_start
+
+
+def _common_compound_test(instrs, top_end, body_start, exit_, last):
     """Length of a test spanning blocks (``while a and (b or c)``) that the bottom test,
-    ending at ``last``, repeats before its final jump: the same instructions on the
-    same lines, their jumps going to the same place (the body, the exit) or to the same
-    point within each copy; the whole test (no jump from before it into it), and
-    nothing jumping into the bottom copy but to its start."""
+    ending at ``last``, repeats before its final jump (the top copy's final jump is at
+    ``top_end - 1``): the same instructions on the same lines, their jumps going to the
+    same place (the body, the exit), to the same point within each copy, or to code
+    alike (a chained comparison's cleanup); the whole test (no jump from before it into
+    it), and nothing jumping into the bottom copy but to its start."""
     n = best = 0
     while True:
-        i, j = body_start - 2 - n, last - 1 - n
+        i, j = top_end - 2 - n, last - 1 - n
         if i < 0 or j <= body_start:
             break
         a, b = instrs[i], instrs[j]
         if not a.same_op(b) or a.line != b.line or a.handler != b.handler:
             break
         if a.target is not None and not (a.target == b.target or a.target == exit_ and same_target(
-                instrs, b.target, exit_) or i < a.target < body_start and a.target - i == b.target - j):
+                instrs, b.target, exit_) or i < a.target < top_end and a.target - i == b.target - j
+                or same_outcome(instrs, a.target, b.target)):
             break
         n += 1
         if a.op.startswith("LOAD_") or a.op == "PUSH_NULL":
             best = n
     if best == 0:
         return 0
-    bottom, top = range(last - best + 1, last + 1), range(body_start - 1 - best, body_start)
+    bottom, top = range(last - best + 1, last + 1), range(top_end - 1 - best, top_end)
     for k, ins in enumerate(instrs):
         if ins.op in JUMPS and (ins.target in bottom and k not in bottom
                                 or ins.target in top[1:] and k not in top
@@ -121,7 +141,9 @@ def share_return_tails(instrs):
     if sum(ins.op in EXITS for ins in instrs) < 2:
         return
     # (the tail may leave a try: ``try: return (a, b if c else d)`` returns outside it)
-    blocks = [b for b in split_blocks(instrs, by_handler=False) if instrs[b.end - 1].op in EXITS]
+    # (a copy nothing reaches, as the dead rest of a loop test shared above, is no tail)
+    live = _reachable(instrs)
+    blocks = [b for b in split_blocks(instrs, by_handler=False) if instrs[b.end - 1].op in EXITS and b.start in live]
     # (only blocks whose last two instructions are alike can share a tail: compared in
     # groups by those, not every pair, which was quadratic in an ``elif`` chain of returns)
     alike, place = {}, {}
@@ -156,6 +178,24 @@ def share_return_tails(instrs):
             jump.handler, jump.index = first.handler, first.index
             instrs[early.end - n] = jump
             break
+
+
+def _reachable(instrs):
+    """The indexes of the instructions reachable from the first one (handlers included)."""
+    seen, todo = set(), [0] if instrs else []
+    while todo:
+        i = todo.pop()
+        while i < len(instrs) and i not in seen:
+            seen.add(i)
+            ins = instrs[i]
+            if ins.handler is not None:
+                todo.append(ins.handler[0])
+            if ins.op in JUMPS and ins.target is not None:
+                todo.append(ins.target)
+            if ins.op in NO_NEXT:
+                break
+            i += 1
+    return seen
 
 
 def _may_share_any(instrs, early):

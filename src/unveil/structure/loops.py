@@ -149,12 +149,25 @@ def _for_follow(s, loop, exit_pos):
     if else_leaves:
         targets |= {p for p in (_out_of_try(s, loop, t) for t in targets) if p is not None
                     and not same_code(s.instrs, p, exit_pos)}
-    # (a break that is only a jump to where the test leaves goes there: no else clause)
+    # (a break that is only a jump to where the test leaves goes there: no else clause;
+    # code still in a try or except clause inside the loop, as the value of a ``return``
+    # from a clause laid out after the loop (3.12+), is no place a ``break`` goes to)
+    inner = {b.handler for b in loop.body if b.handler != loop.header.handler}
     candidates = sorted(t for t in targets if (t > exit_pos or else_leaves and _leaves_try(s, loop, t))
                         and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, exit_pos, t)
-                        and not _ends_inner_clause(s, loop, t) and s.through_jumps(t) != exit_pos)
+                        and not _ends_inner_clause(s, loop, t) and s.through_jumps(t) != exit_pos
+                        and (t not in s.g.block_at or s.g.block_at[t].handler not in inner))
     if candidates:
         return candidates[0]
+    # (3.13 copies the end of the except clause the loop is in into a ``break`` path
+    # laid out in the loop's span: ``POP_TOP`` of the iterator, then ``POP_EXCEPT``
+    # out of the clause's try; the loop goes on at that copy, linecache.updatecache)
+    for t in sorted(targets):
+        block = s.g.block_at.get(t)
+        if block is not None and span_end <= t < exit_pos and block.end < len(s.instrs) \
+                and [i.op for i in s.instrs[block.start:block.end]] == ["POP_TOP"] \
+                and s.instrs[block.end].op == "POP_EXCEPT" and _leaves_try(s, loop, block.end):
+            return block.end
     outer = _enclosing_loop(s, loop)
     if outer is not None and exit_pos != outer.header.start \
             and outer.header.start in {s.through_jumps(t) for t in targets}:

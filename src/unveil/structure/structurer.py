@@ -283,11 +283,22 @@ class Structurer:
             and self.instrs[pos].line < at.line
 
     def _one_condition(self, blocks):
-        """Whether ``blocks`` are the consecutive tests of one short-circuit condition:
-        each ends in a conditional jump and falls through to the next."""
+        """Whether ``blocks`` are among the consecutive tests of one short-circuit
+        condition (``if a or (b and c): return``, the test of ``b`` jumping elsewhere):
+        each block from the first to the last ends in a conditional jump and falls
+        through to the next."""
         blocks = sorted(blocks, key=lambda b: b.start)
-        return all(self.instrs[b.end - 1].op in CONDITIONAL for b in blocks) \
-            and all(a.end == b.start for a, b in zip(blocks, blocks[1:]))
+        run, pos = [], blocks[0].start
+        while pos < blocks[-1].end:
+            run.append(self.g.of_instr[pos])
+            pos = run[-1].end
+        return all(self.instrs[b.end - 1].op in CONDITIONAL for b in run)
+
+    @staticmethod
+    def _all_inside(blocks, region):
+        """Whether ``blocks`` all lie in the region's blocks (a try body: ``if a: x()``
+        then ``return`` in it, the return outside the try's range)."""
+        return region.blocks is not None and all(b in region.blocks for b in blocks)
 
     _SAFE_TAIL = ("POP_TOP", "LOAD_FAST", "LOAD_CONST", "RETURN_VALUE")
 
@@ -297,7 +308,8 @@ class Structurer:
         code after the try that 3.10 copies to its end) that only returns."""
         block = self.g.of_instr[pos] if pos < len(self.instrs) else None
         if block is None or not block.preds or (len(block.preds) > 1 and not (
-                self._one_condition(block.preds) and self._before_handler(pos, region))):
+                (self._one_condition(block.preds) or self._all_inside(block.preds, region))
+                and self._before_handler(pos, region))):
             return False
         ops = [i.op for i in self.instrs[pos:block.end]]
         return ops[-1] == "RETURN_VALUE" and all(op in self._SAFE_TAIL for op in ops)
