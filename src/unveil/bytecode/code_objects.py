@@ -64,7 +64,22 @@ def module_imports_called(code):
         for i in range(len(raw) - 1):
             a, b = raw[i], raw[i + 1]
             if a.opname == "LOAD_GLOBAL" and b.opname == "LOAD_ATTR" \
-                    and facts.called_as_module_function(a, b, raw[i + 2] if i + 2 < len(raw) else None):
+                    and facts.called_as_module_function(a, b, raw[i + 2] if i + 2 < len(raw) else None) \
+                    and _call_of(raw, i) != "CALL_FUNCTION_EX":   # ``m.f(*a)`` loads f so anyway
                 names.setdefault(a.argval, None)
         todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
     return list(names)
+
+
+def _call_of(raw, start):
+    """The name of the call instruction that calls what ``raw[start:]`` begins to load:
+    calls open (push their NULL-or-self slot) and close in nested order."""
+    depth = 0
+    for r in raw[start:]:
+        if facts.opens_call(r):
+            depth += 1
+        elif r.opname in ("CALL", "CALL_KW", "CALL_FUNCTION_EX"):
+            depth -= 1
+            if depth <= 0:
+                return r.opname
+    return None

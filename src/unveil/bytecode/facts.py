@@ -166,6 +166,18 @@ FSTRING_FIELDS_REUSE_QUOTES = PY >= (3, 12)
 
 # --- the compiler's context ---------------------------------------------------
 
+def opens_call(raw):
+    """Whether raw instruction ``raw`` pushes the NULL-or-self slot of a call (3.11+):
+    a ``LOAD_GLOBAL`` with its NULL bit, a method load, ``PUSH_NULL``."""
+    if PY < (3, 11):
+        return False
+    if raw.opname in ("PUSH_NULL", "LOAD_METHOD"):
+        return True
+    if raw.opname == "LOAD_GLOBAL" or raw.opname == "LOAD_ATTR" and PY >= (3, 12):
+        return bool(raw.arg & 1)
+    return False
+
+
 def called_as_module_function(load_global, load_attr, after):
     """Whether raw ``LOAD_GLOBAL g; LOAD_ATTR f`` (then ``after``) is how ``g.f(...)``
     compiles when an import at module level binds ``g``: 3.11+ then load ``f`` as a
