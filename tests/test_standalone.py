@@ -270,8 +270,8 @@ def test_a_call_of_an_imported_modules_function_recompiles_alike():
     binds ``os``: recompiled alone, the function needs that import told again
     (recompile's module-level ``import os``) to give the same bytecode."""
     module = compile("import os\nfrom os import path as p\n\ndef f(x):\n"
-                     "    return os.getcwd(), os.path.join(x, x), p.join(x), x.upper(),\n"
-                     "        dict.fromkeys(*x), dict.fromkeys(x)\n",
+                     "    return (os.getcwd(), os.path.join(x, x), p.join(x), x.upper(),\n"
+                     "            dict.fromkeys(*x), dict.fromkeys(x))\n",
                      "<m>", "exec")
     code = next(c for c in module.co_consts if hasattr(c, "co_code"))
     assert same_bytecode(code, unveil.recompile(unveil.decompile(code), code))
