@@ -701,14 +701,14 @@ def structure_match(s, head, frame, region):
         case = None
         if s.instrs[pos].op == "COPY" and s.instrs[pos].argval == 1:
             try:
-                case = _case(s, pos, base, subject, True, mpos, Branch, jump_condition)
+                case = _case(s, pos, base, subject, True, mpos)
             except DecompilationError:
                 case = None
         if case is not None and case.fail is not None:
             cases.append(case)
             pos = case.fail
             continue
-        last = _case(s, pos, base, subject, False, mpos, Branch, jump_condition)
+        last = _case(s, pos, base, subject, False, mpos)
         cases.append(last)
         break
     else:
@@ -776,7 +776,7 @@ def _body(s, pos, jumped, base, region, stop):
     return arm.out, end
 
 
-def _case(s, pos, base, subject, copied, mpos, Branch, jump_condition):
+def _case(s, pos, base, subject, copied, mpos):
     instrs = s.instrs
     root = Val()
     if copied:
@@ -809,7 +809,7 @@ def _case(s, pos, base, subject, copied, mpos, Branch, jump_condition):
     gstack = base + [subject] if copied else list(base)
     if copied and instrs[gpos].op == "POP_TOP":
         return _Case(pattern, None, gpos + 1, fail)
-    st = _guard(s, gpos, gstack, Branch, jump_condition)
+    st = _guard(s, gpos, gstack)
     if st is not None:
         if copied:
             sides = [(st.t, st.c, st.e), (st.e, si.negate(st.c), st.t)]
@@ -844,7 +844,7 @@ def _same_code(instrs, a, b):
     return False
 
 
-def _guard(s, gpos, stack, Branch, jump_condition):
+def _guard(s, gpos, stack):
     if gpos >= len(s.instrs):
         return None
     block = s.g.of_instr[gpos]
