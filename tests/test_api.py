@@ -1,6 +1,7 @@
 """The API takes what the CLI takes: paths (``file.py``, ``file.pyc``, with
 ``:qualname``), classes and modules, and its errors about them are
 ``DecompilationError`` s."""
+import dataclasses
 import json.decoder
 import py_compile
 import textwrap
@@ -49,7 +50,7 @@ def test_path_and_qualname_finds_a_function_or_class(files, which):
     assert unveil.decompile(path + ":top").startswith("def top(x, y):")
     assert "def inner():" in unveil.decompile(path + ":Box.size")
     assert "return scale" in unveil.decompile(path + ":Box.size.<locals>.inner")
-    assert unveil.decompile(path + ":Box").startswith('"""A box."""\n')
+    assert unveil.decompile(path + ":Box").startswith('class Box:\n    """A box."""\n')
 
 
 def test_cli_finds_a_function_in_a_pyc(files, capsys):
@@ -59,10 +60,47 @@ def test_cli_finds_a_function_in_a_pyc(files, capsys):
     assert "def size(self, scale):" in capsys.readouterr().out
 
 
-def test_a_class_is_its_body():
+def test_a_class_is_its_class_statement():
     source = unveil.decompile(json.decoder.JSONDecoder)
-    assert "def decode(self, s, _w=WHITESPACE.match):" in source
-    assert "def raw_decode(self, s, idx=0):" in source
+    assert source.startswith("class JSONDecoder(object):\n")
+    assert "    def decode(self, s, _w=WHITESPACE.match):" in source
+    assert "    def raw_decode(self, s, idx=0):" in source
+
+
+@dataclasses.dataclass(frozen=True)
+class Point:
+    x: int = 1
+
+    class Inner(dict, metaclass=type):
+        def get_one(self):
+            return 1
+
+
+def _local_class(n):
+    class Local(Point):
+        y = n
+    return Local
+
+
+@pytest.mark.parametrize("cls, first", [
+    (Point, "@dataclasses.dataclass(frozen=True)\nclass Point:\n"),
+    (Point.Inner, "class Inner(dict, metaclass=type):\n"),
+    (_local_class(3), "class Local(Point):\n    y = n\n"),
+])
+def test_decorators_bases_and_keywords_come_with_the_class(cls, first):
+    decompiled = unveil.decompile_code(cls)
+    assert decompiled.source.startswith(first)
+    assert "_local_class" not in decompiled.source and "def test_" not in decompiled.source  # that class only
+    namespace = {"dataclasses": dataclasses, "Point": Point, "n": 3}
+    exec(compile(decompiled.source, "<decompiled>", "exec"), namespace)
+    rebuilt = namespace[cls.__name__]
+    assert [b.__name__ for b in rebuilt.__mro__] == [b.__name__ for b in cls.__mro__]
+    assert sorted(vars(rebuilt)) == sorted(vars(cls))
+
+
+def test_a_class_body_code_object_is_the_statements_inside_it():
+    body = next(c for c in compile(SOURCE, "<s>", "exec").co_consts if getattr(c, "co_name", "") == "Box")
+    assert unveil.decompile(body).startswith('"""A box."""\ndef size(self, scale=3):')
 
 
 def test_a_module_is_its_code():

@@ -58,12 +58,18 @@ def code_of(obj):
     """The code object behind a function, method, class, module, code object, or a
     path: ``file.py`` or ``file.pyc`` (its module code), ``file.py:qualname`` or
     ``file.pyc:qualname`` (a function or class body in it), as the CLI takes them."""
+    return _located(obj)[0]
+
+
+def _located(obj):
+    """``(code, root)``: the code behind ``obj`` (see :func:`code_of`) and, where it is a
+    class body found inside other code, the code it was found in (else None)."""
     if isinstance(obj, types.CodeType):
-        return obj
+        return obj, None
     if isinstance(obj, (str, os.PathLike)):
         return _path_code(os.fspath(obj))
     if isinstance(obj, types.ModuleType):
-        return _module_code(obj)
+        return _module_code(obj), None
     if isinstance(obj, type):
         return _class_code(obj)
     func = python_function(obj)
@@ -71,11 +77,12 @@ def code_of(obj):
     if not isinstance(code, types.CodeType):
         raise DecompilationError("cannot decompile %r: not a function, code object or .pyc path"
                                  % (obj,))
-    return code
+    return code, None
 
 
 def _path_code(path):
-    """The code of ``file.py``, ``file.pyc``, or of ``qualname`` in ``file:qualname``."""
+    """``(code, root)`` of ``file.py``, ``file.pyc``, or of ``qualname`` in
+    ``file:qualname`` (root: the file's code, where qualname names a class)."""
     qualname = ""
     if not os.path.exists(path):
         head, sep, tail = path.rpartition(":")
@@ -87,10 +94,10 @@ def _path_code(path):
     else:
         code = _compile_file(path)
     if not qualname:
-        return code
+        return code, None
     for name, nested in walk_code(code, ""):
         if name == qualname:
-            return nested
+            return nested, (code if is_class_body(nested) else None)
     raise DecompilationError("%s has no function or class %r" % (path, qualname))
 
 
@@ -126,12 +133,17 @@ def walk_code(code, prefix):
 
 
 def _module_code(module):
-    """A module's code, as its loader gives it (the module is not run again)."""
+    """A module's code, as its loader gives it, or else its source file compiled (a
+    loader such as pytest's assertion rewriter has no ``get_code``); the module is
+    not run again."""
     get_code = getattr(getattr(module, "__loader__", None), "get_code", None)
     try:
         code = get_code(module.__name__) if get_code is not None else None
     except (ImportError, OSError, SyntaxError, ValueError) as exc:
         raise DecompilationError("cannot get the code of module %s: %s" % (module.__name__, exc)) from None
+    path = getattr(module, "__file__", None)
+    if code is None and isinstance(path, str) and path.endswith(".py"):
+        code = _compile_file(path)
     if not isinstance(code, types.CodeType):
         raise DecompilationError("module %s has no Python code (built-in, extension or namespace)"
                                  % module.__name__)
@@ -139,15 +151,16 @@ def _module_code(module):
 
 
 def _class_code(cls):
-    """The body of class ``cls`` as its module's code holds it (the statements written
-    inside its ``class``)."""
+    """``(body, root)``: the body of class ``cls`` as its module's code holds it, and
+    that module code."""
     module = sys.modules.get(cls.__module__)
     if module is None:
         raise DecompilationError("cannot decompile class %s: its module %s is not loaded"
                                  % (cls.__qualname__, cls.__module__))
-    for _, code in walk_code(_module_code(module), ""):
+    root = _module_code(module)
+    for _, code in walk_code(root, ""):
         if is_class_body(code) and class_qualname(code) == cls.__qualname__:
-            return code
+            return code, root
     raise DecompilationError("no class body of %s in the code of module %s"
                              % (cls.__qualname__, cls.__module__))
 
@@ -155,34 +168,17 @@ def _class_code(cls):
 def decompile_code(obj, bindings_prefix="__unveil_"):
     """Decompile ``obj``; return a :class:`Decompiled` (source and bindings).
 
+    A class, or ``path:qualname`` naming one, comes out as its whole ``class``
+    statement (decorators, bases, keywords), decompiled from the code that runs it;
+    a class body's code object alone gives the statements inside the ``class``.
     Objects with no literal form in the code's constants are named
     ``<bindings_prefix><type>_<n>`` in the source (``Decompiled.bindings``)."""
-    code = code_of(obj)
+    code, root = _located(obj)
     func = None if isinstance(obj, (types.CodeType, str, os.PathLike)) else python_function(obj)
     bindings = Bindings(bindings_prefix)
     try:
-        if code.co_flags & inspect.CO_NEWLOCALS:
-            fn = si.Function(code)
-            fn.ctx = FunctionContext(code, bindings)
-            fn.decorators = []
-            if func is not None and func.__code__ is code:
-                signature_values(fn, func, bindings)
-            node = function_def(fn, bindings=bindings)
-            bindings.notes.line.set(node, code.co_firstlineno)
-            if node.name != code.co_name or not code.co_name.isidentifier():
-                node.name = FunctionContext(code).identifier(code.co_name)
-            if code.co_freevars:
-                node = enclosing_scope(node, code.co_freevars)
-            tree = ast.Module(body=[node], type_ignores=[])
-        else:
-            stmts = FunctionContext(code, bindings).statements()
-            body = class_body_statements(bindings.notes, code, stmts) if is_class_body(code) \
-                else docstring_first(bindings.notes, annotated_assignments(stmts, code))
-            tree = ast.Module(body=body or [ast.Pass()], type_ignores=[])
+        tree = _class_statement(root, code, bindings) if root is not None else _tree(code, func, bindings)
         source, lines = unparse_with_origins(tree, bindings.notes.line)
-        if bindings.names:        # the state machine names every code constant, used or not
-            used = {n.id for n in nodes(tree) if isinstance(n, ast.Name)}
-            bindings.names = {k: v for k, v in bindings.names.items() if k in used}
     except DecompilationError:
         raise
     except RecursionError:
@@ -191,11 +187,57 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
         # a bug, never a refusal: one clear error for the caller, the crash as its cause
         raise InternalError("internal error decompiling %s (line %s): %s: %s"
                             % (code.co_name, code.co_firstlineno, type(exc).__name__, exc)) from exc
-    return Decompiled(source + "\n", bindings.names, lines, bindings.lowered.values())
+    used = {n.id for n in nodes(tree) if isinstance(n, ast.Name)}
+    names = {k: v for k, v in bindings.names.items() if k in used}  # the state machine names every constant
+    inside = _nested_codes(code)
+    lowered = [low for lowered_code, low in bindings.lowered.items() if lowered_code in inside]
+    return Decompiled(source + "\n", names, lines, lowered)
+
+
+def _tree(code, func, bindings):
+    """The ``ast.Module`` of ``code``: a function's ``def``, or the statements of a
+    module or class body."""
+    if code.co_flags & inspect.CO_NEWLOCALS:
+        fn = si.Function(code)
+        fn.ctx = FunctionContext(code, bindings)
+        fn.decorators = []
+        if func is not None and func.__code__ is code:
+            signature_values(fn, func, bindings)
+        node = function_def(fn, bindings=bindings)
+        bindings.notes.line.set(node, code.co_firstlineno)
+        if node.name != code.co_name or not code.co_name.isidentifier():
+            node.name = FunctionContext(code).identifier(code.co_name)
+        if code.co_freevars:
+            node = enclosing_scope(node, code.co_freevars)
+        return ast.Module(body=[node], type_ignores=[])
+    stmts = FunctionContext(code, bindings).statements()
+    body = class_body_statements(bindings.notes, code, stmts) if is_class_body(code) \
+        else docstring_first(bindings.notes, annotated_assignments(stmts, code))
+    return ast.Module(body=body or [ast.Pass()], type_ignores=[])
+
+
+def _class_statement(root, body, bindings):
+    """The ``class`` statement whose body is the code ``body``, found in ``root``: the
+    code that runs it is decompiled and its ``ClassDef`` taken out."""
+    parent = next(outer for outer in _nested_codes(root) if body in outer.co_consts)
+    tree = _tree(parent, None, bindings)
+    for node in nodes(tree):
+        if isinstance(node, ast.ClassDef) and bindings.notes.body_code.get(node) is body:
+            return ast.Module(body=[node], type_ignores=[])
+    raise DecompilationError("the class statement of %s is not in the decompiled code of %s "
+                             "(it was lowered to a state machine)" % (body.co_name, parent.co_name))
+
+
+def _nested_codes(code):
+    """``code`` and every code object nested in its constants."""
+    found = [code]
+    for outer in found:  # grows while it is read
+        found += [c for c in outer.co_consts if isinstance(c, types.CodeType)]
+    return found
 
 
 def decompile(obj):
-    """Python source equivalent to ``obj``: a function, method, class (the statements
-    of its body), module, code object, or a ``.py`` / ``.pyc`` path (its module
+    """Python source equivalent to ``obj``: a function, method, class (its ``class``
+    statement), module, code object, or a ``.py`` / ``.pyc`` path (its module
     code; ``path:qualname`` for a function or class in it)."""
     return decompile_code(obj).source

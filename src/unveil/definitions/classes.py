@@ -35,6 +35,7 @@ class ClassBuild(si.Definition):
         node = ast.ClassDef(name=def_name or self.name, bases=self.bases, keywords=self.keywords,
                             body=stmts or [ast.Pass()], decorator_list=list(self.decorators))
         node.type_params = getattr(self, "type_params", [])
+        sub.bindings.notes.body_code.set(node, self.body_fn.code)
         return node
 
 

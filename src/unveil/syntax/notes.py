@@ -49,6 +49,7 @@ class Notes:
         "to_else": "a ``break`` that leaves a loop for its ``else`` clause's end",
         "awaited_call": "the call of an async comprehension's function that 3.11 awaits",
         "assertion": "the ``AssertionError`` an ``assert`` loads (LOAD_ASSERTION_ERROR), not the name's value",
+        "body_code": "the class body code object a ``class`` statement was decompiled from",
     }
 
     __slots__ = tuple(FACTS) + ("_held",)
