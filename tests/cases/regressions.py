@@ -2523,3 +2523,21 @@ def return_from_an_except_clause_in_an_inner_while_true(q, read):
             else:
                 break
     return q.pop()
+
+
+@case((True, None, {"k": 1}, "k"), (True, 2, {"k": 1}, "k"), (False, 2, {"k": 1}, "k"), (True, None, {}, "k"),
+      structured=True)
+def finally_ending_in_an_if_nested_in_an_if(changed, old, env, name):
+    """Regression: requests' ``utils.set_environ`` on 3.12 and 3.13.  The inner
+    ``if``/``else`` of the ``if`` ending a finally body gives each arm its own
+    re-raise in the handler copy; only the outer ``if``'s arms were folded, so the
+    inner ``else`` stayed after a re-raise ("a finally body leaves by a threaded
+    jump to its re-raise")."""
+    try:
+        yield dict(env)
+    finally:
+        if changed:
+            if old is None:
+                del env[name]
+            else:
+                env[name] = old

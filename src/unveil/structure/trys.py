@@ -513,10 +513,16 @@ def _fold_reraising_ifs(notes, stmts):
     """The handler copy with the code after an ``if`` whose arm ends in the final
     ``RERAISE`` made its ``else``: 3.12+ gives each arm of an ``if``/``elif`` ending
     the finally body its own ``RERAISE``, and the structurer, seeing the first arm
-    leave, lays the ``elif`` after it."""
-    for i, st in enumerate(stmts[:-1]):
-        if isinstance(st, ast.If) and not st.orelse and notes.reraise.get(st.body[-1], False):
+    leave, lays the ``elif`` after it.  Arms are folded too (an ``if`` nested in the
+    last ``if``: requests' ``set_environ``)."""
+    for i, st in enumerate(stmts):
+        if not isinstance(st, ast.If):
+            continue
+        st = _replaced(notes, st, body=_fold_reraising_ifs(notes, st.body),
+                       orelse=_fold_reraising_ifs(notes, st.orelse))
+        if i + 1 < len(stmts) and not st.orelse and notes.reraise.get(st.body[-1], False):
             return stmts[:i] + [_replaced(notes, st, orelse=_fold_reraising_ifs(notes, stmts[i + 1:]))]
+        stmts = stmts[:i] + [st] + stmts[i + 1:]
     return stmts
 
 
