@@ -2541,3 +2541,16 @@ def finally_ending_in_an_if_nested_in_an_if(changed, old, env, name):
                 del env[name]
             else:
                 env[name] = old
+
+
+class _Kind:
+    STANDARD, EIGHT_BIT = "standard", "eight-bit"
+
+
+@case((_Kind, 3), (_Kind, 200), (dict, 16))
+def conditional_argument_before_more_arguments(kind, number):
+    """Regression: rich's ``Color.from_ansi`` on 3.12 and 3.13.  The call after a
+    conditional expression is copied into each arm; the copies begin with loads of
+    the later arguments, so they were not shared, and the f-string evaluated before
+    the test was written in both arms ("a copied value would be evaluated twice")."""
+    return dict(name=f"color({number})", type=(kind.STANDARD if number < 16 else kind.EIGHT_BIT), number=number)

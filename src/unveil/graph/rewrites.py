@@ -16,6 +16,10 @@ _EXPRESSION_TAIL = {"BUILD_SLICE", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BU
                     "BINARY_OP", "BINARY_SUBSCR", "BINARY_SLICE", "CALL", "CALL_FUNCTION_EX",
                     "COMPARE_OP", "CONTAINS_OP", "IS_OP", "FORMAT_VALUE", "LOAD_ATTR", "LOAD_METHOD",
                     "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "LIST_TO_TUPLE"}
+#: ops that only push a value (or a call's keyword names): a shared tail may begin with
+#: them before the op that consumes the arms' value (``f(name=s, kind=a if c else b, n=n)``)
+_PUSHES = {"LOAD_FAST", "LOAD_FAST_LOAD_FAST", "LOAD_CONST", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME",
+           "KW_NAMES", "PUSH_NULL"}
 
 
 def share_loop_tests(instrs):
@@ -170,7 +174,7 @@ def share_return_tails(instrs):
             # other way round (3.13: ``if not a is b is None: return 1``)
             cleanup = _after_cleanup(instrs, early, n) and late.end - n == late.start \
                 or _after_cleanup(instrs, late, n) and early.end - n == early.start
-            if n < 2 or not cleanup and (instrs[early.end - n].op not in _EXPRESSION_TAIL or (
+            if n < 2 or not cleanup and (not _consumes_first(instrs, early.end - n, early.end) or (
                     early.end - n == early.start and late.end - n == late.start)):
                 continue
             first = instrs[early.end - n]
@@ -178,6 +182,14 @@ def share_return_tails(instrs):
             jump.handler, jump.index = first.handler, first.index
             instrs[early.end - n] = jump
             break
+
+
+def _consumes_first(instrs, start, end):
+    """Whether the tail ``instrs[start:end]`` consumes a value before it computes anything
+    else: it starts with an expression op, after nothing but pushes."""
+    while start < end - 1 and instrs[start].op in _PUSHES:
+        start += 1
+    return instrs[start].op in _EXPRESSION_TAIL
 
 
 def _reachable(instrs):
