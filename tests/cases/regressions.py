@@ -2554,3 +2554,37 @@ def conditional_argument_before_more_arguments(kind, number):
     the later arguments, so they were not shared, and the f-string evaluated before
     the test was written in both arms ("a copied value would be evaluated twice")."""
     return dict(name=f"color({number})", type=(kind.STANDARD if number < 16 else kind.EIGHT_BIT), number=number)
+
+
+class _Live:
+    def __init__(self, started, fail):
+        self.lock, self.started, self.fail, self.log = _Lock(), started, fail, []
+
+    def refresh(self):
+        if self.fail:
+            raise ValueError("refresh")
+        self.log.append("refreshed")
+
+
+class _Lock:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+@case((_Live(True, False),), (_Live(False, False),), (_Live(False, True),), structured=True)
+def with_body_returning_early_then_try_except(live):
+    """Guard for the shared-tail rule above (rich's ``Live.start``): the with's exit
+    call after the early ``return`` and the one at the with's end are alike, and
+    begin with pushes (``None, None, None``) before the call, but after a statement,
+    not after an arm's value; sharing them left the stack short ("stack underflow")."""
+    with live.lock:
+        if live.started:
+            return
+        try:
+            live.refresh()
+        except ValueError:
+            live.log.append("failed")
+        live.started = True
