@@ -2399,7 +2399,6 @@ def while_ending_a_with_body_and_an_arm_returning(lines, line):
     return line
 
 
-
 class _Transport:
     def __init__(self, buf, closing, fail=False):
         self.buf, self.closing, self.fail, self.log = list(buf), closing, fail, []
@@ -2554,3 +2553,47 @@ def conditional_argument_before_more_arguments(kind, number):
     the later arguments, so they were not shared, and the f-string evaluated before
     the test was written in both arms ("a copied value would be evaluated twice")."""
     return dict(name=f"color({number})", type=(kind.STANDARD if number < 16 else kind.EIGHT_BIT), number=number)
+
+
+class _Stop(Exception):
+    pass
+
+
+@case(([1, 2, 3], 5, 9), ([], 1, 0), ([1], 1, 3))
+def while_in_a_try_left_only_by_its_test_and_a_raise(a, c, x):
+    """sympy's ANTLR parser: a ``while`` ending a try body whose only way out in the
+    try raises; its test leaves past the try's range (the code after the try, or a
+    jump there the exception table leaves uncovered, 3.11), which is where it goes on."""
+    try:
+        while a:
+            if c == len(a):
+                raise _Stop(c)
+            a.pop()
+    except _Stop as e:
+        x = e.args
+    return x
+
+
+@case(([1, 2, 3], 2), ([1, 2, 3], 0), ([], 1), ([3, 1, 2], 5), ([5, 3], 1))
+def while_in_a_try_finally_left_only_by_its_test_and_a_raise(a, c):
+    """sympy's ANTLR parser methods: a ``while`` ending a try body with except and
+    finally clauses, whose ways out in the try are the raises of an ``if``/``elif``/
+    ``else`` chain; its test leaves past the try's range, to the finally body's copy."""
+    log = []
+    try:
+        log.append("enter")
+        while a:
+            la = a.pop()
+            if la == 1:
+                log.append(1)
+            elif la == c:
+                raise _Stop(la)
+            else:
+                raise ValueError(la)
+    except _Stop as e:
+        log.append(e.args)
+    except ValueError:
+        log.append("bad")
+    finally:
+        log.append("exit")
+    return log

@@ -117,6 +117,12 @@ class Graph:
                 and self._starts_with_exit_copy(outs[0]) and outs[0].handler != around:
             return outs[0]
         same_try = [s for s in exits if s.handler == around or s in enclosing]
+        # (a loop that ends its try's body and whose ways out in that try all raise
+        # goes on where it leaves the try: ``try: while a: if c: raise E`` then
+        # ``except E:``; its test fails past the try's range)
+        leaving = [s for s in exits if s not in same_try and not self._only_raises(s, loop)]
+        if same_try and leaving and all(self._only_raises(s, loop) for s in same_try):
+            same_try = leaving
         # (the next except clause of a try in the loop is inside the loop, though only
         # its way out comes back: it runs under the same cleanup handler as the clauses
         # before it)
