@@ -2597,3 +2597,55 @@ def while_in_a_try_finally_left_only_by_its_test_and_a_raise(a, c):
     finally:
         log.append("exit")
     return log
+
+
+class _Noting:
+    """A context manager that notes its enter and exit in a log, and keeps exceptions."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("in")
+
+    def __exit__(self, *exc):
+        self.log.append("out")
+        return False
+
+
+def _stop_at_two(log, x):
+    if x == 2:
+        raise _Stop(x)
+    log.append(x)
+
+
+@case(([1, 2, 3],), ([1, 3],), ([],), ([2],))
+def return_from_an_except_clause_in_a_with_in_a_for(p):
+    """3.12+: ``return`` from an except clause in a ``with`` in a ``for`` moves the
+    value under the with's exit (``SWAP 2``), runs the exit copy, which 3.12 lays out
+    after the loop's end, and drops the iterator: a return, no place a ``break`` goes."""
+    log = []
+    for x in p:
+        with _Noting(log):
+            try:
+                _stop_at_two(log, x)
+            except _Stop:
+                return log
+    log.append("end")
+    return log
+
+
+@case(([1, 2, 3],), ([1, 3],), ([],), ([2],), same_bytecode=True)
+def return_from_an_except_clause_in_a_with_in_a_while(p):
+    """The same in a ``while`` (3.12+), whose try body goes on through the with's exit
+    to the loop's test: the ``continue`` that reads as is said by nothing (the
+    ``with`` ends the loop body)."""
+    log = []
+    while p:
+        x = p.pop()
+        with _Noting(log):
+            try:
+                _stop_at_two(log, x)
+            except _Stop:
+                return log
+    return log

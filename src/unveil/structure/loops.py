@@ -34,9 +34,11 @@ def structure_loop(s, loop, frame, region):
 
 
 def _drop_final_continue(body):
-    """A ``continue`` that ends a loop body (or the arms of its last if/try) says nothing."""
+    """A ``continue`` that ends a loop body (or the arms of its last if/try) says nothing;
+    nor does one that ends the statement it leaves last (a try body's ``continue``
+    through the exit of the ``with`` that a ``continue`` follows, 3.12+)."""
     if body and isinstance(body[-1], ast.Continue):
-        return body[:-1]
+        return _drop_final_continue(body[:-1])
     last = body[-1] if body else None
     if isinstance(last, ast.If):
         last.body = _drop_final_continue(last.body) or [ast.Pass()]
@@ -155,7 +157,8 @@ def _for_follow(s, loop, exit_pos):
     inner = {b.handler for b in loop.body if b.handler != loop.header.handler}
     candidates = sorted(t for t in targets if (t > exit_pos or else_leaves and _leaves_try(s, loop, t))
                         and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, exit_pos, t)
-                        and not _ends_inner_clause(s, loop, t) and s.through_jumps(t) != exit_pos
+                        and not _ends_inner_clause(s, loop, t) and not _returns_through_with(s, t)
+                        and s.through_jumps(t) != exit_pos
                         and (t not in s.g.block_at or s.g.block_at[t].handler not in inner))
     if candidates:
         return candidates[0]
@@ -182,6 +185,16 @@ def _ends_inner_clause(s, loop, pos):
     block = s.g.block_at.get(pos)
     return block is not None and s.instrs[pos].op == "POP_EXCEPT" \
         and any(p in loop.body and p.handler != loop.header.handler for p in block.preds)
+
+
+def _returns_through_with(s, pos):
+    """Whether ``pos`` moves a value under a ``with``'s exit, runs the exit copy and
+    returns the value: a ``return`` from the with's body (from an except clause in it,
+    laid out after the loop on 3.12+), no place a ``break`` goes to."""
+    block = s.g.block_at.get(pos)
+    return block is not None and not block.succs and s.instrs[pos].op == "SWAP" \
+        and s.instrs[pos].argval == 2 and s.g.starts_with_exit_copy(block) \
+        and s.instrs[block.end - 1].op == "RETURN_VALUE"
 
 
 def _reached_normally(loop):
