@@ -2649,3 +2649,18 @@ def return_from_an_except_clause_in_a_with_in_a_while(p):
             except _Stop:
                 return log
     return log
+
+
+@case(([0, 1, 2], {0: 0, 1: 1, 2: 0, 5: 0}, 0, 3, 5), ([0, 1], {0: 1, 1: 1, 5: 1}, 0, 3, 5),
+      ([0, 1], {}, 0, 2, 5), ([], {}, 0, 0, 0), ([1], {1: 0}, 2, 2, 1))
+def break_and_while_test_both_jump_to_the_for_header(b, c, d, e, x):
+    """3.10, 3.11 (sympy's trigsimp): a ``while`` ending a ``for`` body, whose test and
+    ``break`` both jump to the for's ``continue`` jump: no else clause between them."""
+    seen = []
+    for a in b:
+        seen.append(a)
+        while c and d != e:
+            if x in c and c[a] * c[x] + c[e] == 0:
+                break
+            d += 1
+    return seen, d

@@ -171,11 +171,25 @@ def _for_follow(s, loop, exit_pos):
                 and [i.op for i in s.instrs[block.start:block.end]] == ["POP_TOP"] \
                 and s.instrs[block.end].op == "POP_EXCEPT" and _leaves_try(s, loop, block.end):
             return block.end
+    # (a break that jumps to where the test leaves, which jumps on to the enclosing
+    # loop's header, skips no else clause)
     outer = _enclosing_loop(s, loop)
     if outer is not None and exit_pos != outer.header.start \
-            and outer.header.start in {s.through_jumps(t) for t in targets}:
+            and outer.header.start in {s.through_jumps(t) for t in targets if not _jumps_via(s, t, exit_pos)}:
         return outer.header.start  # a break over an else clause, threaded to the next iteration
     return exit_pos if exit_pos < len(s.instrs) else None
+
+
+def _jumps_via(s, pos, via):
+    """Whether the chain of blocks holding only ``JUMP`` from ``pos`` passes ``via``."""
+    for _ in range(16):
+        if pos == via:
+            return True
+        if pos is None or pos >= len(s.instrs) or s.instrs[pos].op != "JUMP" \
+                or s.g.of_instr[pos].start != pos:
+            return False
+        pos = s.instrs[pos].target
+    return False
 
 
 def _ends_inner_clause(s, loop, pos):
