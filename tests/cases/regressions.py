@@ -2399,7 +2399,6 @@ def while_ending_a_with_body_and_an_arm_returning(lines, line):
     return line
 
 
-
 class _Transport:
     def __init__(self, buf, closing, fail=False):
         self.buf, self.closing, self.fail, self.log = list(buf), closing, fail, []
@@ -2588,3 +2587,114 @@ def with_body_returning_early_then_try_except(live):
         except ValueError:
             live.log.append("failed")
         live.started = True
+
+
+class _Stop(Exception):
+    pass
+
+
+@case(([1, 2, 3], 5, 9), ([], 1, 0), ([1], 1, 3))
+def while_in_a_try_left_only_by_its_test_and_a_raise(a, c, x):
+    """sympy's ANTLR parser: a ``while`` ending a try body whose only way out in the
+    try raises; its test leaves past the try's range (the code after the try, or a
+    jump there the exception table leaves uncovered, 3.11), which is where it goes on."""
+    try:
+        while a:
+            if c == len(a):
+                raise _Stop(c)
+            a.pop()
+    except _Stop as e:
+        x = e.args
+    return x
+
+
+@case(([1, 2, 3], 2), ([1, 2, 3], 0), ([], 1), ([3, 1, 2], 5), ([5, 3], 1))
+def while_in_a_try_finally_left_only_by_its_test_and_a_raise(a, c):
+    """sympy's ANTLR parser methods: a ``while`` ending a try body with except and
+    finally clauses, whose ways out in the try are the raises of an ``if``/``elif``/
+    ``else`` chain; its test leaves past the try's range, to the finally body's copy."""
+    log = []
+    try:
+        log.append("enter")
+        while a:
+            la = a.pop()
+            if la == 1:
+                log.append(1)
+            elif la == c:
+                raise _Stop(la)
+            else:
+                raise ValueError(la)
+    except _Stop as e:
+        log.append(e.args)
+    except ValueError:
+        log.append("bad")
+    finally:
+        log.append("exit")
+    return log
+
+
+class _Noting:
+    """A context manager that notes its enter and exit in a log, and keeps exceptions."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("in")
+
+    def __exit__(self, *exc):
+        self.log.append("out")
+        return False
+
+
+def _stop_at_two(log, x):
+    if x == 2:
+        raise _Stop(x)
+    log.append(x)
+
+
+@case(([1, 2, 3],), ([1, 3],), ([],), ([2],))
+def return_from_an_except_clause_in_a_with_in_a_for(p):
+    """3.12+: ``return`` from an except clause in a ``with`` in a ``for`` moves the
+    value under the with's exit (``SWAP 2``), runs the exit copy, which 3.12 lays out
+    after the loop's end, and drops the iterator: a return, no place a ``break`` goes."""
+    log = []
+    for x in p:
+        with _Noting(log):
+            try:
+                _stop_at_two(log, x)
+            except _Stop:
+                return log
+    log.append("end")
+    return log
+
+
+@case(([1, 2, 3],), ([1, 3],), ([],), ([2],), same_bytecode=True)
+def return_from_an_except_clause_in_a_with_in_a_while(p):
+    """The same in a ``while`` (3.12+), whose try body goes on through the with's exit
+    to the loop's test: the ``continue`` that reads as is said by nothing (the
+    ``with`` ends the loop body)."""
+    log = []
+    while p:
+        x = p.pop()
+        with _Noting(log):
+            try:
+                _stop_at_two(log, x)
+            except _Stop:
+                return log
+    return log
+
+
+@case(([0, 1, 2], {0: 0, 1: 1, 2: 0, 5: 0}, 0, 3, 5), ([0, 1], {0: 1, 1: 1, 5: 1}, 0, 3, 5),
+      ([0, 1], {}, 0, 2, 5), ([], {}, 0, 0, 0), ([1], {1: 0}, 2, 2, 1))
+def break_and_while_test_both_jump_to_the_for_header(b, c, d, e, x):
+    """3.10, 3.11 (sympy's trigsimp): a ``while`` ending a ``for`` body, whose test and
+    ``break`` both jump to the for's ``continue`` jump: no else clause between them."""
+    seen = []
+    for a in b:
+        seen.append(a)
+        while c and d != e:
+            if x in c and c[a] * c[x] + c[e] == 0:
+                break
+            d += 1
+    return seen, d

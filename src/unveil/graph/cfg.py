@@ -114,9 +114,15 @@ class Graph:
         # out stays inside (an ``if`` arm that runs code and returns: pdb.Pdb.default)
         outs = [s for s in loop.header.succs if s not in loop.body]
         if around is not None and len(outs) == 1 and self._is_with_cleanup(around) \
-                and self._starts_with_exit_copy(outs[0]) and outs[0].handler != around:
+                and self.starts_with_exit_copy(outs[0]) and outs[0].handler != around:
             return outs[0]
         same_try = [s for s in exits if s.handler == around or s in enclosing]
+        # (a loop that ends its try's body and whose ways out in that try all raise
+        # goes on where it leaves the try: ``try: while a: if c: raise E`` then
+        # ``except E:``; its test fails past the try's range)
+        leaving = [s for s in exits if s not in same_try and not self._only_raises(s, loop)]
+        if same_try and leaving and all(self._only_raises(s, loop) for s in same_try):
+            same_try = leaving
         # (the next except clause of a try in the loop is inside the loop, though only
         # its way out comes back: it runs under the same cleanup handler as the clauses
         # before it)
@@ -127,7 +133,7 @@ class Graph:
         # outside the try the loop runs in ends a ``with`` around the loop.)
         going_on = []
         for s in exits:
-            if self._starts_with_exit_copy(s) and s.handler == loop.header.handler:
+            if self.starts_with_exit_copy(s) and s.handler == loop.header.handler:
                 last = self.instrs[s.end - 1]
                 if last.op != "JUMP":
                     continue  # the with exit then the function's return
@@ -305,7 +311,7 @@ class Graph:
         ops = [i.op for i in self.instrs[handler[0]:handler[0] + 2]]
         return ops == ["PUSH_EXC_INFO", "WITH_EXCEPT_START"]
 
-    def _starts_with_exit_copy(self, block):
+    def starts_with_exit_copy(self, block):
         """A terminal block that starts with a ``with`` exit call (``None, None, None``),
         after moving a value to return below the exit (``return x`` in the ``with``)."""
         start = block.start + (self.instrs[block.start].op == "SWAP" and self.instrs[block.start].argval == 2)

@@ -34,9 +34,11 @@ def structure_loop(s, loop, frame, region):
 
 
 def _drop_final_continue(body):
-    """A ``continue`` that ends a loop body (or the arms of its last if/try) says nothing."""
+    """A ``continue`` that ends a loop body (or the arms of its last if/try) says nothing;
+    nor does one that ends the statement it leaves last (a try body's ``continue``
+    through the exit of the ``with`` that a ``continue`` follows, 3.12+)."""
     if body and isinstance(body[-1], ast.Continue):
-        return body[:-1]
+        return _drop_final_continue(body[:-1])
     last = body[-1] if body else None
     if isinstance(last, ast.If):
         last.body = _drop_final_continue(last.body) or [ast.Pass()]
@@ -155,7 +157,8 @@ def _for_follow(s, loop, exit_pos):
     inner = {b.handler for b in loop.body if b.handler != loop.header.handler}
     candidates = sorted(t for t in targets if (t > exit_pos or else_leaves and _leaves_try(s, loop, t))
                         and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, exit_pos, t)
-                        and not _ends_inner_clause(s, loop, t) and s.through_jumps(t) != exit_pos
+                        and not _ends_inner_clause(s, loop, t) and not _returns_through_with(s, t)
+                        and s.through_jumps(t) != exit_pos
                         and (t not in s.g.block_at or s.g.block_at[t].handler not in inner))
     if candidates:
         return candidates[0]
@@ -168,11 +171,25 @@ def _for_follow(s, loop, exit_pos):
                 and [i.op for i in s.instrs[block.start:block.end]] == ["POP_TOP"] \
                 and s.instrs[block.end].op == "POP_EXCEPT" and _leaves_try(s, loop, block.end):
             return block.end
+    # (a break that jumps to where the test leaves, which jumps on to the enclosing
+    # loop's header, skips no else clause)
     outer = _enclosing_loop(s, loop)
     if outer is not None and exit_pos != outer.header.start \
-            and outer.header.start in {s.through_jumps(t) for t in targets}:
+            and outer.header.start in {s.through_jumps(t) for t in targets if not _jumps_via(s, t, exit_pos)}:
         return outer.header.start  # a break over an else clause, threaded to the next iteration
     return exit_pos if exit_pos < len(s.instrs) else None
+
+
+def _jumps_via(s, pos, via):
+    """Whether the chain of blocks holding only ``JUMP`` from ``pos`` passes ``via``."""
+    for _ in range(16):
+        if pos == via:
+            return True
+        if pos is None or pos >= len(s.instrs) or s.instrs[pos].op != "JUMP" \
+                or s.g.of_instr[pos].start != pos:
+            return False
+        pos = s.instrs[pos].target
+    return False
 
 
 def _ends_inner_clause(s, loop, pos):
@@ -182,6 +199,16 @@ def _ends_inner_clause(s, loop, pos):
     block = s.g.block_at.get(pos)
     return block is not None and s.instrs[pos].op == "POP_EXCEPT" \
         and any(p in loop.body and p.handler != loop.header.handler for p in block.preds)
+
+
+def _returns_through_with(s, pos):
+    """Whether ``pos`` moves a value under a ``with``'s exit, runs the exit copy and
+    returns the value: a ``return`` from the with's body (from an except clause in it,
+    laid out after the loop on 3.12+), no place a ``break`` goes to."""
+    block = s.g.block_at.get(pos)
+    return block is not None and not block.succs and s.instrs[pos].op == "SWAP" \
+        and s.instrs[pos].argval == 2 and s.g.starts_with_exit_copy(block) \
+        and s.instrs[block.end - 1].op == "RETURN_VALUE"
 
 
 def _reached_normally(loop):
