@@ -277,7 +277,7 @@ class FunctionContext:
             self._graph = Graph(list(self.instrs))
         else:
             self._graph.reset_loops()   # the attempt before may have changed them
-        stmts = _with_asserts(self.bindings.notes, _clean(rewrite_guarded_while(Structurer(self, self._graph).body())))
+        stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, rewrite_guarded_while(Structurer(self, self._graph).body())))
         if not self.has_locals():
             stmts = without_copied_returns(stmts)
         check_single_use(stmts, self.bindings.notes)
@@ -344,11 +344,40 @@ def _is_lambda(defn):
     return isinstance(defn, si.Function) and defn.code.co_name == "<lambda>"
 
 
-def _clean(stmts):
-    """Drop the implicit ``return None`` at the end of a body."""
-    if stmts and isinstance(stmts[-1], ast.Return) and (
-            stmts[-1].value is None or (isinstance(stmts[-1].value, ast.Constant) and stmts[-1].value.value is None)):
+def _returns_none(st):
+    return isinstance(st, ast.Return) and (
+        st.value is None or (isinstance(st.value, ast.Constant) and st.value.value is None))
+
+
+def _clean(notes, stmts):
+    """Drop the implicit ``return None`` at the end of a body, and its copies (``after_exit``)
+    that end the body of a with, or the statements a try's finally body runs after, where
+    that statement ends the function: 3.10+ compile the body falling off its end and then
+    returning alike (only a ``NOP`` on the return's own line tells them apart).  The
+    ``return None`` after such a with (the way on when its exit suppresses an exception)
+    goes with it."""
+    if stmts and _returns_none(stmts[-1]):
         stmts = stmts[:-1]
+    todo = [stmts]
+    while todo:     # the lists that end the function (an elif chain is a thousand nested ifs)
+        body = todo.pop()
+        if len(body) > 1 and _returns_none(body[-1]) and isinstance(body[-2], (ast.With, ast.AsyncWith)) \
+                and _returns_none(body[-2].body[-1]) and body[-2].body[-1] in notes.after_exit:
+            del body[-1]
+        st = body[-1] if body else None
+        if isinstance(st, ast.If):
+            todo += [st.body, st.orelse]
+            continue
+        if isinstance(st, (ast.With, ast.AsyncWith)):
+            lists = [st.body]
+        elif isinstance(st, ast.Try) and st.finalbody:
+            lists = [st.orelse or st.body] + [h.body for h in st.handlers]
+        else:
+            continue
+        for inner in lists:
+            if len(inner) > 1 and _returns_none(inner[-1]) and inner[-1] in notes.after_exit:
+                del inner[-1]
+            todo.append(inner)
     return stmts
 
 

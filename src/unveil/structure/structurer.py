@@ -168,7 +168,7 @@ class Structurer:
                 tail = self._constant_return(pos, frame)
                 if tail and not self._written_after(tail, copied, pos):
                     # return (a constant is loaded only after the exit copy)
-                    frame.run(tail)
+                    self._run_after_exit(tail, frame)
                     return None
                 if self.return_through_enclosing(pos, frame, region):
                     return None
@@ -226,7 +226,7 @@ class Structurer:
                 pos = after
                 tail = self._constant_return(pos, frame)
                 if tail:
-                    frame.run(tail)  # ``return`` (of a value loaded before or after the copies)
+                    self._run_after_exit(tail, frame)  # ``return`` (of a value loaded before or after the copies)
                     return True
                 if getattr(outer.elide, "keeps_order", False) and self.return_tail(pos, outer):
                     # the copies ran no code (an except clause's end): 3.13 copied the
@@ -267,6 +267,14 @@ class Structurer:
         for _ in range(iterators):  # a new list: the old one may be a branch's saved stack
             frame.stack = frame.stack[:-2] + frame.stack[-1:]
         return run[:1] if run[0].op == "RETURN_VALUE" else run
+
+    @staticmethod
+    def _run_after_exit(tail, frame):
+        """Run the return ``tail`` found after exit copies; a constant it loads there is
+        noted (``after_exit``): the implicit return, if the statement ends the function."""
+        frame.run(tail)
+        if len(tail) == 2 and frame.out and isinstance(frame.out[-1], ast.Return):
+            frame.notes.after_exit.set(frame.out[-1])
 
     def _written_after(self, tail, start, end):
         """Whether the return ``tail`` is on a line after every line of the exit copy
