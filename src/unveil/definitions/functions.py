@@ -235,7 +235,15 @@ class FunctionContext:
             return generics.bind_type_param(target, value)
         if isinstance(value, si.TypeAlias):
             return frame.emit(generics.alias_statement(target, value))
-        frame.emit(_import_statement(frame.notes, target, value))
+        stmt = _import_statement(frame.notes, target, value)
+        if isinstance(stmt, ast.ImportFrom):
+            module = _import_module(frame.notes, value)
+            last = frame.out[-1] if frame.out else None
+            if isinstance(last, ast.ImportFrom) and frame.notes.import_of.get(last) is module:
+                last.names += stmt.names   # ``from m import a, b``: the names one import binds
+                return
+            frame.notes.import_of.set(stmt, module)
+        frame.emit(stmt)
 
     # -- results ----------------------------------------------------------------
     def statements(self):
@@ -765,6 +773,14 @@ def _def_then_name(frame, fn):
     return name(fn.code.co_name)
 
 
+def _import_module(notes, value):
+    """The IMPORT_NAME value an IMPORT_FROM value came from."""
+    module = notes.imported_from.get(value)[0]
+    while module not in notes.imported:  # ``import a.b.c as d`` walks a chain
+        module = notes.imported_from.get(module)[0]
+    return module
+
+
 def _import_statement(notes, target, value):
     """``import a.b [as c]`` or ``from m import x [as y]`` from a store of an import."""
     local = target.id
@@ -777,9 +793,8 @@ def _import_statement(notes, target, value):
         if asname is None:
             return ast.Import(names=[ast.alias(name=modname, asname=None)])
         return ast.Import(names=[ast.alias(name=modname, asname=asname)])
-    module, attr = notes.imported_from.get(value)
-    while module not in notes.imported:  # ``import a.b.c as d`` walks a chain
-        module = notes.imported_from.get(module)[0]
+    attr = notes.imported_from.get(value)[1]
+    module = _import_module(notes, value)
     modname, fromlist, level = notes.imported.get(module)
     if not fromlist:
         return ast.Import(names=[ast.alias(name=modname, asname=local)])

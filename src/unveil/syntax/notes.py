@@ -49,6 +49,8 @@ class Notes:
         "to_else": "a ``break`` that leaves a loop for its ``else`` clause's end",
         "awaited_call": "the call of an async comprehension's function that 3.11 awaits",
         "assertion": "the ``AssertionError`` an ``assert`` loads (LOAD_ASSERTION_ERROR), not the name's value",
+        "import_of": "the IMPORT_NAME value a ``from m import x`` statement names: the next name "
+                     "imported from that value joins the statement",
         "after_exit": "a ``return`` of a constant loaded only after a with's exit or a finally body "
                       "ran: at the end of the function, the implicit return after the statement",
     }
