@@ -461,3 +461,36 @@ def break_inside_try_body_in_for_loop(n, stop):
             seen.append("div0")
             continue
     return seen
+
+
+@case(("7",), ("2",), ("x",), same_bytecode=True)
+def else_clause_never_ending(text):
+    # the except clause returns, the else clause returns or raises: the code after
+    # the body is the else clause (laid out before the clauses), not code after the try
+    try:
+        number = int(text)
+    except ValueError:
+        return -1
+    else:
+        if number > 3:
+            return number
+        raise KeyError(number)
+
+
+@case((0,), (1,), (None,), same_bytecode=True)
+def else_clause_at_the_end(position):
+    log = []
+
+    def reset():
+        try:
+            value = position + 1
+        except TypeError:
+            pass
+        else:
+            if value != 1:
+                log.append("setstate")
+            else:
+                log.append("reset")
+
+    reset()
+    return log

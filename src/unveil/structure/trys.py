@@ -167,7 +167,7 @@ def structure_try(s, block, handler, frame, region):
         frame.emit(ast.Try(body=body, handlers=[], orelse=[], finalbody=final or [ast.Pass()]))
         return exit_
     handlers = _clauses(hframe.out)
-    orelse, exit_ = _else_clause(s, exit_, _one(s, h_exits, "except clauses"), frame, region)
+    orelse, exit_ = _else_clause(s, exit_, _one(s, h_exits, "except clauses"), frame, region, hblock.start)
     frame.emit(ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=[]))
     return exit_
 
@@ -360,14 +360,26 @@ def return_tail(s, pos):
     return None
 
 
-def _else_clause(s, exit_, after, frame, region):
+def _else_clause(s, exit_, after, frame, region, handlers=None):
     """The ``else`` clause between the try body's exit and the handlers' exit.
 
     An else clause may end in return/raise (3.12+ copies small exit blocks into
-    each path): then only the handlers reach what follows.
+    each path): then only the handlers reach what follows.  Where the clauses
+    never go on, the code the body goes on to is an else clause that never ends
+    when it lies between the body and the clauses (``handlers``, their start),
+    where the compiler writes an else clause: the code after a try comes after
+    its clauses.
     """
     if exit_ is None:
         return [], after
+    if after is None and handlers is not None and _ends_before(s.instrs, exit_, handlers):
+        else_frame = Frame(s.ctx, frame.stack)
+        else_exits = []
+        end = s.seq(exit_, else_frame, region.child(stop=handlers, exits=else_exits))
+        else_frame.flush_parallel()
+        if end is not None or else_exits:
+            raise DecompilationError("else clause at %d goes on" % exit_)
+        return else_frame.out, None
     if after is None or same_target(s.instrs, exit_, after):
         return [], exit_
     if past_clause_ends(s.instrs, exit_) == past_clause_ends(s.instrs, after):
@@ -385,6 +397,15 @@ def _else_clause(s, exit_, after, frame, region):
     if region.exits is not None:
         region.exits.extend(else_exits)
     return else_frame.out, after
+
+
+def _ends_before(instrs, start, stop):
+    """Whether the code from ``start`` to ``stop`` is more than a return, jumps only
+    inside itself and never reaches ``stop``."""
+    run = instrs[start:stop]
+    if len(run) <= 2 or run[-1].op not in EXITS:
+        return False
+    return all(i.target is None or start <= i.target < stop for i in run)
 
 
 def _one(s, exits, what):
