@@ -494,3 +494,30 @@ def else_clause_at_the_end(position):
 
     reset()
     return log
+
+
+@case(({"a": 1}, "a"), ({"a": None}, "a"), ({}, "b"), (None, "a"))
+def try_in_else_clause_or_after(table, key):
+    # an else clause going on to the code after the try (identical on 3.8, 3.9, 3.11;
+    # 3.12+ lay handlers out last and its end is not told from the code after the try)
+    try:
+        found = table.copy()
+    except AttributeError:
+        return "no table"
+    else:
+        try:
+            value = found[key]
+        except KeyError:
+            return "missing"
+        else:
+            if value is None:
+                return "none"
+    try:
+        size = len(table)
+    except TypeError:
+        return "no size"
+    try:
+        value = table[key] + size
+    except KeyError:
+        return "missing"
+    return value
