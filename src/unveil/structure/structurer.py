@@ -480,6 +480,8 @@ class Structurer:
         if t_kind in _JUMP_KINDS or e_kind in _JUMP_KINDS:
             return self.branch_out(state, t_kind, e_kind, frame, region)
         if mpos is None:
+            mpos = self.jumped_over(state, region)
+        if mpos is None:
             return self.branch_no_merge(state, frame, region, chain_end)
         stack = list(frame.stack)
 
@@ -500,6 +502,29 @@ class Structurer:
         if getattr(state, first) == mpos:
             return merge(mpos)
         return _Descend(getattr(state, first), arm, region.child(stop=mpos), merge)
+
+    def jumped_over(self, st, region):
+        """Where an ``if``/``else`` goes on whose else arm never does (it returns or
+        raises): the target of the jump that ends the first arm, over the second, when
+        no code of the two arms goes anywhere else.  (Its arms do not meet: without
+        it, the first arm would take the code after the if as its own, and an
+        ``elif`` arm going on too a copy of it.)"""
+        first, second = sorted((st.t, st.e))
+        jump = self.instrs[second - 1] if first < second else None
+        if jump is None or jump.op != "JUMP" or jump.target <= second or jump.target >= len(self.instrs):
+            return None
+        end = jump.target
+        if self.g.of_instr[end].start != end or self.jump_kind(end, region) not in (None, "stop") \
+                or (region.stop is not None and end > region.stop):
+            return None
+        pos = first
+        while pos < end:
+            b = self.g.of_instr[pos]
+            if (region.blocks is not None and b not in region.blocks) \
+                    or any(not first <= x.start <= end for x in b.succs):
+                return None
+            pos = b.end
+        return end
 
     def flows_into(self, pos, target, region):
         """Whether every way on from ``pos`` reaches ``target``, staying in ``region``
