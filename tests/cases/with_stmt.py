@@ -302,8 +302,6 @@ def with_ending_the_function(flag, suppress):
         if flag:
             with Recorder(log, "b", suppress):
                 log.append("body")
-                if suppress:
-                    raise KeyError("k")
 
     def nested():
         with Recorder(log, "c"):
