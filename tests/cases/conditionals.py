@@ -217,3 +217,19 @@ def if_on_container_truthiness(lst):
         return "many"
     else:
         return "empty"
+
+
+@case(((1, 2),), ("ab",), (3,), (("a", ""),), same_bytecode=True)
+def else_arm_returns_before_shared_tail(cmd):
+    # the if/elif arms go on to the loop, the else arm returns: the loop is written
+    # once, after the if (not in each arm that goes on)
+    if isinstance(cmd, tuple):
+        items = cmd
+    elif isinstance(cmd, str):
+        items = [cmd]
+    else:
+        return False
+    for item in items:
+        if not item:
+            return False
+    return True

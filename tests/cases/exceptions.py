@@ -461,3 +461,63 @@ def break_inside_try_body_in_for_loop(n, stop):
             seen.append("div0")
             continue
     return seen
+
+
+@case(("7",), ("2",), ("x",), same_bytecode=True)
+def else_clause_never_ending(text):
+    # the except clause returns, the else clause returns or raises: the code after
+    # the body is the else clause (laid out before the clauses), not code after the try
+    try:
+        number = int(text)
+    except ValueError:
+        return -1
+    else:
+        if number > 3:
+            return number
+        raise KeyError(number)
+
+
+@case((0,), (1,), (None,), same_bytecode=True)
+def else_clause_at_the_end(position):
+    log = []
+
+    def reset():
+        try:
+            value = position + 1
+        except TypeError:
+            pass
+        else:
+            if value != 1:
+                log.append("setstate")
+            else:
+                log.append("reset")
+
+    reset()
+    return log
+
+
+@case(({"a": 1}, "a"), ({"a": None}, "a"), ({}, "b"), (None, "a"))
+def try_in_else_clause_or_after(table, key):
+    # an else clause going on to the code after the try (identical on 3.8, 3.9, 3.11;
+    # 3.12+ lay handlers out last and its end is not told from the code after the try)
+    try:
+        found = table.copy()
+    except AttributeError:
+        return "no table"
+    else:
+        try:
+            value = found[key]
+        except KeyError:
+            return "missing"
+        else:
+            if value is None:
+                return "none"
+    try:
+        size = len(table)
+    except TypeError:
+        return "no size"
+    try:
+        value = table[key] + size
+    except KeyError:
+        return "missing"
+    return value

@@ -28,7 +28,7 @@ def import_dotted_as_alias(x, y):
     return osp.__name__ == "posixpath" or osp.__name__ == "ntpath", [c.get("v") for c in root], isinstance([], cabc.Sequence), ET.__name__
 
 
-@case()
+@case(same_bytecode=True)   # one statement per from-import, its names together
 def from_import_forms():
     from collections import OrderedDict, defaultdict
     from collections import Counter as C

@@ -284,3 +284,39 @@ def with_inside_finally(fail):
         with Recorder(log, "f") as f:
             log.append(f)
     return log
+
+
+@case((True, False), (False, False), (True, True), same_bytecode=True)
+def with_ending_the_function(flag, suppress):
+    # the with (and the try/finally) end the nested functions: the implicit return
+    # after them, not a ``return None`` in their bodies
+    log = []
+
+    def plain():
+        with Recorder(log, "a", suppress):
+            log.append("body")
+            if suppress:
+                raise KeyError("k")
+
+    def in_if():
+        if flag:
+            with Recorder(log, "b", suppress):
+                log.append("body")
+
+    def nested():
+        with Recorder(log, "c"):
+            with Recorder(log, "d", suppress):
+                log.append("body")
+
+    def in_finally():
+        if not flag:
+            try:
+                log.append("try")
+            finally:
+                log.append("finally")
+
+    plain()
+    in_if()
+    nested()
+    in_finally()
+    return log

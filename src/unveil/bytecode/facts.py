@@ -129,6 +129,11 @@ ANNOTATIONS_ARE_PAIRS = PY >= (3, 10)
 #: list, set and dict comprehensions run in their function's scope (3.12+, PEP 709), not their own
 COMPREHENSIONS_INLINED = PY >= (3, 12)
 
+#: exception handlers are cold code the compiler moves to the end (3.12+): the code a try
+#: body goes on to lies before its clauses whether it is the try's else clause or follows
+#: the try (only where the handlers of a try nested in it go tells them apart)
+HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
+
 #: MAKE_FUNCTION pops the function's qualified name above its code (before 3.11)
 MAKE_FUNCTION_POPS_QUALNAME = PY < (3, 11)
 

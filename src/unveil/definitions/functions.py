@@ -235,7 +235,15 @@ class FunctionContext:
             return generics.bind_type_param(target, value)
         if isinstance(value, si.TypeAlias):
             return frame.emit(generics.alias_statement(target, value))
-        frame.emit(_import_statement(frame.notes, target, value))
+        stmt = _import_statement(frame.notes, target, value)
+        if isinstance(stmt, ast.ImportFrom):
+            module = _import_module(frame.notes, value)
+            last = frame.out[-1] if frame.out else None
+            if isinstance(last, ast.ImportFrom) and frame.notes.import_of.get(last) is module:
+                last.names += stmt.names   # ``from m import a, b``: the names one import binds
+                return
+            frame.notes.import_of.set(stmt, module)
+        frame.emit(stmt)
 
     # -- results ----------------------------------------------------------------
     def statements(self):
@@ -277,7 +285,7 @@ class FunctionContext:
             self._graph = Graph(list(self.instrs))
         else:
             self._graph.reset_loops()   # the attempt before may have changed them
-        stmts = _with_asserts(self.bindings.notes, _clean(rewrite_guarded_while(Structurer(self, self._graph).body())))
+        stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, rewrite_guarded_while(Structurer(self, self._graph).body())))
         if not self.has_locals():
             stmts = without_copied_returns(stmts)
         check_single_use(stmts, self.bindings.notes)
@@ -344,11 +352,40 @@ def _is_lambda(defn):
     return isinstance(defn, si.Function) and defn.code.co_name == "<lambda>"
 
 
-def _clean(stmts):
-    """Drop the implicit ``return None`` at the end of a body."""
-    if stmts and isinstance(stmts[-1], ast.Return) and (
-            stmts[-1].value is None or (isinstance(stmts[-1].value, ast.Constant) and stmts[-1].value.value is None)):
+def _returns_none(st):
+    return isinstance(st, ast.Return) and (
+        st.value is None or (isinstance(st.value, ast.Constant) and st.value.value is None))
+
+
+def _clean(notes, stmts):
+    """Drop the implicit ``return None`` at the end of a body, and its copies (``after_exit``)
+    that end the body of a with, or the statements a try's finally body runs after, where
+    that statement ends the function: 3.10+ compile the body falling off its end and then
+    returning alike (only a ``NOP`` on the return's own line tells them apart).  The
+    ``return None`` after such a with (the way on when its exit suppresses an exception)
+    goes with it."""
+    if stmts and _returns_none(stmts[-1]):
         stmts = stmts[:-1]
+    todo = [stmts]
+    while todo:     # the lists that end the function (an elif chain is a thousand nested ifs)
+        body = todo.pop()
+        if len(body) > 1 and _returns_none(body[-1]) and isinstance(body[-2], (ast.With, ast.AsyncWith)) \
+                and _returns_none(body[-2].body[-1]) and body[-2].body[-1] in notes.after_exit:
+            del body[-1]
+        st = body[-1] if body else None
+        if isinstance(st, ast.If):
+            todo += [st.body, st.orelse]
+            continue
+        if isinstance(st, (ast.With, ast.AsyncWith)):
+            lists = [st.body]
+        elif isinstance(st, ast.Try) and st.finalbody:
+            lists = [st.orelse or st.body] + [h.body for h in st.handlers]
+        else:
+            continue
+        for inner in lists:
+            if len(inner) > 1 and _returns_none(inner[-1]) and inner[-1] in notes.after_exit:
+                del inner[-1]
+            todo.append(inner)
     return stmts
 
 
@@ -736,6 +773,14 @@ def _def_then_name(frame, fn):
     return name(fn.code.co_name)
 
 
+def _import_module(notes, value):
+    """The IMPORT_NAME value an IMPORT_FROM value came from."""
+    module = notes.imported_from.get(value)[0]
+    while module not in notes.imported:  # ``import a.b.c as d`` walks a chain
+        module = notes.imported_from.get(module)[0]
+    return module
+
+
 def _import_statement(notes, target, value):
     """``import a.b [as c]`` or ``from m import x [as y]`` from a store of an import."""
     local = target.id
@@ -748,9 +793,8 @@ def _import_statement(notes, target, value):
         if asname is None:
             return ast.Import(names=[ast.alias(name=modname, asname=None)])
         return ast.Import(names=[ast.alias(name=modname, asname=asname)])
-    module, attr = notes.imported_from.get(value)
-    while module not in notes.imported:  # ``import a.b.c as d`` walks a chain
-        module = notes.imported_from.get(module)[0]
+    attr = notes.imported_from.get(value)[1]
+    module = _import_module(notes, value)
     modname, fromlist, level = notes.imported.get(module)
     if not fromlist:
         return ast.Import(names=[ast.alias(name=modname, asname=local)])

@@ -168,7 +168,7 @@ class Structurer:
                 tail = self._constant_return(pos, frame)
                 if tail and not self._written_after(tail, copied, pos):
                     # return (a constant is loaded only after the exit copy)
-                    frame.run(tail)
+                    self._run_after_exit(tail, frame)
                     return None
                 if self.return_through_enclosing(pos, frame, region):
                     return None
@@ -226,7 +226,7 @@ class Structurer:
                 pos = after
                 tail = self._constant_return(pos, frame)
                 if tail:
-                    frame.run(tail)  # ``return`` (of a value loaded before or after the copies)
+                    self._run_after_exit(tail, frame)  # ``return`` (of a value loaded before or after the copies)
                     return True
                 if getattr(outer.elide, "keeps_order", False) and self.return_tail(pos, outer):
                     # the copies ran no code (an except clause's end): 3.13 copied the
@@ -267,6 +267,14 @@ class Structurer:
         for _ in range(iterators):  # a new list: the old one may be a branch's saved stack
             frame.stack = frame.stack[:-2] + frame.stack[-1:]
         return run[:1] if run[0].op == "RETURN_VALUE" else run
+
+    @staticmethod
+    def _run_after_exit(tail, frame):
+        """Run the return ``tail`` found after exit copies; a constant it loads there is
+        noted (``after_exit``): the implicit return, if the statement ends the function."""
+        frame.run(tail)
+        if len(tail) == 2 and frame.out and isinstance(frame.out[-1], ast.Return):
+            frame.notes.after_exit.set(frame.out[-1])
 
     def _written_after(self, tail, start, end):
         """Whether the return ``tail`` is on a line after every line of the exit copy
@@ -472,6 +480,8 @@ class Structurer:
         if t_kind in _JUMP_KINDS or e_kind in _JUMP_KINDS:
             return self.branch_out(state, t_kind, e_kind, frame, region)
         if mpos is None:
+            mpos = self.jumped_over(state, region)
+        if mpos is None:
             return self.branch_no_merge(state, frame, region, chain_end)
         stack = list(frame.stack)
 
@@ -492,6 +502,29 @@ class Structurer:
         if getattr(state, first) == mpos:
             return merge(mpos)
         return _Descend(getattr(state, first), arm, region.child(stop=mpos), merge)
+
+    def jumped_over(self, st, region):
+        """Where an ``if``/``else`` goes on whose else arm never does (it returns or
+        raises): the target of the jump that ends the first arm, over the second, when
+        no code of the two arms goes anywhere else.  (Its arms do not meet: without
+        it, the first arm would take the code after the if as its own, and an
+        ``elif`` arm going on too a copy of it.)"""
+        first, second = sorted((st.t, st.e))
+        jump = self.instrs[second - 1] if first < second else None
+        if jump is None or jump.op != "JUMP" or jump.target <= second or jump.target >= len(self.instrs):
+            return None
+        end = jump.target
+        if self.g.of_instr[end].start != end or self.jump_kind(end, region) not in (None, "stop") \
+                or (region.stop is not None and end > region.stop):
+            return None
+        pos = first
+        while pos < end:
+            b = self.g.of_instr[pos]
+            if (region.blocks is not None and b not in region.blocks) \
+                    or any(not first <= x.start <= end for x in b.succs):
+                return None
+            pos = b.end
+        return end
 
     def flows_into(self, pos, target, region):
         """Whether every way on from ``pos`` reaches ``target``, staying in ``region``

@@ -9,6 +9,7 @@ the generator StopIteration wrapper, inlined-comprehension restores) are
 import ast
 import copy
 
+from ..bytecode import facts
 from ..bytecode.opcodes import EXITS
 from ..errors import DecompilationError
 from ..graph.blocks import past_clause_ends, past_pop_except, same_target
@@ -167,7 +168,7 @@ def structure_try(s, block, handler, frame, region):
         frame.emit(ast.Try(body=body, handlers=[], orelse=[], finalbody=final or [ast.Pass()]))
         return exit_
     handlers = _clauses(hframe.out)
-    orelse, exit_ = _else_clause(s, exit_, _one(s, h_exits, "except clauses"), frame, region)
+    orelse, exit_ = _else_clause(s, exit_, _one(s, h_exits, "except clauses"), frame, region, hblock.start)
     frame.emit(ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=[]))
     return exit_
 
@@ -360,14 +361,27 @@ def return_tail(s, pos):
     return None
 
 
-def _else_clause(s, exit_, after, frame, region):
+def _else_clause(s, exit_, after, frame, region, handlers=None):
     """The ``else`` clause between the try body's exit and the handlers' exit.
 
     An else clause may end in return/raise (3.12+ copies small exit blocks into
-    each path): then only the handlers reach what follows.
+    each path): then only the handlers reach what follows.  Where the clauses
+    never go on, the code the body goes on to is an else clause when it lies
+    between the body and the clauses (``handlers``, their start), where the
+    compiler writes an else clause: the code after a try comes after its clauses
+    (see :func:`_else_end`).
     """
     if exit_ is None:
         return [], after
+    end = _else_end(s, exit_, handlers, region) if after is None and handlers is not None else False
+    if end is not False:
+        else_frame = Frame(s.ctx, frame.stack)
+        else_exits = []
+        stop = handlers if end is None else end
+        if s.seq(exit_, else_frame, region.child(stop=stop, exits=else_exits)) != end or else_exits:
+            raise DecompilationError("else clause at %d does not end where it jumps" % exit_)
+        else_frame.flush_parallel()
+        return else_frame.out, end
     if after is None or same_target(s.instrs, exit_, after):
         return [], exit_
     if past_clause_ends(s.instrs, exit_) == past_clause_ends(s.instrs, after):
@@ -385,6 +399,29 @@ def _else_clause(s, exit_, after, frame, region):
     if region.exits is not None:
         region.exits.extend(else_exits)
     return else_frame.out, after
+
+
+def _else_end(s, start, stop, region):
+    """Whether the code from ``start`` to ``stop`` (a try's clauses) is the try's else
+    clause: more than a return, jumping only inside itself, and ending there (a return
+    or raise) or at one place past ``stop``, where it goes on (False if not; else that
+    place, or None).  Where handlers are laid out last, only the body of a try in it
+    whose clauses come before ``stop`` (compiled before the clauses of the try it is
+    the else clause of) tells, and it must end there."""
+    instrs = s.instrs
+    run = instrs[start:stop]
+    if len(run) <= 2:
+        return False
+    outside = {i.target for i in run if i.target is not None and not start <= i.target < stop}
+    if facts.HANDLERS_LAID_OUT_LAST and (outside or not any(
+            i.handler is not None and not i.handler[2] and start <= i.handler[0] < stop for i in run)):
+        return False
+    if len(outside) > 1 or not (run[-1].op in EXITS or run[-1].op == "JUMP" and run[-1].target in outside):
+        return False
+    end = outside.pop() if outside else None
+    if end is not None and (end < stop or s.jump_kind(end, region) not in (None, "stop")):
+        return False
+    return end
 
 
 def _one(s, exits, what):

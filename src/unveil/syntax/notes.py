@@ -50,6 +50,10 @@ class Notes:
         "awaited_call": "the call of an async comprehension's function that 3.11 awaits",
         "assertion": "the ``AssertionError`` an ``assert`` loads (LOAD_ASSERTION_ERROR), not the name's value",
         "body_code": "the class body code object a ``class`` statement was decompiled from",
+        "import_of": "the IMPORT_NAME value a ``from m import x`` statement names: the next name "
+                     "imported from that value joins the statement",
+        "after_exit": "a ``return`` of a constant loaded only after a with's exit or a finally body "
+                      "ran: at the end of the function, the implicit return after the statement",
     }
 
     __slots__ = tuple(FACTS) + ("_held",)
