@@ -510,7 +510,7 @@ def function_def(fn, def_name=None, bindings=None):
     decls = []
     if sub.globals:
         decls.append(ast.Global(names=sorted(sub.globals)))
-    nonlocals = sub.nonlocals | {identifier(n) for n in _stored_by_comprehensions(code)}
+    nonlocals = sub.nonlocals | {identifier(n) for n in _stored_by_comprehensions(code) | _unused_free(code)}
     if nonlocals:
         decls.append(ast.Nonlocal(names=sorted(nonlocals)))
     body = _docstring(code, sub.instrs) + decls + body   # a docstring first, or it is none
@@ -546,6 +546,14 @@ def enclosing_scope(node, freevars):
                             type_comment=None, body=body + [node, ast.Return(value=name(node.name))])
     outer.type_params = []
     return outer
+
+
+def _unused_free(code):
+    """Free variables that no instruction of ``code`` loads, stores, deletes or passes on
+    to nested code: declared ``nonlocal`` and never used (types._cell_factory's ``nonlocal
+    a``).  Without the declaration the function would not close over them."""
+    used = {i.argval for i in decoder.read(code) if "DEREF" in i.opname or "CLOSURE" in i.opname}
+    return {n for n in code.co_freevars if n not in used and n.isidentifier() and not n.startswith("__class")}
 
 
 def _stored_by_comprehensions(code):
