@@ -94,7 +94,7 @@ FAILURES = ("differs", "crash", "recompile error", "exec error in decompiled", "
 
 def skip_reason(name):
     """The documented reason ``name`` is not executed, or ``None``."""
-    if not all(part.isidentifier() for part in name.split(".")):
+    if not all(part.isidentifier() for part in name.split(".")) and not name.startswith("_sysconfigdata_"):
         return "not importable: %r is no dotted name (a script, e.g. python-config.py)" % name
     if name.rpartition(".")[2] == "__main__":
         return SKIP["__main__"]
@@ -627,7 +627,8 @@ def run_one(name, path, timeout, src):
         return {"module": name, "file": path, "status": "skipped", "detail": reason}
     tmp = tempfile.mkdtemp(prefix="unveil-modjudge-")
     out = os.path.join(tmp, "result.json")
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0")
+    # the stdlib's distutils, not the one setuptools' .pth file puts first (3.8-3.11)
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0", SETUPTOOLS_USE_DISTUTILS="stdlib")
     env.pop("PYTHONPATH", None)
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", name, path, out, src]
     t0 = time.perf_counter()

@@ -449,3 +449,16 @@ def getattr_setattr_overrides(v):
     except AttributeError as e:
         err = str(e)
     return d.store, d.xyz, err, getattr(d, "nope", "default")
+
+
+@case()
+def class_body_setting_its_own_module_and_qualname():
+    # re._constants.error and zoneinfo.ZoneInfo set __module__ (found by the module judge)
+    class Error(Exception):
+        __module__ = "re"
+
+    class Other:
+        __qualname__ = "Renamed"
+        x = __qualname__
+
+    return Error.__module__, Other.__qualname__, Other.x
