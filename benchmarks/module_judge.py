@@ -724,7 +724,7 @@ def main():
     if args.versions is not None:
         sys.path.insert(0, HERE)
         import bench_functions
-        extra = ["--jobs", str(args.jobs), "--timeout", str(args.timeout), "--quiet"]
+        extra = ["--jobs", str(args.jobs), "--timeout", str(args.timeout)] + (["--quiet"] if args.quiet else [])
         if args.modules:
             extra += ["--modules"] + args.modules
         if args.package:

@@ -29,12 +29,16 @@ SLICE = ("selectors", "getpass", "os", "subprocess", "tempfile", "threading", "a
          "uuid", "posixpath")
 
 # Modules of the slice that do not come out "same", per version: {module: reason}.
+# The fixture judges all modules at once (~15 s idle, two workers); a loaded machine
+# needs more than pytest-timeout's default minute.
+pytestmark = pytest.mark.timeout(600)
+
 KNOWN = {(3, 8): {}, (3, 9): {}, (3, 10): {}, (3, 11): {}, (3, 12): {}, (3, 13): {}}
 
 
 @pytest.fixture(scope="module")
 def report():
-    rep = judge.run_all(judge.module_files(SLICE), timeout=120, jobs=1)
+    rep = judge.run_all(judge.module_files(SLICE), timeout=120, jobs=2)
     print()
     print(judge.table([rep]))
     print(judge.details([rep]))
@@ -49,7 +53,13 @@ def test_module_behaves_the_same(report, name):
         assert rec["status"] != "same", "%s comes out the same now: remove it from KNOWN" % name
         pytest.xfail(known)
     assert rec["status"] == "same", "%s: %s: %s" % (name, rec["status"], rec.get("detail"))
-    assert rec["names"] > 5 and rec["functions"] > 0, "the judge compared next to nothing: %s" % rec
+    assert rec["names"] > 5, "the judge compared next to nothing: %s" % rec
+
+
+def test_the_slice_compared_functions_and_classes(report):
+    """bisect's and heapq's functions are C ones by the end (``from _bisect import *``),
+    so functions are counted over the slice."""
+    assert sum(r.get("functions", 0) for r in report.values()) > 300
 
 
 # The comparison itself, on namespaces of small programs: a planted difference is found.
