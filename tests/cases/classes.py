@@ -449,3 +449,36 @@ def getattr_setattr_overrides(v):
     except AttributeError as e:
         err = str(e)
     return d.store, d.xyz, err, getattr(d, "nope", "default")
+
+
+@case()
+def class_body_setting_its_own_module_and_qualname():
+    # re._constants.error and zoneinfo.ZoneInfo set __module__ (found by the module judge)
+    class Error(Exception):
+        __module__ = "re"
+
+    class Other:
+        __qualname__ = "Renamed"
+        x = __qualname__
+
+    return Error.__module__, Other.__qualname__, Other.x
+
+
+@case()
+def private_attributes_written_as_in_the_class():
+    # asyncio.futures.Future's self.__log_traceback: 3.13's __static_attributes__ records
+    # the name as written (__x), so the text must say self.__x, not self._Holder__x
+    class Holder:
+        def __init__(self):
+            self.__x = 1
+
+        def get(self):
+            return self.__x, (lambda: self.__x)()
+
+        def drop(self):
+            del self.__x
+
+    h = Holder()
+    got = h.get()
+    h.drop()
+    return got, vars(h), sorted(getattr(Holder, "__static_attributes__", ()))

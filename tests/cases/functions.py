@@ -409,3 +409,14 @@ def lambda_passed_to_a_call_is_not_a_decorator(n):
     doubled = apply(lambda x: x * 2)
     keyed = sorted(range(n), key=lambda x: -x)
     return doubled, keyed
+
+
+@case((5,),)
+def nonlocal_declared_and_never_used(n):
+    # types._cell_factory: ``nonlocal a`` alone makes f close over a; found by the module judge
+    a = n
+
+    def f():
+        nonlocal a
+
+    return f.__closure__[0].cell_contents, f.__code__.co_freevars

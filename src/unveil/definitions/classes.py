@@ -57,11 +57,20 @@ def class_body_statements(notes, code, stmts):
 
 
 def _class_body(notes, stmts, code):
+    """The body without what the compiler wrote: its preamble (``__module__ = __name__``,
+    then ``__qualname__``, 3.13's ``__firstlineno__``: each dropped once, and only before
+    the first statement of the source), the epilogue, ``__classcell__``.  The body's own
+    ``__module__ = 're'`` or ``__qualname__ = ...`` is kept (re._constants.error)."""
     out = []
+    preamble = set()
     for st in stmts:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
                 and st.targets[0].id in _CLASS_PREAMBLE:
-            continue
+            target = st.targets[0].id
+            if target in _CLASS_EPILOGUE or not out and target not in preamble and (
+                    target != "__module__" or isinstance(st.value, ast.Name) and st.value.id == "__name__"):
+                preamble.add(target)
+                continue
         if _assigns_type_params(st):
             continue
         if isinstance(st, ast.Return) and _is_classcell(st.value):

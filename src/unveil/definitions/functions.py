@@ -12,7 +12,7 @@ import types
 
 from ..bytecode import decoder, facts
 from ..bytecode.canonical import normalise
-from ..bytecode.code_objects import argument_count, identifier, is_scope
+from ..bytecode.code_objects import argument_count, identifier, is_class_body, is_scope
 from ..bytecode.opcodes import NO_NEXT
 from ..errors import DecompilationError
 from ..fallback import statemachine
@@ -82,6 +82,10 @@ class FunctionContext:
         self._stable = None  # see stable_names()
         self._graph = None   # the control-flow graph, shared by the structuring attempts
         self._free = None    # see _free_names()
+        # the class whose private names (``__x``, compiled as ``_C__x``) this code's text is
+        # written inside of: set only for code nested in a class body of the same text, never
+        # for a method decompiled on its own (its text is compiled outside the class)
+        self.private_class = None
 
     # -- what the simulator asks ---------------------------------------------
     def constant(self, value):
@@ -212,7 +216,18 @@ class FunctionContext:
 
     def subcontext(self, code):
         """The context decompiling ``code``, nested in this one's (the same bindings)."""
-        return FunctionContext(code, self.bindings)
+        sub = FunctionContext(code, self.bindings)
+        sub.private_class = code.co_name if is_class_body(code) else self.private_class
+        return sub
+
+    def attribute(self, attr):
+        """``attr`` as the text writes it: ``__x`` for ``_C__x`` inside class ``C``, as the
+        source had it (3.13's ``__static_attributes__`` records the name unmangled)."""
+        cls = (self.private_class or "").lstrip("_")
+        prefix = "_%s__" % cls
+        if cls and attr.startswith(prefix) and len(attr) > len(prefix) and not attr.endswith("__"):
+            return attr[len(prefix) - 2:]
+        return attr
 
     def define(self, frame, target, value):
         """Store of a function, class or import: the statement that makes it."""
@@ -543,11 +558,12 @@ def function_def(fn, def_name=None, bindings=None):
     """``def``/``async def`` node for a :class:`~unveil.structure.stackitems.Function`."""
     code = fn.code
     sub = FunctionContext(code, bindings if bindings is not None else fn.ctx.bindings)
+    sub.private_class = fn.ctx.private_class if fn.ctx is not None else None
     body = sub.statements()
     decls = []
     if sub.globals:
         decls.append(ast.Global(names=sorted(sub.globals)))
-    nonlocals = sub.nonlocals | {identifier(n) for n in _stored_by_comprehensions(code)}
+    nonlocals = sub.nonlocals | {identifier(n) for n in _stored_by_comprehensions(code) | _unused_free(code)}
     if nonlocals:
         decls.append(ast.Nonlocal(names=sorted(nonlocals)))
     body = _docstring(code, sub.instrs) + decls + body   # a docstring first, or it is none
@@ -583,6 +599,14 @@ def enclosing_scope(node, freevars):
                             type_comment=None, body=body + [node, ast.Return(value=name(node.name))])
     outer.type_params = []
     return outer
+
+
+def _unused_free(code):
+    """Free variables that no instruction of ``code`` loads, stores, deletes or passes on
+    to nested code: declared ``nonlocal`` and never used (types._cell_factory's ``nonlocal
+    a``).  Without the declaration the function would not close over them."""
+    used = {i.argval for i in decoder.read(code) if "DEREF" in i.opname or "CLOSURE" in i.opname}
+    return {n for n in code.co_freevars if n not in used and n.isidentifier() and not n.startswith("__class")}
 
 
 def _stored_by_comprehensions(code):

@@ -485,12 +485,12 @@ def _delete_name(f, ins):
 
 @handles("LOAD_ATTR")
 def _load_attr(f, ins):
-    f.push(ast.Attribute(value=f.pop(), attr=ins.argval, ctx=ast.Load()))
+    f.push(ast.Attribute(value=f.pop(), attr=f.ctx.attribute(ins.argval), ctx=ast.Load()))
 
 
 @handles("LOAD_METHOD")
 def _load_method(f, ins):
-    f.push(ast.Attribute(value=f.pop(), attr=ins.argval, ctx=ast.Load()))
+    f.push(ast.Attribute(value=f.pop(), attr=f.ctx.attribute(ins.argval), ctx=ast.Load()))
     f.push(NULL)
 
 
@@ -507,12 +507,12 @@ def _load_super_attr(f, ins):
 @handles("STORE_ATTR")
 def _store_attr(f, ins):
     obj = f.pop()
-    f.store(ast.Attribute(value=obj, attr=ins.argval, ctx=ast.Store()))
+    f.store(ast.Attribute(value=obj, attr=f.ctx.attribute(ins.argval), ctx=ast.Store()))
 
 
 @handles("DELETE_ATTR")
 def _delete_attr(f, ins):
-    f.emit(ast.Delete(targets=[ast.Attribute(value=f.pop(), attr=ins.argval, ctx=ast.Del())]))
+    f.emit(ast.Delete(targets=[ast.Attribute(value=f.pop(), attr=f.ctx.attribute(ins.argval), ctx=ast.Del())]))
 
 
 @handles("PUSH_NULL")
