@@ -123,3 +123,11 @@ def test_errors_about_paths_are_decompilation_errors(tmp_path, files):
             unveil.decompile(path)
     with pytest.raises(unveil.DecompilationError, match="has no Python code"):
         unveil.decompile(__import__("sys"))
+
+
+def test_a_statement_after_a_joined_from_import_keeps_its_own_line():
+    source = "from os.path import join, split\n\n\nclass C:\n    pass\n"
+    decompiled = unveil.decompile_code(compile(source, "<s>", "exec"))
+    out = decompiled.source.splitlines()
+    assert out[0] == "from os.path import join, split"
+    assert decompiled.lines[out.index("class C:")] == 4

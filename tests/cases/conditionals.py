@@ -233,3 +233,23 @@ def else_arm_returns_before_shared_tail(cmd):
         if not item:
             return False
     return True
+
+
+@case(({"posix": 1}, []), ({"nt": "7"}, []), ({"nt": "x"}, []), ({}, []), same_bytecode=True)
+def elif_arm_ending_in_a_try_before_a_raising_else(names, log):
+    """os's module body (3.11): the ``elif`` arm ends in a try and the ``else`` raises.
+    The if's arms meet past the elif, but the elif's own branch, which has no merge
+    point, structured its arm on past that meeting point: the code after the if
+    was written into it too (and a module body ending there was refused)."""
+    if "posix" in names:
+        log.append(1)
+    elif "nt" in names:
+        log.append(2)
+        try:
+            log.append(int(names["nt"]))
+        except ValueError:
+            pass
+    else:
+        raise ImportError("no os specific module found")
+    log.append(3)
+    return log

@@ -256,6 +256,7 @@ class FunctionContext:
             last = frame.out[-1] if frame.out else None
             if isinstance(last, ast.ImportFrom) and frame.notes.import_of.get(last) is module:
                 last.names += stmt.names   # ``from m import a, b``: the names one import binds
+                frame.line = None          # as a statement put: the next begins on its own line
                 return
             frame.notes.import_of.set(stmt, module)
         frame.emit(stmt)

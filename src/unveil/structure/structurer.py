@@ -42,10 +42,12 @@ class Region:
         self.parent = parent
         self.depth = None         # stack depth at a try body's entry (values above it flow out)
         self.within = blocks      # the blocks of the nearest try or with body, if any
+        self.meets = False        # stop is where the arms of an enclosing if meet
 
     def child(self, **kw):
         r = Region(self.stop, self.loop, self.handler, self.blocks, self.elide, self.exits, self)
         r.depth = self.depth
+        r.meets = self.meets and "stop" not in kw
         for k, v in kw.items():
             setattr(r, k, v)
         # (kept, not looked up through the parents: each arm of an elif chain is a region
@@ -501,7 +503,7 @@ class Structurer:
 
         if getattr(state, first) == mpos:
             return merge(mpos)
-        return _Descend(getattr(state, first), arm, region.child(stop=mpos), merge)
+        return _Descend(getattr(state, first), arm, region.child(stop=mpos, meets=True), merge)
 
     def jumped_over(self, st, region):
         """Where an ``if``/``else`` goes on whose else arm never does (it returns or
@@ -802,8 +804,19 @@ class Structurer:
         exits = region.exits
         known_exits = len(exits) if exits is not None else 0
         arm = Frame(self.ctx, body_stack, since=frame.last_emit)
-        end = self.seq(body_pos, arm, region.child(stop=None))
+        end = self.seq(body_pos, arm, region.child(stop=region.stop if region.meets else None))
         arm.flush_parallel()
+        if end is not None and end == region.stop and region.meets:
+            # the side runs to where the enclosing if's arms meet (an ``elif`` whose own
+            # else arm raises): the other side is the else arm, up to there as well
+            other = Frame(self.ctx, rest_stack, since=frame.last_emit)
+            other_end = self.seq(rest_pos, other, region.child(stop=region.stop))
+            if other_end not in (None, region.stop):
+                raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
+            other.flush_parallel()
+            frame.emit(_if(test, arm.out, other.out))
+            frame.stack = arm.stack if other_end is None else other.stack
+            return region.stop
         if end is not None:
             raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
         if exits is not None and len(exits) > known_exits:
