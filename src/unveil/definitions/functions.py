@@ -614,10 +614,10 @@ def _stored_by_comprehensions(code):
     """Free variables of ``code`` that a comprehension in it binds (a walrus): in source
     the binding is ``code``'s, which must declare them ``nonlocal``."""
     found = set()
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType) and const.co_name in COMPREHENSIONS:
-            stored = {i.argval for i in decoder.read(const) if i.opname == "STORE_DEREF"}
-            found |= (stored | _stored_by_comprehensions(const)) & set(code.co_freevars)
+    for nested in code.co_consts:
+        if isinstance(nested, types.CodeType) and nested.co_name in COMPREHENSIONS:
+            stored = {i.argval for i in decoder.read(nested) if i.opname == "STORE_DEREF"}
+            found |= (stored | _stored_by_comprehensions(nested)) & set(code.co_freevars)
     return found
 
 
