@@ -2698,3 +2698,35 @@ def break_and_while_test_both_jump_to_the_for_header(b, c, d, e, x):
                 break
             d += 1
     return seen, d
+
+
+@case(([3, 1, 5], 2, []), ([3, 4], -1, []), ([], 0, []), ([0, 2], 9, []), structured=True)
+def while_in_a_for_ending_in_an_if_that_returns(items, cut, log):
+    """Regression: rich's ``Segment.divide`` on 3.8 and 3.9.  The while's test and its
+    ``break`` both leave to the for's header, before the loop; the ``if`` arm that
+    returns, laid out after the while's body, was taken for code past an else clause
+    ("jump into a while loop's else clause from its body"; a generator was refused)."""
+    for item in items:
+        while item:
+            if item < cut:
+                log.append(("small", item))
+                break
+            item -= 1
+            if cut == -1:
+                log.append("stop")
+                return log
+    return log
+
+
+@case(([3, 1, 5], 2), ([3, 4], -1), ([], 0), structured=True)
+def generator_with_a_while_in_a_for_ending_in_an_if_that_returns(items, cut):
+    """The same shape in a generator (no state machine to fall back on)."""
+    for item in items:
+        while item:
+            if item < cut:
+                break
+            yield item
+            item -= 1
+            if cut == -1:
+                return
+    yield "end"

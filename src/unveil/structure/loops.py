@@ -156,7 +156,7 @@ def _for_follow(s, loop, exit_pos):
     # from a clause laid out after the loop (3.12+), is no place a ``break`` goes to)
     inner = {b.handler for b in loop.body if b.handler != loop.header.handler}
     candidates = sorted(t for t in targets if (t > exit_pos or else_leaves and _leaves_try(s, loop, t))
-                        and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, exit_pos, t)
+                        and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, loop, exit_pos, t)
                         and not _ends_inner_clause(s, loop, t) and not _returns_through_with(s, t)
                         and s.through_jumps(t) != exit_pos
                         and (t not in s.g.block_at or s.g.block_at[t].handler not in inner))
@@ -259,11 +259,13 @@ def _ends(s, pos):
     return block is not None and not block.succs
 
 
-def _jumped_over(s, exit_pos, target):
-    """The loop's exit is only a jump past ``target``, a block that returns or raises:
-    ``target`` is an ``if c: return`` after the loop's last test, not code past an
-    else clause (which would have to fall into it)."""
-    return s.through_jumps(exit_pos) > target and _ends(s, target)
+def _jumped_over(s, loop, exit_pos, target):
+    """The loop's exit is only a jump past ``target``, a block that returns or raises,
+    or a jump back to an enclosing loop's header (3.8/3.9 ``for: while c: ... if d:
+    return``): ``target`` is an ``if c: return`` after the loop's last test, not code
+    past an else clause (which would have to fall into it)."""
+    exit_to = s.through_jumps(exit_pos)
+    return (exit_to > target or exit_to < loop.header.start) and _ends(s, target)
 
 
 def _enclosing_loop(s, loop):
