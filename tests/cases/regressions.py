@@ -2730,3 +2730,54 @@ def generator_with_a_while_in_a_for_ending_in_an_if_that_returns(items, cut):
             if cut == -1:
                 return
     yield "end"
+
+
+@case(("abcab", "b"), ("aaaa", "z"), ("", "a"), ("xbx", "x"), structured=True)
+def while_chained_test_with_break_then_return_of_a_call(text, mark):
+    """Guard (``http.cookies._unquote``, 3.10 and 3.12): ``return "".join(res)`` is
+    copied after the loop's chained test and after the ``break``.  Sharing the copies,
+    which begin with pushes after statements, sent the ``break`` past the test's
+    cleanup ("jump into a while loop's else clause from its body")."""
+    i, n, res = 0, len(text), []
+    while 0 <= i < n:
+        k = text.find(mark, i)
+        if k < 0:
+            res.append(text[i:])
+            break
+        res.append(text[i:k])
+        i = k + 1
+    return _joined(res)
+
+
+def _joined(parts):
+    return "".join(parts)
+
+
+def _scan(items):
+    if not items:
+        raise StopIteration
+    return items.pop()
+
+
+@case((True, [3, 2, 1], 0), (False, [1], 5), (False, [], 1), (True, [0, 0], 2), structured=True)
+def while_true_with_a_raising_try_then_a_try_going_back_to_the_header(reset, items, s):
+    """Regression: json.decoder.JSONArray and mailbox.MH.get_sequences on 3.12 and
+    3.13.  The second try's body goes back to the loop's header, which lies before
+    it; the code from there to its clauses (the whole loop body) was taken for its
+    else clause ("jump back into the loop")."""
+    log = []
+    if reset:
+        s = 1
+    while True:
+        try:
+            log.append(_scan(items))
+        except StopIteration:
+            raise ValueError("empty") from None
+        if log[-1] == 1:
+            break
+        try:
+            if s:
+                s = log[s]
+        except IndexError:
+            pass
+    return log, s

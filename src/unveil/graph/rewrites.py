@@ -186,44 +186,21 @@ def share_return_tails(instrs):
 
 def _consumes_arm_value(instrs, early, late, n):
     """Whether the tail of ``n`` instructions of both blocks starts where the arms'
-    own code ends: with an expression op that consumes what the arms computed, or
-    with pushes and then such an op, either consuming no more than the tail pushed
-    (``return r, i`` after ``r = ...; break``) or, when each arm's last op left a
-    value, also that value (``f(s, a if c else b, n=n)``).  A with's exit call after
-    a statement (``None, None, None``, then a call that also takes the ``__exit__``
-    from below) is no shared tail: ``with l: if c: return`` ... ``x = 1``."""
+    own code ends: with an expression op that consumes what the arms computed, or,
+    when each arm's last op left a value, with pushes and then such an op
+    (``f(s, a if c else b, n=n)``).  Not after a statement: a with's exit call
+    (``None, None, None``, then the call that takes ``__exit__`` from below, ``with
+    l: if c: return`` ... ``x = 1``), or a ``return f(r)`` after a loop whose
+    ``break`` has its own copy (``http.cookies._unquote``)."""
     start = early.end - n
     if instrs[start].op in _EXPRESSION_TAIL:
         return True
-    pushed = 0
     while start < early.end - 1 and instrs[start].op in _PUSHES:
-        pushed += 2 if instrs[start].op == "LOAD_FAST_LOAD_FAST" else 1
         start += 1
     if instrs[start].op not in _EXPRESSION_TAIL:
         return False
-    pops = _pops(instrs[start])
-    if pops is not None and pops <= pushed:
-        return True
     return all(b.end - n > b.start and instrs[b.end - n - 1].op in _EXPRESSION_TAIL | _PUSHES
                for b in (early, late))
-
-
-def _pops(ins):
-    """How many values the expression op ``ins`` takes off the stack, or None where
-    not known here."""
-    op, argval = ins.op, ins.argval
-    if op in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_STRING", "BUILD_SLICE"):
-        return argval
-    if op == "BUILD_MAP":
-        return 2 * argval
-    if op == "CALL":
-        argc, kwnames, has_null = argval
-        return argc + (kwnames == "stack") + 1 + bool(has_null)
-    if op in ("BINARY_OP", "BINARY_SUBSCR", "COMPARE_OP", "CONTAINS_OP", "IS_OP"):
-        return 2
-    if op in ("LOAD_ATTR", "LOAD_METHOD", "LIST_TO_TUPLE", "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT"):
-        return 1
-    return None
 
 
 def _reachable(instrs):

@@ -410,8 +410,8 @@ def _else_end(s, start, stop, region):
     the else clause of) tells, and it must end there."""
     instrs = s.instrs
     run = instrs[start:stop]
-    if len(run) <= 2:
-        return False
+    if len(run) <= 2 or any(i.handler is not None and i.handler[0] == stop for i in run):
+        return False   # (the try body itself: it went back to a loop's header before it)
     outside = {i.target for i in run if i.target is not None and not start <= i.target < stop}
     if facts.HANDLERS_LAID_OUT_LAST and (outside or not any(
             i.handler is not None and not i.handler[2] and start <= i.handler[0] < stop for i in run)):
