@@ -1946,10 +1946,6 @@ def except_clause_loop_break_over_else_continue(keys, bases, direct):
     return found
 
 
-class _Box:
-    pass
-
-
 @case((True, []), (False, []), (True, None), structured=True)
 def finally_tail_copied_into_each_path(flag, log):
     """Regression: fileinput.FileInput.nextfile on 3.13.  The short tail of a finally
@@ -2557,20 +2553,13 @@ def conditional_argument_before_more_arguments(kind, number):
 
 class _Live:
     def __init__(self, started, fail):
-        self.lock, self.started, self.fail, self.log = _Lock(), started, fail, []
+        self.log = []
+        self.lock, self.started, self.fail = _Lock(self.log), started, fail
 
     def refresh(self):
         if self.fail:
             raise ValueError("refresh")
         self.log.append("refreshed")
-
-
-class _Lock:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 @case((_Live(True, False),), (_Live(False, False),), (_Live(False, True),), structured=True)
