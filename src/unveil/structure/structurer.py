@@ -806,15 +806,10 @@ class Structurer:
         arm = Frame(self.ctx, body_stack, since=frame.last_emit)
         end = self.seq(body_pos, arm, region.child(stop=region.stop if region.meets else None))
         arm.flush_parallel()
-        if end is not None and end == region.stop and region.meets:
+        if region.meets and end == region.stop:
             # the side runs to where the enclosing if's arms meet (an ``elif`` whose own
             # else arm raises): the other side is the else arm, up to there as well
-            other = Frame(self.ctx, rest_stack, since=frame.last_emit)
-            other_end = self.seq(rest_pos, other, region.child(stop=region.stop))
-            if other_end not in (None, region.stop):
-                raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
-            other.flush_parallel()
-            frame.emit(_if(test, arm.out, other.out))
+            other, other_end = self._else_side(rest_pos, rest_stack, test, arm, frame, region, region.stop, chain_end)
             frame.stack = arm.stack if other_end is None else other.stack
             return region.stop
         if end is not None:
@@ -822,11 +817,7 @@ class Structurer:
         if exits is not None and len(exits) > known_exits:
             # the side went on past the region (a try body's end): so must the
             # other side, as the else branch, not as code after the if
-            other = Frame(self.ctx, rest_stack, since=frame.last_emit)
-            if self.seq(rest_pos, other, region.child(stop=None)) is not None:
-                raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
-            other.flush_parallel()
-            frame.emit(_if(test, arm.out, other.out))
+            self._else_side(rest_pos, rest_stack, test, arm, frame, region, None, chain_end)
             return None
         waiting = list(frame.stack)
         frame.emit(ast.If(test=test, body=arm.out or [ast.Pass()], orelse=[]))
@@ -835,6 +826,18 @@ class Structurer:
         spilled = frame.spilled_since(waiting)
         frame.stack = [spilled.get(id(v), v) for v in rest_stack]
         return rest_pos
+
+    def _else_side(self, pos, stack, test, arm, frame, region, stop, chain_end):
+        """Structure the other side of a branch, from ``pos`` to ``stop`` or to its own
+        end, as the else arm of ``if test: <arm>``; emit the ``if``; return the side's
+        frame and where it ended (``stop``, or None)."""
+        other = Frame(self.ctx, stack, since=frame.last_emit)
+        end = self.seq(pos, other, region.child(stop=stop))
+        if end not in (None, stop):
+            raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
+        other.flush_parallel()
+        frame.emit(_if(test, arm.out, other.out))
+        return other, end
 
     def branch_merge(self, st, mpos, frame, region, done, done_arm, done_end):
         """Both sides meet at ``mpos``; side ``done`` (``"t"`` or ``"e"``) is structured
