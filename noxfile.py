@@ -1,6 +1,6 @@
 """Nox sessions for unveil.
 
-``nox`` (or ``bash .ci/run``) runs the test suite and the random-program
+``nox`` (or ``bash .ci/run``) runs pyflakes' checks (ruff), the test suite and the random-program
 slice (which needs hypothesmith, kept out of the package) on Python 3.8 to 3.13,
 and the prepare_debug tests (torch 2.13.0, the local CPU wheel) on Python 3.11;
 ``nox -s tests-3.11 -- -k cli`` runs one version, passing ``-k cli`` to pytest.
@@ -8,12 +8,20 @@ and the prepare_debug tests (torch 2.13.0, the local CPU wheel) on Python 3.11;
 import nox
 
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["tests", "random", "torch"]
+nox.options.sessions = ["lint", "tests", "random", "torch"]
 
 #: the pinned versions of everything tests install besides unveil (see the file)
 CONSTRAINTS = ("-c", ".ci/constraints.txt")
 
 PYTHONS = ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
+
+
+@nox.session(python="3.11")
+def lint(session):
+    """pyflakes' checks by ruff (configured in pyproject.toml): unused imports and names,
+    undefined names, a name defined twice."""
+    session.install("ruff", *CONSTRAINTS)
+    session.run("ruff", "check", "--no-cache", ".")
 
 
 @nox.session(python=PYTHONS)

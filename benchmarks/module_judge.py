@@ -67,7 +67,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 import types
 import warnings
 import weakref

@@ -10,7 +10,6 @@ names before) and the files unveil fails on.  The state machine is correct (the 
 hard to read; this is the measure of how often structuring gives up.
 """
 import argparse
-import ast
 import json
 import os
 import sys

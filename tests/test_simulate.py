@@ -116,7 +116,7 @@ def test_a_name_stored_from_the_stack_is_stored_before_a_statement_reads_it():
     stack; a call reading ``x`` runs and is dropped before the callee is called.  The
     store was written inside the later call (``(x := g.h)(2)``), after its reader."""
     def f(g, a, log):
-        x = 0
+        x = 0    # noqa: F841  (x only has to be a local of f)
     frame = Frame(FunctionContext(f.__code__))
     frame.run([Instr("LOAD_FAST", argval="g"), Instr("LOAD_ATTR", argval="h"), Instr("COPY", argval=1),
                Instr("STORE_FAST", argval="x"), Instr("LOAD_FAST", argval="x"), Instr("LOAD_CONST", argval=1),
@@ -142,7 +142,7 @@ def test_a_statement_using_a_waiting_value_uses_its_temporary():
 
 def _spilling_frame():
     def f(g, a, log):
-        x = 0
+        x = 0    # noqa: F841  (x only has to be a local of f)
     frame = Frame(FunctionContext(f.__code__))
     frame.ctx.spill_copies = True
     return frame

@@ -56,13 +56,13 @@ def dead_code_locals(a, b):
             # 3.12+: the inlined comprehension's i is also g2's local, but the iterable
             # reads the enclosing i: the dead code kept i free, not a lost local
             return not [None for y in () if []]
-            p, q = ([lambda b: 122 for i in i('s', x) if i()], 2)
+            p, q = ([lambda b: 122 for i in i('s', x) if i()], 2)  # noqa: F841  (dead code, the shape under test)
         return g2
 
     def h(c):
         # a is a cell of h only through dead code; the attribute name ``.a`` is no
         # reason to think it global
-        while b(i.a[[]], a.a[x]):
+        while b(i.a[[]], a.a[x]):  # noqa: F823  (the shape under test)
             break
             a = lambda i: a
 
@@ -364,7 +364,7 @@ if sys.version_info >= (3, 12):  # PEP 695 scopes exist from 3.12: nothing to de
             assert unveil.recompile(source, code).co_name == code.co_name
         assert made["first"]([5]) == 5 and [p.__name__ for p in made["first"].__type_params__] == ["T"]
         assert made["Box"].__type_params__[0].__constraints__ == (int, str) and issubclass(made["Box"], dict)
-        assert made["Pair"].__value__ == tuple[made["Pair"].__type_params__]
+        assert made["Pair"].__value__ == tuple[made["Pair"].__type_params__]  # noqa: F821  (a string key, not a name)
         with pytest.raises(unveil.DecompilationError, match="hidden local"):
             unveil.decompile(scopes["<generic parameters of with_default>"])
 
@@ -383,7 +383,7 @@ def lost_after_an_endless_loop(y):
         pass
     while 1:
         pass
-    z = 1
+    z = 1    # noqa: F841  (unreachable: the shape under test)
 
 
 def test_locals_only_removed_code_stored_stay_locals_on_every_version():

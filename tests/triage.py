@@ -18,7 +18,7 @@ import traceback
 
 from tests.cases.registry import all_cases
 from tests.outcome import outcome
-from tests.roundtrip import rebuild, rebuild_decompiled
+from tests.roundtrip import rebuild_decompiled
 
 
 def _alarm(signum, frame):
