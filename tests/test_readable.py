@@ -243,3 +243,16 @@ def test_defaults_set_by_hand_beyond_the_parameters_still_give_valid_source():
     g = lambda: 0                       # noqa: E731
     g.__defaults__ = (1,)
     assert unveil.decompile(g).startswith("def _unveil__lambda_():\n")
+
+
+def _cuts(it):
+    for x in it:
+        if x < 0:
+            return
+        yield x
+
+
+def test_a_generators_return_is_bare():
+    source = unveil.decompile(_cuts)
+    assert "return\n" in source and "return None" not in source
+    assert unveil.recompile(source, _cuts.__code__).co_code == _cuts.__code__.co_code

@@ -571,7 +571,7 @@ def function_def(fn, def_name=None, bindings=None):
     future = bool(fn.ctx.code.co_flags & FUTURE_ANNOTATIONS) if fn.ctx is not None else False
     args = signature(code, fn.defaults, fn.kwdefaults, fn.annotations, future)
     returns = _annotation_map(fn.annotations, future).get("return")
-    if code.co_flags & inspect.CO_ASYNC_GENERATOR:
+    if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR):
         _bare_returns(body)
     if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) and not _contains_yield(body):
         body = body + [ast.If(test=const(False), body=[ast.Expr(value=ast.Yield(value=None))], orelse=[])]
@@ -705,7 +705,8 @@ def _reachable(instrs):
 
 
 def _bare_returns(body):
-    """``return None`` as ``return``: an async generator may not return a value."""
+    """``return None`` as ``return``: an async generator may not return a value, and a
+    generator's ``return`` ends it (the value is rarely what the source meant)."""
     todo = list(body)
     while todo:
         node = todo.pop()
