@@ -253,3 +253,29 @@ def elif_arm_ending_in_a_try_before_a_raising_else(names, log):
         raise ImportError("no os specific module found")
     log.append(3)
     return log
+
+
+@case(*[(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)], same_bytecode=True)
+def if_whose_returning_body_runs_into_the_code_after_it(a, b, c):
+    """click's Option._resolve_lazy_default: the body returns on some paths and runs
+    into the code after the ``if`` on the others, which returns too; nothing
+    post-dominates the test, and the body took the code after the ``if`` as its own:
+    ``return 3`` was written twice."""
+    if a:
+        if b:
+            return 1
+        if c:
+            return 2
+    return 3
+
+
+@case(*[(v, m, r) for v in (None, True, 5) for m in (0, 1) for r in (0, 1)], same_bytecode=True)
+def two_ifs_returning_in_a_row_after_a_nested_if(value, multiple, required):
+    if value is None and multiple:
+        if required and not multiple:
+            return ()
+        if not required:
+            return False
+    if value is True and required:
+        return "flag"
+    return value

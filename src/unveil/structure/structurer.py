@@ -484,6 +484,8 @@ class Structurer:
         if mpos is None:
             mpos = self.jumped_over(state, region)
         if mpos is None:
+            mpos = self.body_runs_into_target(state, region)
+        if mpos is None:
             return self.branch_no_merge(state, frame, region, chain_end)
         stack = list(frame.stack)
 
@@ -527,6 +529,28 @@ class Structurer:
                 return None
             pos = b.end
         return end
+
+    def body_runs_into_target(self, st, region):
+        """Where an ``if`` with no else goes on when no post-dominator says so (its body
+        returns on some paths, and so does the code after it): the test's jump target,
+        when the body, laid out between the test and the target, goes nowhere else and
+        runs into it on some path.  (Without it, the body would take the code after the
+        ``if`` as its own, and the code would be written twice: ``if a: if b: return 1``
+        then ``return 3``.)"""
+        body, target = sorted((st.t, st.e))
+        if body == target or target >= len(self.instrs) or self.g.of_instr[target].start != target \
+                or self.jump_kind(target, region) not in (None, "stop") \
+                or (region.stop is not None and target > region.stop):
+            return None
+        pos, reaches = body, False
+        while pos < target:
+            b = self.g.of_instr[pos]
+            if (region.blocks is not None and b not in region.blocks) \
+                    or any(not body <= x.start <= target for x in b.succs):
+                return None
+            reaches = reaches or any(x.start == target for x in b.succs)
+            pos = b.end
+        return target if reaches else None
 
     def flows_into(self, pos, target, region):
         """Whether every way on from ``pos`` reaches ``target``, staying in ``region``
