@@ -45,6 +45,10 @@ KNOWN_FAILING = {
 KNOWN_REFUSED = {version: {} for version in KNOWN_FAILING}
 KNOWN_LOWERED = {version: {} for version in KNOWN_FAILING}
 
+# The report fixture runs CPython's tests of the 16 modules twice each: on a loaded
+# machine its setup, counted in the first test, takes more than pytest-timeout's minute.
+pytestmark = pytest.mark.timeout(900)
+
 
 @pytest.fixture(scope="module")
 def report():
