@@ -270,3 +270,19 @@ def triple_nested_loops_accumulate(n):
             for c in range(b):
                 total += a * 100 + b * 10 + c
     return total
+
+
+@case(([0, 2, 3], []), ([0, 0], []), ([], []), same_bytecode=True)
+def for_body_ending_in_an_if_that_breaks(xs, log):
+    """3.10-3.11: the test jumps to the body's bottom (its jump back), not to the
+    header; the if's arm ends in ``break``, so it never reaches the bottom, and the
+    test read ``if not x: continue`` before the arm."""
+    for x in xs:
+        log.append(-x)
+        if x:
+            log.append(x)
+            break
+    else:
+        log.append(None)
+    log.append(0)
+    return log

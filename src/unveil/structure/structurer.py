@@ -455,7 +455,8 @@ class Structurer:
                 and state.t == region.loop.header.start and block is not region.loop.header:
             t_kind = "continue"   # ``if c: continue``, not the end of an ``if`` at the bottom of the body
         elif t_kind == "continue" and state.t != region.loop.header.start \
-                and (state.t == mpos or mpos is None and self.flows_into(state.e, state.t, region)):
+                and (state.t == mpos or mpos is None and (self.flows_into(state.e, state.t, region)
+                                                          or self.laid_out_before_bottom(state.e, state.t, region))):
             t_kind = None         # the jump goes where the other arm ends anyway: the loop's bottom
             mpos = state.t
         if (mpos is None and region.blocks is not None and region.depth is not None
@@ -551,6 +552,24 @@ class Structurer:
             reaches = reaches or any(x.start == target for x in b.succs)
             pos = b.end
         return target if reaches else None
+
+    def laid_out_before_bottom(self, pos, bottom, region):
+        """Whether the code from ``pos`` up to ``bottom``, the last block of the loop's
+        body (its jump back), is an arm of an ``if`` that ends the body: it only goes on
+        inside itself, to the bottom, or out of the loop (``if x: ...; break`` at the end
+        of a for body, 3.10-3.11, where the test jumps to the bottom, not the header).
+        Else the test would read ``if not x: continue``."""
+        loop = region.loop
+        last = max(loop.body, key=lambda b: b.start)
+        if pos >= bottom or last.start != bottom or region.blocks is not None:
+            return False
+        start = pos
+        while pos < bottom:
+            b = self.g.of_instr[pos]
+            if any(not start <= x.start <= bottom and x in loop.body and x is not loop.header for x in b.succs):
+                return False
+            pos = b.end
+        return True
 
     def flows_into(self, pos, target, region):
         """Whether every way on from ``pos`` reaches ``target``, staying in ``region``
