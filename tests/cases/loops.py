@@ -286,3 +286,21 @@ def for_body_ending_in_an_if_that_breaks(xs, log):
         log.append(None)
     log.append(0)
     return log
+
+
+@case(([0, 0, 3], 1, []), ([0], 1, []), ([], 0, []), ([2], 0, []), same_bytecode=True)
+def for_else_in_while_true_whose_else_returns_or_raises(xs, n, log):
+    """jinja2's Lexer.tokeniter: the for's else clause, which returns or raises, is the
+    only way out of the ``while True``; it was also taken for the code after the while
+    (no break leaves two loops) and written there a second time."""
+    while True:
+        for x in xs:
+            if x:
+                log.append(x)
+                n -= 1
+                xs = xs[1:]
+                break
+        else:
+            if n:
+                return log
+            raise ValueError(n)

@@ -98,9 +98,10 @@ class Graph:
             for s in b.succs:
                 # a handler's re-raise is exception machinery, not where the loop goes on;
                 # the body of a for loop that never loops back (it returns) is inside it,
-                # and so is a return or raise in a nested loop (no break leaves two loops)
+                # and so is code leaving a nested loop that only returns or raises (no
+                # break leaves two loops: a for's else clause, ``else: if n: return``)
                 if s not in loop.body and s not in exits and self.instrs[s.end - 1].op != "RERAISE" \
-                        and not (inner_for and s.start == b.end) and not (b in nested and not s.succs):
+                        and not (inner_for and s.start == b.end) and not (b in nested and self._only_ends(s, loop)):
                     exits.append(s)
         # code after the loop is in the same try as the code before it (the header's
         # own try may be one inside the loop), not in a handler's clause
@@ -218,9 +219,14 @@ class Graph:
             return None
         return min(common, key=lambda b: (max(d[b] for d in dists), b.start))
 
-    def _only_raises(self, block, loop, limit=64):
+    def _only_raises(self, block, loop):
         """Whether every path from ``block``, staying out of ``loop``, ends in a raise
-        (within ``limit`` blocks; a longer way is taken to go on)."""
+        (within 64 blocks; a longer way is taken to go on)."""
+        return self._only_ends(block, loop, ("RAISE_VARARGS", "RERAISE"))
+
+    def _only_ends(self, block, loop, ends=("RAISE_VARARGS", "RERAISE", "RETURN_VALUE"), limit=64):
+        """Whether every path from ``block``, staying out of ``loop``, ends in one of
+        ``ends`` (within ``limit`` blocks; a longer way is taken to go on)."""
         seen, todo = set(), [block]
         while todo:
             x = todo.pop()
@@ -229,7 +235,7 @@ class Graph:
             if x in loop.body or len(seen) >= limit:
                 return False
             seen.add(x)
-            if not x.succs and self.instrs[x.end - 1].op not in ("RAISE_VARARGS", "RERAISE"):
+            if not x.succs and self.instrs[x.end - 1].op not in ends:
                 return False
             todo.extend(x.succs)
         return True
