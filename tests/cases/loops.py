@@ -304,3 +304,39 @@ def for_else_in_while_true_whose_else_returns_or_raises(xs, n, log):
             if n:
                 return log
             raise ValueError(n)
+
+
+class _Selecting:
+    def __init__(self, rounds):
+        self.rounds = rounds
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.rounds.append("exit")
+
+    def select(self):
+        return self.rounds.pop(0)
+
+
+@case(([["a", "b"], ["b"], ["x"]], ["t", "", "l"]), ([["b"]], [""]), ([["a"]], []), structured=True)
+def returns_from_a_for_in_while_true_in_a_with(rounds, texts):
+    """telnetlib's Telnet.interact: the returns leave the for, the while and the with;
+    taking them for a nested for's else clause (as in the case above) lowered it."""
+    log = []
+    with _Selecting(rounds) as selector:
+        while True:
+            for key in selector.select():
+                if key == "a":
+                    try:
+                        text = texts.pop()
+                    except IndexError:
+                        log.append("closed")
+                        return log
+                    if text:
+                        log.append(text)
+                elif key == "b":
+                    if not texts:
+                        return log
+                    log.append(texts.pop(0))

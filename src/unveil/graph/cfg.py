@@ -98,10 +98,13 @@ class Graph:
             for s in b.succs:
                 # a handler's re-raise is exception machinery, not where the loop goes on;
                 # the body of a for loop that never loops back (it returns) is inside it,
-                # and so is code leaving a nested loop that only returns or raises (no
-                # break leaves two loops: a for's else clause, ``else: if n: return``)
+                # and so is a return or raise in a nested loop (no break leaves two loops),
+                # and a nested for's else clause that only returns or raises (``else: if n:
+                # return``)
                 if s not in loop.body and s not in exits and self.instrs[s.end - 1].op != "RERAISE" \
-                        and not (inner_for and s.start == b.end) and not (b in nested and self._only_ends(s, loop)):
+                        and not (inner_for and s.start == b.end) and not (b in nested and not s.succs) \
+                        and not (inner_for and b in nested and s.start == self.instrs[b.end - 1].target
+                                 and self._only_ends(s, loop)):
                     exits.append(s)
         # code after the loop is in the same try as the code before it (the header's
         # own try may be one inside the loop), not in a handler's clause
