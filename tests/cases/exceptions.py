@@ -521,3 +521,19 @@ def try_in_else_clause_or_after(table, key):
     except KeyError:
         return "missing"
     return value
+
+
+@case(*[(c, f, []) for c in (0, 1) for f in (0, 1)], same_bytecode=True)
+def ifs_ending_a_try_body_and_its_except_clause_at_the_end_of_the_function(closed, fail, log):
+    """asyncio's BaseEventLoop._do_shutdown (3.10): each if's arm runs into the end of
+    its try body or except clause; that end (the clause's cleanup, the implicit
+    return) is how the try is left, not code after the if: written after it, a
+    ``return None`` stood in the clause."""
+    try:
+        if fail:
+            raise ValueError(fail)
+        if not closed:
+            log.append("result")
+    except ValueError as ex:
+        if not closed:
+            log.append(ex)

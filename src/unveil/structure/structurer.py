@@ -539,6 +539,9 @@ class Structurer:
         ``if`` as its own, and the code would be written twice: ``if a: if b: return 1``
         then ``return 3``.)"""
         body, target = sorted((st.t, st.e))
+        if region.blocks is not None and (self._constant_return(target) is not None
+                                          or self.g.of_instr[target] not in region.blocks):
+            return None   # the end of a try body or except clause: how it is left is the try's
         if body == target or target >= len(self.instrs) or self.g.of_instr[target].start != target \
                 or self.jump_kind(target, region) not in (None, "stop") \
                 or (region.stop is not None and target > region.stop):
