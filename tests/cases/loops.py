@@ -340,3 +340,18 @@ def returns_from_a_for_in_while_true_in_a_with(rounds, texts):
                     if not texts:
                         return log
                     log.append(texts.pop(0))
+@case(([1, None, 2, 5], 1, []), ([5], 0, []), ([None], 3, []), ([1, 2], 2, []), same_bytecode=True)
+def continue_after_an_and_chain_then_break(xs, n, log):
+    """jinja2's Lexer.tokeniter (3.12+): ``if a and b: continue``; the chain's first
+    test jumps past the ``continue``, and only its last one says that the jump had a
+    line of its own.  It read ``if not a or not b:`` with the rest of the body in it."""
+    for x in xs:
+        if x is None:
+            continue
+        if n and x in (1, 2, 3):
+            continue
+        log.append(x)
+        n -= 1
+        break
+    log.append(n)
+    return log

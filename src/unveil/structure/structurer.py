@@ -451,9 +451,16 @@ class Structurer:
         e_kind = self.jump_kind(state.e, region)
         merge = self.merge_point(self.g.of_instr[chain_end], region, past_returns=True)
         mpos = merge.start if merge is not None else None
-        if t_kind == "stop" and last.continues and state.t == last.target and region.loop is not None \
-                and state.t == region.loop.header.start and block is not region.loop.header:
-            t_kind = "continue"   # ``if c: continue``, not the end of an ``if`` at the bottom of the body
+        final = self.instrs[self.g.of_instr[chain_end].end - 1]   # the chain's last test
+        if final.continues and region.loop is not None and block is not region.loop.header \
+                and final.target == region.loop.header.start:
+            # ``if c: continue`` (3.12+: the jump had a line of its own), not the end of an
+            # ``if`` at the bottom of the body.  The chain's last test tells: in ``if a and
+            # b: continue`` the first one jumps past the ``continue``
+            if t_kind == "stop" and state.t == final.target:
+                t_kind = "continue"
+            elif e_kind == "stop" and state.e == final.target:
+                e_kind = "continue"
         elif t_kind == "continue" and state.t != region.loop.header.start \
                 and (state.t == mpos or mpos is None and (self.flows_into(state.e, state.t, region)
                                                           or self.laid_out_before_bottom(state.e, state.t, region))):
