@@ -256,3 +256,67 @@ def test_a_generators_return_is_bare():
     source = unveil.decompile(_cuts)
     assert "return\n" in source and "return None" not in source
     assert unveil.recompile(source, _cuts.__code__).co_code == _cuts.__code__.co_code
+
+
+def _stylize(spans, style, start, length):
+    if style:
+        if start >= length:
+            return
+        spans.append((style, start))
+
+
+def _add_option(parser, flag, pair):
+    if flag:
+        if pair:
+            parser.append(("pair", flag))
+            parser.append(("other", flag))
+        else:
+            parser.append(("flag", flag))
+    else:
+        parser.append(("plain", flag))
+
+
+def _guarded(log, a):
+    if not a:
+        log.append("usage")
+        return
+    log.append(a)
+    log.append(a * 2)
+
+
+def _values(a):
+    if a:
+        return None
+    return a + 1
+
+
+def _same(fn):
+    source = unveil.decompile(fn)
+    assert unveil.recompile(source, fn.__code__).co_code == fn.__code__.co_code
+    return source
+
+
+def test_a_procedures_returns_are_bare_and_the_implicit_ones_are_not_written():
+    """rich's Text.stylize: the explicit ``return`` is bare; the copy of the implicit
+    return at the end of the if (3.10+) is not written."""
+    source = _same(_stylize)
+    assert "return None" not in source
+    assert source.count("return") == 1
+
+
+def test_an_arm_that_ran_off_the_end_of_the_function_has_the_rest_as_its_else():
+    """click's Option.add_to_parser: on 3.10+ each arm ends in a copy of the implicit
+    return; the code after such an arm was its ``else``."""
+    source = _same(_add_option)
+    assert "return" not in source
+    assert source.count("else:") == 2
+
+
+def test_an_explicit_return_ending_a_guard_stays():
+    source = _same(_guarded)
+    body = source.split("\n")
+    assert "        return" in body and "else:" not in source
+
+
+def test_a_function_returning_values_keeps_return_none():
+    assert "return None" in _same(_values)

@@ -134,6 +134,10 @@ COMPREHENSIONS_INLINED = PY >= (3, 12)
 #: the try (only where the handlers of a try nested in it go tells them apart)
 HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
 
+#: the function's implicit ``return None`` is copied to the end of each branch that
+#: falls into it (3.10+): ``if c: x()`` ending a function compiles as ``if c: x(); return``
+RETURN_COPIED_INTO_BRANCHES = PY >= (3, 10)
+
 #: MAKE_FUNCTION pops the function's qualified name above its code (before 3.11)
 MAKE_FUNCTION_POPS_QUALNAME = PY < (3, 11)
 

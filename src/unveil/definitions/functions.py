@@ -379,7 +379,9 @@ def _clean(notes, stmts):
     that statement ends the function: 3.10+ compile the body falling off its end and then
     returning alike (only a ``NOP`` on the return's own line tells them apart).  The
     ``return None`` after such a with (the way on when its exit suppresses an exception)
-    goes with it."""
+    goes with it.  On 3.10+ so does the copy ending an arm of an ``if`` that ends the
+    function (a ``return None`` with no line of its own), when the arm has statements of
+    its own (``if c: x()``, not ``if c: return``)."""
     if stmts and _returns_none(stmts[-1]):
         stmts = stmts[:-1]
     todo = [stmts]
@@ -388,8 +390,14 @@ def _clean(notes, stmts):
         if len(body) > 1 and _returns_none(body[-1]) and isinstance(body[-2], (ast.With, ast.AsyncWith)) \
                 and _returns_none(body[-2].body[-1]) and body[-2].body[-1] in notes.after_exit:
             del body[-1]
+        if facts.RETURN_COPIED_INTO_BRANCHES:
+            _else_from_copied_return(notes, body)
         st = body[-1] if body else None
         if isinstance(st, ast.If):
+            if facts.RETURN_COPIED_INTO_BRANCHES:
+                for arm in (st.body, st.orelse):
+                    if len(arm) > 1 and arm[-1] in notes.no_line_of_its_own:
+                        del arm[-1]     # the copy of the implicit return: the arm falls off the end
             todo += [st.body, st.orelse]
             continue
         if isinstance(st, (ast.With, ast.AsyncWith)):
@@ -403,6 +411,19 @@ def _clean(notes, stmts):
                 del inner[-1]
             todo.append(inner)
     return stmts
+
+
+def _else_from_copied_return(notes, body):
+    """In ``body``, a list that ends the function: the first ``if`` with no else whose arm
+    ends in a copy of the implicit return (3.10+, no line of its own) ran off the end of
+    the function in the source, so the statements after it were its ``else``."""
+    for i, st in enumerate(body[:-1]):
+        if isinstance(st, ast.If) and not st.orelse and len(st.body) > 1 \
+                and st.body[-1] in notes.no_line_of_its_own:
+            st.orelse = body[i + 1:]
+            del body[i + 1:]
+            del st.body[-1]
+            return
 
 
 def _with_asserts(notes, stmts):
@@ -571,7 +592,7 @@ def function_def(fn, def_name=None, bindings=None):
     future = bool(fn.ctx.code.co_flags & FUTURE_ANNOTATIONS) if fn.ctx is not None else False
     args = signature(code, fn.defaults, fn.kwdefaults, fn.annotations, future)
     returns = _annotation_map(fn.annotations, future).get("return")
-    if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR):
+    if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) or _returns_only_none(body):
         _bare_returns(body)
     if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) and not _contains_yield(body):
         body = body + [ast.If(test=const(False), body=[ast.Expr(value=ast.Yield(value=None))], orelse=[])]
@@ -705,8 +726,9 @@ def _reachable(instrs):
 
 
 def _bare_returns(body):
-    """``return None`` as ``return``: an async generator may not return a value, and a
-    generator's ``return`` ends it (the value is rarely what the source meant)."""
+    """``return None`` as ``return``: an async generator may not return a value, a
+    generator's ``return`` ends it (the value is rarely what the source meant), and a
+    function that returns nothing else is a procedure."""
     todo = list(body)
     while todo:
         node = todo.pop()
@@ -715,6 +737,20 @@ def _bare_returns(body):
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and node.value.value is None:
             node.value = None
         todo += children(node)
+
+
+def _returns_only_none(body):
+    """Whether every ``return`` in ``body`` (outside the scopes nested in it) returns
+    ``None``: a procedure, whose source says ``return``."""
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Return) and not _returns_none(node):
+            return False
+        todo += children(node)
+    return True
 
 
 def _contains_yield(body):

@@ -6,6 +6,7 @@ handled here but by :mod:`unveil.structure.structurer`, which drives a frame blo
 """
 import ast
 
+from ..bytecode.opcodes import NO_NEXT
 from ..dispatch import dispatch_table
 from ..errors import DecompilationError
 from ..syntax.astwalk import children, nodes, reads_name
@@ -607,7 +608,13 @@ def _rot(f, ins):
 
 @handles("RETURN_VALUE")
 def _return(f, ins):
-    f.emit(ast.Return(value=f.pop()))
+    node = ast.Return(value=f.pop())
+    if ins.index >= 2 and ins.line is not None:
+        load, before = f.ctx.instrs[ins.index - 1], f.ctx.instrs[ins.index - 2]
+        if load.op == "LOAD_CONST" and load.argval is None and before.line == ins.line \
+                and before.op not in NO_NEXT:
+            f.notes.no_line_of_its_own.set(node)
+    f.emit(node)
 
 
 @handles("RAISE_VARARGS")

@@ -54,6 +54,8 @@ class Notes:
                      "imported from that value joins the statement",
         "after_exit": "a ``return`` of a constant loaded only after a with's exit or a finally body "
                       "ran: at the end of the function, the implicit return after the statement",
+        "no_line_of_its_own": "a ``return None`` on the line of the code before it (3.10+: the copy of "
+                              "the function's implicit return at the end of a branch, not a ``return``)",
     }
 
     __slots__ = tuple(FACTS) + ("_held",)
