@@ -178,7 +178,7 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
     bindings = Bindings(bindings_prefix)
     try:
         tree = _class_statement(root, code, bindings) if root is not None else _tree(code, func, bindings)
-        source, lines = unparse_with_origins(tree, bindings.notes.line)
+        source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line)
     except DecompilationError:
         raise
     except RecursionError:

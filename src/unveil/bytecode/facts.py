@@ -134,6 +134,12 @@ COMPREHENSIONS_INLINED = PY >= (3, 12)
 #: the try (only where the handlers of a try nested in it go tells them apart)
 HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
 
+#: the compiler fuses two fast-local loads or stores (LOAD_FAST_LOAD_FAST,
+#: STORE_FAST_STORE_FAST, STORE_FAST_LOAD_FAST) only where both are on one line (3.13+):
+#: an expression printed on one line where the original spread it over several fuses
+#: where the original did not, so the names' lines are kept and printed
+SUPERINSTRUCTIONS_WITHIN_A_LINE = PY >= (3, 13)
+
 #: MAKE_FUNCTION pops the function's qualified name above its code (before 3.11)
 MAKE_FUNCTION_POPS_QUALNAME = PY < (3, 11)
 
