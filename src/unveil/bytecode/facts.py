@@ -140,6 +140,10 @@ HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
 #: where the original did not, so the names' lines are kept and printed
 SUPERINSTRUCTIONS_WITHIN_A_LINE = PY >= (3, 13)
 
+#: a class body stores the line its statement begins on (``__firstlineno__``, 3.13+): a
+#: module's text prints each class statement on its original line
+CLASS_BODY_STORES_ITS_LINE = PY >= (3, 13)
+
 #: MAKE_FUNCTION pops the function's qualified name above its code (before 3.11)
 MAKE_FUNCTION_POPS_QUALNAME = PY < (3, 11)
 

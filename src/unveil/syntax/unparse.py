@@ -127,6 +127,7 @@ class _Unparser:
         self.held = 0        # > 0 where no line may break (f-strings, patterns, some targets)
         self.outer = False   # printing an expression outside brackets, under its outermost one
         self.wants = False   # a name there wanted a line break, which only brackets allow
+        self.pinned = False  # each class statement printed on its original line (a module's text)
         self.indent = ""
         # Quote tokens forbidden inside the replacement field being printed
         # (None outside f-string replacement fields, and always on 3.12+).
@@ -190,6 +191,11 @@ class _Unparser:
             meth = _lookup(_STMT, "_s_", node.__class__)
         saved, self.origin = self.origin, self.line_of.get(id(node))
         self.at = self.origin
+        if self.pinned and self.origin is not None and node.__class__.__name__ == "ClassDef":
+            blank = self.origin - 1 - len(self.lines)
+            if blank > 0:     # on its original line, where the text so far is shorter
+                self.lines.extend([""] * blank)
+                self.origins.extend([None] * blank)
         meth(self, node)
         self.origin = saved
 
@@ -864,14 +870,17 @@ def set_elements(value):
     return sorted(value, key=key)
 
 
-def unparse_with_origins(module, lines, name_lines=None):
+def unparse_with_origins(module, lines, name_lines=None, pinned=False):
     """``unparse`` of a module, and per line of the text the original line of the
     statement it prints (as ``lines``, a :class:`~unveil.syntax.notes.Fact`, has it) or None.
     With ``name_lines`` (the names' original lines, another such fact), an expression
     breaks its line before each name of a later original line than the text so far
-    (inside brackets: in parentheses of its own if it has none), as the original spread it."""
+    (inside brackets: in parentheses of its own if it has none), as the original spread it.
+    With ``pinned`` (``module`` is a whole module's code, whose lines are the original's), each
+    class statement is printed on its original line where the text before it is shorter."""
     u = _Unparser()
     u.line_of = lines.values
+    u.pinned = pinned
     if name_lines is not None:
         u.name_line = name_lines.values
     u.stmt(module)
