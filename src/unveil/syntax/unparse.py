@@ -121,7 +121,8 @@ class _Unparser:
         self.origin = None
         self.line_of = {}    # id(statement) -> its original line (a ``Notes.line`` table)
         self.name_line = {}  # id(name) -> the original line it was loaded or stored at
-        self.at = None       # the original line the text line being printed stands for
+        self.at = None       # the original line the text line being printed stands for (None: the
+        #                      first name of a statement or clause head sets it)
         self.breaks = []     # the original lines of the line breaks printed and not yet written
         self.open = 0        # how many brackets are open around the expression being printed
         self.held = 0        # > 0 where no line may break (f-strings, patterns, some targets)
@@ -190,7 +191,7 @@ class _Unparser:
         except KeyError:
             meth = _lookup(_STMT, "_s_", node.__class__)
         saved, self.origin = self.origin, self.line_of.get(id(node))
-        self.at = self.origin
+        self.at = None
         if self.pinned and self.origin is not None and node.__class__.__name__ == "ClassDef":
             blank = self.origin - 1 - len(self.lines)
             if blank > 0:     # on its original line, where the text so far is shorter
@@ -339,6 +340,7 @@ class _Unparser:
         while len(orelse) == 1 and orelse[0].__class__.__name__ == "If":
             n = orelse[0]
             self.origin = self.line_of.get(id(n), self.origin)
+            self.at = None
             self.block("elif " + self.expr(n.test), n.body)
             orelse = n.orelse
         if orelse:
@@ -399,8 +401,6 @@ class _Unparser:
     def decorators(self, n):
         for d in n.decorator_list:
             self.line("@" + self.unbroken(self.expr, d))
-        if n.decorator_list:
-            self.at = None       # the statement's line is its first decorator's, not its head's
 
     def type_params(self, n):
         params = getattr(n, "type_params", None)
@@ -522,14 +522,17 @@ class _Unparser:
     def keyword(self, k):
         if k.arg is None:
             return "**" + self.expr(k.value, BOR)
-        return k.arg + "=" + self.expr(k.value)
+        value = self.expr(k.value)
+        if value[:1] == "\n":      # the line breaks before the keyword, not after it
+            return "\n" + k.arg + "=" + value[1:]
+        return k.arg + "=" + value
 
     # ----------------------------------------------------------- expressions
     def _x_Name(self, n):
         line = self.name_line.get(id(n))
         if line is None or self.held:
             return n.id, ATOM
-        if self.at is None:       # a line of no known original line: it stands for the first name's
+        if self.at is None:       # the first name: the line stands for its original line
             self.at = line
         if line <= self.at:
             return n.id, ATOM
