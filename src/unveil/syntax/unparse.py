@@ -422,6 +422,8 @@ class _Unparser:
 
     def _s_FunctionDef(self, n, kw="def "):
         self.decorators(n)
+        if not n.decorator_list:
+            self.at = self.origin    # the line of ``def``: its signature may go on below it
         head = "%s%s%s(%s)" % (kw, n.name, self.type_params(n), self.inside(self.arguments, n.args))
         if n.returns is not None:
             head += " -> " + self.expr(n.returns)
