@@ -131,3 +131,15 @@ def test_a_statement_after_a_joined_from_import_keeps_its_own_line():
     out = decompiled.source.splitlines()
     assert out[0] == "from os.path import join, split"
     assert decompiled.lines[out.index("class C:")] == 4
+
+
+def test_a_modules_classes_are_on_their_original_lines_where_a_class_body_stores_its_line():
+    # 3.13's class body stores the line its statement begins on (``__firstlineno__``)
+    from tests.roundtrip import same_bytecode
+    from unveil.bytecode import facts
+    source = "x = 1\n# a comment\n\n\n@staticmethod\nclass C:\n    # more\n\n    class D:\n        pass\n"
+    code = compile(source, "<s>", "exec")
+    decompiled = unveil.decompile_code(code)
+    if facts.CLASS_BODY_STORES_ITS_LINE:
+        assert decompiled.source.splitlines().index("@staticmethod") == 4
+    assert same_bytecode(code, unveil.recompile(decompiled.source, code))

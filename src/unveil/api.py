@@ -6,6 +6,7 @@ import os
 import sys
 import types
 
+from .bytecode import facts
 from .bytecode.code_objects import class_qualname, is_class_body
 from .definitions.classes import annotated_assignments, class_body_statements, docstring_first
 from .definitions.functions import Bindings, FunctionContext, enclosing_scope, function_def, signature_values
@@ -178,7 +179,9 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
     bindings = Bindings(bindings_prefix)
     try:
         tree = _class_statement(root, code, bindings) if root is not None else _tree(code, func, bindings)
-        source, lines = unparse_with_origins(tree, bindings.notes.line)
+        module = facts.CLASS_BODY_STORES_ITS_LINE and root is None and not (code.co_flags & inspect.CO_NEWLOCALS) \
+            and not is_class_body(code)
+        source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, module)
     except DecompilationError:
         raise
     except RecursionError:

@@ -183,3 +183,17 @@ def method_call_with_several_stars(lst, d1, d2):
 
     c = C()
     return c.m(*lst, 0, *lst, a=1, **d1, **d2), c.m(**d1, x=1, **d2), c.m(*lst, *d1)
+
+
+@case((1, 2, 3), (0, -1, 5))
+def arguments_spread_over_lines(a, b, c):
+    # 3.13 fuses two LOAD_FASTs only on one line: the text breaks its lines where these did
+    x = (a +
+         b)
+    if (a and
+            b):
+        x += c
+    return collect(a,
+                   b, c), [x,
+                           c], {a: b,
+                                c: x}

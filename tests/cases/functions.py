@@ -420,3 +420,14 @@ def nonlocal_declared_and_never_used(n):
         nonlocal a
 
     return f.__closure__[0].cell_contents, f.__code__.co_freevars
+
+
+
+@case((1,), (5,))
+def signature_on_the_line_below_its_def(n):
+    # the names of the signature break their line from the def's own line
+    def inner(
+        a: n, b: int = ...,
+    ) -> n:
+        return a, b
+    return inner(n), inner.__annotations__

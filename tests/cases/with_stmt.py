@@ -48,6 +48,15 @@ def with_multiple_items():
 
 
 @case()
+def with_items_reading_the_one_before():
+    # one statement: 3.13 fuses the store of ``inner`` with its load on the same line
+    log = []
+    with Recorder(log, "a", value=Recorder(log, "b")) as inner, inner as b:
+        log.append(b)
+    return log
+
+
+@case()
 def nested_with_statements():
     log = []
     with Recorder(log, "outer") as o:

@@ -138,6 +138,16 @@ HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
 #: falls into it (3.10+): ``if c: x()`` ending a function compiles as ``if c: x(); return``
 RETURN_COPIED_INTO_BRANCHES = PY >= (3, 10)
 
+#: the compiler fuses two fast-local loads or stores (LOAD_FAST_LOAD_FAST,
+#: STORE_FAST_STORE_FAST, STORE_FAST_LOAD_FAST) only where both are on one line (3.13+):
+#: an expression printed on one line where the original spread it over several fuses
+#: where the original did not, so the names' lines are kept and printed
+SUPERINSTRUCTIONS_WITHIN_A_LINE = PY >= (3, 13)
+
+#: a class body stores the line its statement begins on (``__firstlineno__``, 3.13+): a
+#: module's text prints each class statement on its original line
+CLASS_BODY_STORES_ITS_LINE = PY >= (3, 13)
+
 #: MAKE_FUNCTION pops the function's qualified name above its code (before 3.11)
 MAKE_FUNCTION_POPS_QUALNAME = PY < (3, 11)
 

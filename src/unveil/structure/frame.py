@@ -6,6 +6,7 @@ handled here but by :mod:`unveil.structure.structurer`, which drives a frame blo
 """
 import ast
 
+from ..bytecode import facts
 from ..bytecode.opcodes import NO_NEXT
 from ..dispatch import dispatch_table
 from ..errors import DecompilationError
@@ -182,6 +183,13 @@ class Frame:
             self.notes.line.set(stmt, self.at_line if self.line is None else self.line)
         self.line = None
         self.out.append(stmt)
+
+    def named(self, node, ins):
+        """``node``, a name ``ins`` loads or stores, noted with the instruction's line
+        where the line decides the bytecode (``facts.SUPERINSTRUCTIONS_WITHIN_A_LINE``)."""
+        if facts.SUPERINSTRUCTIONS_WITHIN_A_LINE and ins.line is not None:
+            self.notes.name_line.set(node, ins.line)
+        return node
 
     def run(self, instrs):
         for ins in instrs:
@@ -435,7 +443,7 @@ def _load_const(f, ins):
 def _load_name(f, ins):
     if ins.op == "LOAD_FROM_DICT_OR_DEREF" or ins.op == "LOAD_FROM_DICT_OR_GLOBALS":
         f.pop_raw()
-    f.push(name(f.ctx.identifier(ins.argval)))
+    f.push(f.named(name(f.ctx.identifier(ins.argval)), ins))
 
 
 @handles("LOAD_CLOSURE")
@@ -470,7 +478,7 @@ def _store_name(f, ins):
         f.ctx.declare_global(ins.argval)
     elif ins.op == "STORE_DEREF":
         f.ctx.declare_nonlocal(ins.argval)
-    f.store(name(f.ctx.identifier(ins.argval), store=True))
+    f.store(f.named(name(f.ctx.identifier(ins.argval), store=True), ins))
 
 
 @handles("DELETE_FAST", "DELETE_NAME", "DELETE_GLOBAL", "DELETE_DEREF")

@@ -786,6 +786,16 @@ def _elide_with(s, pos, frame):
 _elide_with.keeps_order = True
 
 
+def _join_items(notes, node):
+    """``with a as x, b as y:``: a with statement whose body is only another one that
+    begins on the same line was one statement (two would be on two lines)."""
+    inner = node.body[0] if len(node.body) == 1 else None
+    if type(inner) is type(node) and notes.line.get(inner) is not None \
+            and notes.line.get(inner) == notes.line.get(node):
+        node.items += inner.items
+        node.body = inner.body
+
+
 def _with(s, block, handler, hblock, body_blocks, frame, region):
     if len(frame.stack) < 2 or not isinstance(frame.stack[-1], si.WithValue):
         raise DecompilationError("with statement without its context at %d" % block.start)
@@ -808,7 +818,9 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
         raise DecompilationError("with statement at %d: cannot find its target" % block.start)
     item = ast.withitem(context_expr=exit_marker.ctx, optional_vars=target)
     node_cls = ast.AsyncWith if exit_marker.is_async else ast.With
-    frame.emit(node_cls(items=[item], body=stmts or [ast.Pass()], type_comment=None))
+    node = node_cls(items=[item], body=stmts or [ast.Pass()], type_comment=None)
+    frame.emit(node)
+    _join_items(s.ctx.bindings.notes, node)
     exit_ = _one(s, exits, "with body")
     frame.stack = _stack_after(list(outer), body_frame, exit_, "with body")
     if exit_ is None:

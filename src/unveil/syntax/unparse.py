@@ -120,6 +120,15 @@ class _Unparser:
         self.origins = []    # per line: the original line of the statement it prints, or None
         self.origin = None
         self.line_of = {}    # id(statement) -> its original line (a ``Notes.line`` table)
+        self.name_line = {}  # id(name) -> the original line it was loaded or stored at
+        self.at = None       # the original line the text line being printed stands for (None: the
+        #                      first name of a statement or clause head sets it)
+        self.breaks = []     # the original lines of the line breaks printed and not yet written
+        self.open = 0        # how many brackets are open around the expression being printed
+        self.held = 0        # > 0 where no line may break (f-strings, patterns, some targets)
+        self.outer = False   # printing an expression outside brackets, under its outermost one
+        self.wants = False   # a name there wanted a line break, which only brackets allow
+        self.pinned = False  # each class statement printed on its original line (a module's text)
         self.indent = ""
         # Quote tokens forbidden inside the replacement field being printed
         # (None outside f-string replacement fields, and always on 3.12+).
@@ -131,8 +140,47 @@ class _Unparser:
             meth = _EXPR[node.__class__]
         except KeyError:
             meth = _lookup(_EXPR, "_x_", node.__class__)
-        text, own = meth(self, node)
+        if self.open or self.outer or not self.name_line:
+            text, own = meth(self, node)
+        else:
+            text, own = self.outermost(meth, node)
         return "(" + text + ")" if own < prec else text
+
+    def outermost(self, meth, node):
+        """An expression outside brackets, in parentheses where a name in it wants the line
+        to break before it (only brackets let a line break inside an expression)."""
+        at, breaks = self.at, len(self.breaks)
+        self.outer, self.wants = True, False
+        try:
+            text, own = meth(self, node)
+        finally:
+            self.outer = False
+        if not self.wants:
+            return text, own
+        self.at = at
+        del self.breaks[breaks:]
+        self.open += 1
+        try:
+            text, own = meth(self, node)
+        finally:
+            self.open -= 1
+        return "(" + text + ")", ATOM
+
+    def inside(self, show, *args):
+        """``show(*args)``, printed inside brackets."""
+        self.open += 1
+        try:
+            return show(*args)
+        finally:
+            self.open -= 1
+
+    def unbroken(self, show, *args):
+        """``show(*args)``, where no line may break."""
+        self.held += 1
+        try:
+            return show(*args)
+        finally:
+            self.held -= 1
 
     def exprs(self, nodes, prec=TEST):
         return ", ".join([self.expr(n, prec) for n in nodes])
@@ -143,12 +191,26 @@ class _Unparser:
         except KeyError:
             meth = _lookup(_STMT, "_s_", node.__class__)
         saved, self.origin = self.origin, self.line_of.get(id(node))
+        self.at = None
+        if self.pinned and self.origin is not None and node.__class__.__name__ == "ClassDef":
+            blank = self.origin - 1 - len(self.lines)
+            if blank > 0:     # on its original line, where the text so far is shorter
+                self.lines.extend([""] * blank)
+                self.origins.extend([None] * blank)
         meth(self, node)
         self.origin = saved
 
     def line(self, text):
         self.lines.append(self.indent + text)
         self.origins.append(self.origin)
+        if "\n" in text:      # broken before names on later original lines
+            parts = text.split("\n")
+            rest = parts[1:]
+            self.lines[-1] = self.indent + parts[0].rstrip()
+            self.lines.extend([self.indent + "        " + t.rstrip() for t in rest[:-1]])
+            self.lines.append(self.indent + "        " + rest[-1])
+            self.origins.extend(self.breaks[:len(rest)])
+            del self.breaks[:len(rest)]
 
     def block(self, head, body, doc=False):
         self.line(head + ":")
@@ -240,7 +302,7 @@ class _Unparser:
                                  self.expr(n.value, YIELD)))
 
     def _s_AnnAssign(self, n):
-        t = self.expr(n.target, TUPLE)
+        t = self.unbroken(self.expr, n.target, TUPLE)   # in parentheses, a name is not simple
         if not n.simple and isinstance(n.target, Name):
             t = "(" + t + ")"
         t += ": " + self.expr(n.annotation)
@@ -278,6 +340,7 @@ class _Unparser:
         while len(orelse) == 1 and orelse[0].__class__.__name__ == "If":
             n = orelse[0]
             self.origin = self.line_of.get(id(n), self.origin)
+            self.at = None
             self.block("elif " + self.expr(n.test), n.body)
             orelse = n.orelse
         if orelse:
@@ -315,6 +378,7 @@ class _Unparser:
     def _s_Try(self, n, star=""):
         self.block("try", n.body)
         for h in n.handlers:
+            self.at = None
             t = "except" + star
             if h.type is not None:
                 t += " " + self.expr(h.type)
@@ -336,12 +400,15 @@ class _Unparser:
 
     def decorators(self, n):
         for d in n.decorator_list:
-            self.line("@" + self.expr(d))
+            self.line("@" + self.unbroken(self.expr, d))
 
     def type_params(self, n):
         params = getattr(n, "type_params", None)
         if not params:
             return ""
+        return "[" + self.inside(self.type_param_list, params) + "]"
+
+    def type_param_list(self, params):
         out = []
         for p in params:
             kind = p.__class__.__name__
@@ -351,11 +418,13 @@ class _Unparser:
             if getattr(p, "default_value", None) is not None:
                 t += " = " + self.expr(p.default_value)
             out.append(t)
-        return "[" + ", ".join(out) + "]"
+        return ", ".join(out)
 
     def _s_FunctionDef(self, n, kw="def "):
         self.decorators(n)
-        head = "%s%s%s(%s)" % (kw, n.name, self.type_params(n), self.arguments(n.args))
+        if not n.decorator_list:
+            self.at = self.origin    # the line of ``def``: its signature may go on below it
+        head = "%s%s%s(%s)" % (kw, n.name, self.type_params(n), self.inside(self.arguments, n.args))
         if n.returns is not None:
             head += " -> " + self.expr(n.returns)
         self.block(head, n.body, doc=True)
@@ -366,9 +435,9 @@ class _Unparser:
     def _s_ClassDef(self, n):
         self.decorators(n)
         head = "class " + n.name + self.type_params(n)
-        args = [self.expr(b) for b in n.bases] + [self.keyword(k) for k in n.keywords]
-        if args:
-            head += "(" + ", ".join(args) + ")"
+        args = self.inside(self.call_arguments, _Bare(args=n.bases, keywords=n.keywords))
+        if n.bases or n.keywords:
+            head += "(" + args + ")"
         self.block(head, n.body, doc=True)
 
     def _s_TypeAlias(self, n):
@@ -384,7 +453,8 @@ class _Unparser:
         self.indent = saved
 
     def _s_match_case(self, c):
-        head = "case " + self.pattern(c.pattern)
+        self.at = None
+        head = "case " + self.unbroken(self.pattern, c.pattern)
         if c.guard is not None:
             head += " if " + self.expr(c.guard)
         self.block(head, c.body)
@@ -454,11 +524,26 @@ class _Unparser:
     def keyword(self, k):
         if k.arg is None:
             return "**" + self.expr(k.value, BOR)
-        return k.arg + "=" + self.expr(k.value)
+        value = self.expr(k.value)
+        if value[:1] == "\n":      # the line breaks before the keyword, not after it
+            return "\n" + k.arg + "=" + value[1:]
+        return k.arg + "=" + value
 
     # ----------------------------------------------------------- expressions
     def _x_Name(self, n):
-        return n.id, ATOM
+        line = self.name_line.get(id(n))
+        if line is None or self.held:
+            return n.id, ATOM
+        if self.at is None:       # the first name: the line stands for its original line
+            self.at = line
+        if line <= self.at:
+            return n.id, ATOM
+        if not self.open:
+            self.wants = True
+            return n.id, ATOM
+        self.at = line
+        self.breaks.append(line)
+        return "\n" + n.id, ATOM
 
     def _x_Constant(self, n):
         return self.constant(n.value, getattr(n, "kind", None))
@@ -506,21 +591,24 @@ class _Unparser:
         return self.exprs(n.elts), TUPLE
 
     def _x_List(self, n):
-        return "[" + self.exprs(n.elts) + "]", ATOM
+        return "[" + self.inside(self.exprs, n.elts) + "]", ATOM
 
     def _x_Set(self, n):
         if not n.elts:
             return "{*()}", ATOM
-        return "{" + self.exprs(n.elts) + "}", ATOM
+        return "{" + self.inside(self.exprs, n.elts) + "}", ATOM
 
     def _x_Dict(self, n):
-        items = []
+        return "{" + self.inside(self.items, n) + "}", ATOM
+
+    def items(self, n):
+        out = []
         for k, v in zip(n.keys, n.values):
             if k is None:
-                items.append("**" + self.expr(v, BOR))
+                out.append("**" + self.expr(v, BOR))
             else:
-                items.append(self.expr(k) + ": " + self.expr(v))
-        return "{" + ", ".join(items) + "}", ATOM
+                out.append(self.expr(k) + ": " + self.expr(v))
+        return ", ".join(out)
 
     def comprehension(self, generators):
         out = []
@@ -535,17 +623,22 @@ class _Unparser:
         return "".join(out)
 
     def _x_ListComp(self, n):
-        return "[" + self.expr(n.elt) + self.comprehension(n.generators) + "]", ATOM
+        return "[" + self.inside(self.element, n) + "]", ATOM
 
     def _x_SetComp(self, n):
-        return "{" + self.expr(n.elt) + self.comprehension(n.generators) + "}", ATOM
+        return "{" + self.inside(self.element, n) + "}", ATOM
 
     def _x_GeneratorExp(self, n):
-        return "(" + self.expr(n.elt) + self.comprehension(n.generators) + ")", ATOM
+        return "(" + self.inside(self.element, n) + ")", ATOM
 
     def _x_DictComp(self, n):
-        return ("{" + self.expr(n.key) + ": " + self.expr(n.value)
-                + self.comprehension(n.generators) + "}", ATOM)
+        return "{" + self.inside(self.element, n) + "}", ATOM
+
+    def element(self, n):
+        """A comprehension's element (``key: value`` of a dict's) and its loops."""
+        elt = self.expr(n.key) + ": " + self.expr(n.value) if n.__class__.__name__ == "DictComp" \
+            else self.expr(n.elt)
+        return elt + self.comprehension(n.generators)
 
     def _x_BoolOp(self, n):
         if n.op.__class__.__name__ == "And":
@@ -608,12 +701,17 @@ class _Unparser:
     def _x_Call(self, n):
         args = n.args
         if len(args) == 1 and not n.keywords and args[0].__class__.__name__ == "GeneratorExp":
-            return self.expr(n.func, ATOM) + self.expr(args[0]), ATOM
-        parts = [self.expr(a) for a in args] + [self.keyword(k) for k in n.keywords]
-        return self.expr(n.func, ATOM) + "(" + ", ".join(parts) + ")", ATOM
+            func = self.expr(n.func, ATOM)
+            return func + self.expr(args[0]), ATOM
+        func = self.expr(n.func, ATOM)
+        return func + "(" + self.inside(self.call_arguments, n) + ")", ATOM
+
+    def call_arguments(self, n):
+        return ", ".join([self.expr(a) for a in n.args] + [self.keyword(k) for k in n.keywords])
 
     def _x_Subscript(self, n):
-        return self.expr(n.value, ATOM) + "[" + self.index(n.slice) + "]", ATOM
+        value = self.expr(n.value, ATOM)
+        return value + "[" + self.inside(self.index, n.slice) + "]", ATOM
 
     def index(self, s):
         kind = s.__class__.__name__
@@ -652,6 +750,9 @@ class _Unparser:
         return self._x_JoinedStr(JoinedStr(values=[n]))
 
     def _x_JoinedStr(self, n):
+        return self.unbroken(self.joined_str, n)
+
+    def joined_str(self, n):
         if facts.FSTRING_FIELDS_REUSE_QUOTES:
             lits = "".join([v.value for v in n.values if isinstance(v, Constant)])
             q = '"' if "'" in lits and '"' not in lits else "'"
@@ -774,11 +875,19 @@ def set_elements(value):
     return sorted(value, key=key)
 
 
-def unparse_with_origins(module, lines):
+def unparse_with_origins(module, lines, name_lines=None, pinned=False):
     """``unparse`` of a module, and per line of the text the original line of the
-    statement it prints (as ``lines``, a :class:`~unveil.syntax.notes.Fact`, has it) or None."""
+    statement it prints (as ``lines``, a :class:`~unveil.syntax.notes.Fact`, has it) or None.
+    With ``name_lines`` (the names' original lines, another such fact), an expression
+    breaks its line before each name of a later original line than the text so far
+    (inside brackets: in parentheses of its own if it has none), as the original spread it.
+    With ``pinned`` (``module`` is a whole module's code, whose lines are the original's), each
+    class statement is printed on its original line where the text before it is shorter."""
     u = _Unparser()
     u.line_of = lines.values
+    u.pinned = pinned
+    if name_lines is not None:
+        u.name_line = name_lines.values
     u.stmt(module)
     return "\n".join(u.lines), u.origins
 
