@@ -2878,17 +2878,3 @@ def return_in_finally_after_a_try_body_past_255_code_units(value, flag):
             return log
     log.append("after")
     return log
-
-
-@case((True,), (False,), same_bytecode=True)
-def if_ending_a_try_finally_body_then_the_implicit_return(flag):
-    """Regression (3.11+: non-identical; subprocess.Popen.__exit__ on 3.12 once it
-    was structured): both arms of the ``if`` leave the try body at the finally body's
-    normal copy, which the function's ``return None`` follows.  With no merge point
-    in the body, each arm was structured on its own, and one of them took that
-    return as its own (``if flag: yield "body"; return None``: a second copy)."""
-    try:
-        if flag:
-            yield "body"
-    finally:
-        yield "finally"

@@ -466,8 +466,6 @@ class Structurer:
                 if pos < len(self.instrs) and self.g.of_instr[pos] not in region.blocks:
                     mpos = pos
                     break
-        if mpos is None and region.blocks is not None:
-            mpos = self._leave_together(state, region)
         if mpos is None:
             mpos = self.arms_meet(state.t, state.e, region)
         if mpos is None and region.stop is not None and state.t == region.stop:
@@ -506,17 +504,6 @@ class Structurer:
         if getattr(state, first) == mpos:
             return merge(mpos)
         return _Descend(getattr(state, first), arm, region.child(stop=mpos, meets=True), merge)
-
-    def _leave_together(self, st, region):
-        """Where both arms leave a try or with body, when one arm jumps straight out
-        and every way on from the other leads there too: the ``if`` ends the body
-        (``try: if a: f()`` then ``finally:``; not a ``return`` in each arm when the
-        exit copy is followed by one)."""
-        for out, other in ((st.t, st.e), (st.e, st.t)):
-            if out < len(self.instrs) and self.g.of_instr[out].start == out \
-                    and self.g.of_instr[out] not in region.blocks and self.flows_into(other, out, region):
-                return out
-        return None
 
     def jumped_over(self, st, region):
         """Where an ``if``/``else`` goes on whose else arm never does (it returns or
