@@ -2770,3 +2770,111 @@ def while_true_with_a_raising_try_then_a_try_going_back_to_the_header(reset, ite
         except IndexError:
             pass
     return log, s
+
+
+@case(([1, 2, 3], 2), ([1], 5), ([], 0), same_bytecode=True)
+def while_ending_a_try_finally_body_with_a_break_after_code(items, stop):
+    """Regression: pydoc.ttypager on 3.8 (lowered; 3.9 too) and every later version
+    (``while True: if not items: return``).  The loop ends the try body, so its test
+    fails past the try's range, into the finally body's normal copy; its one way out
+    in the try (``yield "stop"; break``) jumps there too.  The loop went on at that
+    way out instead ("a loop leaves its enclosing try or with")."""
+    try:
+        while items:
+            item = items.pop()
+            if item == stop:
+                yield "stop"
+                break
+            yield item
+    finally:
+        yield "finally"
+
+
+@case((0, 0, "1"), (1, 0, "1"), (1, 1, "2"), (1, 1, "x"), same_bytecode=True)
+def finally_if_arm_with_a_try_then_a_short_return(first, second, fail):
+    """Regression: subprocess.Popen.__exit__ on 3.12 (3.10 too).  The normal copy of
+    the finally body has a copy of the short ``first = 0; return`` at the end of each
+    path to it (after the nested try's body, its except clause and the ``if second``
+    test); the handler copy has one, jumped to.  Walking the copies side by side, the
+    one place met two places ("a way out of a try/finally body ... without a copy of
+    the finally body")."""
+    try:
+        yield "body"
+    finally:
+        if first:
+            if second:
+                try:
+                    yield int(fail)
+                except ValueError:
+                    yield "caught"
+            first = 0
+            return
+        yield "after"
+
+
+def _count(*values):
+    return len(values)
+
+
+@case(("3", True), ("3", False), ("x", True), same_bytecode=True)
+def except_as_clause_then_a_jump_past_255_code_units(value, flag):
+    """Regression: asyncio.tasks.Task.__step on 3.8 (lowered).  The jump that ends
+    ``except E as exc:`` past 255 code units has an ``EXTENDED_ARG`` before it,
+    which hid it from the rewrite of 3.8's name cleanup (a finally body), so the
+    clause jumped to the jump instead of where it goes: the else clause, whose arms
+    leave the outer try there, did not seem to rejoin the clause."""
+    log = []
+    try:
+        try:
+            result = int(value)
+        except ValueError as exc:
+            log.append(type(exc).__name__)
+        else:
+            if flag:
+                log.append(_count(result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result, result, result, result, result, result,
+                        result, result, result, result, result))
+            else:
+                log.append(result)
+    finally:
+        log.append("finally")
+    return log
+
+
+@case((1, True), (2, False), same_bytecode=True)
+def return_in_finally_after_a_try_body_past_255_code_units(value, flag):
+    """Regression (3.8, lowered): the ``None`` that 3.8 pushes before a try whose
+    finally body returns was not seen as that slot when the ``SETUP_FINALLY`` after
+    it has an ``EXTENDED_ARG`` (its handler is past 255 code units)."""
+    log = []
+    try:
+        log.append(_count(value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value, value, value, value, value, value,
+                        value, value, value, value, value))
+    finally:
+        if flag:
+            return log
+    log.append("after")
+    return log

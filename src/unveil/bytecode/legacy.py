@@ -168,8 +168,9 @@ def _placeholders(instrs):
     out = set()
     for k in range(len(instrs) - 1):
         ins = instrs[k]
-        if ins.op == "LOAD_CONST" and ins.argval is None and instrs[k + 1].op == "SETUP_FINALLY":
-            start = _index(instrs, instrs[k + 1].target)
+        setup = instrs[_past_extended_arg(instrs, k + 1)]
+        if ins.op == "LOAD_CONST" and ins.argval is None and setup.op == "SETUP_FINALLY":
+            start = _index(instrs, setup.target)
             try:
                 end = _finally_end(instrs, start)
             except DecompilationError:
@@ -178,6 +179,14 @@ def _placeholders(instrs):
                     and any(i.op == "RETURN_VALUE" for i in instrs[start:end]):
                 out.add(id(ins))
     return out
+
+
+def _past_extended_arg(instrs, k):
+    """The index of the instruction at ``k`` that is not an ``EXTENDED_ARG`` (the raw
+    prefix of an argument past 255: a jump past 255 code units)."""
+    while k + 1 < len(instrs) and instrs[k].op == "EXTENDED_ARG":
+        k += 1
+    return k
 
 
 def _index(instrs, target):
@@ -224,7 +233,7 @@ def _name_cleanup_exit(instrs, start, end):
     body = instrs[start:end]
     if not _is_name_cleanup(body) or end + 2 >= len(instrs) or instrs[end + 1].op != "POP_EXCEPT":
         return None
-    follow = instrs[end + 2]
+    follow = instrs[_past_extended_arg(instrs, end + 2)]
     out = [_I("POP_EXCEPT")] + [b.copy() for b in body]
     if follow.op in _UNCONDITIONAL:
         out.append(follow.copy())

@@ -127,6 +127,12 @@ class Graph:
         leaving = [s for s in exits if s not in same_try and not self._only_raises(s, loop)]
         if same_try and leaving and all(self._only_raises(s, loop) for s in same_try):
             same_try = leaving
+        # (a loop that ends its try's body and whose ways out in that try run code and
+        # then jump to where its test fails past the try's range goes on there: ``try:
+        # while a: if c: x(); break``)
+        elif same_try and len(outs) == 1 and outs[0] in leaving \
+                and all(self._jumps_to(s, outs[0]) for s in same_try):
+            same_try = outs
         # (the next except clause of a try in the loop is inside the loop, though only
         # its way out comes back: it runs under the same cleanup handler as the clauses
         # before it)
@@ -242,6 +248,11 @@ class Graph:
                 return False
             todo.extend(x.succs)
         return True
+
+    def _jumps_to(self, block, target):
+        """Whether ``block`` ends in an unconditional jump to the block ``target``."""
+        last = self.instrs[block.end - 1]
+        return last.op == "JUMP" and last.target == target.start
 
     def _past_chain_cleanup(self, block):
         """Past ``block`` if it only drops the middle value of a chained comparison that

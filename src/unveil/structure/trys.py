@@ -12,7 +12,7 @@ import copy
 from ..bytecode import facts
 from ..bytecode.opcodes import EXITS
 from ..errors import DecompilationError
-from ..graph.blocks import past_clause_ends, past_pop_except, same_target
+from ..graph.blocks import past_clause_ends, past_pop_except, same_code, same_target
 from . import stackitems as si
 from .frame import Frame
 
@@ -705,8 +705,8 @@ def _finally_elider(s, start, own):
                 exits.add(b)  # the paths may end the copy in different places
                 continue
             if a in pairs:
-                if pairs[a] != b:
-                    return None
+                if not same_code(instrs, pairs[a], b):
+                    return None   # (3.12+ copy a short return into each path to it, on one side only)
                 continue
             pairs[a] = b
             if len(pairs) > 4000 or a >= len(instrs) or b >= len(instrs):
