@@ -482,3 +482,13 @@ def private_attributes_written_as_in_the_class():
     got = h.get()
     h.drop()
     return got, vars(h), sorted(getattr(Holder, "__static_attributes__", ()))
+
+
+class MethodsMakingFunctions:
+    """Methods as cases: recompiled on their own, each inside its class again."""
+
+    @case((None, [1, 2, 3]), same_bytecode=True)
+    def method_making_a_generator(self, items):
+        # 3.8-3.10 load each nested function's qualified name as a constant (collections.abc's
+        # Set.__and__): compiled outside the class, the genexpr was ``<name>.<locals>.<genexpr>``
+        return list(x * 2 for x in items if x), sorted(items, key=lambda x: -x)

@@ -1,7 +1,8 @@
 """What a code object says about itself, read without decompiling it: how many
 parameters it has, whether it is a class body or a generic definition's hidden
-scope, the qualified name a class body stores, the source name of each of its
-names, and which of its globals the compiler took for imported modules."""
+scope, the qualified name a class body stores or a function has, the source name
+of each of its names, and which of its globals the compiler took for imported
+modules."""
 import inspect
 import keyword
 import types
@@ -36,6 +37,31 @@ def class_qualname(code):
             return last if isinstance(last, str) else None
         last = ins.argval if ins.opname == "LOAD_CONST" else None
     return None
+
+
+def function_qualname(code):
+    """The qualified name of the function ``code``: its own where code objects have one
+    (3.11+), else the one the qualified names of the functions it makes begin with
+    (``A.f`` from ``A.f.<locals>.g``, the constant its ``MAKE_FUNCTION`` takes), or None."""
+    own = getattr(code, "co_qualname", None)
+    if own is not None:
+        return own
+    raw = decoder.read(code)
+    for a, b in zip(raw, raw[1:]):
+        if a.opname == b.opname == "LOAD_CONST" and isinstance(a.argval, types.CodeType) \
+                and isinstance(b.argval, str) and b.argval.endswith(".<locals>." + a.argval.co_name):
+            return b.argval[:-len(".<locals>." + a.argval.co_name)]
+    return None
+
+
+def method_classes(code):
+    """The classes a function is a method of, outermost first, when its qualified name
+    is such a chain (``A.B`` for ``A.B.f``); None if it is not known or not one."""
+    name = function_qualname(code)
+    parts = name.split(".") if name is not None else []
+    if len(parts) < 2 or parts[-1] != code.co_name or not all(p.isidentifier() for p in parts):
+        return None
+    return parts[:-1]
 
 
 def enclosing_classes(code):
