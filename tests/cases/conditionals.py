@@ -253,3 +253,33 @@ def elif_arm_ending_in_a_try_before_a_raising_else(names, log):
         raise ImportError("no os specific module found")
     log.append(3)
     return log
+
+
+@case((True, 2), (False, 2), same_bytecode=True)
+def if_else_both_returning_ends_the_body(flag, n):
+    # 3.8 and 3.9 write a dead ``return None`` after a body whose last statement is not a
+    # ``return``: the else keeps it one (sysconfig.get_paths, tracemalloc)
+    if flag:
+        return n
+    else:
+        n += 1
+        return None if n > 5 else n
+
+
+@case(({"a": 1}, "a"), ({}, "a"), same_bytecode=True)
+def try_else_returning_ends_the_body(table, key):
+    # collections.abc's Mapping.__contains__: the return in the else clause, not after the try
+    try:
+        table[key]
+    except KeyError:
+        return False
+    else:
+        return True
+
+
+@case((True,), (False,), same_bytecode=True)
+def if_else_returning_none_explicitly(flag):
+    if flag:
+        return [flag]
+    else:
+        return None

@@ -3,6 +3,7 @@ parameters it has, whether it is a class body or a generic definition's hidden
 scope, the qualified name a class body stores or a function has, the source name
 of each of its names, and which of its globals the compiler took for imported
 modules."""
+import dis
 import inspect
 import keyword
 import types
@@ -62,6 +63,47 @@ def method_classes(code):
     if len(parts) < 2 or parts[-1] != code.co_name or not all(p.isidentifier() for p in parts):
         return None
     return parts[:-1]
+
+
+#: the opcodes of a jump, and those after which the next instruction only runs if a jump lands on it
+_JUMP_OPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
+_NO_NEXT = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD", "JUMP_ABSOLUTE")
+
+
+def ends_in_dead_return(code):
+    """Whether ``code`` ends with a ``return None`` that no path reaches: 3.8 and 3.9
+    compile one after a function's last statement unless that statement is a
+    ``return`` (so an ``if``/``else`` or ``try``/``else`` whose every way returns
+    ends the body there), and drop no such dead code."""
+    raw = [r for r in decoder.read(code) if r.opname != "EXTENDED_ARG"]
+    if len(raw) < 3 or raw[-1].opname != "RETURN_VALUE" or raw[-2].opname != "LOAD_CONST" \
+            or raw[-2].argval is not None or raw[-3].opname not in _NO_NEXT:
+        return False
+    return not any(r.opcode in _JUMP_OPS and r.argval == raw[-2].offset for r in raw)
+
+
+def dead_jumps(code):
+    """Where the compiler left a jump no path reaches, right after a ``return`` or
+    ``raise``: the offset of the instruction after it, mapped to the offset it jumps
+    forward to.  3.8 and 3.9 keep the jump over an ``if``'s else clause (or a ``try``'s)
+    there when the body ends in a ``raise``, or in a statement whose own jumps land on
+    it: the else clause runs from after the jump to its target."""
+    raw = decoder.read(code)
+    targets = {r.argval for r in raw if r.opcode in _JUMP_OPS}
+    out = {}
+    last, start = None, None
+    for k, r in enumerate(raw):
+        if r.opname == "EXTENDED_ARG":
+            start = r.offset if start is None else start
+            continue
+        here, start = (r.offset if start is None else start), None
+        if r.opname in ("JUMP_FORWARD", "JUMP_ABSOLUTE") and last in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE") \
+                and here not in targets and r.offset not in targets and r.argval > r.offset:
+            after = next((n.offset for n in raw[k + 1:] if n.opname != "EXTENDED_ARG"), None)
+            if after is not None:
+                out[after] = r.argval
+        last = r.opname
+    return out
 
 
 def enclosing_classes(code):

@@ -12,7 +12,7 @@ import types
 
 from ..bytecode import decoder, facts
 from ..bytecode.canonical import normalise
-from ..bytecode.code_objects import argument_count, identifier, is_class_body, is_scope
+from ..bytecode.code_objects import argument_count, ends_in_dead_return, identifier, is_class_body, is_scope
 from ..bytecode.opcodes import NO_NEXT
 from ..errors import DecompilationError
 from ..fallback import statemachine
@@ -301,7 +301,10 @@ class FunctionContext:
             self._graph = Graph(list(self.instrs))
         else:
             self._graph.reset_loops()   # the attempt before may have changed them
-        stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, rewrite_guarded_while(Structurer(self, self._graph).body())))
+        stmts = rewrite_guarded_while(Structurer(self, self._graph).body())
+        if self.has_locals() and ends_in_dead_return(self.code):
+            _last_return_in_else(stmts)
+        stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, stmts))
         if not self.has_locals():
             stmts = without_copied_returns(stmts)
         check_single_use(stmts, self.bindings.notes)
@@ -403,6 +406,32 @@ def _clean(notes, stmts):
                 del inner[-1]
             todo.append(inner)
     return stmts
+
+
+def _last_return_in_else(stmts):
+    """A body that ends in a dead ``return None`` (:func:`ends_in_dead_return`) did not
+    end in a ``return`` statement: one that does ends in the else clause of the last
+    ``if`` whose body returns, or of the last ``try`` whose except clauses never go on,
+    with the statements before it that come after that ``if`` or ``try`` (they only
+    run when its body does not return, or raises nothing)."""
+    if not stmts or not isinstance(stmts[-1], ast.Return):
+        return
+    for k in range(len(stmts) - 2, -1, -1):
+        st = stmts[k]
+        if isinstance(st, ast.If) and not st.orelse and isinstance(st.body[-1], ast.Return) \
+                or isinstance(st, ast.Try) and st.handlers and not st.orelse and not st.finalbody \
+                and all(_never_goes_on(h.body) for h in st.handlers):
+            st.orelse = stmts[k + 1:]
+            del stmts[k + 1:]
+            return
+
+
+def _never_goes_on(body):
+    """Whether the statements ``body`` end in a ``return`` or ``raise``."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.If):
+        return bool(last.orelse) and _never_goes_on(last.body) and _never_goes_on(last.orelse)
+    return isinstance(last, (ast.Return, ast.Raise))
 
 
 def _with_asserts(notes, stmts):
