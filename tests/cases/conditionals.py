@@ -283,3 +283,27 @@ def if_else_returning_none_explicitly(flag):
         return [flag]
     else:
         return None
+
+
+@case((True, True, 1), (True, False, 1), (False, True, 1), (False, False, 1), same_bytecode=True)
+def else_clause_after_an_if_else_that_returns(a, b, c):
+    # _pydecimal's Decimal._cmp: 3.8 and 3.9 keep the dead jump over the else clause
+    # after an arm ending in an if/else (whose own jumps land on it)
+    if a:
+        if b:
+            return 1
+        else:
+            return 2
+    else:
+        c = c + 1
+    return c
+
+
+@case((True, 1), (False, 1), same_bytecode=True)
+def else_clause_after_a_raise(a, b):
+    # and after an arm ending in a raise (logging.basicConfig)
+    if a:
+        raise ValueError(b)
+    else:
+        b += 1
+    return b

@@ -82,30 +82,6 @@ def ends_in_dead_return(code):
     return not any(r.opcode in _JUMP_OPS and r.argval == raw[-2].offset for r in raw)
 
 
-def dead_jumps(code):
-    """Where the compiler left a jump no path reaches, right after a ``return`` or
-    ``raise``: the offset of the instruction after it, mapped to the offset it jumps
-    forward to.  3.8 and 3.9 keep the jump over an ``if``'s else clause (or a ``try``'s)
-    there when the body ends in a ``raise``, or in a statement whose own jumps land on
-    it: the else clause runs from after the jump to its target."""
-    raw = decoder.read(code)
-    targets = {r.argval for r in raw if r.opcode in _JUMP_OPS}
-    out = {}
-    last, start = None, None
-    for k, r in enumerate(raw):
-        if r.opname == "EXTENDED_ARG":
-            start = r.offset if start is None else start
-            continue
-        here, start = (r.offset if start is None else start), None
-        if r.opname in ("JUMP_FORWARD", "JUMP_ABSOLUTE") and last in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE") \
-                and here not in targets and r.offset not in targets and r.argval > r.offset:
-            after = next((n.offset for n in raw[k + 1:] if n.opname != "EXTENDED_ARG"), None)
-            if after is not None:
-                out[after] = r.argval
-        last = r.opname
-    return out
-
-
 def enclosing_classes(code):
     """The classes a class body is nested in, outermost first, when its qualified name
     is such a chain (``A.B`` for ``B``); None if it was defined in a function."""

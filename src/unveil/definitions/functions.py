@@ -20,7 +20,7 @@ from ..graph.cfg import Graph
 from ..structure import stackitems as si
 from ..structure.loops import _generators, rewrite_guarded_while
 from ..structure.stackitems import const, name, negate
-from ..structure.structurer import Structurer
+from ..structure.structurer import Structurer, last_return_in_else
 from ..syntax.astwalk import children, nodes, statement_lists
 from ..syntax.notes import Notes
 from . import generics
@@ -303,7 +303,7 @@ class FunctionContext:
             self._graph.reset_loops()   # the attempt before may have changed them
         stmts = rewrite_guarded_while(Structurer(self, self._graph).body())
         if self.has_locals() and ends_in_dead_return(self.code):
-            _last_return_in_else(stmts)
+            last_return_in_else(stmts)
         stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, stmts))
         if not self.has_locals():
             stmts = without_copied_returns(stmts)
@@ -406,32 +406,6 @@ def _clean(notes, stmts):
                 del inner[-1]
             todo.append(inner)
     return stmts
-
-
-def _last_return_in_else(stmts):
-    """A body that ends in a dead ``return None`` (:func:`ends_in_dead_return`) did not
-    end in a ``return`` statement: one that does ends in the else clause of the last
-    ``if`` whose body returns, or of the last ``try`` whose except clauses never go on,
-    with the statements before it that come after that ``if`` or ``try`` (they only
-    run when its body does not return, or raises nothing)."""
-    if not stmts or not isinstance(stmts[-1], ast.Return):
-        return
-    for k in range(len(stmts) - 2, -1, -1):
-        st = stmts[k]
-        if isinstance(st, ast.If) and not st.orelse and isinstance(st.body[-1], ast.Return) \
-                or isinstance(st, ast.Try) and st.handlers and not st.orelse and not st.finalbody \
-                and all(_never_goes_on(h.body) for h in st.handlers):
-            st.orelse = stmts[k + 1:]
-            del stmts[k + 1:]
-            return
-
-
-def _never_goes_on(body):
-    """Whether the statements ``body`` end in a ``return`` or ``raise``."""
-    last = body[-1] if body else None
-    if isinstance(last, ast.If):
-        return bool(last.orelse) and _never_goes_on(last.body) and _never_goes_on(last.orelse)
-    return isinstance(last, (ast.Return, ast.Raise))
 
 
 def _with_asserts(notes, stmts):
