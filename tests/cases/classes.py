@@ -484,6 +484,21 @@ def private_attributes_written_as_in_the_class():
     return got, vars(h), sorted(getattr(Holder, "__static_attributes__", ()))
 
 
+@case((3,))
+def private_method_defined_in_the_body(n):
+    # difflib's SequenceMatcher.__chain_b: ``def __x`` in a class body stores ``_C__x``; it
+    # was written as the def and then ``_C__x = __x`` again (a ``class __X`` alike; identical
+    # bytecode but on 3.13, whose class body stores its first line)
+    class Tally:
+        def __bump(self, k):
+            return k + 1
+
+        def total(self, k):
+            return self.__bump(k) * 2
+
+    return Tally().total(n), sorted(k for k in vars(Tally) if k.startswith("_Tally"))
+
+
 class MethodsMakingFunctions:
     """Methods as cases: recompiled on their own, each inside its class again."""
 

@@ -229,18 +229,29 @@ class FunctionContext:
             return attr[len(prefix) - 2:]
         return attr
 
+    def private_name(self, ident):
+        """``ident`` as a class body's text stores it: ``_C__x`` for ``__x`` in the body of
+        class ``C`` (decompiled inside its class statement, or on its own: it is
+        recompiled inside ``class C:``), and in the code nested in it."""
+        cls = self.private_class or (self.code.co_name if is_class_body(self.code) else None)
+        cls = (cls or "").lstrip("_")
+        if cls and ident.startswith("__") and not ident.endswith("__"):
+            return "_%s%s" % (cls, ident)
+        return ident
+
     def define(self, frame, target, value):
         """Store of a function, class or import: the statement that makes it."""
         plain = isinstance(target, ast.Name)
         if isinstance(value, si.Function):
-            if value.code.co_name == "<lambda>" or not plain or target.id != value.code.co_name:
+            if value.code.co_name == "<lambda>" or not plain \
+                    or target.id not in (value.code.co_name, self.private_name(value.code.co_name)):
                 frame.emit(ast.Assign(targets=[target], value=lambda_expr(value) if value.code.co_name == "<lambda>"
                                       else _def_then_name(frame, value)))
                 return
             frame.emit(function_def(value))
             return
         if isinstance(value, ClassBuild):
-            if plain and target.id == value.name:
+            if plain and target.id in (value.name, self.private_name(value.name)):
                 frame.emit(value.node())
             else:
                 frame.emit(value.node())
