@@ -263,7 +263,7 @@ def if_else_both_returning_ends_the_body(flag, n):
         return n
     else:
         n += 1
-        return None if n > 5 else n
+        return n * 2
 
 
 @case(({"a": 1}, "a"), ({}, "a"), same_bytecode=True)
