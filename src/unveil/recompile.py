@@ -6,7 +6,7 @@ import types
 
 from .errors import DecompilationError
 from .bytecode.code_objects import argument_count, enclosing_classes, identifier, is_class_body, \
-    module_imports_called
+    method_classes, module_imports_called
 from .definitions.functions import ENCLOSING_SCOPE
 from .structure.stackitems import no_arguments
 
@@ -25,6 +25,16 @@ def _find(code, name):
     return None
 
 
+def _find_path(code, names):
+    """The code object ``names[-1]`` defines inside ``names[:-1]`` (classes), searched
+    for from the first of them down (any depth, as :func:`_find`)."""
+    for name in names:
+        code = _find(code, name)
+        if code is None:
+            return None
+    return code
+
+
 def _in_closure(module, freevars):
     """``module``'s statements inside a function that makes ``freevars`` its cells."""
     closure = ast.FunctionDef(name="__unveil_closure__", args=no_arguments(), decorator_list=[], returns=None,
@@ -36,8 +46,13 @@ def _in_closure(module, freevars):
 def _in_class(module, like):
     """A class body's statements inside ``class <name>:`` (its code object is the body),
     itself inside the classes its qualified name says it was nested in."""
+    return _in_classes(module, like, [like.co_name] + list(reversed(enclosing_classes(like) or [])))
+
+
+def _in_classes(module, like, names):
+    """``module``'s statements inside ``class <name>:`` for each of ``names``, innermost first."""
     body = module.body or [ast.Pass()]
-    for name in [like.co_name] + list(reversed(enclosing_classes(like) or [])):
+    for name in names:
         cls = ast.ClassDef(name=identifier(name), bases=[], keywords=[], decorator_list=[], type_params=[],
                            body=body)
         cls.lineno = cls.end_lineno = like.co_firstlineno
@@ -130,8 +145,21 @@ def _not_compiling(like, exc):
     return DecompilationError("decompiled source of %s does not compile: %s" % (like.co_name, exc))
 
 
+def _methods_classes(like):
+    """The classes a function closing over nothing is a method of (see
+    :func:`method_classes`), or None: its def is compiled inside them, so that
+    the functions it makes get their qualified names (3.8-3.10 load them as
+    constants)."""
+    if not like.co_flags & 0x2 or like.co_freevars or is_class_body(like):
+        return None
+    return method_classes(like)
+
+
 def _recompile(module, like, filename):
+    classes = _methods_classes(like)
     tree = _in_closure(module, like.co_freevars) if like.co_freevars else module
+    if classes:
+        tree = _in_classes(tree, like, list(reversed(classes)))
     if like.co_flags & 0x2 or is_class_body(like):
         tree = _with_module_imports(tree, like)
     try:
@@ -140,7 +168,7 @@ def _recompile(module, like, filename):
         raise _not_compiling(like, exc) from exc
     if not (like.co_flags & 0x2) and not is_class_body(like):  # module code
         return module_code
-    code = _find(module_code, like.co_name) if like.co_name.isidentifier() else None
+    code = _find_path(module_code, (classes or []) + [like.co_name]) if like.co_name.isidentifier() else None
     if code is None:
         code = _first_defined(module_code)
         if code is None:

@@ -482,3 +482,28 @@ def private_attributes_written_as_in_the_class():
     got = h.get()
     h.drop()
     return got, vars(h), sorted(getattr(Holder, "__static_attributes__", ()))
+
+
+@case((3,))
+def private_method_defined_in_the_body(n):
+    # difflib's SequenceMatcher.__chain_b: ``def __x`` in a class body stores ``_C__x``; it
+    # was written as the def and then ``_C__x = __x`` again (a ``class __X`` alike; identical
+    # bytecode but on 3.13, whose class body stores its first line)
+    class Tally:
+        def __bump(self, k):
+            return k + 1
+
+        def total(self, k):
+            return self.__bump(k) * 2
+
+    return Tally().total(n), sorted(k for k in vars(Tally) if k.startswith("_Tally"))
+
+
+class MethodsMakingFunctions:
+    """Methods as cases: recompiled on their own, each inside its class again."""
+
+    @case((None, [1, 2, 3]), same_bytecode=True)
+    def method_making_a_generator(self, items):
+        # 3.8-3.10 load each nested function's qualified name as a constant (collections.abc's
+        # Set.__and__): compiled outside the class, the genexpr was ``<name>.<locals>.<genexpr>``
+        return list(x * 2 for x in items if x), sorted(items, key=lambda x: -x)

@@ -279,3 +279,55 @@ def two_ifs_returning_in_a_row_after_a_nested_if(value, multiple, required):
     if value is True and required:
         return "flag"
     return value
+@case((True, 2), (False, 2), same_bytecode=True)
+def if_else_both_returning_ends_the_body(flag, n):
+    # 3.8 and 3.9 write a dead ``return None`` after a body whose last statement is not a
+    # ``return``: the else keeps it one (sysconfig.get_paths, tracemalloc)
+    if flag:
+        return n
+    else:
+        n += 1
+        return n * 2
+
+
+@case(({"a": 1}, "a"), ({}, "a"), same_bytecode=True)
+def try_else_returning_ends_the_body(table, key):
+    # collections.abc's Mapping.__contains__: the return in the else clause, not after the try
+    try:
+        table[key]
+    except KeyError:
+        return False
+    else:
+        return True
+
+
+@case((True,), (False,), same_bytecode=True)
+def if_else_returning_none_explicitly(flag):
+    if flag:
+        return [flag]
+    else:
+        return None
+
+
+@case((True, True, 1), (True, False, 1), (False, True, 1), (False, False, 1), same_bytecode=True)
+def else_clause_after_an_if_else_that_returns(a, b, c):
+    # _pydecimal's Decimal._cmp: 3.8 and 3.9 keep the dead jump over the else clause
+    # after an arm ending in an if/else (whose own jumps land on it)
+    if a:
+        if b:
+            return 1
+        else:
+            return 2
+    else:
+        c = c + 1
+    return c
+
+
+@case((True, 1), (False, 1), same_bytecode=True)
+def else_clause_after_a_raise(a, b):
+    # and after an arm ending in a raise (logging.basicConfig)
+    if a:
+        raise ValueError(b)
+    else:
+        b += 1
+    return b

@@ -1,7 +1,9 @@
 """What a code object says about itself, read without decompiling it: how many
 parameters it has, whether it is a class body or a generic definition's hidden
-scope, the qualified name a class body stores, the source name of each of its
-names, and which of its globals the compiler took for imported modules."""
+scope, the qualified name a class body stores or a function has, the source name
+of each of its names, and which of its globals the compiler took for imported
+modules."""
+import dis
 import inspect
 import keyword
 import types
@@ -36,6 +38,48 @@ def class_qualname(code):
             return last if isinstance(last, str) else None
         last = ins.argval if ins.opname == "LOAD_CONST" else None
     return None
+
+
+def function_qualname(code):
+    """The qualified name of the function ``code``: its own where code objects have one
+    (3.11+), else the one the qualified names of the functions it makes begin with
+    (``A.f`` from ``A.f.<locals>.g``, the constant its ``MAKE_FUNCTION`` takes), or None."""
+    own = getattr(code, "co_qualname", None)
+    if own is not None:
+        return own
+    raw = decoder.read(code)
+    for a, b in zip(raw, raw[1:]):
+        if a.opname == b.opname == "LOAD_CONST" and isinstance(a.argval, types.CodeType) \
+                and isinstance(b.argval, str) and b.argval.endswith(".<locals>." + a.argval.co_name):
+            return b.argval[:-len(".<locals>." + a.argval.co_name)]
+    return None
+
+
+def method_classes(code):
+    """The classes a function is a method of, outermost first, when its qualified name
+    is such a chain (``A.B`` for ``A.B.f``); None if it is not known or not one."""
+    name = function_qualname(code)
+    parts = name.split(".") if name is not None else []
+    if len(parts) < 2 or parts[-1] != code.co_name or not all(p.isidentifier() for p in parts):
+        return None
+    return parts[:-1]
+
+
+#: the opcodes of a jump, and those after which the next instruction only runs if a jump lands on it
+_JUMP_OPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
+_NO_NEXT = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD", "JUMP_ABSOLUTE")
+
+
+def ends_in_dead_return(code):
+    """Whether ``code`` ends with a ``return None`` that no path reaches: 3.8 and 3.9
+    compile one after a function's last statement unless that statement is a
+    ``return`` (so an ``if``/``else`` or ``try``/``else`` whose every way returns
+    ends the body there), and drop no such dead code."""
+    raw = [r for r in decoder.read(code) if r.opname != "EXTENDED_ARG"]
+    if len(raw) < 3 or raw[-1].opname != "RETURN_VALUE" or raw[-2].opname != "LOAD_CONST" \
+            or raw[-2].argval is not None or raw[-3].opname not in _NO_NEXT:
+        return False
+    return not any(r.opcode in _JUMP_OPS and r.argval == raw[-2].offset for r in raw)
 
 
 def enclosing_classes(code):

@@ -84,10 +84,15 @@ def _reachable(raw):
     whose ``SETUP_WITH`` was dropped as unreachable: ``WITH_CLEANUP_START``
     without a block to clean up), which has no source form.  Only for code
     without blocks: a finally body that returns still needs its dead
-    ``END_FINALLY`` to be found.
+    ``END_FINALLY`` to be found.  Kept: a forward jump right after a ``return`` or
+    ``raise`` (and what it jumps to), the jump over an ``if``'s else clause that
+    3.8 and 3.9 leave where the body ends in a ``raise`` or in a statement whose
+    own jumps land on it: it tells the else clause and where it ends.
     """
     index = {r.offset: k for k, r in enumerate(raw)}
     seen, todo = set(), [0] if raw else []
+    todo += [k for k in range(1, len(raw)) if raw[k].opname in _UNCONDITIONAL and raw[k - 1].opname in EXITS
+             and raw[k].argval > raw[k].offset]
     while todo:
         k = todo.pop()
         if k in seen or k >= len(raw):

@@ -12,7 +12,7 @@ import types
 
 from ..bytecode import decoder, facts
 from ..bytecode.canonical import normalise
-from ..bytecode.code_objects import argument_count, identifier, is_class_body, is_scope
+from ..bytecode.code_objects import argument_count, ends_in_dead_return, identifier, is_class_body, is_scope
 from ..bytecode.opcodes import NO_NEXT
 from ..errors import DecompilationError
 from ..fallback import statemachine
@@ -20,7 +20,7 @@ from ..graph.cfg import Graph
 from ..structure import stackitems as si
 from ..structure.loops import _generators, rewrite_guarded_while
 from ..structure.stackitems import const, name, negate
-from ..structure.structurer import Structurer
+from ..structure.structurer import Structurer, last_return_in_else
 from ..syntax.astwalk import children, nodes, statement_lists
 from ..syntax.notes import Notes
 from . import generics
@@ -229,18 +229,29 @@ class FunctionContext:
             return attr[len(prefix) - 2:]
         return attr
 
+    def private_name(self, ident):
+        """``ident`` as a class body's text stores it: ``_C__x`` for ``__x`` in the body of
+        class ``C`` (decompiled inside its class statement, or on its own: it is
+        recompiled inside ``class C:``), and in the code nested in it."""
+        cls = self.private_class or (self.code.co_name if is_class_body(self.code) else None)
+        cls = (cls or "").lstrip("_")
+        if cls and ident.startswith("__") and not ident.endswith("__"):
+            return "_%s%s" % (cls, ident)
+        return ident
+
     def define(self, frame, target, value):
         """Store of a function, class or import: the statement that makes it."""
         plain = isinstance(target, ast.Name)
         if isinstance(value, si.Function):
-            if value.code.co_name == "<lambda>" or not plain or target.id != value.code.co_name:
+            if value.code.co_name == "<lambda>" or not plain \
+                    or target.id not in (value.code.co_name, self.private_name(value.code.co_name)):
                 frame.emit(ast.Assign(targets=[target], value=lambda_expr(value) if value.code.co_name == "<lambda>"
                                       else _def_then_name(frame, value)))
                 return
             frame.emit(function_def(value))
             return
         if isinstance(value, ClassBuild):
-            if plain and target.id == value.name:
+            if plain and target.id in (value.name, self.private_name(value.name)):
                 frame.emit(value.node())
             else:
                 frame.emit(value.node())
@@ -301,7 +312,10 @@ class FunctionContext:
             self._graph = Graph(list(self.instrs))
         else:
             self._graph.reset_loops()   # the attempt before may have changed them
-        stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, rewrite_guarded_while(Structurer(self, self._graph).body())))
+        stmts = rewrite_guarded_while(Structurer(self, self._graph).body())
+        if self.has_locals() and ends_in_dead_return(self.code):
+            last_return_in_else(stmts)
+        stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, stmts))
         if not self.has_locals():
             stmts = without_copied_returns(stmts)
         check_single_use(stmts, self.bindings.notes)

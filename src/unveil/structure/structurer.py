@@ -910,6 +910,8 @@ class Structurer:
             return self.value_merge(st, fa, ta, frame, mpos)
         test = negate(st.c)
         body, orelse = fa.out, ta.out
+        if body and orelse and st.e < st.t and self._dead_jump_before(st.t):
+            last_return_in_else(body)   # the jump over the else clause stayed: the body ends in no return
         if not body and orelse:
             test, body, orelse = st.c, orelse, []
         frame.emit(_if(test, body, orelse))
@@ -920,6 +922,14 @@ class Structurer:
         else:
             return None
         return mpos
+
+    def _dead_jump_before(self, pos):
+        """Whether a jump no path reaches stands right before ``pos``, after a ``return``
+        or ``raise`` (3.8 and 3.9 leave the one over an else clause so)."""
+        if pos < 2 or pos > len(self.instrs) or self.instrs[pos - 1].op != "JUMP" \
+                or self.instrs[pos - 2].op not in EXITS:
+            return False
+        return not self.g.of_instr[pos - 1].preds
 
     def value_merge(self, st, fa, ta, frame, mpos):
         """Both sides leave a value: a conditional expression or and/or."""
@@ -1121,3 +1131,30 @@ def _and(a, b):
         if isinstance(merged, ast.Compare) and len(merged.ops) > 1 and merged is not b:
             return ast.BoolOp(op=ast.And(), values=a.values[:-1] + [merged])
     return si.boolop(ast.And(), a, b)
+
+
+def last_return_in_else(stmts):
+    """Statements that did not end in a ``return`` statement (a body before a dead
+    ``return None``, :func:`~unveil.bytecode.code_objects.ends_in_dead_return`, or an
+    ``if``'s body before a dead jump over its else clause) but do end in the else clause
+    of the last ``if`` whose body returns, or of the last ``try`` whose except clauses
+    never go on, with the statements before it that come after that ``if`` or ``try``
+    (they only run when its body does not return, or raises nothing)."""
+    if not stmts or not isinstance(stmts[-1], ast.Return):
+        return
+    for k in range(len(stmts) - 2, -1, -1):
+        st = stmts[k]
+        if isinstance(st, ast.If) and not st.orelse and isinstance(st.body[-1], ast.Return) \
+                or isinstance(st, ast.Try) and st.handlers and not st.orelse and not st.finalbody \
+                and all(_never_goes_on(h.body) for h in st.handlers):
+            st.orelse = stmts[k + 1:]
+            del stmts[k + 1:]
+            return
+
+
+def _never_goes_on(body):
+    """Whether the statements ``body`` end in a ``return`` or ``raise``."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.If):
+        return bool(last.orelse) and _never_goes_on(last.body) and _never_goes_on(last.orelse)
+    return isinstance(last, (ast.Return, ast.Raise))
