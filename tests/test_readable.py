@@ -320,3 +320,15 @@ def test_an_explicit_return_ending_a_guard_stays():
 
 def test_a_function_returning_values_keeps_return_none():
     assert "return None" in _same(_values)
+
+
+def test_a_class_body_ending_in_an_if_keeps_its_shape():
+    """pathlib's PosixPath (3.13): the if/else made from a copied implicit return is
+    for functions; a class body's copies (with 3.13's ``__static_attributes__``) are
+    dropped by the class-body rules, and the if gets no else."""
+    module = compile("class P:\n    __slots__ = ()\n    if X:\n        def __new__(cls):\n            pass\n",
+                     "<p>", "exec")
+    body = next(c for c in module.co_consts if hasattr(c, "co_code"))
+    source = unveil.decompile(body)
+    assert "else" not in source and "__static_attributes__" not in source
+    assert source.count("def __new__") == 1

@@ -315,7 +315,7 @@ class FunctionContext:
         stmts = rewrite_guarded_while(Structurer(self, self._graph).body())
         if self.has_locals() and ends_in_dead_return(self.code):
             last_return_in_else(stmts)
-        stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, stmts))
+        stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, stmts, function=self.has_locals()))
         if not self.has_locals():
             stmts = without_copied_returns(stmts)
         check_single_use(stmts, self.bindings.notes)
@@ -387,7 +387,7 @@ def _returns_none(st):
         st.value is None or (isinstance(st.value, ast.Constant) and st.value.value is None))
 
 
-def _clean(notes, stmts):
+def _clean(notes, stmts, function=True):
     """Drop the implicit ``return None`` at the end of a body, and its copies (``after_exit``)
     that end the body of a with, or the statements a try's finally body runs after, where
     that statement ends the function: 3.10+ compile the body falling off its end and then
@@ -395,7 +395,8 @@ def _clean(notes, stmts):
     ``return None`` after such a with (the way on when its exit suppresses an exception)
     goes with it.  On 3.10+ so does the copy ending an arm of an ``if`` that ends the
     function (a ``return None`` with no line of its own), when the arm has statements of
-    its own (``if c: x()``, not ``if c: return``)."""
+    its own (``if c: x()``, not ``if c: return``).  (A module's or class's body, which
+    has no ``return`` of its own, is left to :func:`without_copied_returns`.)"""
     if stmts and _returns_none(stmts[-1]):
         stmts = stmts[:-1]
     todo = [stmts]
@@ -404,11 +405,11 @@ def _clean(notes, stmts):
         if len(body) > 1 and _returns_none(body[-1]) and isinstance(body[-2], (ast.With, ast.AsyncWith)) \
                 and _returns_none(body[-2].body[-1]) and body[-2].body[-1] in notes.after_exit:
             del body[-1]
-        if facts.RETURN_COPIED_INTO_BRANCHES:
+        if function and facts.RETURN_COPIED_INTO_BRANCHES:
             _else_from_copied_return(notes, body)
         st = body[-1] if body else None
         if isinstance(st, ast.If):
-            if facts.RETURN_COPIED_INTO_BRANCHES:
+            if function and facts.RETURN_COPIED_INTO_BRANCHES:
                 for arm in (st.body, st.orelse):
                     if len(arm) > 1 and arm[-1] in notes.no_line_of_its_own:
                         del arm[-1]     # the copy of the implicit return: the arm falls off the end
