@@ -2721,6 +2721,35 @@ def generator_with_a_while_in_a_for_ending_in_an_if_that_returns(items, cut):
     yield "end"
 
 
+@case(([3, 1, 5], [2, 9]), ([3, 4], []), ([], [0]), ([0, 2], [9, 1, 2]), ([4, 4], [4, 1]), structured=True)
+def generator_with_a_while_in_a_for_ending_in_an_if_that_yields_then_returns(items, cuts):
+    """rich's ``Segment.divide`` itself (rich 14.3.4 on 3.8, refused still after the case
+    above): the arm after the while's last test runs an ``if`` before it returns, so it
+    is no block that returns, but every path from it returns all the same."""
+    cuts = iter(cuts)
+    cut = next(cuts, -1)
+    done = []
+    for item in items:
+        while item:
+            if item < cut:
+                done.append(item)
+                break
+            if item == cut:
+                cut = next(cuts, -1)
+                if cut == -1:
+                    if done:
+                        yield list(done)
+                    return
+                break
+            item -= 1
+            cut = next(cuts, -1)
+            if cut == -1:
+                if done:
+                    yield list(done)
+                return
+    yield done
+
+
 @case(("abcab", "b"), ("aaaa", "z"), ("", "a"), ("xbx", "x"), structured=True)
 def while_chained_test_with_break_then_return_of_a_call(text, mark):
     """Guard (``http.cookies._unquote``, 3.10 and 3.12): ``return "".join(res)`` is

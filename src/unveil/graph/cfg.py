@@ -104,7 +104,7 @@ class Graph:
                 if s not in loop.body and s not in exits and self.instrs[s.end - 1].op != "RERAISE" \
                         and not (inner_for and s.start == b.end) and not (b in nested and not s.succs) \
                         and not (inner_for and b in nested and s.start == self.instrs[b.end - 1].target
-                                 and self._only_ends(s, loop)):
+                                 and self.only_ends(s, loop)):
                     exits.append(s)
         # code after the loop is in the same try as the code before it (the header's
         # own try may be one inside the loop), not in a handler's clause
@@ -231,9 +231,9 @@ class Graph:
     def _only_raises(self, block, loop):
         """Whether every path from ``block``, staying out of ``loop``, ends in a raise
         (within 64 blocks; a longer way is taken to go on)."""
-        return self._only_ends(block, loop, ("RAISE_VARARGS", "RERAISE"))
+        return self.only_ends(block, loop, ("RAISE_VARARGS", "RERAISE"))
 
-    def _only_ends(self, block, loop, ends=("RAISE_VARARGS", "RERAISE", "RETURN_VALUE"), limit=64):
+    def only_ends(self, block, loop, ends=("RAISE_VARARGS", "RERAISE", "RETURN_VALUE"), limit=64):
         """Whether every path from ``block``, staying out of ``loop``, ends in one of
         ``ends`` (within ``limit`` blocks; a longer way is taken to go on)."""
         seen, todo = set(), [block]

@@ -260,12 +260,16 @@ def _ends(s, pos):
 
 
 def _jumped_over(s, loop, exit_pos, target):
-    """The loop's exit is only a jump past ``target``, a block that returns or raises,
-    or a jump back to an enclosing loop's header (3.8/3.9 ``for: while c: ... if d:
-    return``): ``target`` is an ``if c: return`` after the loop's last test, not code
-    past an else clause (which would have to fall into it)."""
+    """The loop's exit is only a jump past ``target``, code from which every path
+    returns or raises, or a jump back to an enclosing loop's header (3.8/3.9 ``for:
+    while c: ... if d: return``, or ``if d: if e: yield x; return`` in the loop's own
+    try, if any): ``target`` is an ``if`` arm after the loop's last test, not code past
+    an else clause (which would have to fall into it)."""
     exit_to = s.through_jumps(exit_pos)
-    return (exit_to > target or exit_to < loop.header.start) and _ends(s, target)
+    block = s.g.block_at.get(target)
+    return (exit_to > target or exit_to < loop.header.start) and block is not None \
+        and (_ends(s, target) or block.handler == loop.header.handler
+             and s.g.only_ends(block, loop, ("RAISE_VARARGS", "RETURN_VALUE")))
 
 
 def _enclosing_loop(s, loop):
