@@ -355,3 +355,18 @@ def continue_after_an_and_chain_then_break(xs, n, log):
         break
     log.append(n)
     return log
+
+
+@case(([None, 3, None],), ([None],), ([],), same_bytecode=True)
+def return_in_while_true_after_a_try(refs):
+    """_weakrefset.WeakSet.pop (3.11+): ``while True: try: ... except E: raise; if c:
+    return x``; the return, the loop's only way out, is laid out before the jump back.
+    It read ``if c: break`` then ``return x`` after the loop."""
+    while True:
+        try:
+            ref = refs.pop()
+        except IndexError:
+            raise KeyError('pop from empty') from None
+        item = ref
+        if item is not None:
+            return item

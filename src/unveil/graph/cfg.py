@@ -154,7 +154,7 @@ class Graph:
         # and ``except E: return`` in the loop: the clause's end and the return are in it
         exits = [s for s in going_on if not self._returns_from_a_try(s, loop)
                  and not self._returns_from_a_clause(s, loop)]
-        if not exits:
+        if not exits or self._returns_in_span(loop, exits):
             return self._follow_from_clauses(loop, around)
         if all(self._only_raises(s, loop) for s in exits):
             # ways out that raise are arms inside the loop: it goes on where its except
@@ -205,6 +205,18 @@ class Graph:
         best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs) and s in going,
                                          self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
         return self._past_chain_cleanup(best)
+
+    def _returns_in_span(self, loop, exits):
+        """Whether a loop without a test leaves only by returns that only a test in the loop
+        falls into: ``while True: ... if c: return x`` (a ``break`` to a return after the loop
+        jumps there, or, when the return is copied in, runs the ``break``'s ``NOP``
+        first, 3.10+)."""
+        if self.instrs[loop.header.end - 1].op in CONDITIONAL:
+            return False
+        return all(not s.succs and self.instrs[s.end - 1].op == "RETURN_VALUE"
+                   and all(p in loop.body for p in s.preds)
+                   and any(p.end == s.start and self.instrs[p.end - 1].op in CONDITIONAL for p in s.preds)
+                   and not self.instrs[s.start].after_nop for s in exits)
 
     def _common_landing(self, ways, loop, enclosing, limit=256):
         """The block outside ``loop`` that every one of ``ways`` reaches (staying out of
