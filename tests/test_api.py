@@ -143,3 +143,16 @@ def test_a_modules_classes_are_on_their_original_lines_where_a_class_body_stores
     if facts.CLASS_BODY_STORES_ITS_LINE:
         assert decompiled.source.splitlines().index("@staticmethod") == 4
     assert same_bytecode(code, unveil.recompile(decompiled.source, code))
+
+
+def test_a_function_named_as_a_method_with_unmangled_private_names_recompiles_outside_the_class():
+    """Dynamo's resume functions: qualified as methods (``Net.torch_dynamo_resume_in_
+    forward_at_18``) but made outside any class, with ``__nested_resume_fns`` among their
+    arguments.  Compiled inside ``class Net:``, the arguments were mangled
+    (``_Net__nested_resume_fns``) and the frame layout differed."""
+    module = compile("class Net:\n    pass\n\ndef resume(__nested, self, h):\n    return __nested(h)\n",
+                     "<resume>", "exec")
+    code = next(c for c in module.co_consts if getattr(c, "co_name", None) == "resume")
+    code = code.replace(co_name="resume", **({"co_qualname": "Net.resume"} if hasattr(code, "co_qualname") else {}))
+    new = unveil.recompile(unveil.decompile(code), code)
+    assert new.co_varnames == code.co_varnames

@@ -149,9 +149,14 @@ def _methods_classes(like):
     """The classes a function closing over nothing is a method of (see
     :func:`method_classes`), or None: its def is compiled inside them, so that
     the functions it makes get their qualified names (3.8-3.10 load them as
-    constants)."""
+    constants).  Not for code with an unmangled private name (Dynamo's resume
+    functions take ``__nested_resume_fns``, and their qualified name says
+    ``Net.torch_dynamo_resume_in_forward``): a class would mangle it."""
     if not like.co_flags & 0x2 or like.co_freevars or is_class_body(like):
         return None
+    names = like.co_varnames + like.co_names + like.co_cellvars
+    if any(n.startswith("__") and not n.endswith("__") for n in names):
+        return None   # not compiled in a class: there its private names would be mangled
     return method_classes(like)
 
 
