@@ -14,7 +14,7 @@ _CLASS_PREAMBLE = {"__module__", "__qualname__", "__firstlineno__", "__static_at
                    "__classdictcell__"}
 #: what 3.13 stores at a class body's end, so in each arm the end was copied into
 _CLASS_EPILOGUE = {"__static_attributes__", "__classdictcell__"}
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _TRY = tuple(getattr(ast, n) for n in ("Try", "TryStar") if hasattr(ast, n))
 
 
@@ -136,14 +136,14 @@ def _ends(stmts):
 
 
 def _returns_inside(st):
-    if isinstance(st, _SCOPES):
+    if isinstance(st, SCOPES):
         return False
     todo = [st]
     while todo:
         node = todo.pop()
         if isinstance(node, ast.Return):
             return True
-        todo += [c for c in ast.iter_child_nodes(node) if not isinstance(c, _SCOPES)]
+        todo += [c for c in ast.iter_child_nodes(node) if not isinstance(c, SCOPES)]
     return False
 
 

@@ -24,7 +24,7 @@ from ..structure.structurer import Structurer, last_return_in_else
 from ..syntax.astwalk import children, nodes, statement_lists
 from ..syntax.notes import Notes
 from . import generics
-from .classes import FUTURE_ANNOTATIONS, ClassBuild, annotation_value, without_copied_returns
+from .classes import FUTURE_ANNOTATIONS, SCOPES, ClassBuild, annotation_value, without_copied_returns
 from .values import SignatureValues, is_literal
 
 COMPREHENSIONS = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
@@ -740,44 +740,35 @@ def _reachable(instrs):
     return seen
 
 
+def _own_nodes(body):
+    """The nodes of ``body`` outside the scopes nested in it (a nested def, class or
+    lambda is one of them, what it holds is not)."""
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, SCOPES):
+            todo += children(node)
+
+
 def _bare_returns(body):
     """``return None`` as ``return``: an async generator may not return a value, a
     generator's ``return`` ends it (the value is rarely what the source meant), and a
     function that returns nothing else is a procedure."""
-    todo = list(body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and node.value.value is None:
+    for node in _own_nodes(body):
+        if isinstance(node, ast.Return) and _returns_none(node):
             node.value = None
-        todo += children(node)
 
 
 def _returns_only_none(body):
     """Whether every ``return`` in ``body`` (outside the scopes nested in it) returns
     ``None``: a procedure, whose source says ``return``."""
-    todo = list(body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        if isinstance(node, ast.Return) and not _returns_none(node):
-            return False
-        todo += children(node)
-    return True
+    return all(_returns_none(n) for n in _own_nodes(body) if isinstance(n, ast.Return))
 
 
 def _contains_yield(body):
     """Whether ``body`` yields (outside the scopes nested in it)."""
-    todo = list(body)
-    while todo:
-        n = todo.pop()
-        if isinstance(n, (ast.Yield, ast.YieldFrom)):
-            return True
-        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            todo += children(n)
-    return False
+    return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_nodes(body))
 
 
 def _docstring(code, instrs):

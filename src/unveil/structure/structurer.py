@@ -529,14 +529,20 @@ class Structurer:
         if self.g.of_instr[end].start != end or self.jump_kind(end, region) not in (None, "stop") \
                 or (region.stop is not None and end > region.stop):
             return None
-        pos = first
+        return end if self._kept_between(first, end, region) is not None else None
+
+    def _kept_between(self, start, end, region):
+        """The blocks laid out from ``start`` up to ``end``, if all are in the region and
+        go nowhere but from ``start`` to ``end`` (both included); else None."""
+        blocks, pos = [], start
         while pos < end:
             b = self.g.of_instr[pos]
             if (region.blocks is not None and b not in region.blocks) \
-                    or any(not first <= x.start <= end for x in b.succs):
+                    or any(not start <= x.start <= end for x in b.succs):
                 return None
+            blocks.append(b)
             pos = b.end
-        return end
+        return blocks
 
     def body_runs_into_target(self, st, region):
         """Where an ``if`` with no else goes on when no post-dominator says so (its body
@@ -553,14 +559,8 @@ class Structurer:
                 or self.jump_kind(target, region) not in (None, "stop") \
                 or (region.stop is not None and target > region.stop):
             return None
-        pos, reaches = body, False
-        while pos < target:
-            b = self.g.of_instr[pos]
-            if (region.blocks is not None and b not in region.blocks) \
-                    or any(not body <= x.start <= target for x in b.succs):
-                return None
-            reaches = reaches or any(x.start == target for x in b.succs)
-            pos = b.end
+        blocks = self._kept_between(body, target, region)
+        reaches = blocks is not None and any(x.start == target for b in blocks for x in b.succs)
         return target if reaches else None
 
     def laid_out_before_bottom(self, pos, bottom, region):
