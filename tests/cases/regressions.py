@@ -2907,3 +2907,24 @@ def return_in_finally_after_a_try_body_past_255_code_units(value, flag):
             return log
     log.append("after")
     return log
+
+
+@case(([["a", "b"], ["c"]], "c"), ([["a"]], "z"), ([[], ["x", "y"]], "y"), ([["q"], ["q"]], "q"))
+def break_out_of_two_fors_with_else_clauses_then_code_after_them(rows, wanted):
+    """imp's ``find_module``: the inner for's ``break`` goes to the outer's ``break``,
+    which only drops the iterator and jumps, past an else clause that raises, to code
+    that returns.  That jump is no ``if`` arm after the inner loop: the code after the
+    loops was copied into the inner loop (3.10/3.11)."""
+    for row in rows:
+        for cell in row:
+            if cell == wanted:
+                break
+        else:
+            continue
+        break
+    else:
+        raise LookupError(wanted)
+    found = [row, cell]
+    if cell:
+        found.append(len(row))
+    return found

@@ -268,8 +268,15 @@ def _jumped_over(s, loop, exit_pos, target):
     exit_to = s.through_jumps(exit_pos)
     block = s.g.block_at.get(target)
     return (exit_to > target or exit_to < loop.header.start) and block is not None \
-        and (_ends(s, target) or block.handler == loop.header.handler
+        and (_ends(s, target) or block.handler == loop.header.handler and not _only_leaves(s, block)
              and s.g.only_ends(block, loop, ("RAISE_VARARGS", "RETURN_VALUE")))
+
+
+def _only_leaves(s, block):
+    """Whether ``block`` only drops a value and jumps: an enclosing for's ``break`` (the
+    iterator popped), no ``if`` arm, even when the code it jumps to returns (imp's
+    ``find_module``: ``for: for: if c: break / else: continue / break / else: raise``)."""
+    return all(ins.op in ("POP_TOP", "JUMP") for ins in s.instrs[block.start:block.end])
 
 
 def _enclosing_loop(s, loop):
