@@ -507,3 +507,22 @@ class MethodsMakingFunctions:
         # 3.8-3.10 load each nested function's qualified name as a constant (collections.abc's
         # Set.__and__): compiled outside the class, the genexpr was ``<name>.<locals>.<genexpr>``
         return list(x * 2 for x in items if x), sorted(items, key=lambda x: -x)
+
+
+@case((1,), (7,))
+def defaults_written_over_several_lines(n):
+    # _pydatetime's timedelta.__new__: 3.10+ folds a def's constant defaults into one
+    # tuple and keeps a NOP for each line they were on; the defaults go back on as many
+    # lines (the same in a class body)
+    def total(days=0, seconds=0,
+              minutes=0, hours=0,
+              weeks=0):
+        return days + seconds + minutes + hours + weeks
+
+    def make(
+            first=1,
+            second=2):
+        return total(first, second, n)
+
+    return make(), make(n), total(n, weeks=n)
+

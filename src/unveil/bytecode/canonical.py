@@ -51,11 +51,16 @@ def normalise(code):
     out = []
     state = _State(code, raw)
     after_nop = nop_before = False
+    nop_lines = []
     translators = _ALL_TRANSLATORS
     for pos, ins in enumerate(raw):
         state.pos = pos
         if ins.opname not in ("CACHE", "EXTENDED_ARG"):
             nop_before, after_nop = after_nop, ins.opname == "NOP"
+            if after_nop and not nop_before:
+                nop_lines = []
+            if after_nop and ins.line is not None:
+                nop_lines.append(ins.line)
         if state.skipping(ins):
             state.pending_offsets.append(ins.offset)
             continue
@@ -77,6 +82,8 @@ def normalise(code):
                     p.line = line
             produced[0].offset = ins.offset
             produced[0].after_nop = nop_before
+            if nop_before:
+                produced[0].nop_lines = tuple(nop_lines)
             for off in state.pending_offsets:
                 state.offset_alias[off] = ins.offset
             state.pending_offsets = []

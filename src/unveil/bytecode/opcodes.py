@@ -6,7 +6,7 @@ class Instr:
     """One canonical instruction."""
 
     __slots__ = ("op", "arg", "argval", "target", "line", "offset", "handler", "index", "after_nop",
-                 "continues")
+                 "nop_lines", "continues")
 
     def __init__(self, op, arg=None, argval=None, target=None, line=None, offset=-1):
         self.op = op
@@ -18,6 +18,7 @@ class Instr:
         self.handler = None
         self.index = -1
         self.after_nop = False  # the raw instruction before is a NOP (a ``case _:`` marks its start so)
+        self.nop_lines = ()     # the lines of the NOPs right before (a folded tuple's elements' lines)
         self.continues = False  # a folded backward jump whose ``JUMP`` had a line of its own: ``continue``
 
     def __repr__(self):

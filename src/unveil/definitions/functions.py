@@ -560,6 +560,17 @@ def _lambda_of(v, func, bindings):
     return lambda_expr(lam)
 
 
+def _place_defaults(defaults, folded, notes):
+    """Put ``defaults``, folded into one constant tuple, back on the lines their NOPs
+    kept (3.10+ leaves one per line the elements were on): the first on the first
+    line, the next on the next, the rest on the last, so each line comes back once."""
+    lines = notes.element_lines.get(folded) if folded is not None else None
+    if not lines or len(lines) > len(defaults):
+        return
+    for i, default in enumerate(defaults):
+        notes.name_line.set(default, lines[min(i, len(lines) - 1)])
+
+
 def _elements(node):
     if node is None:
         return []
@@ -606,6 +617,7 @@ def function_def(fn, def_name=None, bindings=None):
     body = _docstring(code, sub.instrs) + decls + body   # a docstring first, or it is none
     future = bool(fn.ctx.code.co_flags & FUTURE_ANNOTATIONS) if fn.ctx is not None else False
     args = signature(code, fn.defaults, fn.kwdefaults, fn.annotations, future)
+    _place_defaults(args.defaults, fn.defaults, sub.bindings.notes)
     returns = _annotation_map(fn.annotations, future).get("return")
     if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) or _returns_only_none(body):
         _bare_returns(body)

@@ -435,7 +435,10 @@ HANDLERS, handles = dispatch_table()
 
 @handles("LOAD_CONST")
 def _load_const(f, ins):
-    f.push(f.ctx.constant(ins.argval))
+    node = f.ctx.constant(ins.argval)
+    if ins.nop_lines and isinstance(ins.argval, tuple) and ins.line is not None:
+        f.notes.element_lines.set(node, tuple(line for line in ins.nop_lines if line >= ins.line))
+    f.push(node)
 
 
 @handles("LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF",

@@ -35,8 +35,11 @@ class Notes:
 
     FACTS = {
         "line": "the original line a statement begins on (printed beside it, recompiled at it)",
-        "name_line": "the original line of the instruction that loaded or stored a name: where it is "
-                     "later than the text's line so far, the printer breaks the line before the name",
+        "name_line": "the original line of the instruction that loaded or stored a name (or of a "
+                     "default value a folded tuple gave): where it is later than the text's line so "
+                     "far, the printer breaks the line before it",
+        "element_lines": "the lines of the NOPs a constant tuple's load comes after (3.10+): the "
+                         "elements of a def's defaults folded into one constant were on those lines",
         "seq": "when a stack value was computed, on the decompilation's clock",
         "stored_at": "when a name was stored, on the same clock",
         "accumulator": "a list, set or dict display (or ``set()`` call) the bytecode is still "

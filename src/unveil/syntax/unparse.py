@@ -518,7 +518,10 @@ class _Unparser:
             t += ": " + self.expr(arg.annotation)
             eq = " = "
         if default is not None:
-            t += eq + self.expr(default)
+            value = self.expr(default)
+            if value[:1] == "\n":    # the line breaks before the parameter, not after it
+                return "\n" + t + eq + value[1:]
+            t += eq + value
         return t
 
     def keyword(self, k):
@@ -531,22 +534,28 @@ class _Unparser:
 
     # ----------------------------------------------------------- expressions
     def _x_Name(self, n):
+        return self.on_its_line(n, n.id), ATOM
+
+    def on_its_line(self, n, text):
+        """``text`` (of ``n``), after a line break if ``n`` has an original line later than
+        the one the text line stands for."""
         line = self.name_line.get(id(n))
         if line is None or self.held:
-            return n.id, ATOM
+            return text
         if self.at is None:       # the first name: the line stands for its original line
             self.at = line
         if line <= self.at:
-            return n.id, ATOM
+            return text
         if not self.open:
             self.wants = True
-            return n.id, ATOM
+            return text
         self.at = line
         self.breaks.append(line)
-        return "\n" + n.id, ATOM
+        return "\n" + text
 
     def _x_Constant(self, n):
-        return self.constant(n.value, getattr(n, "kind", None))
+        text, own = self.constant(n.value, getattr(n, "kind", None))
+        return self.on_its_line(n, text), own
 
     def constant(self, v, kind=None):
         t = v.__class__
