@@ -1,4 +1,6 @@
 """Classes defined inside functions: attributes, methods, properties, super(), metaclasses."""
+import operator
+
 from tests.cases.registry import case
 
 
@@ -526,3 +528,14 @@ def defaults_written_over_several_lines(n):
 
     return make(), make(n), total(n, weeks=n)
 
+
+@case((3,), (0,))
+def function_of_an_imported_module_called_in_a_class_body(n):
+    # asyncio.constants' enum.auto() in a class body: 3.11+ call a function of a name an
+    # import at module level binds as a plain attribute, not as a method, in any scope;
+    # recompiled alone, the class body needs the import said again
+    class Sums:
+        total = operator.add(n, 1)
+        twice = operator.mul(total, 2)
+
+    return Sums.total, Sums.twice

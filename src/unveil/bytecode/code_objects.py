@@ -97,22 +97,23 @@ def is_scope(code):
 
 
 def module_imports_called(code):
-    """The globals that ``code`` and the code nested in it call a function of as the
-    compiler does for a name an import at module level binds (``os.getcwd()``;
-    see :func:`.facts.called_as_module_function`), in first-use order."""
-    names = {}
+    """The names that ``code`` and the code nested in it call a function of as the
+    compiler does for a name an import at module level binds (``os.getcwd()``, or
+    ``enum.auto()`` in a class body; see :func:`.facts.called_as_module_function`),
+    and never as a method, in first-use order."""
+    names, methods = {}, set()
     todo = [code]
     while todo:
         c = todo.pop(0)
         raw = decoder.read(c)
         for i in range(len(raw) - 1):
-            a, b = raw[i], raw[i + 1]
-            if a.opname == "LOAD_GLOBAL" and b.opname == "LOAD_ATTR" \
-                    and facts.called_as_module_function(a, b, raw[i + 2] if i + 2 < len(raw) else None) \
-                    and _call_of(raw, i) != "CALL_FUNCTION_EX":   # ``m.f(*a)`` loads f so anyway
-                names.setdefault(a.argval, None)
+            if facts.called_as_method(raw[i], raw[i + 1]):
+                methods.add(raw[i].argval)
+            at = facts.called_as_module_function(raw, i)
+            if at is not None and _call_of(raw, i) != "CALL_FUNCTION_EX":   # ``m.f(*a)`` loads f so anyway
+                names.setdefault(raw[at].argval, None)
         todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
-    return list(names)
+    return [n for n in names if n not in methods]
 
 
 def _call_of(raw, start):

@@ -197,13 +197,34 @@ def opens_call(raw):
     return False
 
 
-def called_as_module_function(load_global, load_attr, after):
-    """Whether raw ``LOAD_GLOBAL g; LOAD_ATTR f`` (then ``after``) is how ``g.f(...)``
-    compiles when an import at module level binds ``g``: 3.11+ then load ``f`` as a
-    plain attribute with a NULL below (3.11 and 3.12) or pushed after it (3.13),
-    not as a method.  The same text recompiled alone needs ``g`` imported again."""
-    if PY < (3, 11):
+_NAME_LOADS = ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF")
+
+
+def called_as_module_function(raw, i):
+    """The index in ``raw`` of the load of ``g`` if the raw instructions from ``i`` are how
+    ``g.f(...)`` compiles when an import at module level binds the name ``g`` (whatever
+    scope the name is in here): 3.11+ then load ``f`` as a plain attribute with a NULL
+    below (3.11 and 3.12: the NULL bit of ``LOAD_GLOBAL``, or ``PUSH_NULL`` before the
+    name) or pushed after it (3.13), not as a method; else None.  The same text
+    recompiled alone needs ``g`` imported again."""
+    if PY < (3, 11) or i + 2 >= len(raw):
+        return None
+    a, b, c = raw[i], raw[i + 1], raw[i + 2]
+    if PY >= (3, 13):
+        return i if a.opname in _NAME_LOADS and not (a.opname == "LOAD_GLOBAL" and a.arg & 1) \
+            and b.opname == "LOAD_ATTR" and not b.arg & 1 and c.opname == "PUSH_NULL" else None
+    plain = 1 if PY >= (3, 12) else 0     # the method bit of LOAD_ATTR (3.11: LOAD_METHOD)
+    if a.opname == "LOAD_GLOBAL" and a.arg & 1 and b.opname == "LOAD_ATTR" and not b.arg & plain:
+        return i
+    if a.opname == "PUSH_NULL" and b.opname in _NAME_LOADS and not (b.opname == "LOAD_GLOBAL" and b.arg & 1) \
+            and c.opname == "LOAD_ATTR" and not c.arg & plain:
+        return i + 1
+    return None
+
+
+def called_as_method(load, after):
+    """Whether raw ``load`` (of a name) then ``after`` is ``g.f`` loaded as a method (3.11+):
+    then no import at module level binds ``g``."""
+    if load.opname not in _NAME_LOADS:
         return False
-    if PY < (3, 13):
-        return bool(load_global.arg & 1) and not (PY >= (3, 12) and load_attr.arg & 1)
-    return not load_attr.arg & 1 and after is not None and after.opname == "PUSH_NULL"
+    return after.opname == "LOAD_METHOD" or after.opname == "LOAD_ATTR" and PY >= (3, 12) and after.arg & 1
