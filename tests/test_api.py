@@ -156,3 +156,25 @@ def test_a_function_named_as_a_method_with_unmangled_private_names_recompiles_ou
     code = code.replace(co_name="resume", **({"co_qualname": "Net.resume"} if hasattr(code, "co_qualname") else {}))
     new = unveil.recompile(unveil.decompile(code), code)
     assert new.co_varnames == code.co_varnames
+
+
+def test_a_class_defined_in_a_method_recompiles_alone_and_within_the_method():
+    """csv's ``Sniffer.sniff.<locals>.dialect``: its qualified name is the one the compiler
+    gives a class nested so, not an assignment of the source (which recompiled alone it
+    was, as ``__unveil_closure__.<locals>...``); and 3.8-3.10's method, which loads no
+    qualified name of its own, is compiled in its class all the same (the class body
+    it makes says ``Sniffer.sniff``)."""
+    from tests.roundtrip import same_bytecode
+    from unveil.bytecode import facts
+    source = ("class Sniffer:\n    def sniff(self, quote):\n        class dialect:\n"
+              "            quotechar = quote\n            delimiter = ','\n        return dialect\n")
+    module = compile(source, "<csv>", "exec")
+    sniffer = next(c for c in module.co_consts if getattr(c, "co_name", None) == "Sniffer")
+    sniff = next(c for c in sniffer.co_consts if getattr(c, "co_name", None) == "sniff")
+    dialect = next(c for c in sniff.co_consts if getattr(c, "co_name", None) == "dialect")
+    text = unveil.decompile(dialect)
+    assert "__qualname__" not in text
+    assert same_bytecode(dialect, unveil.recompile(text, dialect))
+    if not facts.CLASS_BODY_STORES_ITS_LINE:   # (3.13: the text puts the class statement on
+        #                                          another line than the original; not done)
+        assert same_bytecode(sniff, unveil.recompile(unveil.decompile(sniff), sniff))

@@ -5,7 +5,7 @@ import sys
 import types
 
 from .errors import DecompilationError
-from .bytecode.code_objects import argument_count, enclosing_classes, identifier, is_class_body, \
+from .bytecode.code_objects import argument_count, enclosing_scopes, identifier, is_class_body, \
     method_classes, module_imports_called
 from .definitions.functions import ENCLOSING_SCOPE
 from .structure.stackitems import no_arguments
@@ -26,7 +26,7 @@ def _find(code, name):
 
 
 def _find_path(code, names):
-    """The code object ``names[-1]`` defines inside ``names[:-1]`` (classes), searched
+    """The code object ``names[-1]`` defines inside ``names[:-1]`` (classes or functions), searched
     for from the first of them down (any depth, as :func:`_find`)."""
     for name in names:
         code = _find(code, name)
@@ -45,19 +45,27 @@ def _in_closure(module, freevars):
 
 def _in_class(module, like):
     """A class body's statements inside ``class <name>:`` (its code object is the body),
-    itself inside the classes its qualified name says it was nested in."""
-    return _in_classes(module, like, [like.co_name] + list(reversed(enclosing_classes(like) or [])))
+    itself inside the classes and functions its qualified name says it was nested in."""
+    return _in_scopes(module, like, [(like.co_name, False)] + list(reversed(enclosing_scopes(like) or [])))
 
 
-def _in_classes(module, like, names):
-    """``module``'s statements inside ``class <name>:`` for each of ``names``, innermost first."""
+def _in_scopes(module, like, scopes):
+    """``module``'s statements inside ``class <name>:`` (or ``def <name>():``) for each
+    (name, whether a function) of ``scopes``, innermost first; the innermost function
+    makes ``like``'s free variables its cells."""
     body = module.body or [ast.Pass()]
-    for name in names:
-        cls = ast.ClassDef(name=identifier(name), bases=[], keywords=[], decorator_list=[], type_params=[],
-                           body=body)
-        cls.lineno = cls.end_lineno = like.co_firstlineno
-        cls.col_offset = cls.end_col_offset = 0
-        body = [cls]
+    cells = list(like.co_freevars)
+    for name, function in scopes:
+        if function:
+            node = ast.FunctionDef(name=identifier(name), args=no_arguments(), body=_set_none(cells) + body,
+                                   decorator_list=[], returns=None, type_comment=None, type_params=[])
+            cells = []
+        else:
+            node = ast.ClassDef(name=identifier(name), bases=[], keywords=[], decorator_list=[], type_params=[],
+                                body=body)
+        node.lineno = node.end_lineno = like.co_firstlineno
+        node.col_offset = node.end_col_offset = 0
+        body = [node]
     return ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
 
 
@@ -162,9 +170,10 @@ def _methods_classes(like):
 
 def _recompile(module, like, filename):
     classes = _methods_classes(like)
-    tree = _in_closure(module, like.co_freevars) if like.co_freevars else module
+    in_function = is_class_body(like) and any(function for _, function in enclosing_scopes(like) or [])
+    tree = _in_closure(module, like.co_freevars) if like.co_freevars and not in_function else module
     if classes:
-        tree = _in_classes(tree, like, list(reversed(classes)))
+        tree = _in_scopes(tree, like, [(name, False) for name in reversed(classes)])
     if like.co_flags & 0x2 or is_class_body(like):
         tree = _with_module_imports(tree, like)
     try:
@@ -173,7 +182,8 @@ def _recompile(module, like, filename):
         raise _not_compiling(like, exc) from exc
     if not (like.co_flags & 0x2) and not is_class_body(like):  # module code
         return module_code
-    code = _find_path(module_code, (classes or []) + [like.co_name]) if like.co_name.isidentifier() else None
+    path = [name for name, _ in enclosing_scopes(like) or []] if is_class_body(like) else classes or []
+    code = _find_path(module_code, path + [like.co_name]) if like.co_name.isidentifier() else None
     if code is None:
         code = _first_defined(module_code)
         if code is None:

@@ -42,16 +42,18 @@ def class_qualname(code):
 
 def function_qualname(code):
     """The qualified name of the function ``code``: its own where code objects have one
-    (3.11+), else the one the qualified names of the functions it makes begin with
-    (``A.f`` from ``A.f.<locals>.g``, the constant its ``MAKE_FUNCTION`` takes), or None."""
+    (3.11+), else the one the qualified names of the functions and classes it makes
+    begin with (``A.f`` from ``A.f.<locals>.g``, the constant its ``MAKE_FUNCTION`` takes
+    or a class body stores), or None."""
     own = getattr(code, "co_qualname", None)
     if own is not None:
         return own
     raw = decoder.read(code)
     for a, b in zip(raw, raw[1:]):
-        if a.opname == b.opname == "LOAD_CONST" and isinstance(a.argval, types.CodeType) \
-                and isinstance(b.argval, str) and b.argval.endswith(".<locals>." + a.argval.co_name):
-            return b.argval[:-len(".<locals>." + a.argval.co_name)]
+        if a.opname == b.opname == "LOAD_CONST" and isinstance(a.argval, types.CodeType):
+            made = class_qualname(a.argval) if is_class_body(a.argval) else b.argval
+            if isinstance(made, str) and made.endswith(".<locals>." + a.argval.co_name):
+                return made[:-len(".<locals>." + a.argval.co_name)]
     return None
 
 
@@ -82,13 +84,22 @@ def ends_in_dead_return(code):
     return not any(r.opcode in _JUMP_OPS and r.argval == raw[-2].offset for r in raw)
 
 
-def enclosing_classes(code):
-    """The classes a class body is nested in, outermost first, when its qualified name
-    is such a chain (``A.B`` for ``B``); None if it was defined in a function."""
+def enclosing_scopes(code):
+    """The classes and functions a class body is nested in, outermost first, as (name,
+    whether it is a function), when its qualified name is such a chain (``A.B`` for
+    ``B``, ``A.f.<locals>.B``: ``f`` a function); None if it is no such chain."""
     parts = (class_qualname(code) or code.co_name).split(".")
-    if parts[-1] != code.co_name or not all(p.isidentifier() for p in parts):
+    if parts[-1] != code.co_name:
         return None
-    return parts[:-1]
+    scopes = []
+    for part in parts[:-1]:
+        if part == "<locals>" and scopes and not scopes[-1][1]:
+            scopes[-1] = (scopes[-1][0], True)
+        elif part.isidentifier():
+            scopes.append((part, False))
+        else:
+            return None
+    return scopes if code.co_name.isidentifier() else None
 
 
 def is_scope(code):

@@ -4,7 +4,7 @@ restored)."""
 import __future__
 import ast
 
-from ..bytecode.code_objects import enclosing_classes, identifier
+from ..bytecode.code_objects import enclosing_scopes, identifier
 from ..errors import DecompilationError
 from ..structure import stackitems as si
 
@@ -48,9 +48,9 @@ def _is_classcell(value):
 
 def class_body_statements(notes, code, stmts):
     """A class body's statements as written inside ``class <name>:`` (nested in the classes
-    of its qualified name); a qualified name no such nesting gives (a class defined in a
-    function) is kept as an assignment, since the compiler would not set it."""
-    qualname = [] if enclosing_classes(code) is not None else [
+    and functions of its qualified name); a qualified name no such nesting gives is kept
+    as an assignment, since the compiler would not set it."""
+    qualname = [] if enclosing_scopes(code) is not None else [
         st for st in stmts if isinstance(st, ast.Assign) and len(st.targets) == 1
         and isinstance(st.targets[0], ast.Name) and st.targets[0].id == "__qualname__"]
     return qualname + _class_body(notes, stmts, code)
