@@ -163,10 +163,11 @@ def test_a_class_defined_in_a_method_recompiles_alone_and_within_the_method():
     gives a class nested so, not an assignment of the source (which recompiled alone it
     was, as ``__unveil_closure__.<locals>...``); and 3.8-3.10's method, which loads no
     qualified name of its own, is compiled in its class all the same (the class body
-    it makes says ``Sniffer.sniff``)."""
+    it makes says ``Sniffer.sniff``).  On 3.13, whose class body stores its statement's
+    line, the method's text puts the class statement on its original line, and the
+    text recompiles from the method's first line."""
     from tests.roundtrip import same_bytecode
-    from unveil.bytecode import facts
-    source = ("class Sniffer:\n    def sniff(self, quote):\n        class dialect:\n"
+    source = ("class Sniffer:\n    def sniff(self, quote):\n        # a comment\n\n        class dialect:\n"
               "            quotechar = quote\n            delimiter = ','\n        return dialect\n")
     module = compile(source, "<csv>", "exec")
     sniffer = next(c for c in module.co_consts if getattr(c, "co_name", None) == "Sniffer")
@@ -175,6 +176,14 @@ def test_a_class_defined_in_a_method_recompiles_alone_and_within_the_method():
     text = unveil.decompile(dialect)
     assert "__qualname__" not in text
     assert same_bytecode(dialect, unveil.recompile(text, dialect))
-    if not facts.CLASS_BODY_STORES_ITS_LINE:   # (3.13: the text puts the class statement on
-        #                                          another line than the original; not done)
-        assert same_bytecode(sniff, unveil.recompile(unveil.decompile(sniff), sniff))
+    assert same_bytecode(sniff, unveil.recompile(unveil.decompile(sniff), sniff))
+
+
+def test_a_recompiled_function_begins_on_its_original_first_line_unless_run_as_written():
+    """The text recompiled alone stands at the original's first line (3.13's nested class
+    statements store theirs); a dumped file that a debugger shows runs on its own lines."""
+    module = compile("\n\n\ndef f(x):\n    return x + 1\n", "<s>", "exec")
+    code = next(c for c in module.co_consts if getattr(c, "co_name", None) == "f")
+    text = unveil.decompile(code)
+    assert unveil.recompile(text, code).co_firstlineno == 4
+    assert unveil.recompile(text, code, as_written=True).co_firstlineno == 1

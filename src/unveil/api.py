@@ -7,7 +7,7 @@ import sys
 import types
 
 from .bytecode import facts
-from .bytecode.code_objects import class_qualname, is_class_body
+from .bytecode.code_objects import class_qualname, first_text_line, is_class_body
 from .definitions.classes import annotated_assignments, class_body_statements, docstring_first
 from .definitions.functions import Bindings, FunctionContext, enclosing_scope, function_def, signature_values
 from .errors import DecompilationError, InternalError
@@ -179,9 +179,8 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
     bindings = Bindings(bindings_prefix)
     try:
         tree = _class_statement(root, code, bindings) if root is not None else _tree(code, func, bindings)
-        module = facts.CLASS_BODY_STORES_ITS_LINE and root is None and not (code.co_flags & inspect.CO_NEWLOCALS) \
-            and not is_class_body(code)
-        source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, module)
+        pinned = first_text_line(code) if facts.CLASS_BODY_STORES_ITS_LINE and root is None else None
+        source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, pinned)
     except DecompilationError:
         raise
     except RecursionError:

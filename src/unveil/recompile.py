@@ -5,7 +5,7 @@ import sys
 import types
 
 from .errors import DecompilationError
-from .bytecode.code_objects import argument_count, enclosing_scopes, identifier, is_class_body, \
+from .bytecode.code_objects import argument_count, enclosing_scopes, first_text_line, identifier, is_class_body, \
     method_classes, module_imports_called
 from .definitions.functions import ENCLOSING_SCOPE
 from .structure.stackitems import no_arguments
@@ -125,13 +125,25 @@ def _at_original_lines(module, lines, first):
             node.end_col_offset = max(node.end_col_offset, node.col_offset)
 
 
-def recompile(source, like, filename=None, lines=None):
+def _shifted(module, by):
+    """Move every node ``by`` lines down: a text that begins where the original did (a
+    3.13 class body stores its statement's line, which a function's text puts there)."""
+    for node in ast.walk(module):
+        if getattr(node, "lineno", None) is not None:
+            node.lineno += by
+            if getattr(node, "end_lineno", None) is not None:
+                node.end_lineno += by
+
+
+def recompile(source, like, filename=None, lines=None, as_written=False):
     """Compile ``source`` and return the code object standing for ``like``.
 
     The result has ``like``'s name, arguments, free and cell variables in the
     same order, so it can replace ``like`` in a function or frame.  With
     ``lines`` (a :class:`Decompiled`'s), it also runs on ``like``'s original
-    source lines, as tracebacks, warnings and debuggers see them.
+    source lines, as tracebacks, warnings and debuggers see them; with
+    ``as_written``, on the lines of ``source`` itself (a file a debugger shows);
+    else the text's first line stands for the original's first line.
     """
     try:
         module = ast.parse(source)
@@ -139,6 +151,8 @@ def recompile(source, like, filename=None, lines=None):
         raise _not_compiling(like, exc) from exc
     if lines is not None:
         _at_original_lines(module, lines, like.co_firstlineno)
+    elif not as_written:
+        _shifted(module, first_text_line(like) - 1)
     if is_class_body(like):
         module = _in_class(module, like)
     code = _recompile(module, like, filename)

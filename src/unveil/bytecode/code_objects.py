@@ -84,6 +84,15 @@ def ends_in_dead_return(code):
     return not any(r.opcode in _JUMP_OPS and r.argval == raw[-2].offset for r in raw)
 
 
+def first_text_line(code):
+    """The original line that the first line of ``code``'s decompiled text stands for:
+    1 for a module, a function's first line (its def, or its first decorator), the line
+    after its class statement for a class body (whose text is the body alone)."""
+    if is_class_body(code):
+        return code.co_firstlineno + 1
+    return code.co_firstlineno if code.co_flags & 0x2 else 1
+
+
 def enclosing_scopes(code):
     """The classes and functions a class body is nested in, outermost first, as (name,
     whether it is a function), when its qualified name is such a chain (``A.B`` for

@@ -31,7 +31,7 @@ def read(path):
 
 def recompiled(path, like):
     """``like`` (transformed code, resume function) recompiled from the dumped file at ``path``."""
-    return recompile(read(path), like, filename=path)
+    return recompile(read(path), like, filename=path, as_written=True)
 
 
 def same_program(ours, theirs):

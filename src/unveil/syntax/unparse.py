@@ -128,7 +128,8 @@ class _Unparser:
         self.held = 0        # > 0 where no line may break (f-strings, patterns, some targets)
         self.outer = False   # printing an expression outside brackets, under its outermost one
         self.wants = False   # a name there wanted a line break, which only brackets allow
-        self.pinned = False  # each class statement printed on its original line (a module's text)
+        self.pinned = None   # the original line the text's first stands for, where each class
+        #                      statement is printed on its original line (None: not so)
         self.indent = ""
         # Quote tokens forbidden inside the replacement field being printed
         # (None outside f-string replacement fields, and always on 3.12+).
@@ -192,8 +193,8 @@ class _Unparser:
             meth = _lookup(_STMT, "_s_", node.__class__)
         saved, self.origin = self.origin, self.line_of.get(id(node))
         self.at = None
-        if self.pinned and self.origin is not None and node.__class__.__name__ == "ClassDef":
-            blank = self.origin - 1 - len(self.lines)
+        if self.pinned is not None and self.origin is not None and node.__class__.__name__ == "ClassDef":
+            blank = self.origin - self.pinned - len(self.lines)
             if blank > 0:     # on its original line, where the text so far is shorter
                 self.lines.extend([""] * blank)
                 self.origins.extend([None] * blank)
@@ -884,14 +885,15 @@ def set_elements(value):
     return sorted(value, key=key)
 
 
-def unparse_with_origins(module, lines, name_lines=None, pinned=False):
+def unparse_with_origins(module, lines, name_lines=None, pinned=None):
     """``unparse`` of a module, and per line of the text the original line of the
     statement it prints (as ``lines``, a :class:`~unveil.syntax.notes.Fact`, has it) or None.
     With ``name_lines`` (the names' original lines, another such fact), an expression
     breaks its line before each name of a later original line than the text so far
     (inside brackets: in parentheses of its own if it has none), as the original spread it.
-    With ``pinned`` (``module`` is a whole module's code, whose lines are the original's), each
-    class statement is printed on its original line where the text before it is shorter."""
+    With ``pinned`` (the original line the text's first line stands for: 1 for a whole
+    module), each class statement is printed on its original line where the text before it
+    is shorter."""
     u = _Unparser()
     u.line_of = lines.values
     u.pinned = pinned
