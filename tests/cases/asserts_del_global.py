@@ -183,3 +183,12 @@ def del_conditionally_then_unbound(flag):
     if flag:
         del x
     return x
+
+
+@case(("a", None), ("z", 1), ("b", 2))
+def assert_of_membership_and_identity(key, value):
+    # warnings.simplefilter on 3.8: its assert loads AssertionError as a global, and
+    # ``if not key in ...`` would fold into ``not in``: only ``assert`` compiles the same
+    assert key in ("a", "b"), "unknown key %r" % (key,)
+    assert value is not None
+    return key, value

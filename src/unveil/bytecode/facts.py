@@ -144,6 +144,11 @@ RETURN_COPIED_INTO_BRANCHES = PY >= (3, 10)
 #: where the original did not, so the names' lines are kept and printed
 SUPERINSTRUCTIONS_WITHIN_A_LINE = PY >= (3, 13)
 
+#: an ``assert`` loads ``AssertionError`` as a global (3.8; 3.9+ have LOAD_ASSERTION_ERROR):
+#: ``if not c: raise AssertionError`` compiles the same, but an ``in``/``is`` test can only
+#: come back as an ``assert`` (``not a in b`` is folded into ``a not in b``)
+ASSERT_LOADS_A_GLOBAL = PY < (3, 9)
+
 #: a class body stores the line its statement begins on (``__firstlineno__``, 3.13+): a
 #: module's text prints each class statement on its original line
 CLASS_BODY_STORES_ITS_LINE = PY >= (3, 13)

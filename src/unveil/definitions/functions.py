@@ -443,7 +443,8 @@ def _else_from_copied_return(notes, body):
 
 def _with_asserts(notes, stmts):
     """``if not c: raise AssertionError(msg)`` whose ``AssertionError`` an ``assert``
-    loaded (3.9+: LOAD_ASSERTION_ERROR) as ``assert c, msg``, in every statement list."""
+    loaded (3.9+: LOAD_ASSERTION_ERROR; 3.8: the global) as ``assert c, msg``, in every
+    statement list."""
     if not notes.assertion.values:
         return stmts
     for owner, field in reversed(statement_lists(stmts)):

@@ -446,7 +446,10 @@ def _load_const(f, ins):
 def _load_name(f, ins):
     if ins.op == "LOAD_FROM_DICT_OR_DEREF" or ins.op == "LOAD_FROM_DICT_OR_GLOBALS":
         f.pop_raw()
-    f.push(f.named(name(f.ctx.identifier(ins.argval)), ins))
+    node = f.named(name(f.ctx.identifier(ins.argval)), ins)
+    if facts.ASSERT_LOADS_A_GLOBAL and ins.op == "LOAD_GLOBAL" and ins.argval == "AssertionError":
+        f.notes.assertion.set(node)
+    f.push(node)
 
 
 @handles("LOAD_CLOSURE")

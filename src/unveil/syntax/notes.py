@@ -53,7 +53,8 @@ class Notes:
         "reraise": "a ``raise`` the compiler wrote (RERAISE), not one of the source",
         "to_else": "a ``break`` that leaves a loop for its ``else`` clause's end",
         "awaited_call": "the call of an async comprehension's function that 3.11 awaits",
-        "assertion": "the ``AssertionError`` an ``assert`` loads (LOAD_ASSERTION_ERROR), not the name's value",
+        "assertion": "the ``AssertionError`` an ``assert`` loads (LOAD_ASSERTION_ERROR; 3.8: the global), "
+                     "not the name's value",
         "body_code": "the class body code object a ``class`` statement was decompiled from",
         "import_of": "the IMPORT_NAME value a ``from m import x`` statement names: the next name "
                      "imported from that value joins the statement",
