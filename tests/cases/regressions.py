@@ -2928,3 +2928,31 @@ def break_out_of_two_fors_with_else_clauses_then_code_after_them(rows, wanted):
     if cell:
         found.append(len(row))
     return found
+
+
+@case((3, [], False, None), (3, [1, 2, 3], False, None), (3, [1], True, None), (3, [1], True, 1.0),
+      (3, [1], True, -1), (0, [1, 2], False, None), (2, [1, 2], True, 5))
+def elif_chain_in_a_with_whose_arms_run_into_the_code_after_it(limit, items, block, timeout):
+    """queue.Queue.put (3.8 and 3.9, found by CPython's tests of queue): the arms of the
+    elif chain meet where the outer if goes on; one arm ends in ``if c: raise`` and the
+    others in loops.  The chain's later arms took the code after the if as their own
+    and ran on into it: the item was put twice."""
+    log = []
+    with _Lock(log):
+        if limit > 0:
+            if not block:
+                if len(items) >= limit:
+                    raise OverflowError
+            elif timeout is None:
+                while len(items) >= limit:
+                    items.pop()
+            elif timeout < 0:
+                raise ValueError("'timeout' must be a non-negative number")
+            else:
+                while len(items) >= limit:
+                    if timeout > 2:
+                        raise OverflowError
+                    items.pop(0)
+        items.append("new")
+        log.append(len(items))
+    return items, log

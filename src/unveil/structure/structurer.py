@@ -885,7 +885,11 @@ class Structurer:
         end, as the else arm of ``if test: <arm>``; emit the ``if``; return the side's
         frame and where it ended (``stop``, or None)."""
         other = Frame(self.ctx, stack, since=frame.last_emit)
-        end = self.seq(pos, other, region.child(stop=stop))
+        # (an else side up to where the enclosing if's arms meet is an elif chain whose
+        # own arms stop there too: one of them running on through the code after the if
+        # would have it written in the arm, and run twice, queue.Queue.put on 3.8)
+        end = self.seq(pos, other, region.child(stop=stop, meets=region.meets and stop is not None
+                                                 and stop == region.stop))
         if end not in (None, stop):
             raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
         other.flush_parallel()
