@@ -331,3 +331,15 @@ def else_clause_after_a_raise(a, b):
     else:
         b += 1
     return b
+
+
+@case((1, 0), (0, 0), (0, 1), ([], "x"))
+def if_or_else_with_the_or_arm_first(a, b):
+    # argparse's add_subparsers on 3.8/3.9 (and with stores of attributes, 3.12): the
+    # first test of ``a or b`` jumps to the body, the last one past it; the arm laid
+    # out first is the body (it came out as ``if not a and not b:`` with the arms swapped)
+    if a or "b" in str(b):
+        x = 1
+    else:
+        x = 2
+    return x

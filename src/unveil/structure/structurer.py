@@ -914,6 +914,10 @@ class Structurer:
             return self.value_merge(st, fa, ta, frame, mpos)
         test = negate(st.c)
         body, orelse = fa.out, ta.out
+        if body and orelse and st.t < st.e:
+            # the arm laid out first is the body (``if a or b:``, whose first test jumps
+            # to it, the last one past it)
+            test, body, orelse = st.c, orelse, body
         if body and orelse and st.e < st.t and self._dead_jump_before(st.t):
             last_return_in_else(body)   # the jump over the else clause stayed: the body ends in no return
         if not body and orelse:
