@@ -2928,3 +2928,40 @@ def break_out_of_two_fors_with_else_clauses_then_code_after_them(rows, wanted):
     if cell:
         found.append(len(row))
     return found
+
+
+@case(({"a": 1}, "a", 2), ({}, "b", 3))
+def return_after_except_clause_copied_into_it(mapping, key, default):
+    """_collections_abc's ``MutableMapping.setdefault``: 3.10 and 3.12+ copy the ``return``
+    after the try to the end of the except clause, past its ``POP_EXCEPT``: code after
+    the try, not a ``return`` in the clause (which loads its value before ending it)."""
+    try:
+        return mapping[key]
+    except KeyError:
+        mapping[key] = default
+    return default
+
+
+@case(([1, 2],), ([],))
+def return_after_with_copied_past_its_exit(queue):
+    """sched's ``scheduler.enterabs``: 3.10 and 3.12+ copy the ``return event`` after the with
+    to the end of its body, past the exit call: code after the with."""
+    log = []
+    event = len(queue)
+    with _Lock(log):
+        queue.append(event)
+    return event
+
+
+@case(([0, 3, 4],), ([0, 0],), ([],))
+def break_then_return_local_copied_into_the_loop(items):
+    """argparse's ``_match_arguments_partial``: a ``break`` to ``return result`` after
+    the loop, which 3.10 and 3.12+ copy after the iterator's ``POP_TOP``: a ``break``, not a
+    ``return`` (which loads its value before dropping the iterator)."""
+    result = []
+    for item in items:
+        if item:
+            result.append(item)
+            break
+    return result
+
