@@ -2965,3 +2965,47 @@ def break_then_return_local_copied_into_the_loop(items):
             break
     return result
 
+
+class _Piped:
+    def __init__(self, text, encoding):
+        self.text = text
+        self.encoding = encoding
+        self.sent = None
+
+
+@case((_Piped("ab", "utf-8"), "x"), (_Piped("", "utf-8"), "y"), (_Piped("ab", None), None))
+def if_and_ending_function_implicit_return_copies(pipe, data):
+    """subprocess's ``Popen._save_input``: an ``if a and b:`` ending the function
+    (inside another ``if``); 3.10+ give each jump past it a copy of the implicit
+    return, on the jump's line: no ``else: return`` of the source."""
+    if pipe.text and pipe.sent is None:
+        pipe.sent = data
+        if data is not None and pipe.encoding:
+            pipe.sent = data.encode(pipe.encoding)
+
+
+@case(({"a": 1}, "a"), ({"a": 0}, "a"), ({}, "b"))
+def explicit_return_none_shared_by_jumps(options, name):
+    """optparse's ``OptionParser.get_option_group``: a final ``return None`` that both
+    tests of an ``if a and b`` jump to is the source's (the implicit return would be
+    copied for each jump, 3.10+)."""
+    option = options.get(name) or options.get(name.upper())
+    if option and option > 0:
+        return option
+    return None
+
+
+@case(([3, 1], 2), ([], 0), ([1, "a"], None), ([], None), ([None], 1))
+def try_ending_function_implicit_return_copies(items, data):
+    """asyncio's ``_ProactorBaseWritePipeTransport._loop_writing``: a try ending the
+    function, its body ending in an ``if a and b:``, its clauses in calls; 3.10+ give
+    each path a copy of the implicit return: no ``return`` of the source."""
+    try:
+        if data:
+            items.append(data)
+        if items and data is not None:
+            items.sort()
+    except TypeError as exc:
+        items.append(exc)
+    except AttributeError as exc:
+        items.append(exc)
