@@ -2956,3 +2956,84 @@ def elif_chain_in_a_with_whose_arms_run_into_the_code_after_it(limit, items, blo
         items.append("new")
         log.append(len(items))
     return items, log
+
+
+@case(({"a": 1}, "a", 2), ({}, "b", 3))
+def return_after_except_clause_copied_into_it(mapping, key, default):
+    """_collections_abc's ``MutableMapping.setdefault``: 3.10 and 3.12+ copy the ``return``
+    after the try to the end of the except clause, past its ``POP_EXCEPT``: code after
+    the try, not a ``return`` in the clause (which loads its value before ending it)."""
+    try:
+        return mapping[key]
+    except KeyError:
+        mapping[key] = default
+    return default
+
+
+@case(([1, 2],), ([],))
+def return_after_with_copied_past_its_exit(queue):
+    """sched's ``scheduler.enterabs``: 3.10 and 3.12+ copy the ``return event`` after the with
+    to the end of its body, past the exit call: code after the with."""
+    log = []
+    event = len(queue)
+    with _Lock(log):
+        queue.append(event)
+    return event
+
+
+@case(([0, 3, 4],), ([0, 0],), ([],))
+def break_then_return_local_copied_into_the_loop(items):
+    """argparse's ``_match_arguments_partial``: a ``break`` to ``return result`` after
+    the loop, which 3.10 and 3.12+ copy after the iterator's ``POP_TOP``: a ``break``, not a
+    ``return`` (which loads its value before dropping the iterator)."""
+    result = []
+    for item in items:
+        if item:
+            result.append(item)
+            break
+    return result
+
+
+class _Piped:
+    def __init__(self, text, encoding):
+        self.text = text
+        self.encoding = encoding
+        self.sent = None
+
+
+@case((_Piped("ab", "utf-8"), "x"), (_Piped("", "utf-8"), "y"), (_Piped("ab", None), None))
+def if_and_ending_function_implicit_return_copies(pipe, data):
+    """subprocess's ``Popen._save_input``: an ``if a and b:`` ending the function
+    (inside another ``if``); 3.10+ give each jump past it a copy of the implicit
+    return, on the jump's line: no ``else: return`` of the source."""
+    if pipe.text and pipe.sent is None:
+        pipe.sent = data
+        if data is not None and pipe.encoding:
+            pipe.sent = data.encode(pipe.encoding)
+
+
+@case(({"a": 1}, "a"), ({"a": 0}, "a"), ({}, "b"))
+def explicit_return_none_shared_by_jumps(options, name):
+    """optparse's ``OptionParser.get_option_group``: a final ``return None`` that both
+    tests of an ``if a and b`` jump to is the source's (the implicit return would be
+    copied for each jump, 3.10+)."""
+    option = options.get(name) or options.get(name.upper())
+    if option and option > 0:
+        return option
+    return None
+
+
+@case(([3, 1], 2), ([], 0), ([1, "a"], None), ([], None), ([None], 1))
+def try_ending_function_implicit_return_copies(items, data):
+    """asyncio's ``_ProactorBaseWritePipeTransport._loop_writing``: a try ending the
+    function, its body ending in an ``if a and b:``, its clauses in calls; 3.10+ give
+    each path a copy of the implicit return: no ``return`` of the source."""
+    try:
+        if data:
+            items.append(data)
+        if items and data is not None:
+            items.sort()
+    except TypeError as exc:
+        items.append(exc)
+    except AttributeError as exc:
+        items.append(exc)

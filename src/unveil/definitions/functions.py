@@ -395,9 +395,14 @@ def _clean(notes, stmts, function=True):
     ``return None`` after such a with (the way on when its exit suppresses an exception)
     goes with it.  On 3.10+ so does the copy ending an arm of an ``if`` that ends the
     function (a ``return None`` with no line of its own), when the arm has statements of
-    its own (``if c: x()``, not ``if c: return``).  (A module's or class's body, which
-    has no ``return`` of its own, is left to :func:`without_copied_returns`.)"""
-    if stmts and _returns_none(stmts[-1]):
+    its own (``if c: x()``, not ``if c: return``) or is the else arm (``if a and b:``
+    ending the function: each test's jump gets a copy), and a final ``return None``
+    stays where several paths reach it (``shared_return``): the implicit return would
+    be copied into each; the body and clauses of a try with no finally body that ends
+    the function end in such copies too.  (A module's or class's body, which has no
+    ``return`` of its own, is left to :func:`without_copied_returns`.)"""
+    if stmts and _returns_none(stmts[-1]) and not (
+            function and facts.RETURN_COPIED_INTO_BRANCHES and stmts[-1] in notes.shared_return):
         stmts = stmts[:-1]
     todo = [stmts]
     while todo:     # the lists that end the function (an elif chain is a thousand nested ifs)
@@ -410,19 +415,22 @@ def _clean(notes, stmts, function=True):
         st = body[-1] if body else None
         if isinstance(st, ast.If):
             if function and facts.RETURN_COPIED_INTO_BRANCHES:
-                for arm in (st.body, st.orelse):
-                    if len(arm) > 1 and arm[-1] in notes.no_line_of_its_own:
+                for arm, least in ((st.body, 2), (st.orelse, 1)):
+                    if len(arm) >= least and arm[-1] in notes.no_line_of_its_own:
                         del arm[-1]     # the copy of the implicit return: the arm falls off the end
             todo += [st.body, st.orelse]
             continue
         if isinstance(st, (ast.With, ast.AsyncWith)):
-            lists = [st.body]
+            lists, copies = [st.body], notes.after_exit
         elif isinstance(st, ast.Try) and st.finalbody:
-            lists = [st.orelse or st.body] + [h.body for h in st.handlers]
+            lists, copies = [st.orelse or st.body] + [h.body for h in st.handlers], notes.after_exit
+        elif isinstance(st, ast.Try) and function and facts.RETURN_COPIED_INTO_BRANCHES:
+            # the copies ending its body and clauses are those ending an if's arms
+            lists, copies = [st.orelse or st.body] + [h.body for h in st.handlers], notes.no_line_of_its_own
         else:
             continue
         for inner in lists:
-            if len(inner) > 1 and _returns_none(inner[-1]) and inner[-1] in notes.after_exit:
+            if len(inner) > 1 and _returns_none(inner[-1]) and inner[-1] in copies:
                 del inner[-1]
             todo.append(inner)
     return stmts

@@ -174,6 +174,17 @@ class Structurer:
                     return None
                 if self.return_through_enclosing(pos, frame, region):
                     return None
+        if skipped and getattr(region.elide, "keeps_order", False) and self.after_statement(pos, region):
+            # 3.10 and 3.12+ copy the short ``return`` after a try or with (or after the loop
+            # a ``break`` leaves) past the clause's ``POP_EXCEPT`` or the with's exit:
+            # outside the clause or with, so the statement goes on there (in a loop
+            # with no such code after it, ``while True``, it stays inside, below)
+            if self.jump_kind(pos, region.parent or region) == "break":
+                self.jump_out("break", frame)
+                return None
+            if region.loop is None and region.exits is not None:
+                region.exits.append(pos)
+                return None
         if (not skipped or getattr(region.elide, "keeps_order", False)) and self.return_tail(pos, region):
             # 3.12+ copies a short ``return`` tail (``break`` then ``return x``
             # after the loop) to the end of the path: it cannot raise, so it
@@ -324,6 +335,16 @@ class Structurer:
         ops = [i.op for i in self.instrs[pos:block.end]]
         return ops[-1] == "RETURN_VALUE" and all(op in self._SAFE_TAIL for op in ops)
 
+    def after_statement(self, pos, region):
+        """Whether ``pos`` starts a :meth:`return_tail` that only loads a local and
+        returns it: code after the statement (a ``return`` in the clause, with or loop
+        loads its value first; only a constant it loads after ending them)."""
+        block = self.g.of_instr[pos] if pos < len(self.instrs) else None
+        return self.return_tail(pos, region) and all(
+            ins.op in self._VALUE_RETURN for ins in self.instrs[pos:block.end])
+
+    _VALUE_RETURN = ("LOAD_FAST", "RETURN_VALUE")
+
     def block(self, pos, block, frame, region):
         heads = patterns.find_heads(self.instrs, pos, block.end)
         if heads:
@@ -344,10 +365,33 @@ class Structurer:
             return self.loop(loop, frame, region)
         if last.op == "FOR_ITER":
             raise DecompilationError("FOR_ITER outside a recognised loop at %d" % last.index)
+        drop = self._break_copy(pos, block, region)
+        if drop is not None:
+            frame.run(self.instrs[pos:drop])
+            if isinstance(frame.top(), si.Iter):
+                # 3.10 and 3.12+ copy the short ``return`` after a for loop into the path
+                # of a ``break``, after the iterator's ``POP_TOP``: it was a ``break``
+                frame.pop_raw()
+                self.jump_out("break", frame)
+                return None
+            pos = drop
         frame.run(self.instrs[pos:block.end])
         if last.op in EXITS:
             return None
         return self.goto(block.end, frame, region)
+
+    def _break_copy(self, pos, block, region):
+        """The ``POP_TOP`` in ``block`` (from ``pos``) that a copy of the code after the
+        innermost loop follows (:meth:`after_statement`), or None."""
+        loop = region.loop
+        if loop is None or loop.follow is None:
+            return None
+        for drop in range(pos, block.end - 1):
+            if self.instrs[drop].op == "POP_TOP" and all(
+                    ins.op in self._VALUE_RETURN for ins in self.instrs[drop + 1:block.end]) \
+                    and same_code(self.instrs, drop + 1, loop.follow.start):
+                return drop
+        return None
 
     def jump_kind(self, target, region):
         loop = region.loop
