@@ -192,3 +192,15 @@ def assert_of_membership_and_identity(key, value):
     assert key in ("a", "b"), "unknown key %r" % (key,)
     assert value is not None
     return key, value
+
+
+@case((None, 1), (1, None), (None, None), (1, 1))
+def explicit_raise_of_assertion_error_stays_an_if(headers, info):
+    # wsgiref's start_response on 3.8: ``elif x is not None: raise AssertionError(...)``
+    # jumps if false, where an assert jumps if true: no assert (``assert x is None``
+    # compiles ``is``)
+    if info:
+        headers = None
+    elif headers is not None:
+        raise AssertionError("headers already set")
+    return headers

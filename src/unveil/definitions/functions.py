@@ -464,13 +464,21 @@ def _asserts_in(notes, stmts):
     out = []
     for st in stmts:
         msg = _assertion_message(notes, st)
-        if msg is None:
+        if msg is None or _ambiguous_on_38(st.test):
             out.append(st)
             continue
         node = ast.Assert(test=negate(st.test), msg=msg[0])
         notes.copy(st, node)
         out += [node] + st.orelse       # the raise never falls through: the else follows
     return out
+
+
+def _ambiguous_on_38(test):
+    """3.8: whether ``test`` is an and/or with an ``is`` or ``in`` test.  Its ``is not``
+    may be the bytecode's own or the flip of an ``is`` jumping the other way, so the
+    negated test of an assert may compile either way round: such an ``if`` stays."""
+    return facts.ASSERT_LOADS_A_GLOBAL and isinstance(test, ast.BoolOp) and any(
+        isinstance(n, ast.Compare) and any(type(op) in si.INVERSE for op in n.ops) for n in nodes(test))
 
 
 def _assertion_message(notes, st):

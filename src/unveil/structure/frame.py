@@ -447,9 +447,18 @@ def _load_name(f, ins):
     if ins.op == "LOAD_FROM_DICT_OR_DEREF" or ins.op == "LOAD_FROM_DICT_OR_GLOBALS":
         f.pop_raw()
     node = f.named(name(f.ctx.identifier(ins.argval)), ins)
-    if facts.ASSERT_LOADS_A_GLOBAL and ins.op == "LOAD_GLOBAL" and ins.argval == "AssertionError":
+    if facts.ASSERT_LOADS_A_GLOBAL and ins.op == "LOAD_GLOBAL" and ins.argval == "AssertionError" \
+            and _skipped_when_true(f.ctx.instrs, ins):
         f.notes.assertion.set(node)
     f.push(node)
+
+
+def _skipped_when_true(instrs, ins):
+    """Whether the code from ``ins`` up to a ``raise`` is what a jump if true right before
+    it skips: an ``assert``'s (``if x: raise AssertionError`` jumps if false)."""
+    before = instrs[ins.index - 1] if ins.index else None
+    return before is not None and before.op == "POP_JUMP_IF_TRUE" and before.target > ins.index \
+        and instrs[before.target - 1].op == "RAISE_VARARGS"
 
 
 @handles("LOAD_CLOSURE")
