@@ -181,7 +181,8 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
         tree = _class_statement(root, code, bindings) if root is not None else _tree(code, func, bindings)
         module = facts.CLASS_BODY_STORES_ITS_LINE and root is None and not (code.co_flags & inspect.CO_NEWLOCALS) \
             and not is_class_body(code)
-        source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, module)
+        source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, module,
+                                             bindings.notes.filter_line)
     except DecompilationError:
         raise
     except RecursionError:

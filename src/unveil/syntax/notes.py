@@ -37,6 +37,8 @@ class Notes:
         "line": "the original line a statement begins on (printed beside it, recompiled at it)",
         "name_line": "the original line of the instruction that loaded or stored a name: where it is "
                      "later than the text's line so far, the printer breaks the line before the name",
+        "filter_line": "the original line of a comprehension filter on another line than the element "
+                       "(``facts.FILTER_LINE_DECIDES_JUMP``): the printer breaks the line before its ``if``",
         "seq": "when a stack value was computed, on the decompilation's clock",
         "stored_at": "when a name was stored, on the same clock",
         "accumulator": "a list, set or dict display (or ``set()`` call) the bytecode is still "
