@@ -213,9 +213,10 @@ def generator_with_an_always_true_comprehension_filter(flag):
 
 @case(([1, 0, 2, None, 3],), ([],))
 def comprehension_filters_on_lines_of_their_own(items):
-    """3.12 threads a filter's jump through the loop's back jump (which has the element's
-    line) only on one line: a filter on a line of its own jumps to the back jump, and was
-    printed on the element's line (argparse's ``_get_optional_actions``, 67 stdlib code objects)."""
+    """3.11 and 3.12 thread a filter's jump through the loop's back jump only within one
+    line (3.12: the element's line): a filter on a line of its own jumps to the back jump,
+    and was printed on the element's line (argparse's ``_get_optional_actions``: 67 stdlib
+    code objects on 3.12; a dict comprehension's ``if a and b`` on 3.11, 7)."""
     kept = [item for item in items
             if item]
     both = {item: 1 for item in items

@@ -144,10 +144,11 @@ RETURN_COPIED_INTO_BRANCHES = PY >= (3, 10)
 #: where the original did not, so the names' lines are kept and printed
 SUPERINSTRUCTIONS_WITHIN_A_LINE = PY >= (3, 13)
 
-#: a comprehension's back jump has the element's line, and a filter's test jumps through it
-#: to the loop's start only where the test is on that line too (3.12 threads a jump through
-#: another only within a line; 3.13 always does): a filter on a line of its own is printed so
-FILTER_LINE_DECIDES_JUMP = PY == (3, 12)
+#: a filter's test jumps through a comprehension's back jump to the loop's start only
+#: where both are on one line (3.11 and 3.12 thread a jump through another only within a
+#: line; the back jump has the element's line on 3.12, the last comparison's on 3.11; 3.13
+#: always threads, 3.10 and before never): a filter on a line of its own is printed so
+FILTER_LINE_DECIDES_JUMP = (3, 11) <= PY < (3, 13)
 
 #: a class body stores the line its statement begins on (``__firstlineno__``, 3.13+): a
 #: module's text prints each class statement on its original line
