@@ -370,3 +370,21 @@ def return_in_while_true_after_a_try(refs):
         item = ref
         if item is not None:
             return item
+
+
+@case(([("a", "b"), ("c",), ("b",), ("a.x",)], {"a", "b"}), ([], set()))
+def if_at_the_end_of_an_arm_at_the_loop_bottom(items, known):
+    """pyclbr's _ModuleBrowser.visit_ClassDef (3.12): an ``if`` with no else ends the arm
+    of an if/elif/else at the bottom of a loop; its test goes back to the loop's start
+    by the back jump the arm ended with (threaded: no line of its own).  It read
+    ``if not c: continue`` and each arm ending in ``continue``, whose jumps have lines."""
+    out = []
+    for item in items:
+        if len(item) > 1:
+            out.append(item[0])
+        elif "." in item[0]:
+            if item[0].split(".")[0] in known:
+                out.append(item[0])
+        else:
+            out.append(len(item))
+    return out

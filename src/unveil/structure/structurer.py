@@ -857,9 +857,10 @@ class Structurer:
         exits = region.exits
         known_exits = len(exits) if exits is not None else 0
         arm = Frame(self.ctx, body_stack, since=frame.last_emit)
-        end = self.seq(body_pos, arm, region.child(stop=region.stop if region.meets else None))
+        meets = region.meets or self._arms_end_the_loop(body_pos, rest_pos, region)
+        end = self.seq(body_pos, arm, region.child(stop=region.stop if meets else None))
         arm.flush_parallel()
-        if region.meets and end == region.stop:
+        if meets and end == region.stop:
             # the side runs to where the enclosing if's arms meet (an ``elif`` whose own
             # else arm raises): the other side is the else arm, up to there as well
             other, other_end = self._else_side(rest_pos, rest_stack, test, arm, frame, region, region.stop, chain_end)
@@ -879,6 +880,20 @@ class Structurer:
         spilled = frame.spilled_since(waiting)
         frame.stack = [spilled.get(id(v), v) for v in rest_stack]
         return rest_pos
+
+    def _arms_end_the_loop(self, body_pos, rest_pos, region):
+        """Whether both sides of a branch run to the bottom of the loop body, as an
+        if/else, not as ``if c: <side>; continue`` and the other side: the first side
+        holds a test that goes back to the loop's start by a jump with no line of its
+        own when its test is false: an ``if`` at the side's end, with nothing, no
+        ``continue``, after it.  3.11 and 3.12 thread such a test through the back jump
+        the side ends with (a ``continue`` has a line: ``Instr.continues``; ``if c:
+        continue`` on one line goes back when its test is true)."""
+        loop = region.loop
+        if loop is None or region.stop != loop.header.start or not body_pos < rest_pos:
+            return False
+        return any(ins.op == "POP_JUMP_IF_FALSE" and ins.target == loop.header.start and not ins.continues
+                   for ins in self.instrs[body_pos:rest_pos])
 
     def _else_side(self, pos, stack, test, arm, frame, region, stop, chain_end):
         """Structure the other side of a branch, from ``pos`` to ``stop`` or to its own
