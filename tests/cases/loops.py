@@ -388,3 +388,18 @@ def if_at_the_end_of_an_arm_at_the_loop_bottom(items, known):
         else:
             out.append(len(item))
     return out
+
+
+@case(([1, 0, 5, 3, 5, 7], {7}, []), ([], set(), []))
+def continue_after_an_or_chain_then_an_if(xs, seen, out):
+    """zoneinfo's available_timezones (3.10+): ``if not a or b:`` then ``continue`` on
+    a line of its own, then ``if c: ...`` at the end of the body.  The ``continue``'s
+    jump and the jump back that ends the body lead to one place, and the three tests
+    read as one condition, ``if a and not b and c:``."""
+    for x in xs:
+        if not x or x in seen:
+            continue
+        if x > 2:
+            out.append(x)
+    seen.add(len(out))
+    return out

@@ -702,6 +702,20 @@ class Structurer:
                    and self.through_jumps(b.target) == self.through_jumps(a.target)
                    for b in (self.instrs[b.end - 1] for b in blocks))
 
+    def _statement_apart(self, a, b):
+        """Whether two places that lead to one are two: one of them a block of only a jump
+        on a line of its own (a ``continue`` statement, where the tests before it are
+        on another line), not the jump back that ends the body (``if not a or b:
+        continue`` then ``if c: ...``, not ``if a and not b and c: ...``)."""
+        return a != b and (self._jump_statement(a) or self._jump_statement(b))
+
+    def _jump_statement(self, pos):
+        block = self.g.of_instr[pos] if pos < len(self.instrs) else None
+        if block is None or block.start != pos or block.end != pos + 1 or self.instrs[pos].op != "JUMP":
+            return False
+        line = self.instrs[pos].line
+        return line is not None and all(self.instrs[p.end - 1].line != line for p in block.preds)
+
     def condition_at(self, pos, stack, chain, compound, pure):
         """The condition that starts at ``pos`` (``pure``: its first block's): (cond, targets,
         stacks), its blocks and its last block; with ``compound``, only one of several
@@ -731,8 +745,9 @@ class Structurer:
             # ... or two jumps to one place (a loop's continue after a cleanup)
             # or to two copies of one return (3.12+: on the same line; two returns alike
             # on two lines are two statements)
-            pos_n = next((p for p in (t2, e2) if self.through_jumps(p) == self.through_jumps(pos_n)
-                          or same_target(self.instrs, p, pos_n) and self._same_line(p, pos_n)), pos_n)
+            pos_n = next((p for p in (t2, e2) if not self._statement_apart(p, pos_n) and (
+                self.through_jumps(p) == self.through_jumps(pos_n)
+                or same_target(self.instrs, p, pos_n) and self._same_line(p, pos_n))), pos_n)
             if pos_n in (t2, e2):
                 setattr(st, other, pos_n)
                 setattr(st, other + "_stack", stack_n)
