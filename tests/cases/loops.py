@@ -403,3 +403,19 @@ def continue_after_an_or_chain_then_an_if(xs, seen, out):
             out.append(x)
     seen.add(len(out))
     return out
+
+
+@case(([3, 4, 9], {4: 1}), ([3, 9], {9: 2}), ([], {}), ([5, 3], {5: 0, 3: 0}))
+def raise_in_an_if_then_break(keys, registry):
+    """functools' _find_impl (all versions): ``if a and b and not c: raise ...`` then
+    ``break``.  The test goes to the ``break`` and falls into the raise, laid out
+    first: it read ``if not a or not b or c: break`` then the raise."""
+    match = None
+    for key in keys:
+        if match is not None:
+            if key in registry and registry[key] and not registry[match]:
+                raise RuntimeError("ambiguous: %r or %r" % (match, key))
+            break
+        if key in registry:
+            match = key
+    return match

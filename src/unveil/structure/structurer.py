@@ -487,6 +487,8 @@ class Structurer:
             frame.emit(ast.If(test=negate(state.c), body=[_jump_stmt(frame.notes, "break")], orelse=[]))
             frame.stack = list(state.t_stack)
             return state.t
+        if t_kind == "break" and e_kind is None and state.e < state.t and self._only_exits(state.e, state.t, region):
+            return self.exit_then_break(state, frame, region, chain_end)
         if t_kind in _JUMP_KINDS or e_kind in _JUMP_KINDS:
             return self.branch_out(state, t_kind, e_kind, frame, region)
         if mpos is None:
@@ -514,6 +516,28 @@ class Structurer:
         if getattr(state, first) == mpos:
             return merge(mpos)
         return _Descend(getattr(state, first), arm, region.child(stop=mpos, meets=True), merge)
+
+    def _only_exits(self, pos, other, region):
+        """Whether every way on from ``pos`` returns or raises, never reaching ``other``,
+        the loop's start or what follows it, or ``region``'s stop, and entering no loop
+        and no try (whose handler could go on)."""
+        loop = region.loop
+        avoid = {self.g.of_instr[other], loop.header, loop.follow}
+        if region.stop is not None and region.stop < len(self.instrs):
+            avoid.add(self.g.of_instr[region.stop])
+        first = self.g.of_instr[pos]
+        todo, seen = [first], set()
+        while todo:
+            b = todo.pop()
+            if b in seen:
+                continue
+            seen.add(b)
+            if b in avoid or b in self.g.loops or b.handler != first.handler or len(seen) > 64:
+                return False
+            if not b.succs and self.instrs[b.end - 1].op not in EXITS:
+                return False
+            todo.extend(b.succs)
+        return True
 
     def jumped_over(self, st, region):
         """Where an ``if``/``else`` goes on whose else arm never does (it returns or
@@ -861,6 +885,17 @@ class Structurer:
             frame.stack = list(st.e_stack)
             return self.goto(st.e, frame, region)
         frame.emit(ast.If(test=negate(st.c), body=[_jump_stmt(frame.notes, e_kind)], orelse=[]))
+        frame.stack = list(st.t_stack)
+        return self.goto(st.t, frame, region)
+
+    def exit_then_break(self, st, frame, region, chain_end):
+        """``if c: <a side that returns or raises>`` then ``break``: the side the test
+        falls into is laid out first, so it is the if's body, the ``break`` after it."""
+        arm = Frame(self.ctx, st.e_stack, since=frame.last_emit)
+        if self.seq(st.e, arm, region.child(stop=None)) is not None:
+            raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
+        arm.flush_parallel()
+        frame.emit(ast.If(test=negate(st.c), body=arm.out or [ast.Pass()], orelse=[]))
         frame.stack = list(st.t_stack)
         return self.goto(st.t, frame, region)
 
