@@ -180,7 +180,8 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
     try:
         tree = _class_statement(root, code, bindings) if root is not None else _tree(code, func, bindings)
         pinned = first_text_line(code) if facts.CLASS_BODY_STORES_ITS_LINE and root is None else None
-        source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, pinned)
+        source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, pinned,
+                                             bindings.notes.filter_line)
     except DecompilationError:
         raise
     except RecursionError:

@@ -209,3 +209,19 @@ def generator_with_an_always_true_comprehension_filter(flag):
     c = _Truth(flag)
     got = yield [b for b in range(2) if (24 if c else 67)]
     yield got, c.asked
+
+
+@case(([1, 0, 2, None, 3],), ([],))
+def comprehension_filters_on_lines_of_their_own(items):
+    """3.11 and 3.12 thread a filter's jump through the loop's back jump only within one
+    line (3.12: the element's line): a filter on a line of its own jumps to the back jump,
+    and was printed on the element's line (argparse's ``_get_optional_actions``: 67 stdlib
+    code objects on 3.12; a dict comprehension's ``if a and b`` on 3.11, 7)."""
+    kept = [item for item in items
+            if item]
+    both = {item: 1 for item in items
+            if item and item != 2}
+    gen = list(item * 2 for item in items
+               if item is not None)
+    one = [item for item in items if item]
+    return kept, both, gen, one

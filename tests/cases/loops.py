@@ -370,3 +370,52 @@ def return_in_while_true_after_a_try(refs):
         item = ref
         if item is not None:
             return item
+
+
+@case(([("a", "b"), ("c",), ("b",), ("a.x",)], {"a", "b"}), ([], set()))
+def if_at_the_end_of_an_arm_at_the_loop_bottom(items, known):
+    """pyclbr's _ModuleBrowser.visit_ClassDef (3.12): an ``if`` with no else ends the arm
+    of an if/elif/else at the bottom of a loop; its test goes back to the loop's start
+    by the back jump the arm ended with (threaded: no line of its own).  It read
+    ``if not c: continue`` and each arm ending in ``continue``, whose jumps have lines."""
+    out = []
+    for item in items:
+        if len(item) > 1:
+            out.append(item[0])
+        elif "." in item[0]:
+            if item[0].split(".")[0] in known:
+                out.append(item[0])
+        else:
+            out.append(len(item))
+    return out
+
+
+@case(([1, 0, 5, 3, 5, 7], {7}, []), ([], set(), []))
+def continue_after_an_or_chain_then_an_if(xs, seen, out):
+    """zoneinfo's available_timezones (3.10+): ``if not a or b:`` then ``continue`` on
+    a line of its own, then ``if c: ...`` at the end of the body.  The ``continue``'s
+    jump and the jump back that ends the body lead to one place, and the three tests
+    read as one condition, ``if a and not b and c:``."""
+    for x in xs:
+        if not x or x in seen:
+            continue
+        if x > 2:
+            out.append(x)
+    seen.add(len(out))
+    return out
+
+
+@case(([3, 4, 9], {4: 1}), ([3, 9], {9: 2}), ([], {}), ([5, 3], {5: 0, 3: 0}))
+def raise_in_an_if_then_break(keys, registry):
+    """functools' _find_impl (all versions): ``if a and b and not c: raise ...`` then
+    ``break``.  The test goes to the ``break`` and falls into the raise, laid out
+    first: it read ``if not a or not b or c: break`` then the raise."""
+    match = None
+    for key in keys:
+        if match is not None:
+            if key in registry and registry[key] and not registry[match]:
+                raise RuntimeError("ambiguous: %r or %r" % (match, key))
+            break
+        if key in registry:
+            match = key
+    return match

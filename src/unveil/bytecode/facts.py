@@ -149,6 +149,12 @@ SUPERINSTRUCTIONS_WITHIN_A_LINE = PY >= (3, 13)
 #: come back as an ``assert`` (``not a in b`` is folded into ``a not in b``)
 ASSERT_LOADS_A_GLOBAL = PY < (3, 9)
 
+#: a filter's test jumps through a comprehension's back jump to the loop's start only
+#: where both are on one line (3.11 and 3.12 thread a jump through another only within a
+#: line; the back jump has the element's line on 3.12, the last comparison's on 3.11; 3.13
+#: always threads, 3.10 and before never): a filter on a line of its own is printed so
+FILTER_LINE_DECIDES_JUMP = (3, 11) <= PY < (3, 13)
+
 #: a class body stores the line its statement begins on (``__firstlineno__``, 3.13+): a
 #: module's text prints each class statement on its original line
 CLASS_BODY_STORES_ITS_LINE = PY >= (3, 13)

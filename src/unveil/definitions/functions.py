@@ -325,7 +325,7 @@ class FunctionContext:
         sub = FunctionContext(fn.code, self.bindings)
         stmts = sub.statements()
         arg = iterable.expr if isinstance(iterable, si.Iter) else iterable
-        node = _comprehension_node(fn.code.co_name, stmts)
+        node = _comprehension_node(fn.code.co_name, stmts, self.bindings.notes)
         if node is None:
             raise DecompilationError("cannot rebuild %s" % fn.code.co_name)
         node.generators[0].iter = arg
@@ -495,14 +495,14 @@ def _assertion_message(notes, st):
     return None
 
 
-def _comprehension_node(kind, stmts):
+def _comprehension_node(kind, stmts, notes):
     if kind == "<genexpr>":
         loops = [s for s in stmts if isinstance(s, (ast.For, ast.AsyncFor))]
         if len(loops) != 1:
             return None
         marker = ast.Set(elts=[])
-        _replace_yields(loops[0], marker)
-        gens, elt = _generators(loops[0], marker)
+        _replace_yields(loops[0], marker, notes)
+        gens, elt = _generators(loops[0], marker, notes)
         if gens is None:
             return None
         return ast.GeneratorExp(elt=elt[0], generators=gens)
@@ -512,8 +512,9 @@ def _comprehension_node(kind, stmts):
     return None
 
 
-def _replace_yields(node, marker):
-    """Turn ``yield x`` statements of a generator expression into fills of ``marker``."""
+def _replace_yields(node, marker, notes):
+    """Turn ``yield x`` statements of a generator expression into fills of ``marker``
+    (on the yield's line)."""
     for parent in ast.walk(node):
         for field in ("body", "orelse"):
             body = getattr(parent, field, None)
@@ -521,7 +522,8 @@ def _replace_yields(node, marker):
                 continue
             for i, st in enumerate(body):
                 if isinstance(st, ast.Expr) and isinstance(st.value, ast.Yield):
-                    body[i] = si.Appended(target=marker, value=st.value.value or const(None), key=None)
+                    body[i] = notes.copy(st, si.Appended(target=marker, value=st.value.value or const(None),
+                                                         key=None))
 
 
 # --- functions and classes as statements -------------------------------------

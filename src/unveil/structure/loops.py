@@ -1,6 +1,7 @@
 """Natural loops as ``for``/``while`` statements, and comprehensions built from them."""
 import ast
 
+from ..bytecode import facts
 from ..bytecode.opcodes import CONDITIONAL
 from ..errors import DecompilationError
 from ..graph.blocks import same_code
@@ -365,6 +366,18 @@ def _guarded_while_rewritten(stmts):
     return out
 
 
+def _filter_lines(filters, fill, notes):
+    """Note each filter whose original line is not the element's (the line of ``fill``),
+    where the line decides how its test jumps (``facts.FILTER_LINE_DECIDES_JUMP``)."""
+    element = notes.line.get(fill)
+    if not facts.FILTER_LINE_DECIDES_JUMP or element is None:
+        return
+    for test, stmt in filters:
+        line = notes.line.get(stmt)
+        if line is not None and line != element:
+            notes.filter_line.set(test, line)
+
+
 def _is_true(node):
     return isinstance(node, ast.Constant) and node.value is True
 
@@ -376,7 +389,7 @@ def comprehension_of(node, frame):
     acc = frame.top()
     if not frame.notes.accumulator.get(acc, False):
         return None
-    gens, elt = _generators(node, acc)
+    gens, elt = _generators(node, acc, frame.notes)
     if gens is None:
         return None
     frame.pop_raw()
@@ -392,9 +405,9 @@ def build_comprehension(acc, gens, elt):
     return ast.SetComp(elt=elt[0], generators=gens)
 
 
-def _generators(loop, acc):
+def _generators(loop, acc, notes):
     """Comprehension clauses of a nest of for/if whose innermost act fills ``acc``."""
-    gens = []
+    gens, filters = [], []    # filters: (the test in a clause's ifs, the if statement it came from)
     node = loop
     while True:
         is_async = isinstance(node, ast.AsyncFor)
@@ -407,10 +420,12 @@ def _generators(loop, acc):
             if len(body) >= 1 and isinstance(body[0], ast.If) and not body[0].orelse \
                     and len(body[0].body) == 1 and isinstance(body[0].body[0], ast.Continue):
                 comp.ifs.append(negate(body[0].test))
+                filters.append((comp.ifs[-1], body[0]))
                 body = body[1:]
                 continue
             if len(body) == 1 and isinstance(body[0], ast.If) and not body[0].orelse:
                 comp.ifs.append(body[0].test)
+                filters.append((comp.ifs[-1], body[0]))
                 body = body[0].body
                 continue
             if len(body) > 1 and isinstance(body[0], ast.If) and not body[0].orelse \
@@ -418,6 +433,7 @@ def _generators(loop, acc):
                 # a filter the compiler found always true (``if (1 if c else 2)``) still
                 # tests ``c``: ``if c or True``
                 comp.ifs.append(si.boolop(ast.Or(), body[0].test, ast.Constant(value=True)))
+                filters.append((comp.ifs[-1], body[0]))
                 body = body[1:]
                 continue
             break
@@ -425,6 +441,7 @@ def _generators(loop, acc):
             node = body[0]
             continue
         if len(body) == 1 and isinstance(body[0], si.Appended) and body[0].target is acc:
+            _filter_lines(filters, body[0], notes)
             return gens, (body[0].value, body[0].key)
         if all(isinstance(st, ast.Pass) for st in body):
             # the compiler dropped an element behind a constant-false condition

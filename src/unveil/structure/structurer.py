@@ -531,6 +531,8 @@ class Structurer:
             frame.emit(ast.If(test=negate(state.c), body=[_jump_stmt(frame.notes, "break")], orelse=[]))
             frame.stack = list(state.t_stack)
             return state.t
+        if t_kind == "break" and e_kind is None and state.e < state.t and self._only_exits(state.e, state.t, region):
+            return self.exit_then_break(state, frame, region, chain_end)
         if t_kind in _JUMP_KINDS or e_kind in _JUMP_KINDS:
             return self.branch_out(state, t_kind, e_kind, frame, region)
         if mpos is None:
@@ -558,6 +560,28 @@ class Structurer:
         if getattr(state, first) == mpos:
             return merge(mpos)
         return _Descend(getattr(state, first), arm, region.child(stop=mpos, meets=True), merge)
+
+    def _only_exits(self, pos, other, region):
+        """Whether every way on from ``pos`` returns or raises, never reaching ``other``,
+        the loop's start or what follows it, or ``region``'s stop, and entering no loop
+        and no try (whose handler could go on)."""
+        loop = region.loop
+        avoid = {self.g.of_instr[other], loop.header, loop.follow}
+        if region.stop is not None and region.stop < len(self.instrs):
+            avoid.add(self.g.of_instr[region.stop])
+        first = self.g.of_instr[pos]
+        todo, seen = [first], set()
+        while todo:
+            b = todo.pop()
+            if b in seen:
+                continue
+            seen.add(b)
+            if b in avoid or b in self.g.loops or b.handler != first.handler or len(seen) > 64:
+                return False
+            if not b.succs and self.instrs[b.end - 1].op not in EXITS:
+                return False
+            todo.extend(b.succs)
+        return True
 
     def jumped_over(self, st, region):
         """Where an ``if``/``else`` goes on whose else arm never does (it returns or
@@ -746,6 +770,20 @@ class Structurer:
                    and self.through_jumps(b.target) == self.through_jumps(a.target)
                    for b in (self.instrs[b.end - 1] for b in blocks))
 
+    def _statement_apart(self, a, b):
+        """Whether two places that lead to one are two: one of them a block of only a jump
+        on a line of its own (a ``continue`` statement, where the tests before it are
+        on another line), not the jump back that ends the body (``if not a or b:
+        continue`` then ``if c: ...``, not ``if a and not b and c: ...``)."""
+        return a != b and (self._jump_statement(a) or self._jump_statement(b))
+
+    def _jump_statement(self, pos):
+        block = self.g.of_instr[pos] if pos < len(self.instrs) else None
+        if block is None or block.start != pos or block.end != pos + 1 or self.instrs[pos].op != "JUMP":
+            return False
+        line = self.instrs[pos].line
+        return line is not None and all(self.instrs[p.end - 1].line != line for p in block.preds)
+
     def condition_at(self, pos, stack, chain, compound, pure):
         """The condition that starts at ``pos`` (``pure``: its first block's): (cond, targets,
         stacks), its blocks and its last block; with ``compound``, only one of several
@@ -775,8 +813,9 @@ class Structurer:
             # ... or two jumps to one place (a loop's continue after a cleanup)
             # or to two copies of one return (3.12+: on the same line; two returns alike
             # on two lines are two statements)
-            pos_n = next((p for p in (t2, e2) if self.through_jumps(p) == self.through_jumps(pos_n)
-                          or same_target(self.instrs, p, pos_n) and self._same_line(p, pos_n)), pos_n)
+            pos_n = next((p for p in (t2, e2) if not self._statement_apart(p, pos_n) and (
+                self.through_jumps(p) == self.through_jumps(pos_n)
+                or same_target(self.instrs, p, pos_n) and self._same_line(p, pos_n))), pos_n)
             if pos_n in (t2, e2):
                 setattr(st, other, pos_n)
                 setattr(st, other + "_stack", stack_n)
@@ -893,6 +932,17 @@ class Structurer:
         frame.stack = list(st.t_stack)
         return self.goto(st.t, frame, region)
 
+    def exit_then_break(self, st, frame, region, chain_end):
+        """``if c: <a side that returns or raises>`` then ``break``: the side the test
+        falls into is laid out first, so it is the if's body, the ``break`` after it."""
+        arm = Frame(self.ctx, st.e_stack, since=frame.last_emit)
+        if self.seq(st.e, arm, region.child(stop=None)) is not None:
+            raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
+        arm.flush_parallel()
+        frame.emit(ast.If(test=negate(st.c), body=arm.out or [ast.Pass()], orelse=[]))
+        frame.stack = list(st.t_stack)
+        return self.goto(st.t, frame, region)
+
     def branch_no_merge(self, st, frame, region, chain_end):
         """Neither side comes back: ``if c: <one side>`` then the other side."""
         first_is_e = st.e <= st.t
@@ -901,9 +951,10 @@ class Structurer:
         exits = region.exits
         known_exits = len(exits) if exits is not None else 0
         arm = Frame(self.ctx, body_stack, since=frame.last_emit)
-        end = self.seq(body_pos, arm, region.child(stop=region.stop if region.meets else None))
+        meets = region.meets or self._arms_end_the_loop(body_pos, rest_pos, region)
+        end = self.seq(body_pos, arm, region.child(stop=region.stop if meets else None))
         arm.flush_parallel()
-        if region.meets and end == region.stop:
+        if meets and end == region.stop:
             # the side runs to where the enclosing if's arms meet (an ``elif`` whose own
             # else arm raises): the other side is the else arm, up to there as well
             other, other_end = self._else_side(rest_pos, rest_stack, test, arm, frame, region, region.stop, chain_end)
@@ -923,6 +974,20 @@ class Structurer:
         spilled = frame.spilled_since(waiting)
         frame.stack = [spilled.get(id(v), v) for v in rest_stack]
         return rest_pos
+
+    def _arms_end_the_loop(self, body_pos, rest_pos, region):
+        """Whether both sides of a branch run to the bottom of the loop body, as an
+        if/else, not as ``if c: <side>; continue`` and the other side: the first side
+        holds a test that goes back to the loop's start by a jump with no line of its
+        own when its test is false: an ``if`` at the side's end, with nothing, no
+        ``continue``, after it.  3.11 and 3.12 thread such a test through the back jump
+        the side ends with (a ``continue`` has a line: ``Instr.continues``; ``if c:
+        continue`` on one line goes back when its test is true)."""
+        loop = region.loop
+        if loop is None or region.stop != loop.header.start or not body_pos < rest_pos:
+            return False
+        return any(ins.op == "POP_JUMP_IF_FALSE" and ins.target == loop.header.start and not ins.continues
+                   for ins in self.instrs[body_pos:rest_pos])
 
     def _else_side(self, pos, stack, test, arm, frame, region, stop, chain_end):
         """Structure the other side of a branch, from ``pos`` to ``stop`` or to its own

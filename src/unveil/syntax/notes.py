@@ -40,6 +40,8 @@ class Notes:
                      "far, the printer breaks the line before it",
         "element_lines": "the lines of the NOPs a constant tuple's load comes after (3.10+): the "
                          "elements of a def's defaults folded into one constant were on those lines",
+        "filter_line": "the original line of a comprehension filter on another line than the element "
+                       "(``facts.FILTER_LINE_DECIDES_JUMP``): the printer breaks the line before its ``if``",
         "seq": "when a stack value was computed, on the decompilation's clock",
         "stored_at": "when a name was stored, on the same clock",
         "accumulator": "a list, set or dict display (or ``set()`` call) the bytecode is still "

@@ -121,6 +121,7 @@ class _Unparser:
         self.origin = None
         self.line_of = {}    # id(statement) -> its original line (a ``Notes.line`` table)
         self.name_line = {}  # id(name) -> the original line it was loaded or stored at
+        self.filter_line = {}  # id(test) -> the original line of a comprehension filter on a line of its own
         self.at = None       # the original line the text line being printed stands for (None: the
         #                      first name of a statement or clause head sets it)
         self.breaks = []     # the original lines of the line breaks printed and not yet written
@@ -628,9 +629,18 @@ class _Unparser:
             out.append(" in ")
             out.append(self.expr(g.iter, OR))
             for cond in g.ifs:
-                out.append(" if ")
+                out.append(self.filter_head(cond))
                 out.append(self.expr(cond, OR))
         return "".join(out)
+
+    def filter_head(self, cond):
+        """`` if `` before a comprehension's filter, on a new line where it had one of its own."""
+        line = self.filter_line.get(id(cond))
+        if line is None or self.held:
+            return " if "
+        self.at = line
+        self.breaks.append(line)
+        return "\nif "
 
     def _x_ListComp(self, n):
         return "[" + self.inside(self.element, n) + "]", ATOM
@@ -885,7 +895,7 @@ def set_elements(value):
     return sorted(value, key=key)
 
 
-def unparse_with_origins(module, lines, name_lines=None, pinned=None):
+def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lines=None):
     """``unparse`` of a module, and per line of the text the original line of the
     statement it prints (as ``lines``, a :class:`~unveil.syntax.notes.Fact`, has it) or None.
     With ``name_lines`` (the names' original lines, another such fact), an expression
@@ -893,12 +903,15 @@ def unparse_with_origins(module, lines, name_lines=None, pinned=None):
     (inside brackets: in parentheses of its own if it has none), as the original spread it.
     With ``pinned`` (the original line the text's first line stands for: 1 for a whole
     module), each class statement is printed on its original line where the text before it
-    is shorter."""
+    is shorter.
+    With ``filter_lines`` (another such fact), a comprehension filter noted there starts a line."""
     u = _Unparser()
     u.line_of = lines.values
     u.pinned = pinned
     if name_lines is not None:
         u.name_line = name_lines.values
+    if filter_lines is not None:
+        u.filter_line = filter_lines.values
     u.stmt(module)
     return "\n".join(u.lines), u.origins
 
