@@ -540,3 +540,40 @@ def else_clause_past_255_code_units(a, c):
             c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
             c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c]
     return r
+
+
+@case((1, 0), (0, 1), (0, 0))
+def elif_arm_that_is_pass(a, c):
+    # enum's _EnumDict.__setitem__: 3.8 and 3.9 keep the empty arm's jump over the rest
+    r = []
+    if a:
+        r.append(1)
+    elif c:
+        pass
+    else:
+        r.append(3)
+    return r
+
+
+@case((1,), (0,))
+def else_clause_that_is_pass(a):
+    # wsgiref's BaseHandler.finish_content: 3.8 and 3.9 keep the jump over it, to the
+    # next instruction
+    r = []
+    if a:
+        r.append(1)
+    else:
+        pass
+    return r
+
+
+@case((1, 1), (1, 0), (0, 0))
+def else_clause_that_is_pass_in_an_if(a, b):
+    # the inner if's: both are written alike
+    r = []
+    if a:
+        if b:
+            r.append(1)
+        else:
+            pass
+    return r

@@ -1002,8 +1002,11 @@ class Structurer:
                 # and it ended in a jump back to the loop's start, which was no if's end: a continue
                 body.append(_jump_stmt(frame.notes, "continue"))
                 frame.notes.before_dead_jump.set(body[-1])
-        if not body and orelse:
+        if not body and orelse and not self._lone_jump(st.e, mpos):
             test, body, orelse = st.c, orelse, []
+        elif body and not orelse and st.e < st.t == mpos and fend == mpos and self._lone_jump(mpos - 1, mpos) \
+                and not isinstance(body[-1], _COMPOUND):
+            orelse = [ast.Pass()]   # the body's jump over an empty else clause (not an inner statement's)
         frame.emit(_if(test, body, orelse))
         if fend == mpos:
             frame.stack = fa.stack
@@ -1012,6 +1015,14 @@ class Structurer:
         else:
             return None
         return mpos
+
+    def _lone_jump(self, pos, target):
+        """Whether the instruction at ``pos``, the last of its block, is a forward jump
+        to ``target``: the end of an arm whose other arm is empty.  3.8 and 3.9 keep
+        the jump of an ``if c: pass`` over its else clause, and the one over an
+        ``else: pass`` even to the next instruction."""
+        return facts.KEEPS_JUMPS_OVER_ELSE_CLAUSES and pos < target and self.instrs[pos].op == "JUMP" \
+            and self.instrs[pos].target == target and self.g.of_instr[pos].end == pos + 1
 
     def _dead_jump_before(self, pos):
         """Whether a jump no path reaches stands right before ``pos``, after a ``return``,
@@ -1183,6 +1194,9 @@ def _jump_stmt(notes, kind):
 
 def _if(test, body, orelse):
     return ast.If(test=test, body=body or [ast.Pass()], orelse=orelse)
+
+
+_COMPOUND = (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)
 
 
 def _same_stack(a, b):
