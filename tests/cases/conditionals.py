@@ -343,3 +343,249 @@ def if_or_else_with_the_or_arm_first(a, b):
     else:
         x = 2
     return x
+
+
+# 3.8 and 3.9 keep the jump over an else clause after an arm that never goes on; it
+# starts a basic block, so the peephole leaves it dead.  The cases below are the shapes
+# of it that read as an if without else (the rest written after it, or twice).
+
+@case(([1, 0, 2], 0), ([], 1), ([0, 0], 5), same_bytecode=True)
+def else_clause_after_an_arm_ending_in_continue(xs, b):
+    # argparse's _parse_known_args: the else clause, then more of the loop body
+    for x in xs:
+        if x:
+            b += x
+            continue
+        else:
+            b -= 1
+        b *= 2
+    return b
+
+
+@case(([1, 0, 2], 0), ([], 1), ([0, 0], 5), same_bytecode=True)
+def else_clause_after_a_bare_continue(xs, b):
+    # ast.NodeTransformer.generic_visit
+    for x in xs:
+        if x:
+            continue
+        else:
+            b -= 1
+        b *= 2
+    return b
+
+
+@case((3, 1), (0, 0), (2, 1), same_bytecode=True)
+def else_clause_ending_the_loop_body_after_a_continue(a, b):
+    # the dead jump goes back to the loop's start (its target, the jump back, threaded)
+    while a:
+        if b:
+            a -= 1
+            continue
+        else:
+            b = 2
+            a -= 1
+    return b
+
+
+@case((100, 7), (5, 5), (1, 1), same_bytecode=True)
+def else_clause_ending_the_loop_body_after_a_break(c, n):
+    # _pydecimal's Decimal.sqrt (Newton's method)
+    while True:
+        q = c // n
+        if n <= q:
+            break
+        else:
+            n = n + q >> 1
+    return n
+
+
+@case(([0, 0], 1), ([1], 1), ([], 2), same_bytecode=True)
+def else_clause_ending_the_loop_body_after_a_raise(xs, b):
+    for x in xs:
+        if x:
+            raise ValueError(x)
+        else:
+            b -= 1
+    return b
+
+
+@case(([1, None, 2, 'ab'],), ([None],), ([],))
+def else_clause_in_an_if_ending_where_the_outer_if_does(values):
+    # ast.NodeTransformer.generic_visit: 'if a: if b: continue; elif c: ...; continue'
+    # then the code after the outer if; the inner dead jump goes there
+    out = []
+    for value in values:
+        if not isinstance(value, int):
+            value = value and value * 2
+            if value is None:
+                continue
+            elif not isinstance(value, str):
+                out.extend(value)
+                continue
+        out.append(value)
+    return out
+
+
+@case((True, None), (False, None), (False, OSError))
+def else_clause_holding_a_try_after_a_raise(a, exc):
+    # asyncio's _set_reuseport: code with blocks keeps the dead jump too
+    def run():
+        if exc is not None:
+            raise exc()
+    if a:
+        raise ValueError('unsupported')
+    else:
+        try:
+            run()
+        except OSError:
+            raise ValueError('not implemented')
+    return a
+
+
+@case((True, None), (False, None), (True, KeyError), (False, KeyError), same_bytecode=True)
+def both_arms_raising_in_an_except_clause(a, exc):
+    # asyncio's IocpProactor.recv's finish_recv, os._fspath
+    def run():
+        if exc is not None:
+            raise exc()
+    try:
+        run()
+    except KeyError:
+        if a:
+            raise
+        else:
+            raise ValueError('wrapped')
+    return 1
+
+
+@case((None,), (1,), (KeyError,), same_bytecode=True)
+def raise_or_return_in_a_try_body(v):
+    # importlib.find_loader
+    try:
+        if v is KeyError:
+            raise KeyError(v)
+        if v is None:
+            raise ValueError('none')
+        else:
+            return v
+    except KeyError:
+        pass
+    return 2
+
+
+@case((None,), (1,))
+def raise_or_return_in_an_except_clause(b):
+    # configparser's RawConfigParser.get
+    try:
+        c = {}[1]
+    except KeyError:
+        if b is None:
+            raise
+        else:
+            return b
+    return c
+
+
+@case(([1, 0, 2], 1), ([0], 0), ([], 3), ([0], None), same_bytecode=True)
+def continue_or_reraise_in_an_except_clause_in_a_loop(xs, flag):
+    # bz2.decompress, tempfile.mkdtemp: the continue leaves the handler first
+    out = []
+    for x in xs:
+        try:
+            out.append(10 // x)
+        except ZeroDivisionError:
+            if flag is not None:
+                continue
+            else:
+                raise
+        out.append(x)
+    return out
+
+
+@case((None,), ([1],), (['a'],), same_bytecode=True)
+def else_clause_after_a_try_that_never_goes_on(f):
+    # fileinput.FileInput.fileno: the dead jump follows the try's END_FINALLY (3.8)
+    if f:
+        try:
+            return int(f[0])
+        except ValueError:
+            return -1
+    else:
+        return -2
+
+
+@case((100, 7), (5, 5), same_bytecode=True)
+def else_clause_ending_a_loop_body_far_from_its_start(c, n):
+    # _pydecimal's Decimal.sqrt: with the loop's start past 255 code units the peephole
+    # leaves the dead jump to the loop's jump back as it is (EXTENDED_ARG)
+    pad = [c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c]
+    while True:
+        q = c // n
+        if n <= q:
+            break
+        else:
+            n = n + q >> 1
+    return n, len(pad)
+
+
+@case((0, 1), (1, 2), same_bytecode=True)
+def else_clause_past_255_code_units(a, c):
+    # venv.main: the dead jump over it needs an EXTENDED_ARG
+    if not a:
+        raise ValueError(a)
+    else:
+        r = [c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c,
+            c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c]
+    return r
+
+
+@case((1, 0), (0, 1), (0, 0))
+def elif_arm_that_is_pass(a, c):
+    # enum's _EnumDict.__setitem__: 3.8 and 3.9 keep the empty arm's jump over the rest
+    r = []
+    if a:
+        r.append(1)
+    elif c:
+        pass
+    else:
+        r.append(3)
+    return r
+
+
+@case((1,), (0,))
+def else_clause_that_is_pass(a):
+    # wsgiref's BaseHandler.finish_content: 3.8 and 3.9 keep the jump over it, to the
+    # next instruction
+    r = []
+    if a:
+        r.append(1)
+    else:
+        pass
+    return r
+
+
+@case((1, 1), (1, 0), (0, 0))
+def else_clause_that_is_pass_in_an_if(a, b):
+    # the inner if's: both are written alike
+    r = []
+    if a:
+        if b:
+            r.append(1)
+        else:
+            pass
+    return r

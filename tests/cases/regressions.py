@@ -3037,3 +3037,25 @@ def try_ending_function_implicit_return_copies(items, data):
         items.append(exc)
     except AttributeError as exc:
         items.append(exc)
+
+
+@case((None, []), ([0, 2], []), ([0], []), ([], []), same_bytecode=True)
+def for_else_after_a_try_ending_the_body(xs, out):
+    """asyncio's BaseEventLoop._connect_sock (3.8): the for loop's own jump back, dead
+    after a try whose clauses never fall into it, is no jump over an else clause;
+    kept, it read the for's else clause as the code after the loop, written twice."""
+    try:
+        if xs is not None:
+            for x in xs:
+                try:
+                    out.append(10 // x)
+                    break
+                except ZeroDivisionError as exc:
+                    out.append(str(exc))
+            else:
+                raise ValueError(out)
+        out.append(1)
+        return out
+    except ValueError:
+        out.append(2)
+        raise

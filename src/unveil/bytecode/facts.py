@@ -159,6 +159,12 @@ FILTER_LINE_DECIDES_JUMP = (3, 11) <= PY < (3, 13)
 #: module's text prints each class statement on its original line
 CLASS_BODY_STORES_ITS_LINE = PY >= (3, 13)
 
+#: the compiler keeps the jump that ends an if's body over its else clause when no path
+#: reaches it (after a return, raise, continue or break: it starts a basic block, which
+#: the peephole keeps), and one to the next instruction (over an ``else: pass``): 3.8
+#: and 3.9; 3.10+ drops unreachable code and jumps to the next instruction
+KEEPS_JUMPS_OVER_ELSE_CLAUSES = PY < (3, 10)
+
 #: MAKE_FUNCTION pops the function's qualified name above its code (before 3.11)
 MAKE_FUNCTION_POPS_QUALNAME = PY < (3, 11)
 

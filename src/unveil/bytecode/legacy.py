@@ -84,28 +84,48 @@ def _reachable(raw):
     whose ``SETUP_WITH`` was dropped as unreachable: ``WITH_CLEANUP_START``
     without a block to clean up), which has no source form.  Only for code
     without blocks: a finally body that returns still needs its dead
-    ``END_FINALLY`` to be found.  Kept: a forward jump right after a ``return`` or
-    ``raise`` (and what it jumps to), the jump over an ``if``'s else clause that
-    3.8 and 3.9 leave where the body ends in a ``raise`` or in a statement whose
-    own jumps land on it: it tells the else clause and where it ends.
+    ``END_FINALLY`` to be found.  Kept: the jumps of :func:`_dead_jump` (and what
+    they jump to).
     """
     index = {r.offset: k for k, r in enumerate(raw)}
+    ops = [r.opname for r in raw]
+    targets = {k: index[r.argval] for k, r in enumerate(raw) if r.opcode in _JUMP_OPS and r.argval in index}
     seen, todo = set(), [0] if raw else []
-    todo += [k for k in range(1, len(raw)) if raw[k].opname in _UNCONDITIONAL and raw[k - 1].opname in EXITS
-             and raw[k].argval > raw[k].offset]
     while todo:
-        k = todo.pop()
-        if k in seen or k >= len(raw):
-            continue
-        seen.add(k)
-        r = raw[k]
-        if r.opcode in _JUMP_OPS and r.argval in index:
-            todo.append(index[r.argval])
-        if r.opname not in _UNCONDITIONAL and r.opname not in EXITS:
-            todo.append(k + 1)
+        while todo:
+            k = todo.pop()
+            if k in seen or k >= len(raw):
+                continue
+            seen.add(k)
+            r = raw[k]
+            if r.opcode in _JUMP_OPS and r.argval in index:
+                todo.append(index[r.argval])
+            if r.opname not in _UNCONDITIONAL and r.opname not in EXITS:
+                todo.append(k + 1)
+        todo = [j for j in range(1, len(raw)) if j not in seen and j - 1 in seen and _dead_jump(ops, targets, j)]
     if len(seen) == len(raw):
         return raw
     return [r for k, r in enumerate(raw) if k in seen]
+
+
+def _dead_jump(ops, targets, k):
+    """Whether the instruction at ``k`` of the opnames ``ops``, which no path reaches,
+    is a jump 3.8 and 3.9 leave over an ``if``'s else clause (an ``EXTENDED_ARG``
+    stands for the jump it extends; ``targets`` maps each jump to the index it goes
+    to): one right after a ``return``, a ``raise`` or a jump (a ``continue`` or
+    ``break``), where the body ends so or in an ``if``/``else`` whose own jumps land
+    on it, or after the ``END_FINALLY`` (3.8) of a ``try`` whose body and except
+    clauses never go on.  It tells the else clause and where it ends (forward, or
+    back to the loop's start at the end of its body): the structurer finds the
+    else clause by it.  Not a for loop's own jump back, which its body's last
+    statement left dead (the loop's exit follows it)."""
+    j = k
+    while j < len(ops) - 1 and ops[j] == "EXTENDED_ARG":
+        j += 1
+    if ops[j] not in _UNCONDITIONAL or ops[k - 1] not in EXITS + _UNCONDITIONAL + ("END_FINALLY",):
+        return False
+    start = targets[j]
+    return not (ops[start] == "FOR_ITER" and targets[start] == j + 1)
 
 
 def _wrap(raw):
@@ -402,6 +422,21 @@ class _Rewriter:
                     break
                 (k, stack, blocks), rest = nexts[0], nexts[1:]
                 todo.extend(rest)
+            if not todo:
+                todo = self._dead_jumps()
+
+    def _dead_jumps(self):
+        """States for the jumps of :func:`_dead_jump` after reached code: each has the
+        state of where it jumps to, else of the instruction before it."""
+        out = []
+        ops = [i.op for i in self.instrs]
+        targets = {k: self.index[id(i.target)] for k, i in enumerate(self.instrs) if i.target is not None}
+        for k in range(1, len(self.instrs)):
+            if self.states[k] is None and self.states[k - 1] is not None and _dead_jump(ops, targets, k):
+                jump = self.instrs[_past_extended_arg(self.instrs, k)]
+                stack, blocks = self.states[self.index[id(jump.target)]] or self.states[k - 1]
+                out.append((k, stack, blocks))
+        return out
 
     def _step(self, k, stack, blocks):
         """Successor states ``(index, stack, blocks)`` of instruction ``k``."""

@@ -26,7 +26,7 @@ def structure_loop(s, loop, frame, region):
     body_frame.flush_parallel()
     if end is not None and end != header.start:
         raise DecompilationError("loop body at %d leaves the loop unexpectedly" % header.start)
-    body = _drop_final_continue(body_frame.out) or [ast.Pass()]
+    body = _drop_final_continue(frame.notes, body_frame.out) or [ast.Pass()]
     node = _while_from(frame.notes, ast.While(test=si.const(True), body=body, orelse=[]))
     if else_start is not None:
         node.orelse = _else_clause(s, else_start, exit_.start, frame, region)
@@ -34,23 +34,24 @@ def structure_loop(s, loop, frame, region):
     return s.goto(exit_.start, frame, region) if exit_ is not None else None
 
 
-def _drop_final_continue(body):
+def _drop_final_continue(notes, body):
     """A ``continue`` that ends a loop body (or the arms of its last if/try) says nothing;
     nor does one that ends the statement it leaves last (a try body's ``continue``
-    through the exit of the ``with`` that a ``continue`` follows, 3.12+)."""
-    if body and isinstance(body[-1], ast.Continue):
-        return _drop_final_continue(body[:-1])
+    through the exit of the ``with`` that a ``continue`` follows, 3.12+).  But for one
+    the dead jump over an else clause follows (``notes.before_dead_jump``)."""
+    if body and isinstance(body[-1], ast.Continue) and not notes.before_dead_jump.get(body[-1], False):
+        return _drop_final_continue(notes, body[:-1])
     last = body[-1] if body else None
     if isinstance(last, ast.If):
-        last.body = _drop_final_continue(last.body) or [ast.Pass()]
-        last.orelse = _drop_final_continue(last.orelse)
+        last.body = _drop_final_continue(notes, last.body) or [ast.Pass()]
+        last.orelse = _drop_final_continue(notes, last.orelse)
     elif isinstance(last, (ast.With, ast.AsyncWith)):
-        last.body = _drop_final_continue(last.body) or [ast.Pass()]
+        last.body = _drop_final_continue(notes, last.body) or [ast.Pass()]
     elif isinstance(last, ast.Try):
         if not last.orelse:  # a continue in the body also skips the else clause
-            last.body = _drop_final_continue(last.body) or [ast.Pass()]
+            last.body = _drop_final_continue(notes, last.body) or [ast.Pass()]
         for h in last.handlers:
-            h.body = _drop_final_continue(h.body) or [ast.Pass()]
+            h.body = _drop_final_continue(notes, h.body) or [ast.Pass()]
     return body
 
 
@@ -110,7 +111,7 @@ def _for(s, loop, frame, region):
     if end is not None and end != header.start:
         raise DecompilationError("for body at %d leaves the loop unexpectedly" % header.start)
     target, body = _loop_target(body_frame.out, si.LoopItem)
-    body = _drop_final_continue(body)
+    body = _drop_final_continue(frame.notes, body)
     orelse = []
     if follow != exit_pos:
         orelse = _else_clause(s, exit_pos, follow, frame, region)

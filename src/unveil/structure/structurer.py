@@ -12,7 +12,8 @@ A jump whose target cannot be given a structured form raises
 import ast
 import itertools
 
-from ..bytecode.opcodes import CONDITIONAL, EXITS
+from ..bytecode import facts
+from ..bytecode.opcodes import CONDITIONAL, EXITS, NO_NEXT
 from ..errors import DecompilationError
 from ..graph.blocks import same_code, same_target
 from ..graph.cfg import Loop
@@ -495,6 +496,9 @@ class Structurer:
         e_kind = self.jump_kind(state.e, region)
         merge = self.merge_point(self.g.of_instr[chain_end], region, past_returns=True)
         mpos = merge.start if merge is not None else None
+        if self._dead_jump_before(max(state.t, state.e)):
+            over = self.jumped_over(state, region)   # the else clause ends where the dead jump goes
+            mpos = mpos if over is None else over
         final = self.instrs[self.g.of_instr[chain_end].end - 1]   # the chain's last test
         if final.continues and region.loop is not None and block is not region.loop.header \
                 and final.target == region.loop.header.start:
@@ -591,7 +595,11 @@ class Structurer:
         ``elif`` arm going on too a copy of it.)"""
         first, second = sorted((st.t, st.e))
         jump = self.instrs[second - 1] if first < second else None
-        if jump is None or jump.op != "JUMP" or jump.target <= second or jump.target >= len(self.instrs):
+        if jump is None or jump.op != "JUMP":
+            return None
+        if self._dead_jump_before(second):
+            return self._else_end(first, second - 1, region)
+        if jump.target <= second or jump.target >= len(self.instrs):
             return None
         end = jump.target
         if self.g.of_instr[end].start != end or self.jump_kind(end, region) not in (None, "stop") \
@@ -612,6 +620,29 @@ class Structurer:
             pos = b.end
         return blocks
 
+    def _if_else_between(self, start, end, region):
+        """Whether the blocks laid out from ``start`` up to ``end`` can be an if/else
+        over whose else clause a dead jump to ``end`` stayed: each goes nowhere but
+        to a block between the two (both included) or out of the loop the region
+        is in (a ``continue`` or a ``break``), and one outside the region (the dead
+        jump, a handler's ``POP_EXCEPT`` before it returns or continues) goes only
+        out of it."""
+        pos = start
+        while pos < end:
+            b = self.g.of_instr[pos]
+            leaves = [x for x in b.succs if not start <= x.start <= end]
+            if not all(self._loop_jump(x, region) for x in leaves) \
+                    or (region.blocks is not None and b not in region.blocks and b.preds
+                        and len(leaves) != len(b.succs)):
+                return False
+            pos = b.end
+        return True
+
+    def _loop_jump(self, block, region):
+        """Whether going to ``block`` is a ``continue`` or a ``break`` of the region's loop."""
+        loop = region.loop
+        return loop is not None and (block is loop.header or self.jump_kind(block.start, region) in ("continue", "break"))
+
     def body_runs_into_target(self, st, region):
         """Where an ``if`` with no else goes on when no post-dominator says so (its body
         returns on some paths, and so does the code after it): the test's jump target,
@@ -624,12 +655,26 @@ class Structurer:
                                           or self.g.of_instr[target] not in region.blocks):
             return None   # the end of a try body or except clause: how it is left is the try's
         if body == target or target >= len(self.instrs) or self.g.of_instr[target].start != target \
-                or self.jump_kind(target, region) not in (None, "stop") \
-                or (region.stop is not None and target > region.stop):
+                or self.jump_kind(target, region) not in (None, "stop"):
             return None
         blocks = self._kept_between(body, target, region)
         reaches = blocks is not None and any(x.start == target for b in blocks for x in b.succs)
-        return target if reaches else None
+        if reaches and not (region.stop is not None and target > region.stop):
+            return target
+        return target if self._dead_jump_to(body, target, region) else None
+
+    def _dead_jump_to(self, start, end, region):
+        """Whether a dead jump (3.8, 3.9: over an else clause) laid out from ``start``
+        goes to ``end``, the code between being an if/else that goes nowhere else
+        (but out of the loop the region is in): an if/else ending where the if
+        around it does, ``if a: if b: continue; else: c()`` then the code after."""
+        pos = start
+        while pos < end:
+            b = self.g.of_instr[pos]
+            if pos != start and self._dead_jump_before(b.end) and self.instrs[pos].target == end:
+                return self._else_end(start, pos, region) == end
+            pos = b.end
+        return False
 
     def laid_out_before_bottom(self, pos, bottom, region):
         """Whether the code from ``pos`` up to ``bottom``, the last block of the loop's
@@ -928,6 +973,15 @@ class Structurer:
             frame.emit(ast.If(test=st.c, body=[_jump_stmt(frame.notes, t_kind)], orelse=[]))
             frame.stack = list(st.e_stack)
             return self.goto(st.e, frame, region)
+        end = self._else_after_jump(st, region) if t_kind is None else None
+        if end is not None:
+            # ``if c: continue`` then an else clause, up to where the dead jump over it lands
+            arm = Frame(self.ctx, st.e_stack, since=frame.last_emit)
+            arm.emit(_jump_stmt(frame.notes, e_kind))
+            frame.notes.before_dead_jump.set(arm.out[-1])
+            other = self._else_side(st.t, st.t_stack, negate(st.c), arm, frame, region, end, st.e)[0]
+            frame.stack = other.stack
+            return end
         frame.emit(ast.If(test=negate(st.c), body=[_jump_stmt(frame.notes, e_kind)], orelse=[]))
         frame.stack = list(st.t_stack)
         return self.goto(st.t, frame, region)
@@ -942,6 +996,37 @@ class Structurer:
         frame.emit(ast.If(test=negate(st.c), body=arm.out or [ast.Pass()], orelse=[]))
         frame.stack = list(st.t_stack)
         return self.goto(st.t, frame, region)
+
+    def _else_after_jump(self, st, region):
+        """Where the else clause of ``if c: continue`` (or ``break``) ends when 3.8 and
+        3.9 left the dead jump over it right after the jump that is the body: the side
+        laid out next is that one jump, the other side starts after the dead jump, and
+        the dead jump goes forward to a block of the region; else None."""
+        body = self.g.of_instr[st.e]
+        dead = body.end
+        if body.start != st.e or body.end - body.start != 1 or st.t != dead + 1 \
+                or not self._dead_jump_before(st.t):
+            return None
+        return self._else_end(st.e, dead, region)
+
+    def _else_end(self, start, dead, region):
+        """Where the if/else whose arms start at ``start`` ends, by where the dead jump
+        at ``dead`` over its else clause goes: there, when that is forward and the
+        blocks up to there go nowhere else but out of the loop the region is in; the
+        end of the loop's body, when it goes back to the loop's start (3.8's peephole
+        turned a jump to the loop's jump back into one to its start) or to that jump
+        back (too far for the peephole) and the region ends there; else None."""
+        end = self.instrs[dead].target
+        loop = region.loop
+        if loop is not None and region.stop == loop.header.start \
+                and (end == region.stop or end == max(b.start for b in loop.body)
+                     and self.instrs[end].op == "JUMP" and self.instrs[end].target == region.stop):
+            return region.stop
+        if end <= dead or end >= len(self.instrs) or self.g.of_instr[end].start != end \
+                or self.jump_kind(end, region) not in (None, "stop") \
+                or (region.stop is not None and start < region.stop < end):
+            return None
+        return end if self._if_else_between(start, end, region) else None
 
     def branch_no_merge(self, st, frame, region, chain_end):
         """Neither side comes back: ``if c: <one side>`` then the other side."""
@@ -1029,8 +1114,16 @@ class Structurer:
             test, body, orelse = st.c, orelse, body
         if body and orelse and st.e < st.t and self._dead_jump_before(st.t):
             last_return_in_else(body)   # the jump over the else clause stayed: the body ends in no return
-        if not body and orelse:
+            if fend == mpos == region.stop and region.loop is not None \
+                    and self.instrs[st.t - 2].target == region.loop.header.start:
+                # and it ended in a jump back to the loop's start, which was no if's end: a continue
+                body.append(_jump_stmt(frame.notes, "continue"))
+                frame.notes.before_dead_jump.set(body[-1])
+        if not body and orelse and not self._lone_jump(st.e, mpos):
             test, body, orelse = st.c, orelse, []
+        elif body and not orelse and st.e < st.t == mpos and fend == mpos and self._lone_jump(mpos - 1, mpos) \
+                and not isinstance(body[-1], _COMPOUND):
+            orelse = [ast.Pass()]   # the body's jump over an empty else clause (not an inner statement's)
         frame.emit(_if(test, body, orelse))
         if fend == mpos:
             frame.stack = fa.stack
@@ -1040,11 +1133,19 @@ class Structurer:
             return None
         return mpos
 
+    def _lone_jump(self, pos, target):
+        """Whether the instruction at ``pos``, the last of its block, is a forward jump
+        to ``target``: the end of an arm whose other arm is empty.  3.8 and 3.9 keep
+        the jump of an ``if c: pass`` over its else clause, and the one over an
+        ``else: pass`` even to the next instruction."""
+        return facts.KEEPS_JUMPS_OVER_ELSE_CLAUSES and pos < target and self.instrs[pos].op == "JUMP" \
+            and self.instrs[pos].target == target and self.g.of_instr[pos].end == pos + 1
+
     def _dead_jump_before(self, pos):
-        """Whether a jump no path reaches stands right before ``pos``, after a ``return``
-        or ``raise`` (3.8 and 3.9 leave the one over an else clause so)."""
-        if pos < 2 or pos > len(self.instrs) or self.instrs[pos - 1].op != "JUMP" \
-                or self.instrs[pos - 2].op not in EXITS:
+        """Whether a jump no path reaches stands right before ``pos``, after a ``return``,
+        ``raise`` or jump (3.8 and 3.9 leave the one over an else clause so)."""
+        if not facts.KEEPS_JUMPS_OVER_ELSE_CLAUSES or pos < 2 or pos > len(self.instrs) \
+                or self.instrs[pos - 1].op != "JUMP" or self.instrs[pos - 2].op not in NO_NEXT:
             return False
         return not self.g.of_instr[pos - 1].preds
 
@@ -1210,6 +1311,9 @@ def _jump_stmt(notes, kind):
 
 def _if(test, body, orelse):
     return ast.If(test=test, body=body or [ast.Pass()], orelse=orelse)
+
+
+_COMPOUND = (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)
 
 
 def _same_stack(a, b):

@@ -54,6 +54,8 @@ class Notes:
         "imported_from": "an IMPORT_FROM value: (the module value, the name)",
         "reraise": "a ``raise`` the compiler wrote (RERAISE), not one of the source",
         "to_else": "a ``break`` that leaves a loop for its ``else`` clause's end",
+        "before_dead_jump": "a ``continue`` ending an if's body that the dead jump over its else clause "
+                            "follows (3.8, 3.9): not the if's end, even last in the loop's body",
         "awaited_call": "the call of an async comprehension's function that 3.11 awaits",
         "assertion": "the ``AssertionError`` an ``assert`` loads (LOAD_ASSERTION_ERROR; 3.8: the global), "
                      "not the name's value",
