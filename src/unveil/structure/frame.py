@@ -634,25 +634,16 @@ def _return(f, ins):
     node = ast.Return(value=f.pop())
     if ins.index >= 2 and ins.line is not None:
         load, before = f.ctx.instrs[ins.index - 1], f.ctx.instrs[ins.index - 2]
-        if load.op == "LOAD_CONST" and load.argval is None and (
-                before.line == ins.line and before.op not in NO_NEXT
-                or before.op in NO_NEXT and _only_jumped_to_from_its_line(f.ctx.instrs, load)):
-            f.notes.no_line_of_its_own.set(node)
-        if load.op == "LOAD_CONST" and load.argval is None \
-                and len(_jumps_to(f.ctx.instrs, load)) + (before.op not in NO_NEXT) > 1:
-            f.notes.shared_return.set(node)
+        if load.op == "LOAD_CONST" and load.argval is None:
+            # (the copy of the implicit return a jump gets, ``if a and b:`` ending the
+            # function, has the jump's line: every way to it is a jump on its line)
+            sources = [i for i in f.ctx.instrs if i.target == load.index]
+            if before.line == ins.line and before.op not in NO_NEXT or before.op in NO_NEXT \
+                    and sources and all(i.line == load.line for i in sources):
+                f.notes.no_line_of_its_own.set(node)
+            if len(sources) + (before.op not in NO_NEXT) > 1:
+                f.notes.shared_return.set(node)
     f.emit(node)
-
-
-def _jumps_to(instrs, load):
-    return [i for i in instrs if i.target == load.index]
-
-
-def _only_jumped_to_from_its_line(instrs, load):
-    """Whether every way to ``load`` is a jump on its line: the copy of the implicit
-    return a jump (``if a and b:`` ending the function) gets has the jump's line."""
-    sources = _jumps_to(instrs, load)
-    return bool(sources) and all(i.line == load.line for i in sources)
 
 
 @handles("RAISE_VARARGS")

@@ -340,11 +340,11 @@ class Structurer:
         """Whether ``pos`` starts a :meth:`return_tail` that only loads a local and
         returns it: code after the statement (a ``return`` in the clause, with or loop
         loads its value first; only a constant it loads after ending them)."""
-        block = self.g.of_instr[pos] if pos < len(self.instrs) else None
-        return self.return_tail(pos, region) and all(
-            ins.op in self._VALUE_RETURN for ins in self.instrs[pos:block.end])
+        return self.return_tail(pos, region) and self._returns_a_local(pos)
 
-    _VALUE_RETURN = ("LOAD_FAST", "RETURN_VALUE")
+    def _returns_a_local(self, pos):
+        """Whether the block from ``pos`` only loads locals and returns."""
+        return all(ins.op in ("LOAD_FAST", "RETURN_VALUE") for ins in self.instrs[pos:self.g.of_instr[pos].end])
 
     def block(self, pos, block, frame, region):
         heads = patterns.find_heads(self.instrs, pos, block.end)
@@ -388,8 +388,7 @@ class Structurer:
         if loop is None or loop.follow is None:
             return None
         for drop in range(pos, block.end - 1):
-            if self.instrs[drop].op == "POP_TOP" and all(
-                    ins.op in self._VALUE_RETURN for ins in self.instrs[drop + 1:block.end]) \
+            if self.instrs[drop].op == "POP_TOP" and self._returns_a_local(drop + 1) \
                     and same_code(self.instrs, drop + 1, loop.follow.start):
                 return drop
         return None
@@ -610,15 +609,21 @@ class Structurer:
     def _kept_between(self, start, end, region):
         """The blocks laid out from ``start`` up to ``end``, if all are in the region and
         go nowhere but from ``start`` to ``end`` (both included); else None."""
-        blocks, pos = [], start
-        while pos < end:
-            b = self.g.of_instr[pos]
+        blocks = []
+        for b in self._laid_out(start, end):
             if (region.blocks is not None and b not in region.blocks) \
                     or any(not start <= x.start <= end for x in b.succs):
                 return None
             blocks.append(b)
-            pos = b.end
         return blocks
+
+    def _laid_out(self, start, end):
+        """The blocks laid out from ``start`` up to ``end``, in order."""
+        pos = start
+        while pos < end:
+            b = self.g.of_instr[pos]
+            yield b
+            pos = b.end
 
     def _if_else_between(self, start, end, region):
         """Whether the blocks laid out from ``start`` up to ``end`` can be an if/else
@@ -627,15 +632,12 @@ class Structurer:
         is in (a ``continue`` or a ``break``), and one outside the region (the dead
         jump, a handler's ``POP_EXCEPT`` before it returns or continues) goes only
         out of it."""
-        pos = start
-        while pos < end:
-            b = self.g.of_instr[pos]
+        for b in self._laid_out(start, end):
             leaves = [x for x in b.succs if not start <= x.start <= end]
             if not all(self._loop_jump(x, region) for x in leaves) \
                     or (region.blocks is not None and b not in region.blocks and b.preds
                         and len(leaves) != len(b.succs)):
                 return False
-            pos = b.end
         return True
 
     def _loop_jump(self, block, region):
@@ -668,12 +670,9 @@ class Structurer:
         goes to ``end``, the code between being an if/else that goes nowhere else
         (but out of the loop the region is in): an if/else ending where the if
         around it does, ``if a: if b: continue; else: c()`` then the code after."""
-        pos = start
-        while pos < end:
-            b = self.g.of_instr[pos]
-            if pos != start and self._dead_jump_before(b.end) and self.instrs[pos].target == end:
-                return self._else_end(start, pos, region) == end
-            pos = b.end
+        for b in self._laid_out(start, end):
+            if b.start != start and self._dead_jump_before(b.end) and self.instrs[b.start].target == end:
+                return self._else_end(start, b.start, region) == end
         return False
 
     def laid_out_before_bottom(self, pos, bottom, region):
@@ -686,13 +685,8 @@ class Structurer:
         last = max(loop.body, key=lambda b: b.start)
         if pos >= bottom or last.start != bottom or region.blocks is not None:
             return False
-        start = pos
-        while pos < bottom:
-            b = self.g.of_instr[pos]
-            if any(not start <= x.start <= bottom and x in loop.body and x is not loop.header for x in b.succs):
-                return False
-            pos = b.end
-        return True
+        return not any(not pos <= x.start <= bottom and x in loop.body and x is not loop.header
+                       for b in self._laid_out(pos, bottom) for x in b.succs)
 
     def flows_into(self, pos, target, region):
         """Whether every way on from ``pos`` reaches ``target``, staying in ``region``
