@@ -193,3 +193,13 @@ def docstring_like_string_not_first():
     x = 1
     "this string is an expression statement"
     return x
+
+
+@case(("delete",), ("equal",), (3,), same_bytecode=True)
+def set_displays_of_constants_folded_to_frozensets(tag):
+    # `in` and `for` over a display of constants compile to one frozenset constant,
+    # which must come back as the display, not as a call of frozenset
+    found = [tag in {"delete", "replace"}, tag not in {0, 1, 3}]
+    for x in {1, 2}:
+        found.append(x)
+    return found, [y for y in {3, 4}], tag in {tag, 1}

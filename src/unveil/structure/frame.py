@@ -742,7 +742,16 @@ def _is(f, ins):
 @handles("CONTAINS_OP")
 def _contains(f, ins):
     right, left = f.pop(), f.pop()
-    f.push(ast.Compare(left=left, ops=[ast.NotIn() if ins.argval else ast.In()], comparators=[right]))
+    f.push(ast.Compare(left=left, ops=[ast.NotIn() if ins.argval else ast.In()],
+                       comparators=[_set_display(f, right)]))
+
+
+def _set_display(f, value):
+    """A set display for a frozenset constant, which the compiler folds from a display of
+    constants iterated or tested with ``in``; other values as they are."""
+    if isinstance(value, ast.Constant) and value.value.__class__ is frozenset and value.value:
+        return ast.Set(elts=[f.ctx.constant(v) for v in set_elements(value.value)])
+    return value
 
 
 @handles("BUILD_TUPLE")
@@ -1163,7 +1172,7 @@ def _yield_from(f, ins):
 
 @handles("GET_ITER")
 def _get_iter(f, ins):
-    f.push(si.Iter(f.pop()))
+    f.push(si.Iter(_set_display(f, f.pop())))
 
 
 @handles("GET_AITER")
