@@ -232,3 +232,15 @@ def unbound_local_read_before_assign(n):
     if n:
         x = n
     return x
+
+
+@case((1,), (2,), same_bytecode=True)
+def parallel_assignment_of_empty_displays(n):
+    # empty lists and dicts are values of the tuple assignment, not comprehension
+    # accumulators: written one by one they would be stored in another order
+    a, b, c = [], [], {}
+    d, e = n * 2, []
+    for i in range(n):
+        a.append(i)
+        c[i] = b
+    return a, b, c, d, e

@@ -407,7 +407,10 @@ def _fill_dropped(notes, root):
 
 
 def _plain(notes, value):
-    return si.is_expr(value) and not notes.accumulator.get(value, False)
+    """Whether a stack value can be one value of a parallel assignment.  An empty display
+    can: a comprehension's accumulator never waits right under a stored value (its
+    iterator does) and is never stored."""
+    return si.is_expr(value)
 
 
 def _augmented(notes, target, value):
