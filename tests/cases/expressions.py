@@ -91,6 +91,22 @@ def chained_comparisons(a, b, c):
     return [a < b < c, a <= b <= c, a < b > c, a == b == c, a != b != c, a < b < c < 10, 1 <= a <= b < c != 0]
 
 
+@case((0, 3, 7), (1, 3, 7), (1, 0, 7), (1, 13, 30), (0, 0, 0), same_bytecode=True)
+def chained_comparisons_after_and_in_conditions(a, m, n):
+    # a chain after ``and`` in a jumping condition: ``not a or not 1 <= m`` then
+    # ``not m <= 12`` is ``not (a and 1 <= m <= 12)``, with m written once
+    r = []
+    if a and 1 <= m <= 12:
+        r.append(1)
+    if a and 0 <= n <= 5 and 1 <= m < n < 20:
+        r.append(2)
+    if not a and 1 <= m <= 12 or n:
+        r.append(3)
+    while a and 0 < m < 5:
+        m -= 1
+    return r, m
+
+
 @case((5,), (0,), (20,))
 def chained_comparison_middle_evaluated_once(x):
     seen = []

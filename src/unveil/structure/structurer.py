@@ -1323,6 +1323,11 @@ def _or(a, b):
         merged = _and(x, y)
         if isinstance(merged, ast.Compare) and len(merged.ops) > 1 and merged is not y:
             return ast.UnaryOp(op=ast.Not(), operand=merged)
+    if isinstance(a, ast.BoolOp) and isinstance(a.op, ast.Or) and y is not None:
+        # ``not p or not 1 <= m`` then ``not m <= 12``: the chain is the last operand's
+        merged = _or(a.values[-1], b)
+        if isinstance(merged, ast.UnaryOp):
+            return ast.BoolOp(op=ast.Or(), values=a.values[:-1] + [merged])
     return si.boolop(ast.Or(), a, b)
 
 
