@@ -589,3 +589,18 @@ def else_clause_that_is_pass_in_an_if(a, b):
         else:
             pass
     return r
+
+
+@case((0, 3), (1, 3), (2, 3), same_bytecode=True)
+def if_pass_then_elif_before_more_code(w, o):
+    # ``if c: pass`` keeps its jump over the else clause on every version; ``if not c:``
+    # would jump when c is true instead
+    if w == 0:
+        pass
+    elif w == 1:
+        o = 2
+    else:
+        o = -1
+    while o > 0:
+        o -= 1
+    return o

@@ -1129,10 +1129,11 @@ class Structurer:
 
     def _lone_jump(self, pos, target):
         """Whether the instruction at ``pos``, the last of its block, is a forward jump
-        to ``target``: the end of an arm whose other arm is empty.  3.8 and 3.9 keep
-        the jump of an ``if c: pass`` over its else clause, and the one over an
-        ``else: pass`` even to the next instruction."""
-        return facts.KEEPS_JUMPS_OVER_ELSE_CLAUSES and pos < target and self.instrs[pos].op == "JUMP" \
+        to ``target``: the end of an arm whose other arm is empty.  Every version keeps
+        the jump of an ``if c: pass`` over its else clause (``if not c:`` jumps when
+        true instead), and 3.8 and 3.9 the one over an ``else: pass`` even to the next
+        instruction."""
+        return pos < target and self.instrs[pos].op == "JUMP" \
             and self.instrs[pos].target == target and self.g.of_instr[pos].end == pos + 1
 
     def _dead_jump_before(self, pos):
