@@ -604,3 +604,19 @@ def if_pass_then_elif_before_more_code(w, o):
     while o > 0:
         o -= 1
     return o
+
+
+@case((["a", "b", "a"],), (["b", "c"],), ([],), same_bytecode=True)
+def elif_then_else_that_raises_in_a_loop(tags):
+    # the else arm never comes back and is laid out after the elif arm, which jumps
+    # over it: if/else, not ``if not tag == "b": raise`` before the arm's code
+    out = []
+    for tag in tags:
+        if tag == "a":
+            g = 1
+        elif tag == "b":
+            g = 2
+        else:
+            raise ValueError(tag)
+        out.append(g)
+    return out

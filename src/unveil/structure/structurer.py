@@ -495,6 +495,10 @@ class Structurer:
         e_kind = self.jump_kind(state.e, region)
         merge = self.merge_point(self.g.of_instr[chain_end], region, past_returns=True)
         mpos = merge.start if merge is not None else None
+        if mpos == state.e < state.t:
+            # the side that never comes back is laid out after the other, which jumps
+            # over it: an if/else (``elif c: a`` / ``else: raise``), not ``if not c: raise``
+            mpos = self.jumped_over(state, region) or mpos
         if self._dead_jump_before(max(state.t, state.e)):
             over = self.jumped_over(state, region)   # the else clause ends where the dead jump goes
             mpos = mpos if over is None else over
