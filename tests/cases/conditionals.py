@@ -620,3 +620,16 @@ def elif_then_else_that_raises_in_a_loop(tags):
             raise ValueError(tag)
         out.append(g)
     return out
+
+
+@case(([1, 2, 3],), ([1, 5, 2],), ([-1],), ([],), same_bytecode=True)
+def if_else_that_returns_ending_a_for_body(ps):
+    # the body's jump back to the loop's start (no line of its own: no ``continue``)
+    # jumps over the else arm, which returns
+    out = []
+    for p in ps:
+        if p > 0 and not p == 5:
+            out.append(p)
+        else:
+            return None
+    return out

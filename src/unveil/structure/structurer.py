@@ -498,7 +498,7 @@ class Structurer:
         if mpos == state.e < state.t:
             # the side that never comes back is laid out after the other, which jumps
             # over it: an if/else (``elif c: a`` / ``else: raise``), not ``if not c: raise``
-            mpos = self.jumped_over(state, region) or mpos
+            mpos = self.jumped_over(state, region) or self._jumps_back_over(state, region) or mpos
         if self._dead_jump_before(max(state.t, state.e)):
             over = self.jumped_over(state, region)   # the else clause ends where the dead jump goes
             mpos = mpos if over is None else over
@@ -609,6 +609,16 @@ class Structurer:
                 or (region.stop is not None and end > region.stop):
             return None
         return end if self._kept_between(first, end, region) is not None else None
+
+    def _jumps_back_over(self, st, region):
+        """The loop's start, when the first side of a branch ends the loop body with the
+        jump back over the second side (an ``else`` arm that never comes back), a jump
+        with no line of its own: the end of the body, not a ``continue`` statement."""
+        loop, jump = region.loop, self.instrs[st.t - 1]
+        if loop is None or region.stop != loop.header.start or jump.op != "JUMP" \
+                or jump.target != region.stop or jump.line != self.instrs[st.t - 2].line:
+            return None
+        return region.stop
 
     def _kept_between(self, start, end, region):
         """The blocks laid out from ``start`` up to ``end``, if all are in the region and
