@@ -39,8 +39,19 @@ def instructions(code, drop=("CACHE", "EXTENDED_ARG"), nested=True):
         elif ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs or "JUMP" in ins.opname \
                 or ins.opname in ("FOR_ITER", "SEND"):
             arg = "jump"
-        out.append((ins.opname, repr(arg)))
+        out.append((ins.opname, _comparable(arg)))
     return out
+
+
+def _comparable(value):
+    """``repr(value)``, with the items of frozensets in a fixed order: two equal frozensets
+    of strings may iterate in different orders (by the order their items went in), and
+    code objects compare their constants by equality."""
+    if isinstance(value, frozenset):
+        return "frozenset({%s})" % ", ".join(sorted(_comparable(v) for v in value))
+    if isinstance(value, tuple) and any(isinstance(v, (frozenset, tuple)) for v in value):
+        return "(%s%s)" % (", ".join(_comparable(v) for v in value), "," if len(value) == 1 else "")
+    return repr(value)
 
 
 def same_bytecode(a, b):
