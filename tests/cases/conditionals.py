@@ -633,3 +633,15 @@ def if_else_that_returns_ending_a_for_body(ps):
         else:
             return None
     return out
+
+
+@case(([1, 2, 3],), ([1, 5, 2],), ([-1],), ([],), same_bytecode=True)
+def if_body_ending_in_continue_before_a_return_in_a_for(ps):
+    # laid out as the if/else above, but the jump back is a continue statement
+    out = []
+    for p in ps:
+        if p > 0 and not p == 5:
+            out.append(p)
+            continue
+        return None
+    return out

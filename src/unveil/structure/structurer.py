@@ -499,6 +499,9 @@ class Structurer:
             # the side that never comes back is laid out after the other, which jumps
             # over it: an if/else (``elif c: a`` / ``else: raise``), not ``if not c: raise``
             mpos = self.jumped_over(state, region) or self._jumps_back_over(state, region) or mpos
+            if mpos == state.e and self._continue_before(state.t, region):
+                # ``if c: <body>; continue`` then the side that never comes back
+                return self.branch_no_merge(state, frame, region, chain_end)
         if self._dead_jump_before(max(state.t, state.e)):
             over = self.jumped_over(state, region)   # the else clause ends where the dead jump goes
             mpos = mpos if over is None else over
@@ -614,11 +617,19 @@ class Structurer:
         """The loop's start, when the first side of a branch ends the loop body with the
         jump back over the second side (an ``else`` arm that never comes back), a jump
         with no line of its own: the end of the body, not a ``continue`` statement."""
-        loop, jump = region.loop, self.instrs[st.t - 1]
-        if loop is None or region.stop != loop.header.start or jump.op != "JUMP" \
-                or jump.target != region.stop or jump.line != self.instrs[st.t - 2].line:
-            return None
-        return region.stop
+        if self._jump_back_before(st.t, region) and self.instrs[st.t - 1].line == self.instrs[st.t - 2].line:
+            return region.stop
+        return None
+
+    def _continue_before(self, pos, region):
+        """Whether a ``continue`` statement, a jump back to the loop's start on a line of
+        its own, stands right before ``pos``."""
+        return self._jump_back_before(pos, region) and self.instrs[pos - 1].line != self.instrs[pos - 2].line
+
+    def _jump_back_before(self, pos, region):
+        loop, jump = region.loop, self.instrs[pos - 1]
+        return loop is not None and region.stop == loop.header.start and jump.op == "JUMP" \
+            and jump.target == region.stop
 
     def _kept_between(self, start, end, region):
         """The blocks laid out from ``start`` up to ``end``, if all are in the region and
