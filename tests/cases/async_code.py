@@ -444,3 +444,22 @@ def chained_comparison_with_await_assigned_last(names):
     x = None
     run(compare())
     return log, x
+
+
+async def _half(x):
+    await suspend()
+    return 1 / x
+
+
+@case((0, 1), (1, 2), (1, 0), (1, "x"), same_bytecode=True)
+async def if_whose_try_body_returns_an_await(n, d):
+    """asyncio's BaseEventLoop.sendfile: the if's arm goes on only through its except
+    clause (3.12+: laid out last, past the await's own cleanup)."""
+    out = []
+    if n:
+        try:
+            return await _half(d)
+        except ZeroDivisionError as exc:
+            out.append(type(exc).__name__)
+    out.append(n)
+    return out

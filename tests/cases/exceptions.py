@@ -537,3 +537,38 @@ def ifs_ending_a_try_body_and_its_except_clause_at_the_end_of_the_function(close
     except ValueError as ex:
         if not closed:
             log.append(ex)
+
+
+@case(("a", None), ("b", 1), ("c", 0), (None, "x"), ("d", "y"), same_bytecode=True)
+def if_whose_try_body_returns_and_clause_runs_into_the_code_after(key, value):
+    """ast's NodeVisitor.visit_Constant, json's _decode_uXXXX: the if's arm goes on only
+    through its except clause, whose end 3.12+ lay out last and jump back from to the
+    code after the if; written inside the arm, that code came twice."""
+    table = {"a": 1, "b": 2}
+    if key is not None:
+        try:
+            return table[key] + value
+        except (KeyError, TypeError):
+            pass
+    return "default %r" % (key,)
+
+
+@case(("..", None), ("..", "500 no"), ("..", "550 no"), ("", None), ("x", None), same_bytecode=True)
+def if_whose_try_body_returns_then_elif(name, error):
+    """ftplib's FTP.cwd: the first arm goes on only through its except clause, which
+    jumps over the elif arm (3.12+: back, from where the clauses are laid out)."""
+    log = []
+    if name == "..":
+        try:
+            if error:
+                raise ValueError(error)
+            return "up"
+        except ValueError as msg:
+            if msg.args[0][:3] != "500":
+                raise
+            log.append(msg.args[0])
+    elif name == "":
+        name = "."
+    log.append("cwd " + name)
+    return log
+

@@ -63,6 +63,7 @@ class Structurer:
         self.g = graph
         self.instrs = graph.instrs
         self._pdom = {}
+        self._covered_by = None
         self.steps = 0
         self.max_steps = 10000 + 50 * len(self.instrs)  # re-structuring is bounded, not exponential
 
@@ -601,6 +602,9 @@ class Structurer:
         ``elif`` arm going on too a copy of it.)"""
         first, second = sorted((st.t, st.e))
         jump = self.instrs[second - 1] if first < second else None
+        if jump is not None and jump.op in EXITS:
+            end = self._clause_jumps_over(first, second, region)
+            return end if end is not None and self._kept_between(first, end, region) is not None else None
         if jump is None or jump.op != "JUMP":
             return None
         if self._dead_jump_before(second):
@@ -631,13 +635,37 @@ class Structurer:
         return loop is not None and region.stop == loop.header.start and jump.op == "JUMP" \
             and jump.target == region.stop
 
-    def _kept_between(self, start, end, region):
+    def _clause_jumps_over(self, first, second, region):
+        """Where a first arm laid out from ``first`` up to ``second``, which never runs
+        into ``second`` (its try body returns), goes on, when it goes on only through
+        its except clauses, all to one place past ``second``: they jump over the second
+        arm (``if a: try: return f() except E: pass`` / ``elif b: x()``; 3.12+ lay the
+        clauses out last)."""
+        blocks = list(self._laid_out(first, second))
+        if region.blocks is not None and any(b not in region.blocks for b in blocks):
+            return None
+        found = self._own_clauses(blocks, region)
+        if found is None:
+            return None
+        span = set(blocks) | set(found[0])
+        outs = {x for b in blocks for x in b.succs if x not in span} | found[1]
+        if len(outs) != 1:
+            return None
+        end = outs.pop().start
+        if end <= second or self.jump_kind(end, region) not in (None, "stop") \
+                or (region.stop is not None and first < region.stop < end):
+            return None
+        return end
+
+    def _kept_between(self, start, end, region, loop_jumps=False):
         """The blocks laid out from ``start`` up to ``end``, if all are in the region and
-        go nowhere but from ``start`` to ``end`` (both included); else None."""
+        go nowhere but from ``start`` to ``end`` (both included), or with
+        ``loop_jumps`` by a ``continue`` or ``break`` of the region's loop; else None."""
         blocks = []
         for b in self._laid_out(start, end):
             if (region.blocks is not None and b not in region.blocks) \
-                    or any(not start <= x.start <= end for x in b.succs):
+                    or any(not start <= x.start <= end and not (loop_jumps and self._loop_jump(x, region))
+                           for x in b.succs):
                 return None
             blocks.append(b)
         return blocks
@@ -684,11 +712,64 @@ class Structurer:
         if body == target or target >= len(self.instrs) or self.g.of_instr[target].start != target \
                 or self.jump_kind(target, region) not in (None, "stop"):
             return None
+        # the body may go on through except clauses laid out last
         blocks = self._kept_between(body, target, region)
+        if blocks is not None:
+            clauses = self._own_clauses(blocks, region)
+            if clauses is not None and all(x.start == target for x in clauses[1]):
+                blocks = blocks + clauses[0]
         reaches = blocks is not None and any(x.start == target for b in blocks for x in b.succs)
         if reaches and not (region.stop is not None and target > region.stop):
             return target
         return target if self._dead_jump_to(body, target, region) else None
+
+    def _owners(self):
+        """Each handler block and the blocks it covers."""
+        if self._covered_by is None:
+            self._covered_by = {}
+            for b in self.g.blocks:
+                h = self.g.handler_block(b)
+                if h is not None:
+                    self._covered_by.setdefault(h, []).append(b)
+        return self._covered_by
+
+    def _own_clauses(self, blocks, region):
+        """The blocks of the except clauses of the tries whose bodies lie among
+        ``blocks``, laid out past them (3.12+ lay handlers out last), and the blocks
+        they go to that other code goes to too; None when a clause's try covers code
+        outside ``blocks`` (a try around the ``if``) or a clause leaves the region.
+        (``if c: try: return f() except E: pass`` then the code after the if, which
+        the clause's end jumps back to.)"""
+        inside = set(blocks)
+        last = max(b.start for b in blocks)
+        owners = self._owners()
+        clauses = {h for h in (self.g.handler_block(b) for b in blocks)
+                   if h is not None and h not in inside and h.start > last
+                   and all(b in inside or b not in self.g.idom for b in owners[h])}
+        if not clauses:
+            return [], set()
+        grown = True
+        while grown:
+            grown = False
+            for c in list(clauses):
+                hb = self.g.handler_block(c)
+                if hb is not None and hb not in clauses and hb.start > last \
+                        and all(b in inside or b in clauses or b not in self.g.idom for b in owners[hb]):
+                    clauses.add(hb)    # the clause's own cleanup, not a try's around the if
+                    grown = True
+                for x in c.succs:
+                    if x not in inside and x not in clauses and x.start > last \
+                            and all(p in inside or p in clauses for p in x.preds):
+                        clauses.add(x)
+                        grown = True
+            if len(clauses) > 64:
+                return None
+        covered = inside | clauses
+        if (region.blocks is not None and not clauses <= set(region.blocks)) \
+                or any(b not in covered and b in self.g.idom for h in clauses for b in owners.get(h, ())):
+            return None
+        outs = {x for c in clauses for x in c.succs if x not in covered}
+        return sorted(clauses, key=lambda b: b.start), outs
 
     def _dead_jump_to(self, start, end, region):
         """Whether a dead jump (3.8, 3.9: over an else clause) laid out from ``start``
