@@ -572,3 +572,32 @@ def if_whose_try_body_returns_then_elif(name, error):
     log.append("cwd " + name)
     return log
 
+
+@case((5, 1, []), (5, 0, []), (4, "x", []), same_bytecode=True)
+def if_whose_try_body_continues_in_a_loop(n, d, out):
+    """In a loop, an if's arm that goes on only through its except clause (the try body
+    continues): the code after the if is where the clause goes, not the arm's own."""
+    for i in range(n):
+        if i % 2 == 0:
+            try:
+                out.append(10 // d)
+                continue
+            except TypeError:
+                pass
+        out.append(i)
+    return out
+
+
+@case(([5, 3, 1, -2], []), ([1, 2], []), ([3, 4], []), same_bytecode=True)
+def if_that_returns_continues_or_runs_into_the_code_after_in_a_loop(xs, out):
+    """In a loop, an if's arm that returns on one path, continues on another and runs
+    into the code after the if on a third: that code is no code of the arm."""
+    for x in xs:
+        if x > 0:
+            if x == 5:
+                return out
+            if x == 3:
+                continue
+            out.append(x)
+        out.append(-x)
+    return out

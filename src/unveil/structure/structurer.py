@@ -712,15 +712,17 @@ class Structurer:
         if body == target or target >= len(self.instrs) or self.g.of_instr[target].start != target \
                 or self.jump_kind(target, region) not in (None, "stop"):
             return None
-        # the body may go on through except clauses laid out last
-        blocks = self._kept_between(body, target, region)
+        # the body may ``continue`` or ``break`` on the way (``if a: if b: return`` /
+        # ``if c: continue`` / ``x()`` in a loop), and go on through except clauses
+        # laid out last
+        blocks = self._kept_between(body, target, region, loop_jumps=True)
         if blocks is not None:
             clauses = self._own_clauses(blocks, region)
-            if clauses is not None and all(x.start == target for x in clauses[1]):
+            if clauses is not None and all(x.start == target or self._loop_jump(x, region) for x in clauses[1]):
                 blocks = blocks + clauses[0]
         reaches = blocks is not None and any(x.start == target for b in blocks for x in b.succs)
-        if reaches and not (region.stop is not None and target > region.stop):
-            return target
+        if reaches and not (region.stop is not None and body < region.stop < target):
+            return target   # (a loop body's stop is its header, laid out before it)
         return target if self._dead_jump_to(body, target, region) else None
 
     def _owners(self):
