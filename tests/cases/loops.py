@@ -419,3 +419,40 @@ def raise_in_an_if_then_break(keys, registry):
         if key in registry:
             match = key
     return match
+
+
+@case(("  a(b)c",), ("(x)  ",), ("",), ("a",), (" \n (",), same_bytecode=True)
+def if_elif_else_break_ending_a_while_body(text):
+    """email's AddrlistClass.gotonext (3.11+): ``if a: ... / elif b: ... / else: break``
+    ends the body; the first arm jumps forward to the bottom (the copy of the test),
+    over the others: no ``continue``, and the ``break`` laid out after the elif arm,
+    which jumps over it, is the else clause."""
+    pos, spaces, words = 0, [], []
+    while pos < len(text):
+        if text[pos] in " \n":
+            if text[pos] != "\n":
+                spaces.append(pos)
+            pos += 1
+        elif text[pos] != "(":
+            words.append(text[pos])
+            pos += 1
+        else:
+            break
+    return "".join(words), spaces, pos
+
+
+@case(([3, 1, 0, 2], True), ([3, 0], False), ([], True), same_bytecode=True)
+def if_else_ending_a_try_body_ending_a_for_body(items, flip):
+    """subprocess's Popen._on_error_fd_closer (3.11, 3.12): the if/else ends a try body
+    that ends the loop body; the first arm jumps forward to the loop's bottom, where
+    the try body leaves, over the else arm: not ``continue``."""
+    out = []
+    for x in items:
+        try:
+            if flip and x > 2:
+                out.append(-x)
+            else:
+                out.append(6 // x)
+        except ZeroDivisionError:
+            pass
+    return out

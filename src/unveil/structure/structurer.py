@@ -544,12 +544,22 @@ class Structurer:
             return state.t
         if t_kind == "break" and e_kind is None and state.e < state.t and self._only_exits(state.e, state.t, region):
             return self.exit_then_break(state, frame, region, chain_end)
+        if mpos is None and t_kind in _JUMP_KINDS and e_kind is None and state.e < state.t:
+            over = self._jumps_over_to_the_bottom(state, region)
+            if over is not None:
+                # ``elif c: x()`` / ``else: break``: the break laid out after the arm that
+                # jumps over it to the bottom of the loop body is the else clause
+                mpos, t_kind = over, None
         if t_kind in _JUMP_KINDS or e_kind in _JUMP_KINDS:
             return self.branch_out(state, t_kind, e_kind, frame, region)
         if mpos is None:
             mpos = self.jumped_over(state, region)
         if mpos is None:
             mpos = self.body_runs_into_target(state, region)
+        if mpos is None:
+            mpos = self._arms_meet_at_the_bottom(state, region)
+        if mpos is None:
+            mpos = self._arms_leave_together(state, region)
         if mpos is None:
             return self.branch_no_merge(state, frame, region, chain_end)
         stack = list(frame.stack)
@@ -772,6 +782,78 @@ class Structurer:
             return None
         outs = {x for c in clauses for x in c.succs if x not in covered}
         return sorted(clauses, key=lambda b: b.start), outs
+
+    def _arms_meet_at_the_bottom(self, st, region):
+        """Where the arms of an if/else ending a loop body meet when another arm of it
+        leaves the loop (``if a: x() / elif b: y() / else: break``): the bottom of the
+        body, the jump back to the loop's start (3.11+: the copy of a while's test) that
+        the first arm jumps forward to, over the others.  (A ``continue`` jumps back
+        itself; without it, the first arm would end in one.)"""
+        loop = region.loop
+        first, second = sorted((st.t, st.e))
+        if loop is None or region.stop != loop.header.start or not first < second:
+            return None
+        jump = self.instrs[second - 1]
+        bottom = jump.target if jump.op == "JUMP" else None
+        if bottom is None or bottom <= second or bottom >= len(self.instrs) \
+                or self.g.of_instr[bottom].start != bottom or self.instrs[bottom].op != "JUMP" \
+                or self.through_jumps(bottom) != loop.header.start:
+            return None
+        return bottom if self._kept_between(first, bottom, region, loop_jumps=True) is not None else None
+
+    def _arms_leave_together(self, st, region):
+        """Where both arms of an if ending a try body in a loop leave it, when that is
+        the loop body's bottom (a jump back to its start) and nothing else of theirs
+        goes out of the body (but by returning or raising): an if/else ending the
+        body, not ``if c: x(); continue`` (3.11+: a ``continue`` jumps back itself,
+        an arm's end jumps forward to the bottom, over the other arm)."""
+        loop = region.loop
+        if loop is None or region.blocks is None or region.stop is not None:
+            return None
+        outs = set()
+        for pos in (st.t, st.e):
+            if pos >= len(self.instrs):
+                return None
+            todo, seen, leaves = [self.g.of_instr[pos]], set(), False
+            while todo:
+                b = todo.pop()
+                if b in seen:
+                    continue
+                seen.add(b)
+                if b not in region.blocks:
+                    outs.add(b)
+                    leaves = True
+                elif len(seen) > 64:
+                    return None
+                else:
+                    todo.extend(b.succs)
+            if not leaves:
+                return None   # this arm never leaves: a return or raise
+        if len(outs) != 1:
+            return None
+        out = outs.pop()
+        if out.start <= max(st.t, st.e) or self.instrs[out.start].op != "JUMP" \
+                or self.through_jumps(out.start) != loop.header.start:
+            return None
+        return out.start
+
+    def _jumps_over_to_the_bottom(self, st, region):
+        """The bottom of the loop body (the region's stop, or a jump back to the loop's
+        start), when the side the test falls into, laid out before the other, a
+        ``break`` or ``continue`` just before the bottom, ends in a forward jump there
+        over it, and goes nowhere else but out of the loop."""
+        loop, jump = region.loop, self.instrs[st.t - 1]
+        if loop is None or jump.op != "JUMP" or jump.target <= st.t or jump.target >= len(self.instrs) \
+                or self.g.of_instr[st.t].start != st.t:
+            return None
+        bottom = jump.target
+        if bottom != region.stop and not (region.stop == loop.header.start and self.instrs[bottom].op == "JUMP"
+                                          and self.g.of_instr[bottom].start == bottom
+                                          and self.through_jumps(bottom) == loop.header.start):
+            return None
+        if self.g.of_instr[st.t].end != bottom:
+            return None   # the other side is one block, laid out right before the bottom
+        return bottom if self._kept_between(st.e, bottom, region, loop_jumps=True) is not None else None
 
     def _dead_jump_to(self, start, end, region):
         """Whether a dead jump (3.8, 3.9: over an else clause) laid out from ``start``
