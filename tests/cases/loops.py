@@ -456,3 +456,47 @@ def if_else_ending_a_try_body_ending_a_for_body(items, flip):
         except ZeroDivisionError:
             pass
     return out
+
+
+@case(([3, 7, 0, 2], True), ([3, 0, 9], False), ([], True), same_bytecode=True)
+def if_else_with_a_continue_in_an_arm_ending_a_try_body_in_a_for(items, flip):
+    """shutil's _copytree (3.11, 3.12): one arm of the if/else ending the try body
+    continues on one path and runs to the loop's bottom on the others: the arms still
+    meet there (no ``continue`` written at their ends)."""
+    out = []
+    for x in items:
+        try:
+            if flip:
+                if x > 5:
+                    continue
+                if x:
+                    out.append(-x)
+                else:
+                    out.append(1 // x)
+            else:
+                out.append(6 // x)
+        except ZeroDivisionError:
+            out.append("zero")
+    return out
+
+
+@case(([("a", 1), ("b", "x"), ("c", 2)], {"a"}, {"b"}), ([("z", 1)], set(), set()), same_bytecode=True)
+def elif_chain_ending_in_a_raise_in_a_try_body_in_a_for(items, negative, flags):
+    """distutils' Distribution._set_command_options (3.11): ``if / elif / elif / else:
+    raise`` ending a try body in a for loop; the arms that go on jump to the loop's
+    bottom."""
+    out = []
+    for name, value in items:
+        try:
+            text = isinstance(value, str)
+            if name in negative and not text:
+                out.append(-value)
+            elif name in flags and text:
+                out.append(value.upper())
+            elif hasattr(out, name):
+                out.append(name)
+            else:
+                raise KeyError(name)
+        except KeyError as exc:
+            out.append(str(exc))
+    return out

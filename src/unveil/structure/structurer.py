@@ -802,13 +802,22 @@ class Structurer:
         return bottom if self._kept_between(first, bottom, region, loop_jumps=True) is not None else None
 
     def _arms_leave_together(self, st, region):
-        """Where both arms of an if ending a try body in a loop leave it, when that is
-        the loop body's bottom (a jump back to its start) and nothing else of theirs
-        goes out of the body (but by returning or raising): an if/else ending the
-        body, not ``if c: x(); continue`` (3.11+: a ``continue`` jumps back itself,
-        an arm's end jumps forward to the bottom, over the other arm)."""
+        """Where both arms of an if in a loop meet when some of their paths ``continue``
+        or ``break`` (or return or raise), and all others go to one place: the
+        region's stop, or, for an if ending a try body, the loop body's bottom (a jump
+        back to its start) that the body leaves to.  An if/else, not ``if c: x();
+        continue`` (3.11+: a ``continue`` jumps back itself, an arm's end jumps forward
+        to where the arms meet, over the other arm)."""
         loop = region.loop
-        if loop is None or region.blocks is None or region.stop is not None:
+        if loop is None:
+            return None
+        if region.stop is not None and region.stop != loop.header.start and region.stop < len(self.instrs):
+            goal = self.g.of_instr[region.stop]
+            if goal.start != region.stop:
+                return None
+        elif region.blocks is not None and region.stop is None:
+            goal = None
+        else:
             return None
         outs = set()
         for pos in (st.t, st.e):
@@ -820,7 +829,10 @@ class Structurer:
                 if b in seen:
                     continue
                 seen.add(b)
-                if b not in region.blocks:
+                if b is not goal and (b is loop.header or self.jump_kind(b.start, region) == "break"
+                                      or (not b.succs and self.instrs[b.end - 1].op in EXITS)):
+                    continue   # a ``continue``, ``break``, return or raise on the way
+                if b is goal or (region.blocks is not None and b not in region.blocks) or b not in loop.body:
                     outs.add(b)
                     leaves = True
                 elif len(seen) > 64:
@@ -828,10 +840,12 @@ class Structurer:
                 else:
                     todo.extend(b.succs)
             if not leaves:
-                return None   # this arm never leaves: a return or raise
+                return None   # this arm never goes on: it returns or raises
         if len(outs) != 1:
             return None
         out = outs.pop()
+        if goal is not None:
+            return goal.start if out is goal else None
         if out.start <= max(st.t, st.e) or self.instrs[out.start].op != "JUMP" \
                 or self.through_jumps(out.start) != loop.header.start:
             return None
