@@ -815,8 +815,8 @@ class Structurer:
             goal = self.g.of_instr[region.stop]
             if goal.start != region.stop:
                 return None
-        elif region.blocks is not None and region.stop is None:
-            goal = None
+        elif region.blocks is not None and region.stop is None and loop.header not in region.blocks:
+            goal = None   # (a try body that starts the loop body leaves to its start: that exit is its own)
         else:
             return None
         outs = set()
