@@ -537,3 +537,31 @@ def ifs_ending_a_try_body_and_its_except_clause_at_the_end_of_the_function(close
     except ValueError as ex:
         if not closed:
             log.append(ex)
+
+
+@case(("12",), ("x",), (None,), same_bytecode=True)
+def local_returned_after_a_try_whose_clauses_raise(text):
+    """argparse's ArgumentParser._get_value, dis._try_compile (3.10): the ``return n``
+    after a try whose clauses never go on is copied to the end of the try body, after
+    the ``POP_BLOCK`` that ends it (a ``return`` in the body loads its value before)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise LookupError(text)
+    except TypeError as exc:
+        raise LookupError(str(exc)) from None
+    return n
+
+
+@case(("12",), ("x",), same_bytecode=True)
+def local_returned_after_nested_trys_whose_clauses_raise(text):
+    try:
+        try:
+            n = int(text)
+        except ValueError:
+            raise KeyError(text)
+        return n + 1
+    except KeyError:
+        n = -1
+    return n
+
