@@ -565,3 +565,17 @@ def local_returned_after_nested_trys_whose_clauses_raise(text):
         n = -1
     return n
 
+
+@case((1, []), ("x", []), same_bytecode=True)
+def except_clause_that_passes_in_a_try_finally_ending_the_function(a, log):
+    """bdb's Bdb.run, smtplib's SMTP.__exit__ (3.10): the clause jumps to the copy of the
+    finally body that ends the function with its implicit return (3.10 gives each way
+    out its own); a ``return`` in the clause runs one where it is, without the jump.
+    (Written as two statements: 3.11+ keep a NOP for each ``try`` line.)"""
+    try:
+        try:
+            log.append(a + 1)
+        except TypeError:
+            pass
+    finally:
+        log.append("done")

@@ -227,8 +227,12 @@ class Structurer:
     def return_through_enclosing(self, pos, frame, region):
         """``return``/``break``/``continue`` from nested with/finally bodies: each
         enclosing region's exit copy follows the inner one; if skipping them
-        reaches the return or the loop jump, emit it."""
+        reaches the return or the loop jump, emit it.  A ``return`` runs the copies
+        where it is; a jump to them (3.10+: to the copy that ends the function with
+        its implicit return, which 3.10 gives each way out of the try) is the end of
+        a body or clause that goes on after the statement."""
         saved_stack, saved_out = list(frame.stack), len(frame.out)
+        jumped = pos < len(self.instrs) and self.instrs[pos].op == "JUMP"
         outer, inner_blocks = region.parent, region.blocks
         while outer is not None:
             while (pos < len(self.instrs) and self.instrs[pos].op == "POP_TOP"
@@ -242,6 +246,8 @@ class Structurer:
                     break
                 pos = after
                 tail = self._constant_return(pos, frame)
+                if tail and jumped:
+                    break
                 if tail:
                     self._run_after_exit(tail, frame)  # ``return`` (of a value loaded before or after the copies)
                     return True
