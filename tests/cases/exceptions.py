@@ -579,3 +579,32 @@ def except_clause_that_passes_in_a_try_finally_ending_the_function(a, log):
             pass
     finally:
         log.append("done")
+
+
+
+def _link(log, how):
+    log.append(how)
+    if how in ("permission", "clash", "other"):
+        raise {"permission": PermissionError, "clash": OSError(1, "clash"),
+               "other": OSError(2, "other")}[how]
+
+
+@case(("ok",), ("permission",), ("clash",), ("other",), same_bytecode=True)
+def local_returned_after_a_try_around_a_try_with_an_else_clause(how):
+    """mailbox's Maildir.add (3.10): the inner try's except clause and else clause each go
+    on to their copy of the ``return`` after the outer try: the else clause rejoins."""
+    log = []
+    try:
+        try:
+            _link(log, how)
+        except (AttributeError, PermissionError):
+            log.append("renamed")
+        else:
+            log.append("removed")
+    except OSError as e:
+        log.append("cleanup")
+        if e.errno == 1:
+            raise KeyError(how)
+        else:
+            raise
+    return log
