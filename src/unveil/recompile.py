@@ -6,7 +6,7 @@ import types
 
 from .errors import DecompilationError
 from .bytecode.code_objects import argument_count, enclosing_scopes, first_text_line, identifier, is_class_body, \
-    method_classes, module_imports_called
+    function_scopes, module_imports_called
 from .definitions.functions import ENCLOSING_SCOPE
 from .structure.stackitems import no_arguments
 
@@ -167,27 +167,51 @@ def _not_compiling(like, exc):
     return DecompilationError("decompiled source of %s does not compile: %s" % (like.co_name, exc))
 
 
-def _methods_classes(like):
-    """The classes a function closing over nothing is a method of (see
-    :func:`method_classes`), or None: its def is compiled inside them, so that
-    the functions it makes get their qualified names (3.8-3.10 load them as
-    constants).  Not for code with an unmangled private name (Dynamo's resume
-    functions take ``__nested_resume_fns``, and their qualified name says
-    ``Net.torch_dynamo_resume_in_forward``): a class would mangle it."""
-    if not like.co_flags & 0x2 or like.co_freevars or is_class_body(like):
+def _function_scopes(like):
+    """The classes and functions a function was defined in (see :func:`function_scopes`),
+    outermost first, or None: its def is compiled inside them, so that the functions it
+    makes get their qualified names (3.8-3.10 load them as constants); the innermost
+    function makes its free variables cells.  Not for code with an unmangled private name
+    in a class (Dynamo's resume functions take ``__nested_resume_fns``, and their
+    qualified name says ``Net.torch_dynamo_resume_in_forward``): a class would mangle it;
+    nor for free variables (but a method's ``__class__``) no function around binds."""
+    if not like.co_flags & 0x2 or is_class_body(like):
         return None
-    names = like.co_varnames + like.co_names + like.co_cellvars
-    if any(n.startswith("__") and not n.endswith("__") for n in names):
+    scopes = function_scopes(like)
+    if not scopes:
+        return None
+    names = like.co_varnames + like.co_names + like.co_cellvars + like.co_freevars
+    if not all(function for _, function in scopes) \
+            and any(n.startswith("__") and not n.endswith("__") for n in names):
         return None   # not compiled in a class: there its private names would be mangled
-    return method_classes(like)
+    if any(n != "__class__" for n in like.co_freevars) and not any(function for _, function in scopes):
+        return None
+    return scopes
+
+
+def _unwrapped(module):
+    """``module`` with the function a decompiled closure is written in (see
+    :func:`.enclosing_scope`) replaced by the closure's def: the scopes it is compiled in
+    bind its free variables."""
+    body = []
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef) and node.name == ENCLOSING_SCOPE and len(node.body) >= 2 \
+                and isinstance(node.body[0], ast.Assign) and isinstance(node.body[-1], ast.Return):
+            body += node.body[1:-1]
+        else:
+            body.append(node)
+    return ast.Module(body=body, type_ignores=[])
 
 
 def _recompile(module, like, filename):
-    classes = _methods_classes(like)
+    scopes = _function_scopes(like)
     in_function = is_class_body(like) and any(function for _, function in enclosing_scopes(like) or [])
-    tree = _in_closure(module, like.co_freevars) if like.co_freevars and not in_function else module
-    if classes:
-        tree = _in_scopes(tree, like, [(name, False) for name in reversed(classes)])
+    if scopes:
+        tree = _in_scopes(_unwrapped(module), like, list(reversed(scopes)))
+    elif like.co_freevars and not in_function:
+        tree = _in_closure(module, like.co_freevars)
+    else:
+        tree = module
     if like.co_flags & 0x2 or is_class_body(like):
         tree = _with_module_imports(tree, like)
     try:
@@ -196,7 +220,7 @@ def _recompile(module, like, filename):
         raise _not_compiling(like, exc) from exc
     if not (like.co_flags & 0x2) and not is_class_body(like):  # module code
         return module_code
-    path = [name for name, _ in enclosing_scopes(like) or []] if is_class_body(like) else classes or []
+    path = [name for name, _ in (enclosing_scopes(like) if is_class_body(like) else scopes) or []]
     code = _find_path(module_code, path + [like.co_name]) if like.co_name.isidentifier() else None
     if code is None:
         code = _first_defined(module_code)

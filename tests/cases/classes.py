@@ -510,6 +510,12 @@ class MethodsMakingFunctions:
         # Set.__and__): compiled outside the class, the genexpr was ``<name>.<locals>.<genexpr>``
         return list(x * 2 for x in items if x), sorted(items, key=lambda x: -x)
 
+    @case((None, [1, 2, 3]), same_bytecode=True)
+    def method_using_its_class_making_a_generator(self, items):
+        # a method closing over ``__class__`` (typing's _CallableGenericAlias.__repr__ calling
+        # super()): compiled in its class again, not in a function binding ``__class__``
+        return list(x * 2 for x in items if x), __class__.__name__
+
 
 @case((1,), (7,))
 def defaults_written_over_several_lines(n):

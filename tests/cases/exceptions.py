@@ -601,3 +601,73 @@ def if_that_returns_continues_or_runs_into_the_code_after_in_a_loop(xs, out):
             out.append(x)
         out.append(-x)
     return out
+
+
+@case(("12",), ("x",), (None,), same_bytecode=True)
+def local_returned_after_a_try_whose_clauses_raise(text):
+    """argparse's ArgumentParser._get_value, dis._try_compile (3.10): the ``return n``
+    after a try whose clauses never go on is copied to the end of the try body, after
+    the ``POP_BLOCK`` that ends it (a ``return`` in the body loads its value before)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise LookupError(text)
+    except TypeError as exc:
+        raise LookupError(str(exc)) from None
+    return n
+
+
+@case(("12",), ("x",), same_bytecode=True)
+def local_returned_after_nested_trys_whose_clauses_raise(text):
+    try:
+        try:
+            n = int(text)
+        except ValueError:
+            raise KeyError(text)
+        return n + 1
+    except KeyError:
+        n = -1
+    return n
+
+
+@case((1, []), ("x", []), same_bytecode=True)
+def except_clause_that_passes_in_a_try_finally_ending_the_function(a, log):
+    """bdb's Bdb.run, smtplib's SMTP.__exit__ (3.10): the clause jumps to the copy of the
+    finally body that ends the function with its implicit return (3.10 gives each way
+    out its own); a ``return`` in the clause runs one where it is, without the jump.
+    (Written as two statements: 3.11+ keep a NOP for each ``try`` line.)"""
+    try:
+        try:
+            log.append(a + 1)
+        except TypeError:
+            pass
+    finally:
+        log.append("done")
+
+
+def _link(log, how):
+    log.append(how)
+    if how in ("permission", "clash", "other"):
+        raise {"permission": PermissionError, "clash": OSError(1, "clash"),
+               "other": OSError(2, "other")}[how]
+
+
+@case(("ok",), ("permission",), ("clash",), ("other",), same_bytecode=True)
+def local_returned_after_a_try_around_a_try_with_an_else_clause(how):
+    """mailbox's Maildir.add (3.10): the inner try's except clause and else clause each go
+    on to their copy of the ``return`` after the outer try: the else clause rejoins."""
+    log = []
+    try:
+        try:
+            _link(log, how)
+        except (AttributeError, PermissionError):
+            log.append("renamed")
+        else:
+            log.append("removed")
+    except OSError as e:
+        log.append("cleanup")
+        if e.errno == 1:
+            raise KeyError(how)
+        else:
+            raise
+    return log

@@ -431,3 +431,32 @@ def signature_on_the_line_below_its_def(n):
     ) -> n:
         return a, b
     return inner(n), inner.__annotations__
+
+
+def _scaler_factory(k):
+    # a closure recompiled on its own (operator.attrgetter.__init__.<locals>.func): 3.8-3.10
+    # load the qualified name of each function it makes as a constant, which says the
+    # function it was defined in (``_scaler_factory.<locals>.scaled.<locals>.<genexpr>``)
+    @case(([1, 2, 3],), ([],), same_bytecode=True)
+    def scaled(items):
+        def shift(x):
+            return x + k
+        return list(x * k for x in items), [shift(x) for x in items], scaled.__qualname__
+
+    return scaled
+
+
+_scaler_factory(3)
+
+
+def _plain_factory():
+    # the same for a function nested in another without closing over it (ast's
+    # visit_Subscript.<locals>.is_simple_tuple making a genexpr)
+    @case(([1, -2, 3],), ([],), same_bytecode=True)
+    def positives(items):
+        return any(x > 0 for x in items), sorted(items, key=lambda x: -x)
+
+    return positives
+
+
+_plain_factory()

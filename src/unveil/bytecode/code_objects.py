@@ -57,16 +57,6 @@ def function_qualname(code):
     return None
 
 
-def method_classes(code):
-    """The classes a function is a method of, outermost first, when its qualified name
-    is such a chain (``A.B`` for ``A.B.f``); None if it is not known or not one."""
-    name = function_qualname(code)
-    parts = name.split(".") if name is not None else []
-    if len(parts) < 2 or parts[-1] != code.co_name or not all(p.isidentifier() for p in parts):
-        return None
-    return parts[:-1]
-
-
 #: the opcodes of a jump, and those after which the next instruction only runs if a jump lands on it
 _JUMP_OPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 _NO_NEXT = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD", "JUMP_ABSOLUTE")
@@ -97,8 +87,21 @@ def enclosing_scopes(code):
     """The classes and functions a class body is nested in, outermost first, as (name,
     whether it is a function), when its qualified name is such a chain (``A.B`` for
     ``B``, ``A.f.<locals>.B``: ``f`` a function); None if it is no such chain."""
-    parts = (class_qualname(code) or code.co_name).split(".")
-    if parts[-1] != code.co_name:
+    return _scope_chain(class_qualname(code) or code.co_name, code.co_name)
+
+
+def function_scopes(code):
+    """The classes and functions the function ``code`` is defined in, outermost first, as
+    (name, whether it is a function), when its qualified name is such a chain (``A.f``:
+    ``[("A", False)]``, ``A.f.<locals>.g``: ``[("A", False), ("f", True)]``); None if it
+    is not known or no such chain."""
+    name = function_qualname(code)
+    return None if name is None else _scope_chain(name, code.co_name)
+
+
+def _scope_chain(qualname, name):
+    parts = qualname.split(".")
+    if parts[-1] != name:
         return None
     scopes = []
     for part in parts[:-1]:
@@ -108,7 +111,7 @@ def enclosing_scopes(code):
             scopes.append((part, False))
         else:
             return None
-    return scopes if code.co_name.isidentifier() else None
+    return scopes if name.isidentifier() else None
 
 
 def is_scope(code):

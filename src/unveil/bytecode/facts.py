@@ -134,6 +134,13 @@ COMPREHENSIONS_INLINED = PY >= (3, 12)
 #: the try (only where the handlers of a try nested in it go tells them apart)
 HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
 
+#: a try body's protected range ends with an instruction of its own (3.8-3.10's
+#: ``POP_BLOCK``), after the value of a ``return`` in the body and before that of the
+#: ``return`` after the try, which 3.10 copies to the body's end: an unprotected ``return
+#: x`` the body falls into was written after the try.  (3.11+ tables end the range there
+#: too, but where it ends shows in no instruction.)
+TRY_RANGE_ENDS_IN_AN_INSTRUCTION = PY < (3, 11)
+
 #: the function's implicit ``return None`` is copied to the end of each branch that
 #: falls into it (3.10+): ``if c: x()`` ending a function compiles as ``if c: x(); return``
 RETURN_COPIED_INTO_BRANCHES = PY >= (3, 10)

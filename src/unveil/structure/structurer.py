@@ -187,6 +187,9 @@ class Structurer:
             if region.loop is None and region.exits is not None:
                 region.exits.append(pos)
                 return None
+        if not skipped and region.elide is None and self._return_after_try(pos, region):
+            region.exits.append(pos)
+            return None
         if (not skipped or getattr(region.elide, "keeps_order", False)) and self.return_tail(pos, region):
             # 3.12+ copies a short ``return`` tail (``break`` then ``return x``
             # after the loop) to the end of the path: it cannot raise, so it
@@ -225,8 +228,12 @@ class Structurer:
     def return_through_enclosing(self, pos, frame, region):
         """``return``/``break``/``continue`` from nested with/finally bodies: each
         enclosing region's exit copy follows the inner one; if skipping them
-        reaches the return or the loop jump, emit it."""
+        reaches the return or the loop jump, emit it.  A ``return`` runs the copies
+        where it is; a jump to them (3.10+: to the copy that ends the function with
+        its implicit return, which 3.10 gives each way out of the try) is the end of
+        a body or clause that goes on after the statement."""
         saved_stack, saved_out = list(frame.stack), len(frame.out)
+        jumped = pos < len(self.instrs) and self.instrs[pos].op == "JUMP"
         outer, inner_blocks = region.parent, region.blocks
         while outer is not None:
             while (pos < len(self.instrs) and self.instrs[pos].op == "POP_TOP"
@@ -240,6 +247,8 @@ class Structurer:
                     break
                 pos = after
                 tail = self._constant_return(pos, frame)
+                if tail and jumped:
+                    break
                 if tail:
                     self._run_after_exit(tail, frame)  # ``return`` (of a value loaded before or after the copies)
                     return True
@@ -342,6 +351,15 @@ class Structurer:
         returns it: code after the statement (a ``return`` in the clause, with or loop
         loads its value first; only a constant it loads after ending them)."""
         return self.return_tail(pos, region) and self._returns_a_local(pos)
+
+    def _return_after_try(self, pos, region):
+        """Whether ``pos``, out of a try body's protected range, starts a :meth:`return_tail`
+        that loads a local and returns it, which a ``return`` in the body loads before its
+        range ends (see :data:`.facts.TRY_RANGE_ENDS_IN_AN_INSTRUCTION`): the ``return``
+        after the try, which 3.10 copies to the body's end."""
+        return facts.TRY_RANGE_ENDS_IN_AN_INSTRUCTION and region.handler is not None \
+            and region.exits is not None and region.loop is None \
+            and self.instrs[pos].op == "LOAD_FAST" and self.after_statement(pos, region)
 
     def _returns_a_local(self, pos):
         """Whether the block from ``pos`` only loads locals and returns."""
