@@ -323,6 +323,7 @@ class FunctionContext:
 
     def comprehension(self, fn, iterable):
         sub = FunctionContext(fn.code, self.bindings)
+        sub.private_class = self.private_class
         stmts = sub.statements()
         arg = iterable.expr if isinstance(iterable, si.Iter) else iterable
         node = _comprehension_node(fn.code.co_name, stmts, self.bindings.notes)
