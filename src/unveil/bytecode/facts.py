@@ -134,6 +134,12 @@ COMPREHENSIONS_INLINED = PY >= (3, 12)
 #: the try (only where the handlers of a try nested in it go tells them apart)
 HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
 
+#: ``return c`` of a constant is one RETURN_CONST (3.12+), fused before the compiler copies
+#: a return into the arms that jump to it: a LOAD_CONST then RETURN_VALUE is a return that
+#: values of several paths met at, a conditional expression's constant arm
+#: (``return x if c else None``)
+RETURN_CONST_FUSED = PY >= (3, 12)
+
 #: the function's implicit ``return None`` is copied to the end of each branch that
 #: falls into it (3.10+): ``if c: x()`` ending a function compiles as ``if c: x(); return``
 RETURN_COPIED_INTO_BRANCHES = PY >= (3, 10)
