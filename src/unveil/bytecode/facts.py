@@ -90,6 +90,12 @@ def intrinsic_name(ins):
     return ins.argrepr
 
 
+#: ``super().f`` and ``super(C, self).f`` load the attribute with LOAD_SUPER_ATTR (3.12+),
+#: unless the module's own scope names ``super`` (``_safe_super = super``, unittest.mock):
+#: then ``super`` is called and its attribute loaded as any other
+SUPER_ATTRIBUTES_LOADED_AT_ONCE = PY >= (3, 12)
+
+
 def super_attr(ins):
     return ins.argval, bool(ins.arg & 1), bool(ins.arg & 2)
 
