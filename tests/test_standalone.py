@@ -222,6 +222,33 @@ def test_a_class_body_decompiles_to_its_statements_and_recompiles_as_one():
         assert spaces[0] == spaces[1]
 
 
+PRIVATE_ATTRIBUTES = """
+class _Printer:
+    def __init__(self, data):
+        self.__lines = data.split()
+        self.__count = len([n for n in self.__lines if n in self.__lines])
+
+    def lines(self):
+        return self.__lines, self.__count
+"""
+
+
+def test_a_class_body_on_its_own_writes_private_attributes_as_its_methods_did():
+    """_sitebuiltins' _Printer, _pyio's IOBase: a class body decompiled on its own is
+    recompiled inside its class, so ``self._Printer__lines`` is written ``self.__lines``
+    again (3.13's ``__static_attributes__`` records the name as written, unmangled)."""
+    module = compile(PRIVATE_ATTRIBUTES, "<private>", "exec")
+    body = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+    decompiled = unveil.decompile_code(body)
+    assert "_Printer__" not in decompiled.source
+    new = unveil.recompile(decompiled.source, body, lines=decompiled.lines)
+    assert same_bytecode(body, new)
+    namespace = {}
+    exec(new, {"__name__": "private"}, namespace)
+    printer = type("_Printer", (), namespace)("a b")
+    assert printer.lines() == (["a", "b"], 2) and "_Printer__lines" in vars(printer)
+
+
 MODULE_ENDING_IN_IF = """
 import sys
 if sys.maxsize > 0:

@@ -213,7 +213,10 @@ def _tree(code, func, bindings):
         if code.co_freevars:
             node = enclosing_scope(node, code.co_freevars)
         return ast.Module(body=[node], type_ignores=[])
-    stmts = FunctionContext(code, bindings).statements()
+    ctx = FunctionContext(code, bindings)
+    if is_class_body(code):
+        ctx.private_class = code.co_name   # recompiled inside ``class <name>:``, which mangles
+    stmts = ctx.statements()
     body = class_body_statements(bindings.notes, code, stmts) if is_class_body(code) \
         else docstring_first(bindings.notes, annotated_assignments(stmts, code))
     return ast.Module(body=body or [ast.Pass()], type_ignores=[])

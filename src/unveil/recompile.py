@@ -6,7 +6,7 @@ import types
 
 from .errors import DecompilationError
 from .bytecode.code_objects import argument_count, enclosing_scopes, first_text_line, identifier, is_class_body, \
-    function_scopes, module_imports_called
+    function_scopes, module_imports_called, module_names_super
 from .definitions.functions import ENCLOSING_SCOPE
 from .structure.stackitems import no_arguments
 
@@ -232,11 +232,15 @@ def _recompile(module, like, filename):
 def _with_module_imports(tree, like):
     """``tree`` after ``import g`` for each global ``g`` that ``like`` calls a function of
     as the original's module imported it (3.11+ compile ``g.f()`` then without a
-    method call): never run, the imports only tell the compiler so again."""
+    method call), and after ``super`` where the original's module named it (3.12+ then
+    compile ``super().f`` as a call, not LOAD_SUPER_ATTR): never run, these statements
+    only tell the compiler so again."""
     names = module_imports_called(like)
-    if not names:
-        return tree
     imports = [ast.Import(names=[ast.alias(name=n, asname=None)]) for n in names]
+    if module_names_super(like):
+        imports.append(ast.Expr(value=ast.Name(id="super", ctx=ast.Load())))
+    if not imports:
+        return tree
     for node in imports:
         node.lineno = node.end_lineno = like.co_firstlineno
         node.col_offset = node.end_col_offset = 0

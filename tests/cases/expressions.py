@@ -269,3 +269,37 @@ def expression_statements_with_side_effects(lst):
     len(lst)
     lst.extend(x * 2 for x in lst[:2])
     return lst
+
+
+class _Decoder:
+    newlines = ("\n",)
+
+
+@case((1, 2), (2, 1), (3, 3), (None, 0), same_bytecode=True)
+def returned_conditional_expressions_with_constant_arms(x, y):
+    # _pydatetime._cmp, bz2's BZ2File.mode, _pyio's TextIOWrapper.newlines: 3.12+ compile
+    # ``return c`` as RETURN_CONST, but a returned conditional expression's constant arm as
+    # LOAD_CONST and the copy of the return it jumps to; written as ifs, each arm fused
+    def cmp(a, b):
+        return 0 if a == b else 1 if a > b else -1
+
+    def mode(m):
+        return "wb" if m == 2 else "rb"
+
+    def newlines(d):
+        return d.newlines if d else None
+
+    def shifted(n, e):
+        if n == 0:
+            return 0
+        elif e >= 0:
+            return n * 10 ** e
+        else:
+            return None if n < -e else n // 10 ** -e
+
+    def state(obj):
+        return (2 if obj is None else 0)
+
+    if x is None:
+        return state(x), state(y), newlines(_Decoder()), newlines(None)
+    return cmp(x, y), mode(x), shifted(x, y), shifted(y - 3, x), shifted(0, 1), state(x)

@@ -328,6 +328,13 @@ def _compare(ins, state):
     return [Instr("COMPARE_OP", ins.arg, symbol)]
 
 
+def _return_value(ins, state):
+    out = Instr("RETURN_VALUE")
+    before = state.raw[state.pos - 1] if state.pos else None
+    out.of_merged_values = facts.RETURN_CONST_FUSED and before is not None and before.opname == "LOAD_CONST"
+    return [out]
+
+
 def _return_const(ins, state):
     return [Instr("LOAD_CONST", ins.arg, ins.argval), Instr("RETURN_VALUE")]
 
@@ -476,7 +483,7 @@ for _name in ("LOAD_CONST",
               "LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLOSURE",
               "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS",
               "STORE_ATTR", "DELETE_ATTR", "LOAD_METHOD",
-              "POP_TOP", "PUSH_NULL", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE",
+              "POP_TOP", "PUSH_NULL", "RAISE_VARARGS", "RERAISE",
               "BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BINARY_SLICE",
               "STORE_SLICE", "BUILD_SLICE", "UNARY_NOT", "UNARY_NEGATIVE",
               "UNARY_INVERT", "UNARY_POSITIVE", "IS_OP", "CONTAINS_OP", "GET_ITER",
@@ -503,6 +510,7 @@ TRANSLATORS.update({
     "LOAD_ATTR": _load_attr,
     "BINARY_OP": _binary_op,
     "COMPARE_OP": _compare,
+    "RETURN_VALUE": _return_value,
     "RETURN_CONST": _return_const,
     "KW_NAMES": _kw_names,
     "CALL": _call,

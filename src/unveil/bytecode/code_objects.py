@@ -139,6 +139,33 @@ def module_imports_called(code):
     return [n for n in names if n not in methods]
 
 
+def module_names_super(code):
+    """Whether the module ``code`` was compiled in names ``super`` in its own scope, as
+    ``code`` tells it: where the compiler loads ``super().f`` with LOAD_SUPER_ATTR
+    (:data:`.facts.SUPER_ATTRIBUTES_LOADED_AT_ONCE`), ``code`` and the code nested in it load
+    the global ``super`` and never so (``super().f`` was then a call and an attribute)."""
+    if not facts.SUPER_ATTRIBUTES_LOADED_AT_ONCE or "super" not in _all_names(code):
+        return False
+    loads_super = False
+    todo = [code]
+    while todo:
+        c = todo.pop()
+        for r in decoder.read(c):
+            if r.opname == "LOAD_SUPER_ATTR":
+                return False
+            loads_super = loads_super or r.opname == "LOAD_GLOBAL" and r.argval == "super"
+        todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    return loads_super
+
+
+def _all_names(code):
+    names = set(code.co_names)
+    for k in code.co_consts:
+        if isinstance(k, types.CodeType):
+            names |= _all_names(k)
+    return names
+
+
 def _call_of(raw, start):
     """The name of the call instruction that calls what ``raw[start:]`` begins to load:
     calls open (push their NULL-or-self slot) and close in nested order."""

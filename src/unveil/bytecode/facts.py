@@ -90,6 +90,12 @@ def intrinsic_name(ins):
     return ins.argrepr
 
 
+#: ``super().f`` and ``super(C, self).f`` load the attribute with LOAD_SUPER_ATTR (3.12+),
+#: unless the module's own scope names ``super`` (``_safe_super = super``, unittest.mock):
+#: then ``super`` is called and its attribute loaded as any other
+SUPER_ATTRIBUTES_LOADED_AT_ONCE = PY >= (3, 12)
+
+
 def super_attr(ins):
     return ins.argval, bool(ins.arg & 1), bool(ins.arg & 2)
 
@@ -140,6 +146,12 @@ HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
 #: x`` the body falls into was written after the try.  (3.11+ tables end the range there
 #: too, but where it ends shows in no instruction.)
 TRY_RANGE_ENDS_IN_AN_INSTRUCTION = PY < (3, 11)
+
+#: ``return c`` of a constant is one RETURN_CONST (3.12+), fused before the compiler copies
+#: a return into the arms that jump to it: a LOAD_CONST then RETURN_VALUE is a return that
+#: values of several paths met at, a conditional expression's constant arm
+#: (``return x if c else None``)
+RETURN_CONST_FUSED = PY >= (3, 12)
 
 #: the function's implicit ``return None`` is copied to the end of each branch that
 #: falls into it (3.10+): ``if c: x()`` ending a function compiles as ``if c: x(); return``

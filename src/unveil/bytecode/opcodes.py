@@ -6,7 +6,7 @@ class Instr:
     """One canonical instruction."""
 
     __slots__ = ("op", "arg", "argval", "target", "line", "offset", "handler", "index", "after_nop",
-                 "nop_lines", "continues")
+                 "nop_lines", "continues", "of_merged_values")
 
     def __init__(self, op, arg=None, argval=None, target=None, line=None, offset=-1):
         self.op = op
@@ -20,6 +20,9 @@ class Instr:
         self.after_nop = False  # the raw instruction before is a NOP (a ``case _:`` marks its start so)
         self.nop_lines = ()     # the lines of the NOPs right before (a folded tuple's elements' lines)
         self.continues = False  # a folded backward jump whose ``JUMP`` had a line of its own: ``continue``
+        # a RETURN_VALUE right after a LOAD_CONST where the compiler fuses ``return c`` into
+        # RETURN_CONST (3.12+): the constant was one arm of a conditional expression returned
+        self.of_merged_values = False
 
     def __repr__(self):
         t = "" if self.target is None else " ->%s" % self.target

@@ -315,6 +315,7 @@ class FunctionContext:
         stmts = rewrite_guarded_while(Structurer(self, self._graph).body())
         if self.has_locals() and ends_in_dead_return(self.code):
             last_return_in_else(stmts)
+        stmts = _returned_conditionals(self.bindings.notes, stmts)
         stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, stmts, function=self.has_locals()))
         if not self.has_locals():
             stmts = without_copied_returns(stmts)
@@ -323,6 +324,7 @@ class FunctionContext:
 
     def comprehension(self, fn, iterable):
         sub = FunctionContext(fn.code, self.bindings)
+        sub.private_class = self.private_class
         stmts = sub.statements()
         arg = iterable.expr if isinstance(iterable, si.Iter) else iterable
         node = _comprehension_node(fn.code.co_name, stmts, self.bindings.notes)
@@ -434,6 +436,41 @@ def _clean(notes, stmts, function=True):
                 del inner[-1]
             todo.append(inner)
     return stmts
+
+
+def _returned_conditionals(notes, stmts):
+    """``if c: return a`` then ``return b`` (or ``else: return b``) as ``return a if c else
+    b`` where one of the two returns a constant compiled as LOAD_CONST and RETURN_VALUE
+    (``notes.constant_arm``, 3.12+: ``return b`` alone is one RETURN_CONST; the arms of a
+    returned conditional expression each get a copy of the return they jump to, after that
+    fusion).  The same program: the test is evaluated once, each arm returns.  Nested lists
+    first, each from its end: ``return 0 if x == y else 1 if x > y else -1``."""
+    if not notes.constant_arm.values:
+        return stmts
+    for owner, field in reversed(statement_lists(stmts)):
+        _join_returned_arms(notes, getattr(owner, field))
+    _join_returned_arms(notes, stmts)
+    return stmts
+
+
+def _join_returned_arms(notes, body):
+    for i in range(len(body) - 1, -1, -1):
+        st = body[i]
+        if not (isinstance(st, ast.If) and len(st.body) == 1 and _returns_value(st.body[0])):
+            continue
+        other = st.orelse or body[i + 1:i + 2]
+        if len(other) != 1 or not _returns_value(other[0]) or not (
+                st.body[0] in notes.constant_arm or other[0] in notes.constant_arm):
+            continue
+        node = ast.Return(value=ast.IfExp(test=st.test, body=st.body[0].value, orelse=other[0].value))
+        lines = [notes.line.get(n) for n in (st, st.body[0], other[0]) if notes.line.get(n) is not None]
+        if lines:
+            notes.line.set(node, min(lines))
+        body[i:i + (1 if st.orelse else 2)] = [node]
+
+
+def _returns_value(st):
+    return isinstance(st, ast.Return) and st.value is not None
 
 
 def _else_from_copied_return(notes, body):

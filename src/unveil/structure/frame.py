@@ -635,6 +635,8 @@ def _rot(f, ins):
 @handles("RETURN_VALUE")
 def _return(f, ins):
     node = ast.Return(value=f.pop())
+    if ins.of_merged_values and isinstance(node.value, ast.Constant):
+        f.notes.constant_arm.set(node)
     if ins.index >= 2 and ins.line is not None:
         load, before = f.ctx.instrs[ins.index - 1], f.ctx.instrs[ins.index - 2]
         if load.op == "LOAD_CONST" and load.argval is None:

@@ -66,6 +66,9 @@ class Notes:
                       "ran: at the end of the function, the implicit return after the statement",
         "no_line_of_its_own": "a ``return None`` on the line of the code before it (3.10+: the copy of "
                               "the function's implicit return at the end of a branch, not a ``return``)",
+        "constant_arm": "a ``return`` of a constant that 3.12+ compiled as LOAD_CONST and RETURN_VALUE, "
+                        "not RETURN_CONST: an arm of a conditional expression returned "
+                        "(``return x if c else None``)",
         "shared_return": "a ``return None`` that several paths reach (3.10+ give the implicit return a copy "
                          "per path: this one is a ``return`` of the source)",
     }
