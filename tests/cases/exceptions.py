@@ -537,3 +537,33 @@ def ifs_ending_a_try_body_and_its_except_clause_at_the_end_of_the_function(close
     except ValueError as ex:
         if not closed:
             log.append(ex)
+
+
+@case((2,), (0,), (None,), same_bytecode=True)
+def except_clauses_and_finally_body_under_one_try(x):
+    """runpy's _get_main_module_details: ``try: ... except ... finally:`` is a
+    try/except inside a try/finally under one ``try`` line (3.11+ keep one NOP
+    for it; written as two nested trys, the inner ``try`` line kept a second)."""
+    log = []
+    try:
+        r = 10 // x
+    except ZeroDivisionError:
+        r = -1
+    except TypeError:
+        return log
+    finally:
+        log.append("done")
+    return r, log
+
+
+@case((2,), (0,), same_bytecode=True)
+def try_except_nested_in_try_finally(x):
+    log = []
+    try:
+        try:
+            r = 10 // x
+        except ZeroDivisionError:
+            r = -1
+    finally:
+        log.append("done")
+    return r, log

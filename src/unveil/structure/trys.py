@@ -165,6 +165,14 @@ def structure_try(s, block, handler, frame, region):
         elide.required = _completes(final)
     body, exit_ = _try_body(s, block, handler, body_blocks, frame, region, elide)
     if kind == "finally":
+        inner = body[0] if len(body) == 1 else None
+        if isinstance(inner, ast.Try) and inner.handlers and not inner.finalbody \
+                and not _two_try_lines(s.instrs[block.start]):
+            # ``try: ... except ... finally:`` compiles as a try/except inside a
+            # try/finally, under one ``try`` line (3.11+: one NOP before the body)
+            inner.finalbody = final or [ast.Pass()]
+            frame.emit(inner)
+            return exit_
         frame.emit(ast.Try(body=body, handlers=[], orelse=[], finalbody=final or [ast.Pass()]))
         return exit_
     handlers = _clauses(hframe.out)
@@ -286,6 +294,13 @@ def _elide_star(s, pos, frame):
             and instrs[pos + 1].argval == instrs[pos + 2].argval:
         return pos + 3
     return pos
+
+
+def _two_try_lines(first):
+    """Whether the NOPs before a try body's first instruction ``first`` are on two lines:
+    a ``try`` statement first in the body of another (3.11+ keep each ``try`` line's NOP),
+    not one ``try`` with both except clauses and a finally body."""
+    return len(set(first.nop_lines)) >= 2
 
 
 def _try_body(s, block, handler, body_blocks, frame, region, elide):
