@@ -646,7 +646,33 @@ def _return(f, ins):
                 f.notes.no_line_of_its_own.set(node)
             if len(sources) + (before.op not in NO_NEXT) > 1:
                 f.notes.shared_return.set(node)
+    copy = _jumped_copy(f.ctx.instrs, ins) if ins.line is not None and facts.RETURN_COPIED_INTO_BRANCHES else None
+    if copy is not None:
+        f.notes.jumped_return.set(node, bool(copy.nop_lines))
     f.emit(node)
+
+
+def _jumped_copy(instrs, ret):
+    """Whether the ``return`` ending at ``ret`` is the compiler's copy of a short return
+    in place of a jump to it (the jump's line kept by a NOP before the copy, on the
+    copy's own line: another copy of the same code is elsewhere): the copy's first
+    instruction, or None."""
+    for j in range(ret.index - 1, max(-1, ret.index - _COPIED_RETURN), -1):
+        ins = instrs[j]
+        if ins.line != ret.line or ins.op in NO_NEXT:
+            return None
+        if ins.after_nop:
+            run = [i.same_op for i in instrs[j:ret.index + 1]]
+            n = len(run)
+            if any(k != j and all(same(other) for same, other in zip(run, instrs[k:k + n]))
+                   and len(instrs[k:k + n]) == n and instrs[k].line == ins.line
+                   for k in range(len(instrs))):
+                return ins
+            return None
+    return None
+
+
+_COPIED_RETURN = 6   # the most canonical instructions of a return the compiler copies (4 raw ones)
 
 
 @handles("RAISE_VARARGS")

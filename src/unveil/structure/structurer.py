@@ -410,7 +410,7 @@ class Structurer:
             return None
         for start in range(max(pos, block.end - self._COPIED_RETURN), block.end):
             ins = self.instrs[start]
-            if ins.after_nop and any(line != ins.line for line in ins.nop_lines) \
+            if ins.after_nop \
                     and start != loop.follow.start and same_code(self.instrs, start, loop.follow.start):
                 return start
         return None
@@ -422,7 +422,7 @@ class Structurer:
         after the ``POP_EXCEPT`` ending the clause the break is in): a test falls into
         it, or jumps reach it."""
         ins = self.instrs[pos]
-        if ins.after_nop and any(line != ins.line for line in ins.nop_lines):
+        if ins.after_nop:
             return False
         before = self.instrs[pos - 1].op if pos else None
         if before not in CONDITIONAL and before not in NO_NEXT:
