@@ -670,3 +670,19 @@ def nested_if_in_an_arm_before_a_shared_return(basename, a, b):
         if b:
             return [basename]
     return []
+
+
+@case(([1, 2, 3], []), ([], []), same_bytecode=True)
+def conditions_folded_away_between_statements(items, log):
+    """imaplib (``if __debug__:``), _pyrepl (``if False:``): the folded condition
+    leaves a NOP on its line (3.10+), a ``pass`` of its own (dropped, the NOP was
+    lost)."""
+    total = len(items)
+    if __debug__:
+        if total > 2:
+            log.append(total)
+    if False:
+        log.append("never")
+    for x in items:
+        total += x
+    return total, log

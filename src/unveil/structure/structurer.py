@@ -424,9 +424,10 @@ class Structurer:
         ins = self.instrs[pos]
         if ins.after_nop:
             return False
-        before = self.instrs[pos - 1].op if pos else None
-        if before not in CONDITIONAL and before not in NO_NEXT:
-            return False
+        before = self.instrs[pos - 1] if pos else None
+        if before is None or before.op not in CONDITIONAL and before.op not in NO_NEXT \
+                or before.line == ins.line:
+            return False   # (on the test's line: the copy of the implicit return a jump got)
         for end in range(pos, min(len(self.instrs), pos + self._COPIED_RETURN)):
             op = self.instrs[end].op
             if op == "RETURN_VALUE":
