@@ -447,4 +447,3 @@ def return_in_a_loop_alike_the_return_after_it(base, deltas):
         pos += delta + 1
         base += 1
     return base
-
