@@ -447,3 +447,16 @@ def return_in_a_loop_alike_the_return_after_it(base, deltas):
         pos += delta + 1
         base += 1
     return base
+
+
+@case(([[1], [], [2, 3]], []), ([], []), same_bytecode=True)
+def while_true_whose_first_statement_returns(sequences, result):
+    """functools._c3_merge, fileinput.FileInput.readline: ``while True:`` whose body
+    begins with ``if not c: return x``; the test that falls into the return is no
+    while test, and the return is one of the loop (written ``break`` and the
+    return after the loop)."""
+    while True:
+        sequences = [s for s in sequences if s]
+        if not sequences:
+            return result
+        result.append(sequences.pop().pop())
