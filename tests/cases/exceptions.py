@@ -567,3 +567,17 @@ def try_except_nested_in_try_finally(x):
     finally:
         log.append("done")
     return r, log
+
+
+@case(("1", "0", int), ("x", "1", int), same_bytecode=True)
+def try_with_its_body_on_its_line(f, E, getboolean):
+    """tkinter's Misc._substitute, cgitb: ``try: stmt`` on one line has no NOP for
+    the try line (3.11+); written on two lines it got one."""
+    e = {}
+    try: e['focus'] = getboolean(f)
+    except (ValueError, TypeError): pass
+    try: e['send'] = getboolean(E)
+    except (ValueError, TypeError):
+        e['send'] = None
+    e['x'] = f
+    return e

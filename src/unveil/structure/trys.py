@@ -164,6 +164,7 @@ def structure_try(s, block, handler, frame, region):
         # only if the finally body never completes: then nothing after it runs)
         elide.required = _completes(final)
     body, exit_ = _try_body(s, block, handler, body_blocks, frame, region, elide)
+    on_body_line = facts.TRY_LINE_KEPT_BY_A_NOP and not s.instrs[block.start].after_nop
     if kind == "finally":
         inner = body[0] if len(body) == 1 else None
         if isinstance(inner, ast.Try) and inner.handlers and not inner.finalbody \
@@ -173,11 +174,14 @@ def structure_try(s, block, handler, frame, region):
             inner.finalbody = final or [ast.Pass()]
             frame.emit(inner)
             return exit_
-        frame.emit(ast.Try(body=body, handlers=[], orelse=[], finalbody=final or [ast.Pass()]))
-        return exit_
-    handlers = _clauses(hframe.out)
-    orelse, exit_ = _else_clause(s, exit_, _one(s, h_exits, "except clauses"), frame, region, hblock.start)
-    frame.emit(ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=[]))
+        node = ast.Try(body=body, handlers=[], orelse=[], finalbody=final or [ast.Pass()])
+    else:
+        handlers = _clauses(hframe.out)
+        orelse, exit_ = _else_clause(s, exit_, _one(s, h_exits, "except clauses"), frame, region, hblock.start)
+        node = ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=[])
+    if on_body_line:
+        frame.notes.try_on_body_line.set(node)
+    frame.emit(node)
     return exit_
 
 

@@ -66,6 +66,8 @@ class Notes:
                       "ran: at the end of the function, the implicit return after the statement",
         "no_line_of_its_own": "a ``return None`` on the line of the code before it (3.10+: the copy of "
                               "the function's implicit return at the end of a branch, not a ``return``)",
+        "try_on_body_line": "a ``try`` whose body begins on its line (``facts.TRY_LINE_KEPT_BY_A_NOP``: no "
+                            "NOP before the body): printed ``try: stmt`` where that body is one simple statement",
         "jumped_return": "a ``return`` the compiler copied in place of a jump to it (3.12+: a NOP of the "
                          "jump's line before it): the statement before it ran on to the return in the source",
         "shared_return": "a ``return None`` that several paths reach (3.10+ give the implicit return a copy "
