@@ -645,3 +645,69 @@ def if_body_ending_in_continue_before_a_return_in_a_for(ps):
             continue
         return None
     return out
+
+
+@case(*[(a, b, m) for a in (0, 1) for b in (0, 1) for m in (0, 5)], same_bytecode=True)
+def arms_running_on_to_a_shared_return(a, b, m):
+    """argparse's HelpFormatter._format_args: 3.12+ copy the short ``return r`` after
+    the if into the place of each arm's jump to it, a NOP on the jump's line before
+    the copy: the arm ran on to the return (written ``return r`` in the arm and the
+    rest after the if, the NOP was lost); the NOP on the line of ``r = 2`` tells
+    that an else clause ended there."""
+    if a:
+        if b:
+            r = m
+        else:
+            r = 2
+    elif m:
+        r = 3
+    else:
+        r = 4
+    return r
+
+
+@case(*[(n, m) for n in (None, 1, 2, 3, 4) for m in ("ab", ("x", "y"))], same_bytecode=True)
+def elif_chain_with_a_nested_if_before_a_shared_return(n, m):
+    if n is None:
+        result = '%s' % (m,)
+    elif n == 1:
+        result = '[%s]' % (m,)
+    elif n == 2:
+        if len(m) == 2:
+            result = '[%s [%s ...]]' % tuple(m)
+        else:
+            result = '[%s ...]' % (m,)
+    elif n == 3:
+        result = '...'
+    else:
+        result = ''
+    return result
+
+
+@case(*[(n, a, b) for n in ("", "x") for a in (0, 1) for b in (0, 1)], same_bytecode=True)
+def nested_if_in_an_arm_before_a_shared_return(basename, a, b):
+    """glob's _glob0: the outer arm's end (after an if with no else) jumps to the
+    return after the if, copied in its place after a NOP on the inner if's line."""
+    if basename:
+        if a:
+            return [basename]
+    else:
+        if b:
+            return [basename]
+    return []
+
+
+@case(([1, 2, 3], []), ([], []), same_bytecode=True)
+def conditions_folded_away_between_statements(items, log):
+    """imaplib (``if __debug__:``), _pyrepl (``if False:``): the folded condition
+    leaves a NOP on its line (3.10+), a ``pass`` of its own (dropped, the NOP was
+    lost)."""
+    total = len(items)
+    if __debug__:
+        if total > 2:
+            log.append(total)
+    if False:
+        log.append("never")
+    for x in items:
+        total += x
+    return total, log

@@ -671,3 +671,47 @@ def local_returned_after_a_try_around_a_try_with_an_else_clause(how):
         else:
             raise
     return log
+
+
+@case((2,), (0,), (None,), same_bytecode=True)
+def except_clauses_and_finally_body_under_one_try(x):
+    """runpy's _get_main_module_details: ``try: ... except ... finally:`` is a
+    try/except inside a try/finally under one ``try`` line (3.11+ keep one NOP
+    for it; written as two nested trys, the inner ``try`` line kept a second)."""
+    log = []
+    try:
+        r = 10 // x
+    except ZeroDivisionError:
+        r = -1
+    except TypeError:
+        return log
+    finally:
+        log.append("done")
+    return r, log
+
+
+@case((2,), (0,), same_bytecode=True)
+def try_except_nested_in_try_finally(x):
+    log = []
+    try:
+        try:
+            r = 10 // x
+        except ZeroDivisionError:
+            r = -1
+    finally:
+        log.append("done")
+    return r, log
+
+
+@case(("1", "0", int), ("x", "1", int), same_bytecode=True)
+def try_with_its_body_on_its_line(f, E, getboolean):
+    """tkinter's Misc._substitute, cgitb: ``try: stmt`` on one line has no NOP for
+    the try line (3.11+); written on two lines it got one."""
+    e = {}
+    try: e['focus'] = getboolean(f)
+    except (ValueError, TypeError): pass
+    try: e['send'] = getboolean(E)
+    except (ValueError, TypeError):
+        e['send'] = None
+    e['x'] = f
+    return e

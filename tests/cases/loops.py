@@ -500,3 +500,44 @@ def elif_chain_ending_in_a_raise_in_a_try_body_in_a_for(items, negative, flags):
         except KeyError as exc:
             out.append(str(exc))
     return out
+
+
+@case((3, [0, 0, 1]), (2, [0, 0, 0]), (0, []), same_bytecode=True)
+def break_before_a_short_return_after_the_loop(c, flags):
+    """logging.Logger.hasHandlers, getopt.getopt: 3.12+ put a NOP on the break's line
+    and a copy of the return after the loop in the break's place: a ``break`` (written
+    ``return rv`` in the loop, the NOP was lost)."""
+    rv = False
+    while c:
+        if flags[c - 1]:
+            rv = True
+            break
+        c -= 1
+    return rv
+
+
+@case((5, {1: 1, 3: 2}), (4, {}), (9, {0: 1}), same_bytecode=True)
+def return_in_a_loop_alike_the_return_after_it(base, deltas):
+    """encodings.punycode.insertion_sort: a ``return`` in the loop, the same code as
+    the return after the loop but with no NOP before it, is no ``break``."""
+    pos = 0
+    while pos < 10:
+        delta = deltas.get(pos)
+        if delta is None:
+            return base
+        pos += delta + 1
+        base += 1
+    return base
+
+
+@case(([[1], [], [2, 3]], []), ([], []), same_bytecode=True)
+def while_true_whose_first_statement_returns(sequences, result):
+    """functools._c3_merge, fileinput.FileInput.readline: ``while True:`` whose body
+    begins with ``if not c: return x``; the test that falls into the return is no
+    while test, and the return is one of the loop (written ``break`` and the
+    return after the loop)."""
+    while True:
+        sequences = [s for s in sequences if s]
+        if not sequences:
+            return result
+        result.append(sequences.pop().pop())

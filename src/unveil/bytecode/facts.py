@@ -153,6 +153,10 @@ TRY_RANGE_ENDS_IN_AN_INSTRUCTION = PY < (3, 11)
 #: (``return x if c else None``)
 RETURN_CONST_FUSED = PY >= (3, 12)
 
+#: 3.11+ keep the line of a ``try`` statement as a NOP before its body (the block-stack
+#: versions' SETUP_FINALLY held it): none where the body begins on that line (``try: x()``)
+TRY_LINE_KEPT_BY_A_NOP = PY >= (3, 11)
+
 #: the function's implicit ``return None`` is copied to the end of each branch that
 #: falls into it (3.10+): ``if c: x()`` ending a function compiles as ``if c: x(); return``
 RETURN_COPIED_INTO_BRANCHES = PY >= (3, 10)

@@ -20,7 +20,7 @@ from ..graph.cfg import Graph
 from ..structure import stackitems as si
 from ..structure.loops import _generators, rewrite_guarded_while
 from ..structure.stackitems import const, name, negate
-from ..structure.structurer import Structurer, last_return_in_else
+from ..structure.structurer import Structurer, _never_goes_on, last_return_in_else
 from ..syntax.astwalk import children, nodes, statement_lists
 from ..syntax.notes import Notes
 from . import generics
@@ -403,6 +403,8 @@ def _clean(notes, stmts, function=True):
     be copied into each; the body and clauses of a try with no finally body that ends
     the function end in such copies too.  (A module's or class's body, which has no
     ``return`` of its own, is left to :func:`without_copied_returns`.)"""
+    if function and stmts and isinstance(stmts[-1], ast.Return) and not _returns_none(stmts[-1]):
+        _else_from_jumped_returns(notes, stmts[:-1], stmts)
     if stmts and _returns_none(stmts[-1]) and not (
             function and facts.RETURN_COPIED_INTO_BRANCHES and stmts[-1] in notes.shared_return):
         stmts = stmts[:-1]
@@ -471,6 +473,49 @@ def _join_returned_arms(notes, body):
 
 def _returns_value(st):
     return isinstance(st, ast.Return) and st.value is not None
+
+
+def _else_from_jumped_returns(notes, run, owner):
+    """The statements ``run`` of the list ``owner`` run on to the function's final
+    ``return`` (``owner[-1]``): an ``if`` with no else among them whose arm ends in the
+    compiler's copy of that return in place of the jump to it (``jumped_return``)
+    ran on to it in the source, so the statements after it were its ``else``
+    (``if a: x = 1`` / ``elif b: ...`` then ``return x``); so in the arms of the
+    ``if`` that ends ``run``."""
+    final = ast.dump(owner[-1])
+    todo = [(run, owner)]
+    while todo:
+        run, owner = todo.pop()
+        for i, st in enumerate(run):
+            if isinstance(st, ast.If) and not st.orelse and st.body and st.body[-1] in notes.jumped_return \
+                    and ast.dump(st.body[-1]) == final:
+                rest = run[i + 1:]
+                del owner[owner.index(st) + 1:owner.index(st) + 1 + len(rest)]
+                own_line = notes.jumped_return.get(st.body.pop())
+                st.body = st.body or [ast.Pass()]
+                st.orelse = rest
+                if not own_line:
+                    _else_before_jump(st.body)
+                todo += [(st.body, st.body), (st.orelse, st.orelse)]
+                break
+        else:
+            if run and isinstance(run[-1], ast.If):
+                todo += [(run[-1].body, run[-1].body), (run[-1].orelse, run[-1].orelse)]
+
+
+def _else_before_jump(body):
+    """``body`` ran on to a jump whose NOP stayed on the line of the statement before
+    it (3.12+ keep it there only after a block's end): the statements after the last
+    ``if`` with no else whose arm never goes on were its else clause (``if b: return
+    x`` / ``else: r = 2``)."""
+    for i in range(len(body) - 2, -1, -1):
+        st = body[i]
+        if isinstance(st, ast.If) and not st.orelse and _never_goes_on(st.body):
+            st.orelse = body[i + 1:]
+            del body[i + 1:]
+            return
+        if not isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)):
+            return
 
 
 def _else_from_copied_return(notes, body):

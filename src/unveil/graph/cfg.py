@@ -211,8 +211,9 @@ class Graph:
         falls into: ``while True: ... if c: return x`` (a ``break`` to a return after the loop
         jumps there, or, when the return is copied in, runs the ``break``'s ``NOP``
         first, 3.10+)."""
-        if self.instrs[loop.header.end - 1].op in CONDITIONAL:
-            return False
+        last = self.instrs[loop.header.end - 1]
+        if last.op in CONDITIONAL and (last.target not in self.block_at or self.block_at[last.target] in exits):
+            return False   # a while test (an ``if`` first in the body falls into its return)
         return all(not s.succs and self.instrs[s.end - 1].op == "RETURN_VALUE"
                    and all(p in loop.body for p in s.preds)
                    and any(p.end == s.start and self.instrs[p.end - 1].op in CONDITIONAL for p in s.preds)

@@ -7,7 +7,7 @@ handled here but by :mod:`unveil.structure.structurer`, which drives a frame blo
 import ast
 
 from ..bytecode import facts
-from ..bytecode.opcodes import NO_NEXT
+from ..bytecode.opcodes import CONDITIONAL, NO_NEXT
 from ..dispatch import dispatch_table
 from ..errors import DecompilationError
 from ..syntax.astwalk import children, nodes, reads_name
@@ -196,6 +196,10 @@ class Frame:
             handler = HANDLERS.get(ins.op)
             if handler is None:
                 raise DecompilationError("no handler for %s in %s" % (ins.op, self.ctx.code.co_name))
+            if ins.after_nop and ins.nop_lines and self.line is None:
+                for line in _lone_nop_lines(self.ctx.instrs, ins):
+                    self.at_line = line
+                    self.put(ast.Pass())
             depth, self.at_line = len(self.stack), ins.line
             handler(self, ins)
             if self.line is None and len(self.stack) > depth:
@@ -648,7 +652,56 @@ def _return(f, ins):
                 f.notes.no_line_of_its_own.set(node)
             if len(sources) + (before.op not in NO_NEXT) > 1:
                 f.notes.shared_return.set(node)
+    copy = _jumped_copy(f.ctx.instrs, ins) if ins.line is not None and facts.RETURN_COPIED_INTO_BRANCHES else None
+    if copy is not None:
+        f.notes.jumped_return.set(node, bool(copy.nop_lines))
     f.emit(node)
+
+
+def _lone_nop_lines(instrs, ins):
+    """The lines of the NOPs right before ``ins``, which starts a statement, that are
+    statements of their own (3.11+ keep one for a line with no other instruction: a
+    ``pass``, ``if False:`` or ``if __debug__:`` folded away): between the line of the
+    instruction before and that of ``ins``, in straight code (not a try's first line,
+    under no handler before it, nor a loop's header)."""
+    i = ins.index
+    before = instrs[i - 1] if i else None
+    if before is None and ins.handler is not None or before is not None and (
+            before.op in NO_NEXT or before.handler != ins.handler or before.line is None):
+        return ()
+    if ins.op in NO_NEXT or ins.line is None or any(other.target == i and other.index >= i for other in instrs) \
+            or before is not None and before.op in CONDITIONAL and before.target == i:
+        return ()   # a loop's header (``while 1:``), the end of ``if c: pass``
+    for j in range(i, min(len(instrs), i + _COPIED_RETURN)):
+        if instrs[j].line != ins.line:
+            break
+        if instrs[j].op == "RETURN_VALUE":
+            return ()   # the copy of a return a jump went to (:func:`_jumped_copy`)
+    low = before.line if before is not None else -1
+    return sorted({line for line in ins.nop_lines if low < line < ins.line})
+
+
+def _jumped_copy(instrs, ret):
+    """Whether the ``return`` ending at ``ret`` is the compiler's copy of a short return
+    in place of a jump to it (the jump's line kept by a NOP before the copy, on the
+    copy's own line: another copy of the same code is elsewhere): the copy's first
+    instruction, or None."""
+    for j in range(ret.index - 1, max(-1, ret.index - _COPIED_RETURN), -1):
+        ins = instrs[j]
+        if ins.line != ret.line or ins.op in NO_NEXT:
+            return None
+        if ins.after_nop:
+            run = [i.same_op for i in instrs[j:ret.index + 1]]
+            n = len(run)
+            if any(k != j and all(same(other) for same, other in zip(run, instrs[k:k + n]))
+                   and len(instrs[k:k + n]) == n and instrs[k].line == ins.line
+                   for k in range(len(instrs))):
+                return ins
+            return None
+    return None
+
+
+_COPIED_RETURN = 6   # the most canonical instructions of a return the compiler copies (4 raw ones)
 
 
 @handles("RAISE_VARARGS")

@@ -741,6 +741,9 @@ def structure_match(s, head, frame, region):
         return after
     if default is not None and (marked or (default != stop and s.jump_kind(default, region) is None)):
         body, end = _body(s, default, False, base, region, stop)
+        if marked and body and isinstance(body[0], ast.Pass) \
+                and frame.notes.line.get(body[0]) == min(s.instrs[default].nop_lines, default=None):
+            del body[0]   # the NOP of the ``case _:`` line, not a ``pass`` of its own
         if end is not None:
             if end != stop:
                 raise DecompilationError("match: default case at %d does not end with the match" % default)

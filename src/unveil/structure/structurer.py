@@ -395,6 +395,13 @@ class Structurer:
                 self.jump_out("break", frame)
                 return None
             pos = drop
+        copy = self._nop_break_copy(pos, block, region)
+        if copy is not None:
+            # 3.12+ replace a ``break`` whose loop is followed by a short return by a
+            # NOP on the break's line and a copy of that return
+            frame.run(self.instrs[pos:copy])
+            self.jump_out("break", frame)
+            return None
         frame.run(self.instrs[pos:block.end])
         if last.op in EXITS:
             return None
@@ -412,6 +419,44 @@ class Structurer:
                 return drop
         return None
 
+    def _nop_break_copy(self, pos, block, region):
+        """Where in ``block`` (from ``pos``) a copy of the short return after the
+        innermost loop starts, right after a NOP of another line (the ``break``
+        the copy replaced), or None."""
+        loop = region.loop
+        last = self.instrs[block.end - 1]
+        if loop is None or loop.follow is None or last.op != "RETURN_VALUE":
+            return None
+        for start in range(max(pos, block.end - self._COPIED_RETURN), block.end):
+            ins = self.instrs[start]
+            if ins.after_nop \
+                    and start != loop.follow.start and same_code(self.instrs, start, loop.follow.start):
+                return start
+        return None
+
+    def _return_of_its_own(self, pos):
+        """Whether the straight code from ``pos`` returns, with no NOP of another line
+        before it: a ``return`` in the loop, not the copy of the return after the loop
+        that 3.12+ put in place of a ``break`` (after a NOP on the break's line, or
+        after the ``POP_EXCEPT`` ending the clause the break is in): a test falls into
+        it, or jumps reach it."""
+        ins = self.instrs[pos]
+        if ins.after_nop:
+            return False
+        before = self.instrs[pos - 1] if pos else None
+        if before is None or before.op not in CONDITIONAL and before.op not in NO_NEXT \
+                or before.line == ins.line:
+            return False   # (on the test's line: the copy of the implicit return a jump got)
+        for end in range(pos, min(len(self.instrs), pos + self._COPIED_RETURN)):
+            op = self.instrs[end].op
+            if op == "RETURN_VALUE":
+                return True
+            if op in NO_NEXT or op in CONDITIONAL:
+                return False
+        return False
+
+    _COPIED_RETURN = 6   # the most canonical instructions of a return the compiler copies (4 raw ones)
+
     def jump_kind(self, target, region):
         loop = region.loop
         if target == region.stop:
@@ -428,7 +473,8 @@ class Structurer:
                 return "continue"
             if loop.follow is not None and final == self.through_jumps(loop.follow.start):
                 return "break"
-            if loop.follow is not None and same_code(self.instrs, target, loop.follow.start):
+            if loop.follow is not None and same_code(self.instrs, target, loop.follow.start) \
+                    and not self._return_of_its_own(target):
                 return "break"   # a copy of the code after the loop (3.13: a clause's end)
         return None
 

@@ -164,12 +164,24 @@ def structure_try(s, block, handler, frame, region):
         # only if the finally body never completes: then nothing after it runs)
         elide.required = _completes(final)
     body, exit_ = _try_body(s, block, handler, body_blocks, frame, region, elide)
+    on_body_line = facts.TRY_LINE_KEPT_BY_A_NOP and not s.instrs[block.start].after_nop
     if kind == "finally":
-        frame.emit(ast.Try(body=body, handlers=[], orelse=[], finalbody=final or [ast.Pass()]))
-        return exit_
-    handlers = _clauses(hframe.out)
-    orelse, exit_ = _else_clause(s, exit_, _one(s, h_exits, "except clauses"), frame, region, hblock.start)
-    frame.emit(ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=[]))
+        inner = body[0] if len(body) == 1 else None
+        if isinstance(inner, ast.Try) and inner.handlers and not inner.finalbody \
+                and not _two_try_lines(s.instrs[block.start]):
+            # ``try: ... except ... finally:`` compiles as a try/except inside a
+            # try/finally, under one ``try`` line (3.11+: one NOP before the body)
+            inner.finalbody = final or [ast.Pass()]
+            frame.emit(inner)
+            return exit_
+        node = ast.Try(body=body, handlers=[], orelse=[], finalbody=final or [ast.Pass()])
+    else:
+        handlers = _clauses(hframe.out)
+        orelse, exit_ = _else_clause(s, exit_, _one(s, h_exits, "except clauses"), frame, region, hblock.start)
+        node = ast.Try(body=body, handlers=handlers, orelse=orelse, finalbody=[])
+    if on_body_line:
+        frame.notes.try_on_body_line.set(node)
+    frame.emit(node)
     return exit_
 
 
@@ -286,6 +298,13 @@ def _elide_star(s, pos, frame):
             and instrs[pos + 1].argval == instrs[pos + 2].argval:
         return pos + 3
     return pos
+
+
+def _two_try_lines(first):
+    """Whether the NOPs before a try body's first instruction ``first`` are on two lines:
+    a ``try`` statement first in the body of another (3.11+ keep each ``try`` line's NOP),
+    not one ``try`` with both except clauses and a finally body."""
+    return len(set(first.nop_lines)) >= 2
 
 
 def _try_body(s, block, handler, body_blocks, frame, region, elide):

@@ -69,6 +69,10 @@ class Notes:
         "constant_arm": "a ``return`` of a constant that 3.12+ compiled as LOAD_CONST and RETURN_VALUE, "
                         "not RETURN_CONST: an arm of a conditional expression returned "
                         "(``return x if c else None``)",
+        "try_on_body_line": "a ``try`` whose body begins on its line (``facts.TRY_LINE_KEPT_BY_A_NOP``: no "
+                            "NOP before the body): printed ``try: stmt`` where that body is one simple statement",
+        "jumped_return": "a ``return`` the compiler copied in place of a jump to it (3.12+: a NOP of the "
+                         "jump's line before it): the statement before it ran on to the return in the source",
         "shared_return": "a ``return None`` that several paths reach (3.10+ give the implicit return a copy "
                          "per path: this one is a ``return`` of the source)",
     }

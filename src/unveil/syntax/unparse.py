@@ -114,6 +114,10 @@ def _lookup(table, prefix, cls):
     raise ValueError("unparse: unsupported node type %s" % cls.__name__)
 
 
+_COMPOUND_STATEMENTS = {"If", "For", "AsyncFor", "While", "With", "AsyncWith", "Try", "TryStar", "Match",
+                        "FunctionDef", "AsyncFunctionDef", "ClassDef"}
+
+
 class _Unparser:
     def __init__(self):
         self.lines = []
@@ -122,6 +126,7 @@ class _Unparser:
         self.line_of = {}    # id(statement) -> its original line (a ``Notes.line`` table)
         self.name_line = {}  # id(name) -> the original line it was loaded or stored at
         self.filter_line = {}  # id(test) -> the original line of a comprehension filter on a line of its own
+        self.one_line_try = {}  # id(try) -> a try whose body began on its line
         self.at = None       # the original line the text line being printed stands for (None: the
         #                      first name of a statement or clause head sets it)
         self.breaks = []     # the original lines of the line breaks printed and not yet written
@@ -378,7 +383,8 @@ class _Unparser:
         self._s_With(n, "async with ")
 
     def _s_Try(self, n, star=""):
-        self.block("try", n.body)
+        if not (id(n) in self.one_line_try and self._on_one_line("try: ", n.body)):
+            self.block("try", n.body)
         for h in n.handlers:
             self.at = None
             t = "except" + star
@@ -391,6 +397,19 @@ class _Unparser:
             self.block("else", n.orelse)
         if n.finalbody:
             self.block("finally", n.finalbody)
+
+    def _on_one_line(self, head, body):
+        """Print ``head`` and ``body``, one simple statement, on one line, if it prints
+        on one; else print nothing and return False."""
+        if len(body) != 1 or body[0].__class__.__name__ in _COMPOUND_STATEMENTS:
+            return False
+        start = len(self.lines)
+        self.stmt(body[0])
+        if len(self.lines) != start + 1:
+            del self.lines[start:], self.origins[start:]
+            return False
+        self.lines[start] = self.indent + head + self.lines[start][len(self.indent):]
+        return True
 
     def _s_TryStar(self, n):
         self._s_Try(n, "*")
@@ -895,7 +914,7 @@ def set_elements(value):
     return sorted(value, key=key)
 
 
-def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lines=None):
+def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lines=None, one_line_trys=None):
     """``unparse`` of a module, and per line of the text the original line of the
     statement it prints (as ``lines``, a :class:`~unveil.syntax.notes.Fact`, has it) or None.
     With ``name_lines`` (the names' original lines, another such fact), an expression
@@ -904,7 +923,9 @@ def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lin
     With ``pinned`` (the original line the text's first line stands for: 1 for a whole
     module), each class statement is printed on its original line where the text before it
     is shorter.
-    With ``filter_lines`` (another such fact), a comprehension filter noted there starts a line."""
+    With ``filter_lines`` (another such fact), a comprehension filter noted there starts a line.
+    With ``one_line_trys`` (another such fact), a ``try`` noted there whose body is one
+    simple statement is printed on one line with it (``try: x = f()``)."""
     u = _Unparser()
     u.line_of = lines.values
     u.pinned = pinned
@@ -912,6 +933,8 @@ def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lin
         u.name_line = name_lines.values
     if filter_lines is not None:
         u.filter_line = filter_lines.values
+    if one_line_trys is not None:
+        u.one_line_try = one_line_trys.values
     u.stmt(module)
     return "\n".join(u.lines), u.origins
 
