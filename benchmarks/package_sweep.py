@@ -161,6 +161,9 @@ def main():
         return
     if not args.packages:
         ap.error("name at least one package")
+    options = [p for p in args.packages if p.startswith("-")]
+    if options:   # after "--" every word is a package name: options go before it
+        ap.error("%s after the package names: put options before '--'" % " ".join(options))
     sys.setrecursionlimit(10000)
     if args.pythons:
         reports = []
