@@ -715,3 +715,41 @@ def try_with_its_body_on_its_line(f, E, getboolean):
         e['send'] = None
     e['x'] = f
     return e
+
+
+@case(({}, "k"), ({"k": 1}, "k"), ({}, ""), ({}, None), same_bytecode=True)
+def try_else_with_an_if_that_returns_in_an_except_clause(d, key):
+    """jinja2's SandboxedEnvironment.getitem (3.10, 3.13): the else clause's if runs on
+    into the end of the enclosing except clause, laid out apart from the handler's (3.13:
+    its own ``POP_EXCEPT; JUMP``, 3.10: its own copy of the return after the try)."""
+    try:
+        return d[key]
+    except (KeyError, TypeError):
+        try:
+            name = key.upper()
+        except AttributeError:
+            pass
+        else:
+            if name:
+                return name
+    return repr(key)
+
+
+@case(({}, "k"), ({"k": 1}, "k"), ({}, ""), ({}, None), ({}, "upper"), same_bytecode=True)
+def try_else_holding_a_try_else_in_an_except_clause(d, key):
+    """The same with a second try/except/else in the else clause (jinja2's shape)."""
+    try:
+        return d[key]
+    except (KeyError, TypeError):
+        try:
+            name = key.upper()
+        except AttributeError:
+            pass
+        else:
+            try:
+                value = getattr(str, name.lower())
+            except AttributeError:
+                pass
+            else:
+                return value
+    return repr(key)

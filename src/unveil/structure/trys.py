@@ -410,7 +410,10 @@ def _else_clause(s, exit_, after, frame, region, handlers=None):
     end = s.seq(exit_, else_frame, region.child(stop=after, exits=else_exits))
     else_frame.flush_parallel()
     if end is None and else_exits and all(s.through_jumps(e) == s.through_jumps(after)
-                                          or same_target(s.instrs, e, after) for e in else_exits):
+                                          or same_target(s.instrs, e, after)
+                                          or same_target(s.instrs, past_clause_ends(s.instrs, e),
+                                                         past_clause_ends(s.instrs, after))
+                                          for e in else_exits):
         # the arms of an if ending the clause left the region past ``after``, a jump out
         # of an enclosing try's protected range, to where it leads: they rejoin (or
         # each went on to its copy of the return after an enclosing try, 3.10)
