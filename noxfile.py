@@ -8,7 +8,7 @@ and the prepare_debug tests (torch 2.13.0, the local CPU wheel) on Python 3.11;
 import nox
 
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "tests", "random", "torch"]
+nox.options.sessions = ["lint", "tests", "random", "mutation", "torch"]
 
 #: the pinned versions of everything tests install besides unveil (see the file)
 CONSTRAINTS = ("-c", ".ci/constraints.txt")
@@ -36,6 +36,15 @@ def random(session):
     """300 hypothesmith programs per version (benchmarks/test_random_slice.py), verdicts printed."""
     session.install("-e", ".[test]", "hypothesmith", *CONSTRAINTS)
     session.run("pytest", "-q", "-s", "benchmarks/test_random_slice.py", *session.posargs)
+
+
+@nox.session(python="3.11")
+def mutation(session):
+    """The case library can fail: benchmarks/mutation_check.py breaks the structurer four ways in
+    copies of src/ and checks that tests/test_cases.py passes on the unmutated copy and fails on each."""
+    session.install("-e", ".[test]", *CONSTRAINTS)
+    session.run("python", "benchmarks/mutation_check.py", "--python", "python", "--fast",
+                "--suite", "tests/test_cases.py", *session.posargs)
 
 
 @nox.session(python="3.11")

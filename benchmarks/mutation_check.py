@@ -1,10 +1,10 @@
 """Break the structurer on purpose and check that the unit suite goes red.
 
-    python benchmarks/mutation_check.py [--python PY] [--fast] [--only NAME ...] [-- PYTEST_ARGS]
+    python benchmarks/mutation_check.py [--python PY] [--fast] [--suite PATH ...] [--only NAME ...] [-- PYTEST_ARGS]
 
 Each mutation is one textual change to a copy of ``src/`` (in a temporary
 directory, with copies of ``tests/`` and ``benchmarks/``); the unit suite
-(``pytest tests``) then runs on the mutant.  The check passes (exit 0) only if
+(``pytest tests``, or the paths given with ``--suite``) then runs on the mutant.  The check passes (exit 0) only if
 the suite passes on the unmutated copy (the control) and fails under every
 mutation: a mutation the suite survives names a hole in the tests.  Pytest runs
 with ``PYTHONPATH`` set to the copy's ``src``, and the script asserts that the
@@ -13,7 +13,10 @@ mutant, not the installed unveil, is what the suite imported.
 ``--python`` is the interpreter (default: the ``tests-3.11`` nox session's, else
 this one; it needs pytest).  ``--fast`` stops each run at its first failure
 (``-x``): it shows that the suite goes red, not how red.  Run without it, the
-table gives the failed and passed counts per mutation.
+table gives the failed and passed counts per mutation.  CI's ``mutation`` nox
+session runs ``--fast --suite tests/test_cases.py`` (the case library alone);
+``tests/test_structuring.py`` checks that every mutation's text still occurs
+exactly once in ``src/``, so the script cannot go stale unnoticed.
 """
 import argparse
 import os
@@ -30,20 +33,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: must occur exactly once
 MUTATIONS = {
     "body-raises": (
-        "structure.py", "    def body(self):\n",
+        "structure/structurer.py", "    def body(self):\n",
         "    def body(self):\n        raise IndexError('mutation: the structurer crashes')\n",
         "Structurer.body raises IndexError: every code object is an internal error"),
     "body-refuses": (
-        "structure.py", "    def body(self):\n",
+        "structure/structurer.py", "    def body(self):\n",
         "    def body(self):\n        raise DecompilationError('mutation: nothing is structurable')\n",
         "Structurer.body refuses everything: every function that can be is lowered to the "
         "state machine, which behaves the same"),
     "if-negated": (
-        "structure.py", "    return ast.If(test=test, body=body or [ast.Pass()], orelse=orelse)\n",
+        "structure/structurer.py", "    return ast.If(test=test, body=body or [ast.Pass()], orelse=orelse)\n",
         "    return ast.If(test=negate(test), body=body or [ast.Pass()], orelse=orelse)\n",
         "an if/else written by the structurer tests the negated condition"),
     "de-morgan": (
-        "stackitems.py", "        op = ast.Or() if isinstance(test.op, ast.And) else ast.And()\n",
+        "structure/stackitems.py", "        op = ast.Or() if isinstance(test.op, ast.And) else ast.And()\n",
         "        op = test.op\n",
         "negating `a and b` gives `not a and not b` (De Morgan forgotten)"),
 }
@@ -76,7 +79,16 @@ def make_copy(where, mutation):
         f.write(text.replace(old, new))
 
 
-def run_suite(python, mutation, pytest_args):
+def mutation_text_counts():
+    """{mutation name: how many times its text occurs in its file under src/unveil}."""
+    counts = {}
+    for name, (filename, old, _, _) in MUTATIONS.items():
+        with open(os.path.join(ROOT, "src", "unveil", filename)) as f:
+            counts[name] = f.read().count(old)
+    return counts
+
+
+def run_suite(python, mutation, pytest_args, suite=("tests",)):
     """(pytest's exit status, its summary line, seconds, its output) for the unit suite
     on the mutant."""
     with tempfile.TemporaryDirectory(prefix="unveil-mutant-") as where:
@@ -87,7 +99,7 @@ def run_suite(python, mutation, pytest_args):
         if not found.startswith(where):
             raise SystemExit("the suite would import %s, not the mutant in %s" % (found, where))
         t0 = time.time()
-        proc = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--continue-on-collection-errors", "tests"] + pytest_args,
+        proc = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--continue-on-collection-errors"] + list(suite) + pytest_args,
                               cwd=where, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               universal_newlines=True)
         seconds = time.time() - t0
@@ -100,6 +112,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--python", default=default_python(), help="interpreter with pytest (default %(default)s)")
     parser.add_argument("--fast", action="store_true", help="stop each run at its first failure (-x)")
+    parser.add_argument("--suite", nargs="+", default=["tests"], metavar="PATH",
+                        help="the test paths run on each mutant (default: tests)")
     parser.add_argument("--only", nargs="*", choices=sorted(MUTATIONS), help="run only these mutations")
     parser.add_argument("pytest_args", nargs="*", help="after --: more pytest arguments")
     args = parser.parse_args(argv)
@@ -107,7 +121,7 @@ def main(argv=None):
     names = args.only or list(MUTATIONS)
     ok = True
     for name in [None] + names:
-        status, summary, seconds, output = run_suite(args.python, name, pytest_args)
+        status, summary, seconds, output = run_suite(args.python, name, pytest_args, args.suite)
         red = status != 0
         expected = red if name is not None else not red
         ok = ok and expected

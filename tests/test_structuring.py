@@ -3,6 +3,7 @@ so the case library's behaviour check alone would not notice them falling back.
 Whether a code object was lowered is read from ``Decompiled.lowered``, never from the
 text (the loop-free tree form of the state machine has no ``__state``)."""
 import ast
+import importlib.util
 import os
 import sys
 
@@ -220,3 +221,14 @@ def test_a_second_structuring_attempt_sees_the_loops_as_first_found():
     graph.reset_loops()
     again = graph.loops[header]
     assert again is not loop and again.follow is follow and not hasattr(again, "else_start")
+
+
+def test_every_mutation_of_the_mutation_check_still_applies():
+    """benchmarks/mutation_check.py (CI's mutation session) replaces a text in src/unveil; a
+    text that moved away would make it stop with an error instead of proving anything."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks",
+                        "mutation_check.py")
+    spec = importlib.util.spec_from_file_location("mutation_check", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.mutation_text_counts() == dict.fromkeys(module.MUTATIONS, 1)
