@@ -318,6 +318,45 @@ def test_an_explicit_return_ending_a_guard_stays():
     assert "        return" in body and "else:" not in source
 
 
+def _elif_assigning(x):
+    if x == 0:
+        y = "zero"
+    elif x == 1:
+        y = "one"
+    elif x < 0:
+        y = "negative"
+    else:
+        y = "many"
+    return y
+
+
+def _if_else_assigning(x):
+    if x:
+        y = x * 2
+    else:
+        y = -1
+    return y
+
+
+def _elif_without_else(x):
+    y = None
+    if x == 0:
+        y = "zero"
+    elif x == 1:
+        y = "one"
+    return y
+
+
+@pytest.mark.parametrize("fn, elses", [(_elif_assigning, 3), (_if_else_assigning, 1), (_elif_without_else, 1)])
+def test_arms_running_on_to_one_return_keep_their_else_and_the_return_is_written_once(fn, elses):
+    """3.12+ copy a short ``return y`` in place of each arm's jump to it, on the return's
+    line and with no NOP: the arms ran on to one return in the source (else every arm
+    read ``y = ...; return y`` and the chain fell apart into separate ifs)."""
+    source = _same(fn)
+    heads = [line.split()[0] for line in source.splitlines()[1:] if line.strip()]
+    assert heads.count("return") == 1 and heads.count("else:") + heads.count("elif") == elses, source
+
+
 def test_a_function_returning_values_keeps_return_none():
     assert "return None" in _same(_values)
 

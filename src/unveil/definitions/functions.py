@@ -488,7 +488,8 @@ def _else_from_jumped_returns(notes, run, owner):
         run, owner = todo.pop()
         for i, st in enumerate(run):
             if isinstance(st, ast.If) and not st.orelse and st.body and st.body[-1] in notes.jumped_return \
-                    and ast.dump(st.body[-1]) == final:
+                    and ast.dump(st.body[-1]) == final and (run[i + 1:] or notes.jumped_return.get(
+                        st.body[-1]) != "without a NOP"):   # (an arm running on has no jump to copy over)
                 rest = run[i + 1:]
                 del owner[owner.index(st) + 1:owner.index(st) + 1 + len(rest)]
                 own_line = notes.jumped_return.get(st.body.pop())

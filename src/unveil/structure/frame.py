@@ -654,7 +654,7 @@ def _return(f, ins):
                 f.notes.shared_return.set(node)
     copy = _jumped_copy(f.ctx.instrs, ins) if ins.line is not None and facts.RETURN_COPIED_INTO_BRANCHES else None
     if copy is not None:
-        f.notes.jumped_return.set(node, bool(copy.nop_lines))
+        f.notes.jumped_return.set(node, bool(copy.nop_lines) if copy.after_nop else "without a NOP")
     f.emit(node)
 
 
@@ -689,16 +689,23 @@ def _jumped_copy(instrs, ret):
     for j in range(ret.index - 1, max(-1, ret.index - _COPIED_RETURN), -1):
         ins = instrs[j]
         if ins.line != ret.line or ins.op in NO_NEXT:
-            return None
+            # 3.12+: no NOP where the jump shared the line of the statement run into the copy
+            ran_into = facts.RETURN_COPIED_ON_ITS_LINE and ins.line != ret.line and ins.line is not None \
+                and ins.op not in NO_NEXT and ins.target is None
+            return instrs[j + 1] if ran_into and _copied_elsewhere(instrs, j + 1, ret.index) else None
         if ins.after_nop:
-            run = [i.same_op for i in instrs[j:ret.index + 1]]
-            n = len(run)
-            if any(k != j and all(same(other) for same, other in zip(run, instrs[k:k + n]))
-                   and len(instrs[k:k + n]) == n and instrs[k].line == ins.line
-                   for k in range(len(instrs))):
-                return ins
-            return None
+            return ins if _copied_elsewhere(instrs, j, ret.index) else None
     return None
+
+
+def _copied_elsewhere(instrs, start, end):
+    """Whether the instructions from ``start`` to ``end`` (included) occur elsewhere too,
+    on the same line."""
+    run = [i.same_op for i in instrs[start:end + 1]]
+    n = len(run)
+    return any(k != start and len(instrs[k:k + n]) == n and instrs[k].line == instrs[start].line
+               and all(same(other) for same, other in zip(run, instrs[k:k + n]))
+               for k in range(len(instrs)))
 
 
 _COPIED_RETURN = 6   # the most canonical instructions of a return the compiler copies (4 raw ones)

@@ -72,7 +72,9 @@ class Notes:
         "try_on_body_line": "a ``try`` whose body begins on its line (``facts.TRY_LINE_KEPT_BY_A_NOP``: no "
                             "NOP before the body): printed ``try: stmt`` where that body is one simple statement",
         "jumped_return": "a ``return`` the compiler copied in place of a jump to it (3.12+: a NOP of the "
-                         "jump's line before it): the statement before it ran on to the return in the source",
+                         "jump's line before it, its value whether that line is one of its own; or "
+                         "\"without a NOP\", the jump being on the line of the statement before): the "
+                         "statement before it ran on to the return in the source",
         "shared_return": "a ``return None`` that several paths reach (3.10+ give the implicit return a copy "
                          "per path: this one is a ``return`` of the source)",
     }
