@@ -378,8 +378,8 @@ def test_function_targets(fake, sample):
     assert labels("cli_sample:Shape.unit") == ["cli_sample:Shape.unit"]
     assert labels("cli_sample:Shape.area") == ["cli_sample:Shape.area.fget"]
     assert len(labels("cli_sample:Shape")) == 5
-    [(_, code)] = cli.resolve_target("cli_sample:outer.<locals>.inner")
-    assert code.co_name == "inner"
+    [(_, found)] = cli.resolve_target("cli_sample:outer.<locals>.inner")
+    assert found.__code__.co_name == "inner" and found.parent.co_name == "outer"
 
 
 def test_file_target_lists_module_and_every_function(fake, sample):

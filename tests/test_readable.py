@@ -241,8 +241,14 @@ def test_defaults_set_by_hand_beyond_the_parameters_still_give_valid_source():
     new, result = rebuilt(f)
     assert new() == (2, 3) and result.source.startswith("def f(a=2, b=3):")
     g = lambda: 0                       # noqa: E731
-    g.__defaults__ = (1,)
-    assert unveil.decompile(g).startswith("def _unveil__lambda_():\n")
+    g.__defaults__ = (1,)               # no parameter to fill: a call sees none
+    assert unveil.decompile(g) == "lambda: 0\n"
+    h = lambda a, b=1: a + b            # noqa: E731
+    h.__defaults__ = (7, 8)             # replaced after creation: the lambda a call sees
+    source = unveil.decompile(h)
+    assert source == "lambda a=7, b=8: a + b\n"
+    assert eval(source)() == h() == 15
+    assert unveil.recompile(source, h.__code__).co_code == h.__code__.co_code
 
 
 def _cuts(it):
