@@ -262,9 +262,14 @@ def _type_alias_values(code):
 def is_def_of(function, code):
     """Whether ``function`` is what the def statement that compiled to ``code`` made."""
     own = getattr(function, "__code__", None)
-    return isinstance(own, types.CodeType) and (own is code or (
-        own.co_name == code.co_name and own.co_firstlineno == code.co_firstlineno
-        and own.co_filename == code.co_filename))
+    return isinstance(own, types.CodeType) and def_key(own) == def_key(code)
+
+
+def def_key(code):
+    """What tells a def statement's code from the others (a function made from it has
+    other code, equal to it): name, first line, file name (its last part: the loader's
+    code and the module's functions may name the file differently)."""
+    return code.co_name, code.co_firstlineno, os.path.basename(code.co_filename)
 
 
 _UNBOUND = object()
@@ -293,17 +298,23 @@ def shown_from_source(module, qualname, code, parent):
         and isinstance(made[0], (ast.FunctionDef, ast.AsyncFunctionDef)) else []
     decorated = "its decorator%s %s" % ("s" if len(decorators) > 1 else "", ", ".join("@" + d for d in decorators)) \
         if decorators else ""
-    function = python_function(bound) if bound is not _UNBOUND else None
     if bound is _UNBOUND:
+        owner = bound_at_import(module, qualname.rpartition(".")[0]) if "." in qualname else module
         what, why = "nothing", "the name is deleted, or the def statement did not run"
-    elif function is not None and function.__code__.co_filename == code.co_filename \
-            and function.__module__ == module.__name__:
-        what = "the function of the def at line %d" % function.__code__.co_firstlineno
-        why = "%s replaced it with that" % decorated if decorated else "another def or assignment of the name"
-    elif isinstance(bound, types.FunctionType):
-        what = "function %s.%s" % (bound.__module__, bound.__qualname__)
-        why = "%s replaced it with a wrapper that has no __wrapped__" % (decorated or "a decorator") \
-            if decorated else "an assignment of the name"
+        if isinstance(owner, type) and not _has_python_code(owner):
+            why = "a C implementation replaces class %s.%s" % (owner.__module__, owner.__qualname__)
+    elif isinstance(bound, types.FunctionType) or python_function(bound) is not None:
+        function = python_function(bound)
+        own = function.__code__
+        what = "function %s (%s line %d)" % (getattr(own, "co_qualname", function.__qualname__),
+                                              os.path.basename(own.co_filename), own.co_firstlineno)
+        if def_key(own)[::2] == def_key(code)[::2] and function.__qualname__ == qualname:
+            why = "a later def of the name binds it again" if own.co_firstlineno > line \
+                else "another def of the name binds it"
+        elif decorated:
+            why = "%s replaced it with a wrapper that has no __wrapped__" % decorated
+        else:
+            why = "an assignment of the name binds it to that"
     elif isinstance(bound, (types.BuiltinFunctionType, types.WrapperDescriptorType, types.MethodDescriptorType,
                             types.ClassMethodDescriptorType, types.BuiltinMethodType)) \
             or (isinstance(bound, type) and not _has_python_code(bound)):
@@ -313,7 +324,7 @@ def shown_from_source(module, qualname, code, parent):
         why = "a C implementation replaces it"
     else:
         kind = type(bound)
-        what = "a %s.%s object" % (kind.__module__, kind.__qualname__)
+        what = "%s %s.%s object" % ("an" if kind.__module__[:1] in "aeiou" else "a", kind.__module__, kind.__qualname__)
         why = "%s replaced the function with it" % decorated if decorated \
             else "an assignment or a C implementation replaces it"
     note = "bound at import to %s, not to the function its def at line %d makes (%s): that function is shown" \

@@ -513,8 +513,9 @@ def _module_items(module):
 
 def _with_source_defs(module, items):
     """``items`` and, each where its line puts it, the function of every def statement
-    in ``module``'s code that no item prints (see :func:`api.shown_from_source`); a
-    ``NotPrinted`` item of the same name gives way to it."""
+    in ``module``'s code that no item prints (see :func:`api.shown_from_source`).  An
+    item of the same name gives way to it where it is a ``NotPrinted`` or prints the
+    function of no def of that name (a decorator's wrapper without ``__wrapped__``)."""
     from unveil import api
     from unveil.errors import DecompilationError
 
@@ -522,15 +523,32 @@ def _with_source_defs(module, items):
         root = api._module_code(module)
     except DecompilationError:
         return items
-    printed = [getattr(obj, "obj", obj) for _, obj in items if not isinstance(obj, NotPrinted)]
-    for qualname, code, parent in api.source_defs(root):
-        if any(api.is_def_of(fn, code) for fn in printed):
+    defs = list(api.source_defs(root))
+    keys_of = {}
+    for qualname, code, _ in defs:
+        keys_of.setdefault(qualname, set()).add(api.def_key(code))
+    stale = set()      # labels whose item prints no def of its name, though the module has one
+    covered = set()
+    prefix = module.__name__ + ":"
+    for label, obj in items:
+        code = None if isinstance(obj, NotPrinted) else getattr(obj, "__code__", None)
+        if code is None:
             continue
-        label = "%s:%s" % (module.__name__, qualname)
+        own = keys_of.get(label[len(prefix):]) if label.startswith(prefix) else None
+        if own is not None and api.def_key(code) not in own:
+            stale.add(label)
+        else:
+            covered.add(api.def_key(code))
+    for qualname, code, parent in defs:
+        if api.def_key(code) in covered:
+            continue
+        label = prefix + qualname
         item = (label, api.shown_from_source(module, qualname, code, parent))
-        same = [i for i, (other, obj) in enumerate(items) if other == label and isinstance(obj, NotPrinted)]
+        same = [i for i, (other, obj) in enumerate(items)
+                if other == label and (isinstance(obj, NotPrinted) or other in stale)]
         if same:
             items[same[0]] = item
+            stale.discard(label)
             continue
         later = [i for i, (_, obj) in enumerate(items) if _line_in(obj, code.co_filename) > code.co_firstlineno]
         items.insert(later[0] if later else len(items), item)
