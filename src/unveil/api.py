@@ -65,7 +65,8 @@ class Found:
 
     ``name``: the name it is bound to (a lambda bound to a name is printed
     ``name = lambda ...``); ``parent``: for a code object found in other code, that
-    code (the ``def`` there gives its defaults and annotations); ``note``: what
+    code, or code around it (the ``def`` there, at any depth, gives its defaults and
+    annotations; a class body's ``class`` statement is found in it); ``note``: what
     the CLI says about it in a comment before it."""
 
     def __init__(self, obj, name=None, parent=None, note=None):
@@ -150,11 +151,11 @@ def _path_code(path, qualname):
     code = targets.load_file(path)
     if not qualname:
         return _Located(code)
-    for name, nested, parent in walk_code(code, "", parents=True):
+    for name, nested in walk_code(code, ""):
         if name == qualname:
             if is_class_body(nested):
                 return _Located(nested, root=code)
-            return _Located(nested, parent=parent)
+            return _Located(nested, parent=code)
     owner, _, name = qualname.rpartition(".")
     for nested, parent in _lambdas_named(code, owner, name):
         return _Located(nested, name=name, parent=parent)
@@ -180,9 +181,9 @@ def _lambdas_named(code, owner, name):
                     yield lam, scope
 
 
-#: parent code -> its decompiled tree, with ``def_codes`` (id of a def or lambda node -> its code)
-#: and ``defs`` (id of a code -> its def or lambda node); the last few, as a module's
-#: functions are decompiled one after another
+#: id of a parent code -> (that code, its decompiled tree, with ``def_codes`` (id of a def or
+#: lambda node -> its code) and ``defs`` (id of a code -> its def or lambda node), and the
+#: placeholders): the few last used, as a file's functions are decompiled one after another
 _MADE = {}
 _MADE_KEPT = 8
 
@@ -191,13 +192,15 @@ def _made_in(parent):
     """``(tree, names)``: ``parent`` decompiled, its tree given ``defs`` and ``def_codes``
     maps, and the bindings its placeholders stand for; None where it cannot be."""
     key = id(parent)
-    entry = _MADE.get(key)
+    entry = _MADE.pop(key, None)
     if entry is not None and entry[0] is parent:
+        _MADE[key] = entry          # the most recently used last: a module's code stays while its functions go by
         return entry[1]
     bindings = Bindings("__unveil_def_")
     try:
         tree = _tree(parent, None, bindings)
-    except (DecompilationError, RecursionError):
+    except (DecompilationError, RecursionError, IndexError, KeyError, AttributeError, TypeError, ValueError,
+            AssertionError):   # what decompile_code reports (a bug included): here, no def to take from it
         made = None
     else:
         tree.defs, tree.def_codes = {}, {}
@@ -215,32 +218,38 @@ def _made_in(parent):
 
 def _def_made(parent, code):
     """``(node, names)``: the ``def`` or ``lambda`` node that decompiling ``parent``
-    gives for ``code`` and the placeholders it may use, or None."""
+    gives for ``code`` (at any depth: a module's code, decompiled once, serves all its
+    functions) and the placeholders it may use, or None.  Where ``parent``'s text has
+    no such def (a part of it written as a state machine), the code whose constant
+    ``code`` is gives it."""
     made = _made_in(parent)
-    if made is None:
-        return None
-    tree, names = made
-    node = tree.defs.get(id(code))
-    return (node, names) if node is not None and tree.def_codes.get(id(node)) is code else None
+    if made is not None:
+        tree, names = made
+        node = tree.defs.get(id(code))
+        if node is not None and tree.def_codes.get(id(node)) is code:
+            return node, names
+    direct = next((outer for outer in _nested_codes(parent) if any(c is code for c in outer.co_consts)), None)
+    return _def_made(direct, code) if direct is not None and direct is not parent else None
 
 
 #: the code objects a function's source text compiles inline (not a ``def`` of their own)
 _INLINE_CODE = {"<lambda>", "<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
 
 
-def source_defs(code, prefix=""):
-    """``(qualname, def code, the code making it)`` for each ``def`` statement of the
+def source_defs(code, prefix="", root=None):
+    """``(qualname, def code, the module code)`` for each ``def`` statement of the
     module code ``code``, at module level and in classes (not inside functions)."""
+    root = root if root is not None else code
     aliases = _type_alias_values(code)
     for const in code.co_consts:
         if not isinstance(const, types.CodeType) or const in aliases:
             continue
         if is_class_body(const):
-            yield from source_defs(const, prefix + const.co_name + ".")
+            yield from source_defs(const, prefix + const.co_name + ".", root)
         elif const.co_name.startswith(_GENERIC_PARAMETERS):   # the def or class is made in it
-            yield from source_defs(const, prefix)
+            yield from source_defs(const, prefix, root)
         elif const.co_flags & inspect.CO_OPTIMIZED and const.co_name not in _INLINE_CODE:
-            yield prefix + const.co_name, const, code
+            yield prefix + const.co_name, const, root
 
 
 #: the name of the function 3.12+ make a generic def's or class's type parameters in (PEP 695)

@@ -7,8 +7,10 @@ TARGET is one of:
 * ``module:qualname`` -- one function, method or class (dotted qualname,
   ``outer.<locals>.inner`` reaches nested functions);
 * ``module`` -- every function and method defined in the module, each under
-  its name there (decorated ones unwrapped to the function they wrap); a
-  name not printed gets a comment saying why;
+  its name there (decorated ones unwrapped to the function they wrap), and
+  every def of its code whose name is bound to something else at import
+  (a decorator without functools.wraps, a C version), from its code, with a
+  comment saying why; a name not printed gets a comment saying why;
 * ``path/to/file.py`` -- compiled (not executed); its module code and every
   function in it, nested ones included (``file.py:qualname`` for one);
 * ``path/to/file.pyc`` -- its module code, written by this interpreter.
@@ -569,8 +571,8 @@ def _file_items(path, qualname):
 
     code = targets.load_file(path)
     if qualname:
-        chosen = [("%s:%s" % (path, name), api.Found(nested, parent=parent))
-                  for name, nested, parent in _walk_code(code, "", parents=True) if name == qualname]
+        chosen = [("%s:%s" % (path, name), api.Found(nested, parent=code))
+                  for name, nested in _walk_code(code, "") if name == qualname]
         if not chosen:
             owner, _, name = qualname.rpartition(".")
             chosen = [("%s:%s" % (path, qualname), api.Found(lam, name=name, parent=parent))
@@ -581,8 +583,8 @@ def _file_items(path, qualname):
     if path.endswith(".pyc"):
         return [(path, code)]
     items = [("%s:<module>" % path, code)]
-    items += [("%s:%s" % (path, name), api.Found(nested, parent=parent))
-              for name, nested, parent in _walk_code(code, "", parents=True)
+    items += [("%s:%s" % (path, name), api.Found(nested, parent=code))   # the file's code gives the defaults
+              for name, nested in _walk_code(code, "")
               if nested.co_flags & _CO_OPTIMIZED and nested.co_name not in _INLINE_CODE]
     return items
 
