@@ -338,3 +338,23 @@ def test_a_class_body_ending_in_an_if_keeps_its_shape():
     source = unveil.decompile(body)
     assert "else" not in source and "__static_attributes__" not in source
     assert source.count("def __new__") == 1
+
+
+def _lambda_over(n):
+    return lambda x, *a, y=1, **kw: x + n + y
+
+
+_generator = lambda: (yield 1)                                  # noqa: E731
+_filtered = lambda a, b=2: [i for i in range(b) if i > a]       # noqa: E731
+
+
+def test_a_lambda_function_is_its_lambda_expression_and_recompiles_to_the_same_code():
+    from tests.roundtrip import same_bytecode
+    for fn, text in [(_lambda_over(2), "def __enclosing_scope__():\n    n = None\n"
+                                       "    return lambda x, *a, y=1, **kw: x + n + y\n"),
+                     (_generator, "lambda: (yield 1)\n"),
+                     (_filtered, "lambda a, b=2: [i for i in range(b) if i > a]\n")]:
+        result = unveil.decompile_code(fn)
+        assert result.source == text
+        code = unveil.recompile(result.source, fn.__code__, lines=result.lines)
+        assert same_bytecode(code, fn.__code__) and code.co_firstlineno == fn.__code__.co_firstlineno
