@@ -47,7 +47,7 @@ def test_a_py_path_is_its_module_code(files):
 @pytest.mark.parametrize("which", [0, 1])
 def test_path_and_qualname_finds_a_function_or_class(files, which):
     path = files[which]
-    assert unveil.decompile(path + ":top").startswith("def top(x, y):")
+    assert unveil.decompile(path + ":top").startswith("def top(x, y=2):")   # from the module's code
     assert "def inner():" in unveil.decompile(path + ":Box.size")
     assert "return scale" in unveil.decompile(path + ":Box.size.<locals>.inner")
     assert unveil.decompile(path + ":Box").startswith('class Box:\n    """A box."""\n')
@@ -57,7 +57,7 @@ def test_cli_finds_a_function_in_a_pyc(files, capsys):
     _, pyc = files
     assert [label for label, _ in cli.resolve_target(pyc + ":top")] == [pyc + ":top"]
     assert cli.main(["decompile", pyc + ":Box.size"]) == 0
-    assert "def size(self, scale):" in capsys.readouterr().out
+    assert "def size(self, scale=3):" in capsys.readouterr().out
 
 
 def test_a_class_is_its_class_statement():
@@ -187,3 +187,46 @@ def test_a_recompiled_function_begins_on_its_original_first_line_unless_run_as_w
     text = unveil.decompile(code)
     assert unveil.recompile(text, code).co_firstlineno == 4
     assert unveil.recompile(text, code, as_written=True).co_firstlineno == 1
+
+
+def test_a_module_target_string_is_what_the_cli_takes():
+    assert unveil.decompile("json.decoder:JSONDecoder.decode") == unveil.decompile(json.decoder.JSONDecoder.decode)
+    assert unveil.decompile("json.decoder") == unveil.decompile(json.decoder)
+    assert unveil.decompile("json.decoder:JSONDecoder").startswith("class JSONDecoder(object):\n")
+    inner = unveil.decompile("unveil.examples:make_counter.<locals>.step")
+    assert inner.startswith("def __enclosing_scope__():") and "def step(" in inner
+
+
+@pytest.mark.parametrize("target, message", [
+    ("no_such_module_for_unveil", "no module named 'no_such_module_for_unveil'"),
+    ("json.decoder:Nope", "json.decoder:Nope: 'json.decoder' has no attribute 'Nope'"),
+    ("json:__name__", "json:__name__ is a str, not a Python function"),
+    ("builtins:len", "builtins:len is a built-in function: it has no bytecode"),
+    ("json:dumps.<locals>.x", "json:dumps.<locals>.x: no nested function 'dumps.<locals>.x'"),
+    (":f", "empty module name in ':f'"),
+])
+def test_a_bad_target_string_is_the_same_one_line_error_as_the_clis(capsys, target, message):
+    with pytest.raises(unveil.DecompilationError) as raised:
+        unveil.decompile(target)
+    assert str(raised.value) == message
+    assert cli.main(["decompile", target]) == 2
+    assert capsys.readouterr().err == "unveil: error: %s\n" % message
+
+
+def test_a_lambda_is_a_lambda_expression():
+    source = unveil.decompile(lambda x, y=3: x + y)
+    assert source == "lambda x, y=3: x + y\n"
+    assert eval(source)(2) == 5
+
+
+def test_a_file_function_gets_the_defaults_and_annotations_its_def_computes(tmp_path):
+    py = tmp_path / "api_defaults.py"
+    py.write_text("def plain(a, b=2, *, c=3, d: int = 4) -> int:\n    return a + b + c + d\n\n"
+                  "class K:\n    def m(self, q=(1, 2)) -> 'K':\n        def inner(z=q):\n            return z\n"
+                  "        return inner\n")
+    pyc = tmp_path / "api_defaults.pyc"
+    py_compile.compile(str(py), cfile=str(pyc), doraise=True)
+    for path in (str(py), str(pyc)):
+        assert unveil.decompile(path + ":plain").startswith("def plain(a, b=2, *, c=3, d: int = 4) -> int:\n")
+        assert unveil.decompile(path + ":K.m").startswith("def m(self, q=(1, 2)) -> 'K':\n")
+        assert "def inner(z=q):" in unveil.decompile(path + ":K.m.<locals>.inner")

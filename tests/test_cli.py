@@ -378,8 +378,8 @@ def test_function_targets(fake, sample):
     assert labels("cli_sample:Shape.unit") == ["cli_sample:Shape.unit"]
     assert labels("cli_sample:Shape.area") == ["cli_sample:Shape.area.fget"]
     assert len(labels("cli_sample:Shape")) == 5
-    [(_, code)] = cli.resolve_target("cli_sample:outer.<locals>.inner")
-    assert code.co_name == "inner"
+    [(_, found)] = cli.resolve_target("cli_sample:outer.<locals>.inner")
+    assert found.__code__.co_name == "inner" and found.parent.co_name == "outer"
 
 
 def test_file_target_lists_module_and_every_function(fake, sample):
@@ -494,3 +494,182 @@ def test_entry_point_error_exit_status():
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     assert done.returncode == 2
     assert done.stderr == "unveil: error: no module named 'no_such_module_for_unveil'\n"
+
+
+# --- every def of a module, under its own name ------------------------------------
+
+DECOS_SOURCE = textwrap.dedent('''
+    def nowraps(f):
+        def w(*a):
+            return f(*a)
+        return w
+
+
+    class Registry:
+        def __init__(self, f):
+            self.f = f
+
+        def __call__(self, *a):
+            return self.f(*a)
+''')
+
+USER_SOURCE = textwrap.dedent('''
+    from .decos import nowraps, Registry
+
+
+    @nowraps
+    def foo(x, y=1):
+        return x + y
+
+
+    @Registry
+    def bar(z):
+        return z * 2
+
+
+    def baz():
+        return 3
+
+
+    def plain(a, b=2, *, c=3, d: int = 4) -> int:
+        return a + b + c + d
+
+
+    class Holder:
+        @Registry
+        def method(self, k=5):
+            return k
+''')
+
+
+@pytest.fixture
+def decorated(tmp_path, monkeypatch):
+    """A package ``clipkg`` whose ``user`` module's functions a decorator of its ``decos``
+    module replaces without functools.wraps (a wrapper, an instance holding the function)."""
+    package = tmp_path / "clipkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "decos.py").write_text(DECOS_SOURCE)
+    (package / "user.py").write_text(USER_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield package / "user.py"
+    for name in ("clipkg.user", "clipkg.decos", "clipkg"):
+        sys.modules.pop(name, None)
+
+
+def test_a_module_prints_the_functions_another_modules_decorators_replaced(capsys, decorated):
+    status, out, err = run(capsys, "decompile", "clipkg.user")
+    assert (status, err) == (0, "")
+    assert [line for line in out.splitlines() if line.startswith("# clipkg")] == [
+        "# clipkg.user:foo", "# clipkg.user:bar", "# clipkg.user:baz", "# clipkg.user:plain",
+        "# clipkg.user:Holder.method"]
+    assert ("# clipkg.user:foo\n# bound at import to function nowraps.<locals>.w (decos.py line 3), not to the "
+            "function its def at line 5 makes (its decorator @nowraps replaced it with a wrapper that has no "
+            "__wrapped__): that function is shown\ndef foo(x, y=1):\n    return x + y\n") in out
+    assert ("# clipkg.user:bar\n# bound at import to a clipkg.decos.Registry object, not to the function its "
+            "def at line 10 makes (its decorator @Registry replaced the function with it): that function is "
+            "shown\ndef bar(z):\n") in out
+    assert "def method(self, k=5):" in out and compiles(out)
+    # the file form prints the same functions, with their defaults
+    status, file_out, _ = run(capsys, "decompile", str(decorated))
+    assert status == 0 and "def foo(x, y=1):" in file_out and "def method(self, k=5):" in file_out
+
+
+def test_a_function_target_a_decorator_replaced_is_its_def_in_the_api_too(capsys, decorated):
+    status, out, err = run(capsys, "decompile", "clipkg.user:foo")
+    assert (status, err) == (0, "")
+    assert out.startswith("# bound at import to function nowraps.<locals>.w (decos.py line 3)") \
+        and out.endswith("def foo(x, y=1):\n    return x + y\n")
+    assert unveil.decompile("clipkg.user:foo") == "def foo(x, y=1):\n    return x + y\n"
+    assert unveil.decompile("clipkg.user:Holder.method").startswith("def method(self, k=5):")
+
+
+def _defs_of(module):
+    from unveil import api
+    return [name for name, _, _ in api.source_defs(api.code_of(module))]
+
+
+@pytest.mark.parametrize("module", ["typing", "functools"])
+def test_a_stdlib_module_prints_or_explains_every_def(capsys, module):
+    status, out, err = run(capsys, "decompile", module)
+    assert status == 0
+    labels_out = {line[2:].split(": not printed")[0] for line in out.splitlines()
+                  if line.startswith("# %s:" % module)}
+    missing = [name for name in _defs_of(module) if "%s:%s" % (module, name) not in labels_out]
+    assert missing == []
+    if module == "typing" and "\ndef Optional(" in unveil.decompile(module):   # 3.9+: a decorated def
+        assert "# typing:Optional\n# bound at import to a typing._SpecialForm object" in out
+        assert "\ndef Optional(self, parameters):\n" in out
+    if module == "functools" and "\ndef reduce(" in unveil.decompile(module):
+        assert "# functools:reduce\n# bound at import to _functools.reduce (C code)" in out
+        assert "# functools:partial.__new__\n# bound at import to " in out
+        assert "# functools:cmp_to_key\n" in out and "\ndef cmp_to_key(mycmp):\n" in out
+
+
+LAMBDA_SOURCE = "square = lambda x: x * x  # noqa: E731\n"
+
+
+@pytest.fixture
+def lambdas(tmp_path, monkeypatch):
+    (tmp_path / "cli_lam.py").write_text(LAMBDA_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path / "cli_lam.py"
+    sys.modules.pop("cli_lam", None)
+
+
+def test_a_name_bound_to_a_lambda_is_printed_as_the_lambda(capsys, lambdas):
+    for target in ("cli_lam:square", "cli_lam", "%s:square" % lambdas):
+        status, out, err = run(capsys, "decompile", target)
+        assert (status, out, err) == (0, "square = lambda x: x * x\n", "")
+    assert unveil.decompile("cli_lam:square") == unveil.decompile("%s:square" % lambdas) \
+        == "square = lambda x: x * x\n"
+
+
+def test_a_file_function_keeps_its_defaults_and_annotations(capsys, decorated, tmp_path):
+    pyc = tmp_path / "user.pyc"
+    py_compile.compile(str(decorated), cfile=str(pyc), doraise=True)
+    for path in (decorated, pyc):
+        status, out, err = run(capsys, "decompile", "%s:plain" % path)
+        assert (status, err) == (0, "")
+        assert out == "def plain(a, b=2, *, c=3, d: int = 4) -> int:\n    return a + b + c + d\n"
+        assert unveil.decompile("%s:plain" % path) == out
+
+
+SAME_MODULE_SOURCE = textwrap.dedent('''
+    def deco(f):
+        def inner(*a):
+            return f(*a)
+        return inner
+
+
+    @deco
+    def g(x=1):
+        return x
+
+
+    def h():
+        return 1
+
+
+    def h(y=2):
+        return y
+''')
+
+
+def test_a_def_its_own_modules_decorator_or_a_later_def_replaced_is_printed_under_its_name(capsys, tmp_path,
+                                                                                         monkeypatch):
+    (tmp_path / "cli_same.py").write_text(SAME_MODULE_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        status, out, err = run(capsys, "decompile", "cli_same")
+    finally:
+        sys.modules.pop("cli_same", None)
+    assert (status, err) == (0, "")
+    assert [line for line in out.splitlines() if line.startswith("# cli_same")] == [
+        "# cli_same:deco", "# cli_same:g", "# cli_same:h", "# cli_same:h"]
+    assert ("# cli_same:g\n# bound at import to function deco.<locals>.inner (cli_same.py line 3), not to the "
+            "function its def at line 8 makes (its decorator @deco replaced it with a wrapper that has no "
+            "__wrapped__): that function is shown\ndef g(x=1):\n") in out
+    assert ("# cli_same:h\n# bound at import to function h (cli_same.py line 17), not to the function its def at "
+            "line 13 makes (a later def of the name binds it again): that function is shown\ndef h():\n") in out
+    assert "# cli_same:h\ndef h(y=2):\n" in out

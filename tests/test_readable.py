@@ -241,8 +241,14 @@ def test_defaults_set_by_hand_beyond_the_parameters_still_give_valid_source():
     new, result = rebuilt(f)
     assert new() == (2, 3) and result.source.startswith("def f(a=2, b=3):")
     g = lambda: 0                       # noqa: E731
-    g.__defaults__ = (1,)
-    assert unveil.decompile(g).startswith("def _unveil__lambda_():\n")
+    g.__defaults__ = (1,)               # no parameter to fill: a call sees none
+    assert unveil.decompile(g) == "lambda: 0\n"
+    h = lambda a, b=1: a + b            # noqa: E731
+    h.__defaults__ = (7, 8)             # replaced after creation: the lambda a call sees
+    source = unveil.decompile(h)
+    assert source == "lambda a=7, b=8: a + b\n"
+    assert eval(source)() == h() == 15
+    assert unveil.recompile(source, h.__code__).co_code == h.__code__.co_code
 
 
 def _cuts(it):
@@ -371,3 +377,23 @@ def test_a_class_body_ending_in_an_if_keeps_its_shape():
     source = unveil.decompile(body)
     assert "else" not in source and "__static_attributes__" not in source
     assert source.count("def __new__") == 1
+
+
+def _lambda_over(n):
+    return lambda x, *a, y=1, **kw: x + n + y
+
+
+_generator = lambda: (yield 1)                                  # noqa: E731
+_filtered = lambda a, b=2: [i for i in range(b) if i > a]       # noqa: E731
+
+
+def test_a_lambda_function_is_its_lambda_expression_and_recompiles_to_the_same_code():
+    from tests.roundtrip import same_bytecode
+    for fn, text in [(_lambda_over(2), "def __enclosing_scope__():\n    n = None\n"
+                                       "    return lambda x, *a, y=1, **kw: x + n + y\n"),
+                     (_generator, "lambda: (yield 1)\n"),
+                     (_filtered, "lambda a, b=2: [i for i in range(b) if i > a]\n")]:
+        result = unveil.decompile_code(fn)
+        assert result.source == text
+        code = unveil.recompile(result.source, fn.__code__, lines=result.lines)
+        assert same_bytecode(code, fn.__code__) and code.co_firstlineno == fn.__code__.co_firstlineno

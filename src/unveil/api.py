@@ -1,5 +1,7 @@
 """Public entry points: decompile a function, code object or .pyc; recompile the text."""
 import ast
+import copy
+import dis
 import functools
 import inspect
 import os
@@ -9,11 +11,14 @@ import types
 from .bytecode import facts
 from .bytecode.code_objects import class_qualname, first_text_line, is_class_body
 from .definitions.classes import annotated_assignments, class_body_statements, docstring_first
-from .definitions.functions import Bindings, FunctionContext, enclosing_scope, function_def, signature_values
+from .definitions.functions import Bindings, FunctionContext, enclosing_scope, function_def, lambda_expr, \
+    signature_values
+from . import targets
 from .errors import DecompilationError, InternalError
 from .structure import stackitems as si
 from .syntax.astwalk import nodes
 from .syntax.unparse import unparse_with_origins
+from .targets import walk_code  # noqa: F401  (unveil.api.walk_code, as before)
 
 
 class Decompiled:
@@ -55,82 +60,316 @@ def python_function(obj):
     return found
 
 
+class Found:
+    """A function or code object as a target names it.
+
+    ``name``: the name it is bound to (a lambda bound to a name is printed
+    ``name = lambda ...``); ``parent``: for a code object found in other code, that
+    code, or code around it (the ``def`` there, at any depth, gives its defaults and
+    annotations; a class body's ``class`` statement is found in it); ``note``: what
+    the CLI says about it in a comment before it."""
+
+    def __init__(self, obj, name=None, parent=None, note=None):
+        self.obj = obj
+        self.name = name
+        self.parent = parent
+        self.note = note
+
+    @property
+    def __code__(self):
+        return self.obj if isinstance(self.obj, types.CodeType) else python_function(self.obj).__code__
+
+
 def code_of(obj):
     """The code object behind a function, method, class, module, code object, or a
-    path: ``file.py`` or ``file.pyc`` (its module code), ``file.py:qualname`` or
-    ``file.pyc:qualname`` (a function or class body in it), as the CLI takes them."""
-    return _located(obj)[0]
+    target string as the CLI takes it: ``module``, ``module:qualname``, ``file.py``
+    or ``file.pyc`` (its module code), ``file.py:qualname`` or ``file.pyc:qualname``
+    (a function or class body in it)."""
+    return _located(obj).code
+
+
+class _Located:
+    """What :func:`decompile_code` decompiles: ``code``; ``root``, where it is a class
+    body found inside other code, the code it was found in; ``func``, the function
+    object (defaults, annotations); ``name``, ``parent``: as :class:`Found` says."""
+
+    def __init__(self, code, root=None, func=None, name=None, parent=None):
+        self.code, self.root, self.func, self.name, self.parent = code, root, func, name, parent
 
 
 def _located(obj):
-    """``(code, root)``: the code behind ``obj`` (see :func:`code_of`) and, where it is a
-    class body found inside other code, the code it was found in (else None)."""
     if isinstance(obj, types.CodeType):
-        return obj, None
+        return _Located(obj)
     if isinstance(obj, (str, os.PathLike)):
-        return _path_code(os.fspath(obj))
+        return _target(os.fspath(obj))
     if isinstance(obj, types.ModuleType):
-        return _module_code(obj), None
+        return _Located(_module_code(obj))
     if isinstance(obj, type):
-        return _class_code(obj)
+        return _Located(*_class_code(obj))
+    if isinstance(obj, Found):
+        if isinstance(obj.obj, types.CodeType):
+            root = obj.parent if is_class_body(obj.obj) and obj.parent is not None else None
+            return _Located(obj.obj, root, name=obj.name, parent=obj.parent)
+        located = _located(obj.obj)
+        located.name = obj.name
+        return located
     func = python_function(obj)
     code = getattr(func, "__code__", None)
     if not isinstance(code, types.CodeType):
         raise DecompilationError("cannot decompile %r: not a function, code object or .pyc path"
                                  % (obj,))
-    return code, None
+    return _Located(code, func=func)
 
 
-def _path_code(path):
-    """``(code, root)`` of ``file.py``, ``file.pyc``, or of ``qualname`` in
-    ``file:qualname`` (root: the file's code, where qualname names a class)."""
-    qualname = ""
-    if not os.path.exists(path):
-        head, sep, tail = path.rpartition(":")
-        if sep and os.path.isfile(head):
-            path, qualname = head, tail
-    if path.endswith(".pyc"):
-        from .pyc import load_pyc
-        code = load_pyc(path)
-    else:
-        code = _compile_file(path)
+def _target(target):
+    """What a target string names (see :mod:`.targets`)."""
+    where, qualname, is_file = targets.split(target)
+    if is_file:
+        return _path_code(where, qualname)
+    module = targets.import_module(where)
     if not qualname:
-        return code, None
+        return _Located(_module_code(module))
+    obj, parent = targets.lookup(module, qualname, target)
+    shown = shown_defs(module, qualname, obj)
+    if shown:
+        return _located(shown[0])
+    if isinstance(obj, property) and obj.fget is not None:
+        obj = obj.fget
+    if isinstance(obj, types.CodeType):
+        return _located(Found(obj, parent=parent))
+    if isinstance(obj, types.ModuleType):
+        return _Located(_module_code(obj))
+    if not isinstance(obj, type) and python_function(obj) is None:
+        raise targets.not_a_function(target, obj)
+    return _located(Found(obj, name=qualname.rpartition(".")[2]))
+
+
+def _path_code(path, qualname):
+    """The module code of ``file.py`` or ``file.pyc``, or of ``qualname`` in it: a
+    function or class (the file's code is the ``root`` of a class body and the
+    ``parent`` of a function), or a name a lambda is bound to."""
+    code = targets.load_file(path)
+    if not qualname:
+        return _Located(code)
     for name, nested in walk_code(code, ""):
         if name == qualname:
-            return nested, (code if is_class_body(nested) else None)
-    raise DecompilationError("%s has no function or class %r" % (path, qualname))
+            if is_class_body(nested):
+                return _Located(nested, root=code)
+            return _Located(nested, parent=code)
+    owner, _, name = qualname.rpartition(".")
+    for nested, parent in _lambdas_named(code, owner, name):
+        return _Located(nested, name=name, parent=parent)
+    raise targets.TargetError("%s has no function or class %r" % (path, qualname))
 
 
-def _compile_file(path):
-    """The module code of a source file, compiled (not run)."""
-    if os.path.isdir(path):
-        raise DecompilationError("%s is a directory, not a .py or .pyc file" % path)
+def _lambdas_named(code, owner, name):
+    """(lambda code, the code making it) for each ``name = lambda ...`` in the class or
+    function ``owner`` (dotted; '' for the module) of the module code ``code``."""
+    scopes = [code] if not owner else [c for n, c in walk_code(code, "") if n == owner]
+    for scope in scopes:
+        if not any(isinstance(c, types.CodeType) and c.co_name == "<lambda>" for c in scope.co_consts):
+            continue
+        made = _made_in(scope)
+        if made is None:
+            continue
+        tree, _ = made
+        for node in tree.body if isinstance(tree, ast.Module) else []:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda) \
+                    and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                lam = tree.def_codes.get(id(node.value))
+                if lam is not None:
+                    yield lam, scope
+
+
+#: id of a parent code -> (that code, its decompiled tree, with ``def_codes`` (id of a def or
+#: lambda node -> its code) and ``defs`` (id of a code -> its def or lambda node), and the
+#: placeholders): the few last used, as a file's functions are decompiled one after another
+_MADE = {}
+_MADE_KEPT = 8
+
+
+def _made_in(parent):
+    """``(tree, names)``: ``parent`` decompiled, its tree given ``defs`` and ``def_codes``
+    maps, and the bindings its placeholders stand for; None where it cannot be."""
+    key = id(parent)
+    entry = _MADE.pop(key, None)
+    if entry is not None and entry[0] is parent:
+        _MADE[key] = entry          # the most recently used last: a module's code stays while its functions go by
+        return entry[1]
+    bindings = Bindings("__unveil_def_")
     try:
-        with open(path, "rb") as f:
-            source = f.read()
-    except FileNotFoundError:
-        raise DecompilationError("no such file: %s" % path) from None
-    except OSError as exc:
-        raise DecompilationError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
-    try:
-        return compile(source, path, "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        raise DecompilationError("cannot compile %s: %s (line %s)" % (path, exc.msg, exc.lineno)) from None
-    except ValueError as exc:  # null bytes in the source
-        raise DecompilationError("cannot compile %s: %s" % (path, exc)) from None
+        tree = _tree(parent, None, bindings)
+    except (DecompilationError, RecursionError, IndexError, KeyError, AttributeError, TypeError, ValueError,
+            AssertionError):   # what decompile_code reports (a bug included): here, no def to take from it
+        made = None
+    else:
+        tree.defs, tree.def_codes = {}, {}
+        for node in nodes(tree):
+            code = bindings.notes.def_code.get(node)
+            if code is not None:
+                tree.defs.setdefault(id(code), node)
+                tree.def_codes[id(node)] = code
+        made = (tree, bindings.names)
+    while len(_MADE) >= _MADE_KEPT:
+        del _MADE[next(iter(_MADE))]
+    _MADE[key] = (parent, made)
+    return made
 
 
-def walk_code(code, prefix):
-    """(qualified name, code) for every code object nested in ``code``'s constants, in
-    order, nested ones after their parent (``outer.<locals>.inner``, ``C.method``)."""
+def _def_made(parent, code):
+    """``(node, names)``: the ``def`` or ``lambda`` node that decompiling ``parent``
+    gives for ``code`` (at any depth: a module's code, decompiled once, serves all its
+    functions) and the placeholders it may use, or None.  Where ``parent``'s text has
+    no such def (a part of it written as a state machine), the code whose constant
+    ``code`` is gives it."""
+    made = _made_in(parent)
+    if made is not None:
+        tree, names = made
+        node = tree.defs.get(id(code))
+        if node is not None and tree.def_codes.get(id(node)) is code:
+            return node, names
+    direct = next((outer for outer in _nested_codes(parent) if any(c is code for c in outer.co_consts)), None)
+    return _def_made(direct, code) if direct is not None and direct is not parent else None
+
+
+#: the code objects a function's source text compiles inline (not a ``def`` of their own)
+_INLINE_CODE = {"<lambda>", "<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
+
+
+def source_defs(code, prefix="", root=None):
+    """``(qualname, def code, the module code)`` for each ``def`` statement of the
+    module code ``code``, at module level and in classes (not inside functions)."""
+    root = root if root is not None else code
+    aliases = _type_alias_values(code)
     for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            name = getattr(const, "co_qualname", None) or prefix + const.co_name
-            yield name, const
-            inner = prefix + const.co_name
-            inner += ".<locals>." if const.co_flags & inspect.CO_OPTIMIZED else "."
-            yield from walk_code(const, inner)
+        if not isinstance(const, types.CodeType) or const in aliases:
+            continue
+        if is_class_body(const):
+            yield from source_defs(const, prefix + const.co_name + ".", root)
+        elif const.co_name.startswith(_GENERIC_PARAMETERS):   # the def or class is made in it
+            yield from source_defs(const, prefix, root)
+        elif const.co_flags & inspect.CO_OPTIMIZED and const.co_name not in _INLINE_CODE:
+            yield prefix + const.co_name, const, root
+
+
+#: the name of the function 3.12+ make a generic def's or class's type parameters in (PEP 695)
+_GENERIC_PARAMETERS = "<generic parameters of "
+
+
+def _type_alias_values(code):
+    """The code objects ``code`` makes the lazy value of a ``type X = ...`` statement
+    with (3.12+): functions named after the alias, but no def statement's."""
+    found, loaded = [], []
+    for ins in dis.get_instructions(code):
+        if ins.opname == "LOAD_CONST" and isinstance(ins.argval, types.CodeType):
+            loaded.append(ins.argval)
+        elif ins.opname == "CALL_INTRINSIC_1" and "TYPEALIAS" in ins.argrepr and loaded:
+            found.append(loaded[-1])
+    return found
+
+
+def is_def_of(function, code):
+    """Whether ``function`` is what the def statement that compiled to ``code`` made."""
+    own = getattr(function, "__code__", None)
+    return isinstance(own, types.CodeType) and def_key(own) == def_key(code)
+
+
+def def_key(code):
+    """What tells a def statement's code from the others (a function made from it has
+    other code, equal to it): name, first line, file name (its last part: the loader's
+    code and the module's functions may name the file differently)."""
+    return code.co_name, code.co_firstlineno, os.path.basename(code.co_filename)
+
+
+_UNBOUND = object()
+
+
+def bound_at_import(module, qualname):
+    """What ``module`` binds the dotted ``qualname`` to (looked up in the namespaces
+    themselves, no descriptor run), or ``_UNBOUND``."""
+    obj = module
+    for part in qualname.split("."):
+        namespace = getattr(obj, "__dict__", None)
+        if namespace is None or part not in namespace:
+            return _UNBOUND
+        obj = namespace[part]
+    return obj
+
+
+def shown_from_source(module, qualname, code, parent):
+    """A :class:`Found` for the function the def statement ``code`` (``qualname`` in
+    ``module``'s code, made in ``parent``) compiles to, shown because ``module``
+    binds ``qualname`` to something else at import; its note says to what and why."""
+    bound = bound_at_import(module, qualname)
+    line = code.co_firstlineno
+    made = _def_made(parent, code)
+    decorators = [_dotted(d) for d in made[0].decorator_list] if made is not None \
+        and isinstance(made[0], (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+    decorated = "its decorator%s %s" % ("s" if len(decorators) > 1 else "", ", ".join("@" + d for d in decorators)) \
+        if decorators else ""
+    if bound is _UNBOUND:
+        owner = bound_at_import(module, qualname.rpartition(".")[0]) if "." in qualname else module
+        what, why = "nothing", "the name is deleted, or the def statement did not run"
+        if isinstance(owner, type) and not _has_python_code(owner):
+            why = "a C implementation replaces class %s.%s" % (owner.__module__, owner.__qualname__)
+    elif isinstance(bound, types.FunctionType) or python_function(bound) is not None:
+        function = python_function(bound)
+        own = function.__code__
+        what = "function %s (%s line %d)" % (getattr(own, "co_qualname", function.__qualname__),
+                                              os.path.basename(own.co_filename), own.co_firstlineno)
+        if def_key(own)[::2] == def_key(code)[::2] and function.__qualname__ == qualname:
+            why = "a later def of the name binds it again" if own.co_firstlineno > line \
+                else "another def of the name binds it"
+        elif decorated:
+            why = "%s replaced it with a wrapper that has no __wrapped__" % decorated
+        else:
+            why = "an assignment of the name binds it to that"
+    elif isinstance(bound, (types.BuiltinFunctionType, types.WrapperDescriptorType, types.MethodDescriptorType,
+                            types.ClassMethodDescriptorType, types.BuiltinMethodType)) \
+            or (isinstance(bound, type) and not _has_python_code(bound)):
+        named = getattr(bound, "__qualname__", None) or type(bound).__name__
+        owner = getattr(bound, "__module__", None)
+        what = "%s (C code)" % ("%s.%s" % (owner, named) if isinstance(owner, str) else named)
+        why = "a C implementation replaces it"
+    else:
+        kind = type(bound)
+        what = "%s %s.%s object" % ("an" if kind.__module__[:1] in "aeiou" else "a", kind.__module__, kind.__qualname__)
+        why = "%s replaced the function with it" % decorated if decorated \
+            else "an assignment or a C implementation replaces it"
+    note = "bound at import to %s, not to the function its def at line %d makes (%s): that function is shown" \
+        % (what, line, why)
+    return Found(code, name=qualname.rpartition(".")[2], parent=parent, note=note)
+
+
+def shown_defs(module, qualname, obj):
+    """:func:`shown_from_source` for each def statement of ``qualname`` in ``module``'s
+    code, where ``obj`` (what ``module`` binds it to) is the function of none of them
+    (a decorator without ``functools.wraps``, a C implementation); else []."""
+    if "<locals>" in qualname:
+        return []
+    functions = [python_function(fn) for fn in (
+        (obj.fget, obj.fset, obj.fdel) if isinstance(obj, property) else (obj,))]
+    try:
+        root = _module_code(module)
+    except DecompilationError:
+        return []
+    defs = [(code, parent) for name, code, parent in source_defs(root) if name == qualname]
+    if not defs or any(is_def_of(fn, code) for fn in functions for code, _ in defs):
+        return []
+    return [shown_from_source(module, qualname, code, parent) for code, parent in defs]
+
+
+def _has_python_code(cls):
+    return any(isinstance(v, types.FunctionType) for v in vars(cls).values())
+
+
+def _dotted(node):
+    """A decorator as its source names it: ``name``, ``a.b``, ``a.b(...)``."""
+    if isinstance(node, ast.Call):
+        return _dotted(node.func) + "(...)"
+    if isinstance(node, ast.Attribute):
+        return _dotted(node.value) + "." + node.attr
+    return node.id if isinstance(node, ast.Name) else "..."
 
 
 def _module_code(module):
@@ -144,7 +383,7 @@ def _module_code(module):
         raise DecompilationError("cannot get the code of module %s: %s" % (module.__name__, exc)) from None
     path = getattr(module, "__file__", None)
     if code is None and isinstance(path, str) and path.endswith(".py"):
-        code = _compile_file(path)
+        code = targets.compile_file(path)
     if not isinstance(code, types.CodeType):
         raise DecompilationError("module %s has no Python code (built-in, extension or namespace)"
                                  % module.__name__)
@@ -174,11 +413,11 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
     a class body's code object alone gives the statements inside the ``class``.
     Objects with no literal form in the code's constants are named
     ``<bindings_prefix><type>_<n>`` in the source (``Decompiled.bindings``)."""
-    code, root = _located(obj)
-    func = None if isinstance(obj, (types.CodeType, str, os.PathLike)) else python_function(obj)
+    loc = _located(obj)
+    code, root = loc.code, loc.root
     bindings = Bindings(bindings_prefix)
     try:
-        tree = _class_statement(root, code, bindings) if root is not None else _tree(code, func, bindings)
+        tree = _class_statement(root, code, bindings) if root is not None else _tree(code, loc.func, bindings, loc)
         pinned = first_text_line(code) if facts.CLASS_BODY_STORES_ITS_LINE and root is None else None
         source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, pinned,
                                              bindings.notes.filter_line, bindings.notes.try_on_body_line)
@@ -197,19 +436,31 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
     return Decompiled(source + "\n", names, lines, lowered)
 
 
-def _tree(code, func, bindings):
-    """The ``ast.Module`` of ``code``: a function's ``def``, or the statements of a
-    module or class body."""
+def _tree(code, func, bindings, loc=None):
+    """The ``ast.Module`` of ``code``: a function's ``def`` (a lambda function's
+    ``lambda``, bound to its name where ``loc`` knows one), or the statements of a
+    module or class body.  Without the function object, the defaults and annotations
+    are those the def in ``loc.parent`` (the code around it) is decompiled with."""
     if code.co_flags & inspect.CO_NEWLOCALS:
         fn = si.Function(code)
         fn.ctx = FunctionContext(code, bindings)
         fn.decorators = []
         if func is not None and func.__code__ is code:
             signature_values(fn, func, bindings)
-        node = function_def(fn, bindings=bindings)
-        bindings.notes.line.set(node, code.co_firstlineno)
-        if node.name != code.co_name or not code.co_name.isidentifier():
-            node.name = FunctionContext(code).identifier(code.co_name)
+        made = _def_made(loc.parent, code) if loc is not None and loc.parent is not None and func is None \
+            else None
+        if made is not None:
+            bindings.names.update(made[1])
+        named = loc is not None and (func is not None or loc.name is not None or loc.parent is not None)
+        node = _lambda_statement(fn, loc.name, made, bindings) \
+            if named and code.co_name == "<lambda>" else None
+        if node is None:
+            node = function_def(fn, bindings=bindings)
+            if made is not None and isinstance(made[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                node.args, node.returns = copy.deepcopy(made[0].args), copy.deepcopy(made[0].returns)
+            bindings.notes.line.set(node, code.co_firstlineno)
+            if node.name != code.co_name or not code.co_name.isidentifier():
+                node.name = FunctionContext(code).identifier(code.co_name)
         if code.co_freevars:
             node = enclosing_scope(node, code.co_freevars)
         return ast.Module(body=[node], type_ignores=[])
@@ -220,6 +471,21 @@ def _tree(code, func, bindings):
     body = class_body_statements(bindings.notes, code, stmts) if is_class_body(code) \
         else docstring_first(bindings.notes, annotated_assignments(stmts, code))
     return ast.Module(body=body or [ast.Pass()], type_ignores=[])
+
+
+def _lambda_statement(fn, name, made, bindings):
+    """``name = lambda ...`` (or the bare ``lambda ...`` expression) for the lambda
+    function ``fn``, or None where its body is no expression (a ``def`` then)."""
+    try:
+        expr = lambda_expr(fn)
+    except DecompilationError:
+        return None
+    if made is not None and isinstance(made[0], ast.Lambda):
+        expr.args = copy.deepcopy(made[0].args)
+    node = ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=expr, type_comment=None) \
+        if name is not None and name.isidentifier() else ast.Expr(value=expr)
+    bindings.notes.line.set(node, fn.code.co_firstlineno)
+    return node
 
 
 def _class_statement(root, body, bindings):
@@ -244,6 +510,7 @@ def _nested_codes(code):
 
 def decompile(obj):
     """Python source equivalent to ``obj``: a function, method, class (its ``class``
-    statement), module, code object, or a ``.py`` / ``.pyc`` path (its module
-    code; ``path:qualname`` for a function or class in it)."""
+    statement), module, code object, or a target string as ``unveil decompile``
+    takes it (``module``, ``module:qualname``, ``file.py``, ``file.pyc``, their
+    ``:qualname``); a lambda function comes out as its ``lambda`` expression."""
     return decompile_code(obj).source

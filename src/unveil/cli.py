@@ -7,8 +7,10 @@ TARGET is one of:
 * ``module:qualname`` -- one function, method or class (dotted qualname,
   ``outer.<locals>.inner`` reaches nested functions);
 * ``module`` -- every function and method defined in the module, each under
-  its name there (decorated ones unwrapped to the function they wrap); a
-  name not printed gets a comment saying why;
+  its name there (decorated ones unwrapped to the function they wrap), and
+  every def of its code whose name is bound to something else at import
+  (a decorator without functools.wraps, a C version), from its code, with a
+  comment saying why; a name not printed gets a comment saying why;
 * ``path/to/file.py`` -- compiled (not executed); its module code and every
   function in it, nested ones included (``file.py:qualname`` for one);
 * ``path/to/file.pyc`` -- its module code, written by this interpreter.
@@ -17,7 +19,6 @@ Errors print one line ``unveil: error: ...`` to stderr and exit with status 2.
 """
 import argparse
 import functools
-import importlib
 import os
 import sys
 import types
@@ -338,6 +339,9 @@ def _print_decompiled(items, debug=False, always_label=False):
             source = "# " + " ".join(reason.splitlines()) + "\n"
         if labelled:
             sys.stdout.write("%s# %s\n" % ("\n" if index else "", label))
+        note = getattr(obj, "note", None)
+        if note:
+            sys.stdout.write("# %s\n" % " ".join(note.splitlines()))
         sys.stdout.write(source if source.endswith("\n") else source + "\n")
     sys.stdout.flush()
     if not_printed:
@@ -353,70 +357,33 @@ def _print_decompiled(items, debug=False, always_label=False):
 
 def resolve_target(target):
     """The (label, object) pairs to decompile for a TARGET string."""
-    where, sep, qualname = target.rpartition(":")
-    if not sep:
-        where, qualname = target, ""
-    if _looks_like_file(where):
+    from unveil.errors import DecompilationError
+    try:
+        return _resolve(target)
+    except DecompilationError as exc:       # targets.TargetError, a broken .pyc
+        raise CliError(str(exc)) from None
+
+
+def _resolve(target):
+    from unveil import api, targets
+
+    where, qualname, is_file = targets.split(target)
+    if is_file:
         return _file_items(where, qualname)
-    if not where:
-        raise CliError("empty module name in %r" % target)
-    module = _import(where)
+    module = targets.import_module(where)
     if not qualname:
         return _module_items(module)
-    obj = _lookup(module, qualname, target)
-    items = _object_items("%s:%s" % (where, qualname), obj)
+    obj, parent = targets.lookup(module, qualname, target)
+    label = "%s:%s" % (where, qualname)
+    if isinstance(obj, types.CodeType):
+        return [(label, api.Found(obj, parent=parent))]
+    shown = api.shown_defs(module, qualname, obj)
+    if shown:
+        return [(label, found) for found in shown]
+    items = _object_items(label, obj)
     if not items:
         raise CliError("%s has no functions to decompile" % target)
     return items
-
-
-def _looks_like_file(name):
-    return (name.endswith((".py", ".pyc", ".pyw")) or os.sep in name
-            or (os.altsep or os.sep) in name or os.path.isfile(name))
-
-
-def _import(name):
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())  # as `python -m` does, also for the console script
-    try:
-        return importlib.import_module(name)
-    except ImportError as exc:
-        missing = getattr(exc, "name", None)
-        if missing and (name == missing or name.startswith(missing + ".")):
-            raise CliError("no module named %r" % missing) from None
-        raise CliError("cannot import module %r: %s" % (name, exc)) from None
-    except (Exception, SystemExit) as exc:  # the module itself raised while importing
-        raise CliError("cannot import module %r: %s: %s"
-                       % (name, type(exc).__name__, exc)) from None
-
-
-def _lookup(obj, qualname, target):
-    """Follow a dotted qualname from ``obj``; ``<locals>`` steps into nested code."""
-    parts = qualname.split(".")
-    for i, part in enumerate(parts):
-        if part == "<locals>":
-            code = _code_of(obj)
-            if code is None or i + 1 >= len(parts):
-                raise CliError("%s: '<locals>' must follow a function and precede a name" % target)
-            prefix = ".".join(parts[:i]) + ".<locals>."
-            for name, nested in _walk_code(code, prefix):
-                if name == qualname:
-                    return nested
-            raise CliError("%s: no nested function %r" % (target, qualname))
-        try:
-            obj = getattr(obj, part)
-        except AttributeError:
-            owner = ".".join(parts[:i]) or getattr(obj, "__name__", "?")
-            raise CliError("%s: %r has no attribute %r" % (target, owner, part)) from None
-    return obj
-
-
-def _code_of(obj):
-    if isinstance(obj, types.CodeType):
-        return obj
-    obj = getattr(obj, "__func__", obj)
-    code = getattr(obj, "__code__", None)
-    return code if isinstance(code, types.CodeType) else None
 
 
 class NotPrinted:
@@ -430,6 +397,7 @@ class NotPrinted:
 def _object_items(label, obj):
     """The decompilable pieces of a looked-up object."""
     from unveil.api import python_function
+    from unveil.targets import not_a_function
 
     if isinstance(obj, types.CodeType):
         return [(label, obj)]
@@ -444,11 +412,15 @@ def _object_items(label, obj):
         return _module_items(obj)
     function = python_function(obj)
     if function is not None:
-        return [(label, function)]
-    if isinstance(obj, (types.BuiltinFunctionType, types.WrapperDescriptorType,
-                        types.MethodDescriptorType)):
-        raise CliError("%s is a built-in function: it has no bytecode" % label)
-    raise CliError("%s is a %s, not a Python function" % (label, type(obj).__name__))
+        return [(label, _named(function, label.rpartition(":")[2].rpartition(".")[2]))]
+    raise CliError(str(not_a_function(label, obj)))
+
+
+def _named(function, name):
+    """``function``, or for a lambda function the :class:`api.Found` that prints it as
+    ``name = lambda ...``."""
+    from unveil.api import Found
+    return Found(function, name=name) if function.__code__.co_name == "<lambda>" else function
 
 
 def _accessors(value):
@@ -492,7 +464,7 @@ def _definition_items(module_name, owner, label, value, seen):
             items.append((full, NotPrinted("another name for %s" % seen[id(function)])))
             continue
         seen[id(function)] = full
-        items.append((full, function))
+        items.append((full, _named(function, (label + suffix).rpartition(".")[2])))
     return items
 
 
@@ -518,7 +490,10 @@ def _class_items(module_name, cls, seen):
 
 def _module_items(module):
     """Every function and method defined in ``module``, in definition order, each
-    under the name it has there; what is not printed is a ``NotPrinted`` item."""
+    under the name it has there; what is not printed is a ``NotPrinted`` item.  A
+    def statement of the module's code (at module level or in a class) whose name
+    the module binds to something else (a decorator without ``functools.wraps``,
+    a C implementation) is printed from that code, a note saying why."""
     items, seen = [], {}
     for name, value in list(vars(module).items()):
         if isinstance(value, type):
@@ -532,50 +507,90 @@ def _module_items(module):
             items += _class_items(module.__name__, value, seen)
             continue
         items += _definition_items(module.__name__, module.__name__, name, value, seen)
+    items = _with_source_defs(module, items)
     if not any(not isinstance(obj, NotPrinted) for _, obj in items):
         raise CliError("module %r defines no Python functions" % module.__name__)
     return items
 
 
-def _file_items(path, qualname):
-    """The module code of a .py or .pyc file, then (for .py) each function in it."""
-    from unveil.pyc import PycError, load_pyc
+def _with_source_defs(module, items):
+    """``items`` and, each where its line puts it, the function of every def statement
+    in ``module``'s code that no item prints (see :func:`api.shown_from_source`).  An
+    item of the same name gives way to it where it is a ``NotPrinted`` or prints the
+    function of no def of that name (a decorator's wrapper without ``__wrapped__``)."""
+    from unveil import api
+    from unveil.errors import DecompilationError
 
-    if not os.path.exists(path):
-        raise CliError("no such file: %s" % path)
-    if os.path.isdir(path):
-        raise CliError("%s is a directory, not a .py or .pyc file" % path)
-    if path.endswith(".pyc"):
-        try:
-            code = load_pyc(path)
-        except PycError as exc:
-            raise CliError(str(exc)) from None
-        items = [(path, code)]
-        if qualname:      # a function or class in it, found as in a .py file
-            items += [("%s:%s" % (path, name), nested) for name, nested in _walk_code(code, "")]
-    else:
-        try:
-            with open(path, "rb") as f:
-                source = f.read()
-            code = compile(source, path, "exec", dont_inherit=True)
-        except OSError as exc:
-            raise CliError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
-        except SyntaxError as exc:
-            raise CliError("cannot compile %s: %s (line %s)" % (path, exc.msg, exc.lineno)) from None
-        except ValueError as exc:  # e.g. null bytes in the source
-            raise CliError("cannot compile %s: %s" % (path, exc)) from None
-        items = [("%s:<module>" % path, code)]
-        items += [("%s:%s" % (path, name), nested) for name, nested in _walk_code(code, "")
-                  if nested.co_flags & _CO_OPTIMIZED and nested.co_name not in _INLINE_CODE]
-    if qualname:
-        chosen = [(label, code) for label, code in items if label.endswith(":" + qualname)]
-        if not chosen:
-            raise CliError("%s has no function %r" % (path, qualname))
-        return chosen
+    try:
+        root = api._module_code(module)
+    except DecompilationError:
+        return items
+    defs = list(api.source_defs(root))
+    keys_of = {}
+    for qualname, code, _ in defs:
+        keys_of.setdefault(qualname, set()).add(api.def_key(code))
+    stale = set()      # labels whose item prints no def of its name, though the module has one
+    covered = set()
+    prefix = module.__name__ + ":"
+    for label, obj in items:
+        code = None if isinstance(obj, NotPrinted) else getattr(obj, "__code__", None)
+        if code is None:
+            continue
+        own = keys_of.get(label[len(prefix):]) if label.startswith(prefix) else None
+        if own is not None and api.def_key(code) not in own:
+            stale.add(label)
+        else:
+            covered.add(api.def_key(code))
+    for qualname, code, parent in defs:
+        if api.def_key(code) in covered:
+            continue
+        label = prefix + qualname
+        item = (label, api.shown_from_source(module, qualname, code, parent))
+        same = [i for i, (other, obj) in enumerate(items)
+                if other == label and (isinstance(obj, NotPrinted) or other in stale)]
+        if same:
+            items[same[0]] = item
+            stale.discard(label)
+            continue
+        later = [i for i, (_, obj) in enumerate(items) if _line_in(obj, code.co_filename) > code.co_firstlineno]
+        items.insert(later[0] if later else len(items), item)
     return items
 
 
-def _walk_code(code, prefix):
-    """Yield (qualname, code) for every code object nested in ``code``'s constants."""
-    from unveil.api import walk_code
-    return walk_code(code, prefix)
+def _line_in(obj, filename):
+    """The first line of the function an item prints, if it is in file ``filename``, else -1."""
+    code = getattr(obj, "__code__", None) if not isinstance(obj, NotPrinted) else None
+    return code.co_firstlineno if code is not None and code.co_filename == filename else -1
+
+
+def _file_items(path, qualname):
+    """The module code of a .py or .pyc file, then (for .py) each function in it;
+    with ``qualname``, the functions or classes of that name in it (or the lambda
+    bound to it)."""
+    from unveil import api, targets
+
+    code = targets.load_file(path)
+    if qualname:
+        chosen = [("%s:%s" % (path, name), api.Found(nested, parent=code))
+                  for name, nested in _walk_code(code, "") if name == qualname]
+        if not chosen:
+            owner, _, name = qualname.rpartition(".")
+            chosen = [("%s:%s" % (path, qualname), api.Found(lam, name=name, parent=parent))
+                      for lam, parent in api._lambdas_named(code, owner, name)][:1]
+        if not chosen:
+            raise targets.TargetError("%s has no function or class %r" % (path, qualname))
+        return chosen
+    if path.endswith(".pyc"):
+        return [(path, code)]
+    items = [("%s:<module>" % path, code)]
+    items += [("%s:%s" % (path, name), api.Found(nested, parent=code))   # the file's code gives the defaults
+              for name, nested in _walk_code(code, "")
+              if nested.co_flags & _CO_OPTIMIZED and nested.co_name not in _INLINE_CODE]
+    return items
+
+
+def _walk_code(code, prefix, parents=False):
+    """Yield (qualname, code) for every code object nested in ``code``'s constants
+    (with ``parents``, and the code whose constant it is)."""
+    from unveil.targets import walk_code
+    return walk_code(code, prefix, parents)

@@ -198,6 +198,8 @@ def _unwrapped(module):
         if isinstance(node, ast.FunctionDef) and node.name == ENCLOSING_SCOPE and len(node.body) >= 2 \
                 and isinstance(node.body[0], ast.Assign) and isinstance(node.body[-1], ast.Return):
             body += node.body[1:-1]
+            if isinstance(node.body[-1].value, ast.Lambda):      # a bare lambda over free variables
+                body.append(ast.copy_location(ast.Expr(value=node.body[-1].value), node.body[-1]))
         else:
             body.append(node)
     return ast.Module(body=body, type_ignores=[])

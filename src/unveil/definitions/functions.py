@@ -734,6 +734,7 @@ def function_def(fn, def_name=None, bindings=None):
     node = cls(name=def_name or code.co_name, args=args, body=body or [ast.Pass()],
                decorator_list=list(fn.decorators), returns=returns, type_comment=None)
     node.type_params = getattr(fn, "type_params", [])
+    sub.bindings.notes.def_code.set(node, code)
     return node
 
 
@@ -744,10 +745,16 @@ ENCLOSING_SCOPE = "__enclosing_scope__"
 
 def enclosing_scope(node, freevars):
     """``def __enclosing_scope__(): <free> = None; <node>; return <its name>``: a closure
-    written on its own, its free variables the locals of the function around it."""
+    written on its own, its free variables the locals of the function around it (``node``
+    a def, ``name = lambda ...``, or a bare lambda's ``lambda ...``, which it returns)."""
     body = [ast.Assign(targets=[name(identifier(n), store=True) for n in freevars], value=const(None))]
+    if isinstance(node, ast.Expr):
+        inner = [ast.Return(value=node.value)]
+    else:
+        made = node.targets[0].id if isinstance(node, ast.Assign) else node.name
+        inner = [node, ast.Return(value=name(made))]
     outer = ast.FunctionDef(name=ENCLOSING_SCOPE, args=si.no_arguments(), decorator_list=[], returns=None,
-                            type_comment=None, body=body + [node, ast.Return(value=name(node.name))])
+                            type_comment=None, body=body + inner)
     outer.type_params = []
     return outer
 
@@ -909,7 +916,9 @@ def lambda_expr(fn):
         body = _returns_as_expr(stmts)
         if body is None:
             raise DecompilationError("lambda body is not an expression")
-    return ast.Lambda(args=signature(fn.code, fn.defaults, fn.kwdefaults), body=body)
+    node = ast.Lambda(args=signature(fn.code, fn.defaults, fn.kwdefaults), body=body)
+    sub.bindings.notes.def_code.set(node, fn.code)
+    return node
 
 
 def _returns_as_expr(stmts):

@@ -60,6 +60,8 @@ class Notes:
         "assertion": "the ``AssertionError`` an ``assert`` loads (LOAD_ASSERTION_ERROR; 3.8: the global), "
                      "not the name's value",
         "body_code": "the class body code object a ``class`` statement was decompiled from",
+        "def_code": "the code object a ``def`` or ``lambda`` was decompiled from (a def printed on its own "
+                    "takes the defaults and annotations that code around it computes from there)",
         "import_of": "the IMPORT_NAME value a ``from m import x`` statement names: the next name "
                      "imported from that value joins the statement",
         "after_exit": "a ``return`` of a constant loaded only after a with's exit or a finally body "
