@@ -1241,8 +1241,10 @@ class Structurer:
             arm = Frame(self.ctx, st.e_stack, since=frame.last_emit)
             arm.emit(_jump_stmt(frame.notes, e_kind))
             frame.notes.before_dead_jump.set(arm.out[-1])
-            other = self._else_side(st.t, st.t_stack, negate(st.c), arm, frame, region, end, st.e)[0]
-            frame.stack = other.stack
+            other, other_end = self._else_side(st.t, st.t_stack, negate(st.c), arm, frame, region, end, st.e)
+            # an else clause that never comes back (a ``return`` in a for loop popped the
+            # iterator) leaves the stack the dead jump would have gone on with
+            frame.stack = arm.stack if other_end is None else other.stack
             return end
         frame.emit(ast.If(test=negate(st.c), body=[_jump_stmt(frame.notes, e_kind)], orelse=[]))
         frame.stack = list(st.t_stack)
