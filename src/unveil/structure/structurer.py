@@ -1426,7 +1426,7 @@ class Structurer:
         base = list(fa.stack[:-1])
         orig, op = st.simple or (None, None)
         fx, tx = si.as_expr(fv), si.as_expr(tv)  # a lambda is a value too: ``b or (lambda: 0)``
-        if orig is not None and tv is orig and op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"):
+        if orig is not None and tx is orig and op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"):
             value = _and(tx, fx) if op == "POP_JUMP_IF_FALSE" else _or(tx, fx)
         elif _same_node(_last_operand(st.c, ast.And), tv):
             value = _or(st.c, fx)   # (a and b) or c: true means b, which is the value
