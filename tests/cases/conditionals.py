@@ -426,6 +426,22 @@ def else_clause_in_an_if_ending_where_the_outer_if_does(values):
     return out
 
 
+@case(([1, 0, 2], False), ([0, 0], True), ([0, 1, 2], True), ([], True), structured=True, same_bytecode=True)
+def else_clause_returning_from_a_for_after_a_continue(values, c):
+    """sympy.polys.solvers.solve_lin_sys: 'if c: if not x: continue; else: return'
+    then the code after the outer if; the return pops the iterator first, the
+    continue side keeps it for the dead jump over the else clause (3.8, 3.9)."""
+    out = []
+    for x in values:
+        if c:
+            if not x:
+                continue
+            else:
+                return None
+        out.append(x)
+    return out
+
+
 @case((True, None), (False, None), (False, OSError))
 def else_clause_holding_a_try_after_a_raise(a, exc):
     # asyncio's _set_reuseport: code with blocks keeps the dead jump too

@@ -53,7 +53,7 @@ def walrus_in_call_arguments(n):
     return r, a, b
 
 
-@case((0,), (1,), (7,))
+@case((0,), (1,), (7,), structured=True)
 def walrus_in_ternary_and_boolops(x):
     r1 = (y := x * 2) if x else (y := -1)
     r2 = (z := x > 3) and (w := "big") or "small"
@@ -114,3 +114,15 @@ def walrus_in_return_and_subscript(s):
 def walrus_in_assert_and_fstring(n):
     assert (half := n // 2) > 0, "need n>1"
     return half, f"{(dbl := n * 2)}", dbl
+
+
+@case(([(7, 3), (2, 1), (9, 2), (3, 9)], 5), ([(2, 1)], 5), ([], 5), same_bytecode=True, structured=True)
+def walrus_in_the_middle_of_a_chained_comparison(rels, n):
+    """sympy.ntheory.qs._find_factor: 'if 1 < (g := gcd(u - v, N)) < N: yield g'.  The
+    copy of the stored middle operand is one node for both comparisons, and the drop
+    of it when the first one fails stores nothing again (its test stored g)."""
+    for rel in rels:
+        u, v = rel[0], rel[1]
+        if 1 < (g := u - v) < n:
+            yield g
+    yield g

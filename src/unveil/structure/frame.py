@@ -584,7 +584,10 @@ def _computed_before(notes, stack, value):
 def _pop_top(f, ins):
     value = f.pop_raw()
     if isinstance(value, si.Chain):
-        f.emit(ast.Assign(targets=value.targets, value=value.value))
+        # (a chained comparison's middle ``(g := v)`` dropped after its first test read
+        # a copy of it: that test stored g)
+        if not value.was_read():
+            f.emit(ast.Assign(targets=value.targets, value=value.value))
     elif value in f.notes.imported or value in f.notes.imported_from or f.notes.copied.get(value, False) \
             or isinstance(value, ast.Name) and f.ctx.is_temporary(value.id) or isinstance(value, ast.Constant) \
             or _empty_display(value):

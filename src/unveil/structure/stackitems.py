@@ -182,12 +182,26 @@ class Chain(Marker):
     def __init__(self, targets, value):
         self.targets = targets
         self.value = value
+        self._built = None
 
     def expr(self):
+        """The named expressions, one node however often the chain is read: a copy
+        of ``(g := v)`` compared twice is a chained comparison's middle operand
+        (``1 < (g := v) < n``), which must be the same node to join the chain."""
+        key = (id(self.value), tuple(id(t) for t in self.targets))
+        if self._built is not None and self._built[0] == key:
+            return self._built[1]
         node = self.value
         for t in self.targets:
             node = ast.NamedExpr(target=t, value=node)
+        self._built = (key, node)
         return node
+
+    def was_read(self):
+        """Whether :meth:`expr` handed out the named expressions as they stand: the
+        expression that read a copy of the chain stores its targets."""
+        return self._built is not None \
+            and self._built[0] == (id(self.value), tuple(id(t) for t in self.targets))
 
 
 class ExcMatch(ast.expr):

@@ -1241,8 +1241,10 @@ class Structurer:
             arm = Frame(self.ctx, st.e_stack, since=frame.last_emit)
             arm.emit(_jump_stmt(frame.notes, e_kind))
             frame.notes.before_dead_jump.set(arm.out[-1])
-            other = self._else_side(st.t, st.t_stack, negate(st.c), arm, frame, region, end, st.e)[0]
-            frame.stack = other.stack
+            other, other_end = self._else_side(st.t, st.t_stack, negate(st.c), arm, frame, region, end, st.e)
+            # an else clause that never comes back (a ``return`` in a for loop popped the
+            # iterator) leaves the stack the dead jump would have gone on with
+            frame.stack = arm.stack if other_end is None else other.stack
             return end
         frame.emit(ast.If(test=negate(st.c), body=[_jump_stmt(frame.notes, e_kind)], orelse=[]))
         frame.stack = list(st.t_stack)
@@ -1424,7 +1426,7 @@ class Structurer:
         base = list(fa.stack[:-1])
         orig, op = st.simple or (None, None)
         fx, tx = si.as_expr(fv), si.as_expr(tv)  # a lambda is a value too: ``b or (lambda: 0)``
-        if orig is not None and tv is orig and op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"):
+        if orig is not None and tx is orig and op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE"):
             value = _and(tx, fx) if op == "POP_JUMP_IF_FALSE" else _or(tx, fx)
         elif _same_node(_last_operand(st.c, ast.And), tv):
             value = _or(st.c, fx)   # (a and b) or c: true means b, which is the value
