@@ -460,3 +460,20 @@ def _plain_factory():
 
 
 _plain_factory()
+
+
+@case((1,), same_bytecode=True)
+def tuple_default_on_a_line_of_its_own(n):
+    """rich/padding.py Padding.__init__: the defaults fold into ``((0, 0, 0, 0),)`` and a NOP
+    keeps the line of the tuple's parameter; the parameter goes on that line, not a line
+    break inside the tuple."""
+    def padding(
+        renderable: "str",
+        pad: "tuple" = (0, 0, 0, 0),
+        *,
+        style: "str" = "none",
+        expand: bool = True,
+    ):
+        return renderable, pad, style, expand
+
+    return padding(n), padding.__annotations__
