@@ -420,7 +420,8 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
         tree = _class_statement(root, code, bindings) if root is not None else _tree(code, loc.func, bindings, loc)
         pinned = first_text_line(code) if facts.CLASS_BODY_STORES_ITS_LINE and root is None else None
         source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, pinned,
-                                             bindings.notes.filter_line, bindings.notes.try_on_body_line)
+                                             bindings.notes.filter_line, bindings.notes.try_on_body_line,
+                                             bindings.notes.signature_lines)
     except DecompilationError:
         raise
     except RecursionError:

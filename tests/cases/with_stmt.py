@@ -329,3 +329,14 @@ def with_ending_the_function(flag, suppress):
     nested()
     in_finally()
     return log
+
+
+@case((True,), (False,), same_bytecode=True)
+def two_items_returning_at_the_end(suppress):
+    """click/core.py Context.invoke: ``with a, b: return f()`` ending the function, whose
+    outer with's body is the inner one and the implicit return after the inner exit: one
+    statement with two items, not two nested ones (a NOP for the inner's line)."""
+    log = []
+    with Recorder(log, "a"), Recorder(log, "b", suppress):
+        log.append("body")
+        return log, len(log) / (not suppress)

@@ -48,6 +48,7 @@ class Code:
 def normalise(code):
     """Return the :class:`Code` of ``code`` for the running interpreter."""
     raw, table = _raw_and_exception_table(code)
+    raw = _lines_past_extended_args(raw)
     out = []
     state = _State(code, raw)
     after_nop = nop_before = False
@@ -93,6 +94,23 @@ def normalise(code):
     for off in state.pending_offsets:
         state.offset_alias[off] = None
     return Code(code, _link(out, table, state))
+
+
+def _lines_past_extended_args(raw):
+    """``raw`` with the line an EXTENDED_ARG starts given to the instruction it extends
+    (which starts no line of its own there: an argument past 255, the 256th constant of a
+    module whose signature's NOPs come before it)."""
+    carried = None
+    out = None
+    for k, ins in enumerate(raw):
+        if ins.opname == "EXTENDED_ARG":
+            carried = ins.line if ins.line is not None else carried
+            continue
+        if carried is not None and ins.line is None:
+            out = list(raw) if out is None else out
+            out[k] = ins._replace(line=carried)
+        carried = None
+    return raw if out is None else out
 
 
 def _raw_and_exception_table(code):

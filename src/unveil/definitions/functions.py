@@ -22,7 +22,7 @@ from ..structure.loops import _generators, rewrite_guarded_while
 from ..structure.stackitems import const, name, negate
 from ..structure.structurer import Structurer, _never_goes_on, last_return_in_else
 from ..syntax.astwalk import children, nodes, statement_lists
-from ..syntax.notes import Notes
+from ..syntax.notes import Notes, SignatureLines
 from . import generics
 from .classes import FUTURE_ANNOTATIONS, SCOPES, ClassBuild, annotation_value, without_copied_returns
 from .values import SignatureValues, is_literal
@@ -662,15 +662,108 @@ def _lambda_of(v, func, bindings):
     return lambda_expr(lam)
 
 
-def _place_defaults(defaults, folded, notes):
-    """Put ``defaults``, folded into one constant tuple, back on the lines their NOPs
-    kept (3.10+ leaves one per line the elements were on): the first on the first
-    line, the next on the next, the rest on the last, so each line comes back once."""
-    lines = notes.element_lines.get(folded) if folded is not None else None
-    if not lines or len(lines) > len(defaults):
+def _place_parameters(args, returns, fn, notes):
+    """Put the parameters of a def back on the lines the NOPs before its defaults and
+    annotations kept where each was folded into one constant tuple (3.10+ leave one NOP
+    per line its defaults were on; 3.12+ one per parameter name and annotation,
+    ``('a', 'int', ...)``, the names on the line of ``def``): a parameter goes on the
+    line of its annotation or default, a return annotation on a later line than the
+    last parameter after the closing bracket, on a line of its own, and a parameter
+    with neither between two whose lines leave it one goes on that line."""
+    params = _parameters(args)
+    lines = {}                  # id(ast.arg) -> its line
+    head = close = None
+    positional = args.posonlyargs + args.args
+    with_default = positional[len(positional) - len(args.defaults):] if args.defaults else []
+    kept = notes.element_lines.get(fn.annotations) if fn.annotations is not None else None
+    if kept is not None:
+        annotated = [a for a in params if a.annotation is not None]
+        solved = _annotation_lines(kept, len(annotated) + (returns is not None))
+        if solved is not None:
+            head = kept.load
+            for arg, line in zip(annotated, solved):
+                lines[id(arg)] = line
+            if returns is not None and solved[-1] > max([head] + list(lines.values())):
+                close = solved[-1]
+    kept = notes.element_lines.get(fn.defaults) if fn.defaults is not None else None
+    if kept is not None and kept.nops and len(kept.nops) <= len(with_default):
+        head = kept.load if head is None else head
+        for i, (arg, default) in enumerate(zip(with_default, args.defaults)):
+            line = kept.nops[min(i, len(kept.nops) - 1)]
+            if id(arg) not in lines:
+                lines[id(arg)] = line
+            elif line > lines[id(arg)]:     # the value on a line after its parameter's
+                notes.name_line.set(default, line)
+    if head is None:
         return
-    for i, default in enumerate(defaults):
-        notes.name_line.set(default, lines[min(i, len(lines) - 1)])
+    _fill_between(params, lines, head, close is not None)
+    for arg in params:
+        if id(arg) in lines:
+            notes.name_line.set(arg, lines[id(arg)])
+    notes.signature_lines.set(args, SignatureLines(head, close))
+
+
+def _parameters(args):
+    """The ``ast.arg`` nodes of ``args`` in the order of the text."""
+    return args.posonlyargs + args.args + ([args.vararg] if args.vararg else []) + args.kwonlyargs \
+        + ([args.kwarg] if args.kwarg else [])
+
+
+def _fill_between(params, lines, head, closed):
+    """Give the parameters of no known line one where the known lines around them leave
+    exactly one line each (``self`` on the line after ``def f(`` where the next parameter
+    is on the one after that): each parameter on its own line, as the original had them.
+    Where the closing bracket has a line of its own (``closed``), those before the first
+    known parameter on a later line than ``def`` go on its line if not each on their own."""
+    known = [(i, lines[id(a)]) for i, a in enumerate(params) if id(a) in lines]
+    bounds = [(-1, head)] + known
+    for (i, low), (j, high) in zip(bounds, bounds[1:]):
+        if j - i > 1 and high - low == j - i:
+            for k in range(i + 1, j):
+                lines[id(params[k])] = low + k - i
+        elif i == -1 and j > 0 and closed and high > head:
+            for k in range(j):
+                lines[id(params[k])] = high
+
+
+def _annotation_lines(kept, count):
+    """The lines of ``count`` annotations folded into one constant tuple ``(name, value,
+    ...)`` whose NOPs ``kept`` has (:class:`ElementLines`): each name was on the line of
+    the load, each value on its own line; the compiler kept a NOP per element but where
+    the instruction before or after it is on the same line.  The first lines (not
+    decreasing) that leave the same NOPs, or None."""
+    head, nops = kept.load, kept.nops
+    values = sorted(set(nops) | {head})
+    failed = set()
+
+    def solve(k, pos, prev, low):
+        if k == count:
+            return [] if pos == len(nops) else None
+        if (k, pos, prev, low) in failed:
+            return None
+        for line in values:
+            if line < low:
+                continue
+            p, q = prev, pos
+            ok = True
+            for element, after in ((head, line), (line, head)):
+                if element != p and element != after:      # a NOP the compiler keeps
+                    if q >= len(nops) or nops[q] != element:
+                        ok = False
+                        break
+                    p, q = element, q + 1
+            if ok:
+                rest = solve(k + 1, q, p, line)
+                if rest is not None:
+                    return [line] + rest
+        failed.add((k, pos, prev, low))
+        return None
+
+    for before in dict.fromkeys((kept.before, None)):
+        found = solve(0, 0, before, head)
+        if found is not None:
+            return found
+    return None
 
 
 def _elements(node):
@@ -719,8 +812,8 @@ def function_def(fn, def_name=None, bindings=None):
     body = _docstring(code, sub.instrs) + decls + body   # a docstring first, or it is none
     future = bool(fn.ctx.code.co_flags & FUTURE_ANNOTATIONS) if fn.ctx is not None else False
     args = signature(code, fn.defaults, fn.kwdefaults, fn.annotations, future)
-    _place_defaults(args.defaults, fn.defaults, sub.bindings.notes)
     returns = _annotation_map(fn.annotations, future).get("return")
+    _place_parameters(args, returns, fn, sub.bindings.notes)
     if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) or _returns_only_none(body):
         _bare_returns(body)
     if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) and not _contains_yield(body):

@@ -11,6 +11,7 @@ from ..bytecode.opcodes import CONDITIONAL, NO_NEXT
 from ..dispatch import dispatch_table
 from ..errors import DecompilationError
 from ..syntax.astwalk import children, nodes, reads_name
+from ..syntax.notes import ElementLines
 from ..syntax.unparse import set_elements
 from . import stackitems as si
 from .stackitems import NULL, as_expr, const, name
@@ -444,7 +445,9 @@ HANDLERS, handles = dispatch_table()
 def _load_const(f, ins):
     node = f.ctx.constant(ins.argval)
     if ins.nop_lines and isinstance(ins.argval, tuple) and ins.line is not None:
-        f.notes.element_lines.set(node, tuple(line for line in ins.nop_lines if line >= ins.line))
+        before = f.ctx.instrs[ins.index - 1].line if ins.index else None
+        f.notes.element_lines.set(node, ElementLines(ins.line, tuple(line for line in ins.nop_lines if line >= ins.line),
+                                                     before))
     f.push(node)
 
 

@@ -812,12 +812,22 @@ _elide_with.keeps_order = True
 
 def _join_items(notes, node):
     """``with a as x, b as y:``: a with statement whose body is only another one that
-    begins on the same line was one statement (two would be on two lines)."""
-    inner = node.body[0] if len(node.body) == 1 else None
+    begins on the same line was one statement (two would be on two lines).  The implicit
+    ``return None`` after the other's exit (``after_exit``: the function's end) may
+    follow it, and goes on after its body."""
+    inner = node.body[0] if node.body else None
+    rest = node.body[1:]
+    if rest and not (len(rest) == 1 and _implicit_return_after_exit(notes, rest[0])):
+        return
     if type(inner) is type(node) and notes.line.get(inner) is not None \
             and notes.line.get(inner) == notes.line.get(node):
         node.items += inner.items
-        node.body = inner.body
+        node.body = inner.body if _implicit_return_after_exit(notes, inner.body[-1]) else inner.body + rest
+
+
+def _implicit_return_after_exit(notes, st):
+    return isinstance(st, ast.Return) and st in notes.after_exit and (
+        st.value is None or isinstance(st.value, ast.Constant) and st.value.value is None)
 
 
 def _with(s, block, handler, hblock, body_blocks, frame, region):

@@ -9,6 +9,27 @@ reused while it lives.
 """
 
 
+class ElementLines:
+    """Where a folded constant tuple's elements were: ``load`` the line of its LOAD_CONST, ``nops``
+    the lines (not before it) of the NOPs right before it, ``before`` the line of the instruction
+    before those NOPs (None where none)."""
+
+    __slots__ = ("load", "nops", "before")
+
+    def __init__(self, load, nops, before):
+        self.load, self.nops, self.before = load, nops, before
+
+
+class SignatureLines:
+    """Where a def's signature was: ``head`` the line of ``def``, ``close`` that of the bracket
+    closing its parameters (None where not known)."""
+
+    __slots__ = ("head", "close")
+
+    def __init__(self, head, close):
+        self.head, self.close = head, close
+
+
 class Fact:
     """One declared fact: a value per node, by the node's identity."""
 
@@ -38,8 +59,11 @@ class Notes:
         "name_line": "the original line of the instruction that loaded or stored a name (or of a "
                      "default value a folded tuple gave): where it is later than the text's line so "
                      "far, the printer breaks the line before it",
-        "element_lines": "the lines of the NOPs a constant tuple's load comes after (3.10+): the "
-                         "elements of a def's defaults folded into one constant were on those lines",
+        "element_lines": "an :class:`ElementLines` of a constant tuple's load after NOPs (3.10+): the "
+                         "elements of a def's defaults or annotations folded into one constant were on "
+                         "the lines of those NOPs",
+        "signature_lines": "a :class:`SignatureLines` of a def's ``arguments``: the line of its ``def`` and "
+                           "that of its closing bracket, where its parameters go on lines of their own",
         "filter_line": "the original line of a comprehension filter on another line than the element "
                        "(``facts.FILTER_LINE_DECIDES_JUMP``): the printer breaks the line before its ``if``",
         "seq": "when a stack value was computed, on the decompilation's clock",

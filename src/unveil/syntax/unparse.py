@@ -125,6 +125,7 @@ class _Unparser:
         self.origin = None
         self.line_of = {}    # id(statement) -> its original line (a ``Notes.line`` table)
         self.name_line = {}  # id(name) -> the original line it was loaded or stored at
+        self.signature_lines = {}  # id(arguments) -> a def's SignatureLines
         self.filter_line = {}  # id(test) -> the original line of a comprehension filter on a line of its own
         self.one_line_try = {}  # id(try) -> a try whose body began on its line
         self.at = None       # the original line the text line being printed stands for (None: the
@@ -214,10 +215,15 @@ class _Unparser:
             parts = text.split("\n")
             rest = parts[1:]
             self.lines[-1] = self.indent + parts[0].rstrip()
-            self.lines.extend([self.indent + "        " + t.rstrip() for t in rest[:-1]])
-            self.lines.append(self.indent + "        " + rest[-1])
+            self.lines.extend([self._continued(t.rstrip()) for t in rest[:-1]])
+            self.lines.append(self._continued(rest[-1]))
             self.origins.extend(self.breaks[:len(rest)])
             del self.breaks[:len(rest)]
+
+    def _continued(self, text):
+        """A line the text of a statement goes on to: indented twice, a closing bracket
+        first once less (a def's on a line of its own)."""
+        return self.indent + (text if text[:1] in ")]}" else "        " + text)
 
     def block(self, head, body, doc=False):
         self.line(head + ":")
@@ -445,7 +451,15 @@ class _Unparser:
         self.decorators(n)
         if not n.decorator_list:
             self.at = self.origin    # the line of ``def``: its signature may go on below it
-        head = "%s%s%s(%s)" % (kw, n.name, self.type_params(n), self.inside(self.arguments, n.args))
+        sig = self.signature_lines.get(id(n.args))
+        if sig is not None:
+            self.at = sig.head       # (after decorators, where it was None)
+        head = "%s%s%s(%s" % (kw, n.name, self.type_params(n), self.inside(self.arguments, n.args))
+        if sig is not None and sig.close is not None and not self.held and sig.close > self.at:
+            head += ",\n" if head[-1:] != "(" else "\n"   # the bracket on a line of its own
+            self.at = sig.close
+            self.breaks.append(sig.close)
+        head += ")"
         if n.returns is not None:
             head += " -> " + self.expr(n.returns)
         self.block(head, n.body, doc=True)
@@ -523,24 +537,27 @@ class _Unparser:
             if i == len(posonly) - 1:
                 out.append("/")
         if a.vararg is not None:
-            out.append("*" + self.arg(a.vararg, None, lam))
+            out.append(_starred("*", self.arg(a.vararg, None, lam)))
         elif a.kwonlyargs:
             out.append("*")
-        for arg, default in zip(a.kwonlyargs, a.kw_defaults):
-            out.append(self.arg(arg, default, lam))
+        for i, (arg, default) in enumerate(zip(a.kwonlyargs, a.kw_defaults)):
+            t = self.arg(arg, default, lam)
+            if i == 0 and a.vararg is None and t[:1] == "\n":    # the bare star goes on with it
+                out[-1], t = "\n*", t[1:]
+            out.append(t)
         if a.kwarg is not None:
-            out.append("**" + self.arg(a.kwarg, None, lam))
+            out.append(_starred("**", self.arg(a.kwarg, None, lam)))
         return ", ".join(out)
 
     def arg(self, arg, default, lam):
-        t = arg.arg
+        t = self.on_its_line(arg, arg.arg) if self.open else arg.arg
         eq = "="
         if arg.annotation is not None and not lam:
             t += ": " + self.expr(arg.annotation)
             eq = " = "
         if default is not None:
             value = self.expr(default)
-            if value[:1] == "\n":    # the line breaks before the parameter, not after it
+            if value[:1] == "\n" and t[:1] != "\n":    # the line breaks before the parameter, not after it
                 return "\n" + t + eq + value[1:]
             t += eq + value
         return t
@@ -897,6 +914,11 @@ def _docstring_literal(value):
     return quote + escaped + quote
 
 
+def _starred(star, text):
+    """``star`` before a parameter's ``text``, after the line break that text begins with."""
+    return "\n" + star + text[1:] if text[:1] == "\n" else star + text
+
+
 class _Bare:
     def __init__(self, **kw):
         self.__dict__.update(kw)
@@ -914,7 +936,8 @@ def set_elements(value):
     return sorted(value, key=key)
 
 
-def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lines=None, one_line_trys=None):
+def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lines=None, one_line_trys=None,
+                         signature_lines=None):
     """``unparse`` of a module, and per line of the text the original line of the
     statement it prints (as ``lines``, a :class:`~unveil.syntax.notes.Fact`, has it) or None.
     With ``name_lines`` (the names' original lines, another such fact), an expression
@@ -925,7 +948,10 @@ def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lin
     is shorter.
     With ``filter_lines`` (another such fact), a comprehension filter noted there starts a line.
     With ``one_line_trys`` (another such fact), a ``try`` noted there whose body is one
-    simple statement is printed on one line with it (``try: x = f()``)."""
+    simple statement is printed on one line with it (``try: x = f()``).
+    With ``signature_lines`` (another such fact), a def noted there breaks its parameters'
+    lines from the line of ``def`` (the ``name_lines`` of its parameters), and puts its
+    closing bracket on a line of its own where noted."""
     u = _Unparser()
     u.line_of = lines.values
     u.pinned = pinned
@@ -935,6 +961,8 @@ def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lin
         u.filter_line = filter_lines.values
     if one_line_trys is not None:
         u.one_line_try = one_line_trys.values
+    if signature_lines is not None:
+        u.signature_lines = signature_lines.values
     u.stmt(module)
     return "\n".join(u.lines), u.origins
 
