@@ -355,7 +355,7 @@ def _elif_without_else(x):
 
 @pytest.mark.parametrize("fn, elses", [(_elif_assigning, 3), (_if_else_assigning, 1), (_elif_without_else, 1)])
 def test_arms_running_on_to_one_return_keep_their_else_and_the_return_is_written_once(fn, elses):
-    """3.12+ copy a short ``return y`` in place of each arm's jump to it, on the return's
+    """3.10 and 3.12+ copy a short ``return y`` in place of each arm's jump to it, on the return's
     line and with no NOP: the arms ran on to one return in the source (else every arm
     read ``y = ...; return y`` and the chain fell apart into separate ifs)."""
     source = _same(fn)

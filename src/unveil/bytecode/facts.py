@@ -162,9 +162,10 @@ TRY_LINE_KEPT_BY_A_NOP = PY >= (3, 11)
 RETURN_COPIED_INTO_BRANCHES = PY >= (3, 10)
 
 #: a short ``return`` that code runs into is copied, on its own line, in place of each jump
-#: to it (3.12+), with no NOP where the jump was on the line of the statement before it:
-#: ``if c: y = 1`` / ``else: y = 2`` then ``return y`` ends each arm in ``return y``
-RETURN_COPIED_ON_ITS_LINE = PY >= (3, 12)
+#: to it (3.10, and 3.12+; 3.11 keeps the jumps), with no NOP where the jump was on the line
+#: of the statement before it: ``if c: y = 1`` / ``else: y = 2`` then ``return y`` ends
+#: each arm in ``return y``
+RETURN_COPIED_ON_ITS_LINE = PY == (3, 10) or PY >= (3, 12)
 
 #: the compiler fuses two fast-local loads or stores (LOAD_FAST_LOAD_FAST,
 #: STORE_FAST_STORE_FAST, STORE_FAST_LOAD_FAST) only where both are on one line (3.13+):
