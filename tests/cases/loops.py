@@ -541,3 +541,17 @@ def while_true_whose_first_statement_returns(sequences, result):
         if not sequences:
             return result
         result.append(sequences.pop().pop())
+
+
+@case(([("a", "x", "/"), ("b", "y", "/p")], None, None), ([("a", "x", "/"), ("b", "y", "/p")], "y", "/p"),
+      ([("a", "x", "/")], "z", None), ([], None, "/"), same_bytecode=True)
+def if_or_conditions_ending_a_for_body(cookies, domain, path):
+    """requests.cookies.RequestsCookieJar.get_dict (requests.packages, rich's
+    Markdown.__rich_console__): ``if (a or b) and (c or d): <body>`` ending a for body,
+    whose last test goes, when false, to the jump back the body runs into (3.10,
+    3.11); written ``if not ... : continue`` and the body after it."""
+    dictionary = {}
+    for name, dom, pth in cookies:
+        if (domain is None or dom == domain) and (path is None or pth == path):
+            dictionary[name] = dom
+    return dictionary

@@ -585,6 +585,12 @@ class Structurer:
                                                           or self.laid_out_before_bottom(state.e, state.t, region))):
             t_kind = None         # the jump goes where the other arm ends anyway: the loop's bottom
             mpos = state.t
+        elif e_kind == "continue" and t_kind is None and state.e != region.loop.header.start \
+                and state.t < state.e == mpos:
+            # the same with the sides the other way round: ``if a or b: <body>`` ending a
+            # loop body (3.10, 3.11), whose last test goes to the jump back when false
+            e_kind = None
+            mpos = state.e
         if (mpos is None and region.blocks is not None and region.depth is not None
                 and len(frame.stack) > region.depth and si.is_expr(frame.stack[-1])):
             # a value computed in a try or with body flows out of it (``try: return a and b``)
