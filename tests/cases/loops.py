@@ -555,3 +555,21 @@ def if_or_conditions_ending_a_for_body(cookies, domain, path):
         if (domain is None or dom == domain) and (path is None or pth == path):
             dictionary[name] = dom
     return dictionary
+
+
+@case((["x", "lparen", "dot", "lbracket"],), (["lparen"],), (["x"],), ([],), same_bytecode=True)
+def elif_chain_with_else_break_in_while_true(tokens):
+    """jinja2.parser.Parser.parse_postfix (parse_filter_expr, click's _resolve_context):
+    ``if/elif/else: break`` ending a ``while True`` body; 3.8 and 3.9 thread the elif
+    test through the break to the loop's exit and leave the break dead after the elif
+    arm (written ``if not c: break`` and the arm after it)."""
+    node = []
+    while True:
+        token_type = tokens.pop() if tokens else "end"
+        if token_type == "dot" or token_type == "lbracket":
+            node.append(1)
+        elif token_type == "lparen":
+            node.append(2)
+        else:
+            break
+    return node

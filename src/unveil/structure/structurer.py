@@ -1237,6 +1237,18 @@ class Structurer:
 
     def branch_out(self, st, t_kind, e_kind, frame, region):
         """At least one side of the branch is ``break``/``continue``."""
+        if t_kind in _JUMP_KINDS and e_kind is None:
+            end = self._dead_jump_clause_end(st, t_kind, region)
+            if end is not None:
+                # ``if c: <side> else: break``: the test goes straight where the else
+                # clause's jump goes, which stayed, dead, after the side (3.8, 3.9)
+                arm = Frame(self.ctx, st.e_stack, since=frame.last_emit)
+                if self.seq(st.e, arm, region.child(stop=end)) == end:
+                    arm.flush_parallel()
+                    frame.emit(ast.If(test=negate(st.c), body=arm.out or [ast.Pass()],
+                                      orelse=[_jump_stmt(frame.notes, t_kind)]))
+                    frame.stack = arm.stack
+                    return end
         if t_kind in _JUMP_KINDS:
             frame.emit(ast.If(test=st.c, body=[_jump_stmt(frame.notes, t_kind)], orelse=[]))
             frame.stack = list(st.e_stack)
@@ -1253,6 +1265,34 @@ class Structurer:
         frame.emit(ast.If(test=negate(st.c), body=[_jump_stmt(frame.notes, e_kind)], orelse=[]))
         frame.stack = list(st.t_stack)
         return self.goto(st.t, frame, region)
+
+    def _dead_jump_clause_end(self, st, kind, region):
+        """Where ``if c: <side> else: break`` (or ``continue``) ends, when the side the
+        test falls into is followed by the else clause's jump, dead (the test was
+        threaded through it to where it goes, ``st.t``), on a line of its own, and the
+        side ends in a jump forward past it or back to the loop's start that ends the
+        region: there (3.8, 3.9); else None."""
+        if not facts.KEEPS_JUMPS_OVER_ELSE_CLAUSES or st.t < st.e:
+            return None
+        loop = region.loop
+        for b in self._laid_out(st.e, st.t):
+            pos = b.start
+            if pos <= st.e or b.preds or not self._dead_jump_before(pos + 1):
+                if any(self.through_jumps(x.start) == self.through_jumps(st.t) for x in b.succs):
+                    return None   # a test of the side goes there too: the dead jump is its own
+                continue
+            dead, before = self.instrs[pos], self.instrs[pos - 1]
+            if self.jump_kind(dead.target, region) != kind or self.through_jumps(dead.target) != self.through_jumps(st.t) \
+                    or dead.line == before.line or before.op != "JUMP":
+                return None
+            if before.target == pos + 1 and self.g.of_instr[pos + 1].start == pos + 1:
+                end = pos + 1
+            elif loop is not None and before.target == loop.header.start == region.stop:
+                end = region.stop
+            else:
+                return None
+            return end if self._if_else_between(st.e, pos, region) else None
+        return None
 
     def exit_then_break(self, st, frame, region, chain_end):
         """``if c: <a side that returns or raises>`` then ``break``: the side the test
