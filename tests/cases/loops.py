@@ -573,3 +573,23 @@ def elif_chain_with_else_break_in_while_true(tokens):
         else:
             break
     return node
+
+
+@case((["ab", "(c", "dm", "e", "fx"],), ([],), (["(", "m"],), same_bytecode=True)
+def if_else_whose_first_arm_continues_inside_then_a_tail(codes):
+    """rich.ansi._ansi_tokenize (Text.wrap, jinja2's Lexer.wrap, requests'
+    _encode_files): ``if c: <an inner if that continues> else: ...`` then a tail
+    ending the loop body; the first arm jumps over the else clause to the tail
+    (written with the tail copied into each arm and ``continue``)."""
+    position, out = 0, []
+    for end, sgr in enumerate(codes):
+        if sgr:
+            if sgr[0] == "(":
+                position = end + 1
+                continue
+            if sgr.endswith("m"):
+                out.append(sgr[1:-1])
+        else:
+            out.append(None)
+        position = end
+    return position, out

@@ -677,7 +677,8 @@ class Structurer:
     def jumped_over(self, st, region):
         """Where an ``if``/``else`` goes on whose else arm never does (it returns or
         raises): the target of the jump that ends the first arm, over the second, when
-        no code of the two arms goes anywhere else.  (Its arms do not meet: without
+        no code of the two arms goes anywhere else but by a ``continue`` or ``break``
+        (and the target is not past the stop of a region that ends between them).  (Its arms do not meet: without
         it, the first arm would take the code after the if as its own, and an
         ``elif`` arm going on too a copy of it.)"""
         first, second = sorted((st.t, st.e))
@@ -693,9 +694,9 @@ class Structurer:
             return None
         end = jump.target
         if self.g.of_instr[end].start != end or self.jump_kind(end, region) not in (None, "stop") \
-                or (region.stop is not None and end > region.stop):
+                or (region.stop is not None and first < region.stop < end):
             return None
-        return end if self._kept_between(first, end, region) is not None else None
+        return end if self._kept_between(first, end, region, loop_jumps=True) is not None else None
 
     def _jumps_back_over(self, st, region):
         """The loop's start, when the first side of a branch ends the loop body with the
