@@ -593,3 +593,25 @@ def if_else_whose_first_arm_continues_inside_then_a_tail(codes):
             out.append(None)
         position = end
     return position, out
+
+
+@case((["end", "y", "in", "not", ">", "<"],), (["end"],), (["x", "not"],), (["in", "not"],), same_bytecode=True)
+def elif_and_test_else_break_then_a_tail(tokens):
+    """jinja2.parser.Parser.parse_compare: ``elif a and b: <arm>`` / ``else: break``
+    then a tail ending a ``while True`` body: on 3.11 both tests go to the break laid
+    out after the arm, which jumps over it to the tail; on 3.8 and 3.9 they go past
+    the loop, the break left dead after the arm (written ``if not a or not b: break``
+    in an else clause)."""
+    ops = []
+    lineno = 0
+    while True:
+        token_type = tokens.pop()
+        if token_type in ("<", ">"):
+            ops.append(token_type)
+        elif token_type == "not" and tokens and tokens[-1] == "in":
+            tokens.pop()
+            ops.append("notin")
+        else:
+            break
+        lineno += 1
+    return ops, lineno

@@ -615,11 +615,15 @@ class Structurer:
         if t_kind == "break" and e_kind is None and state.e < state.t and self._only_exits(state.e, state.t, region):
             return self.exit_then_break(state, frame, region, chain_end)
         if mpos is None and t_kind in _JUMP_KINDS and e_kind is None and state.e < state.t:
-            over = self._jumps_over_to_the_bottom(state, region)
+            brk = state.t
+            if final.op in CONDITIONAL and state.e < final.target < state.t \
+                    and self.through_jumps(final.target) == self.through_jumps(state.t):
+                brk = final.target   # the chain (``elif a and b:``) went on through the break
+            over = self._jumps_over_to_the_bottom(state, region, brk)
             if over is not None:
                 # ``elif c: x()`` / ``else: break``: the break laid out after the arm that
                 # jumps over it to the bottom of the loop body is the else clause
-                mpos, t_kind = over, None
+                mpos, t_kind, state.t = over, None, brk
         if t_kind in _JUMP_KINDS or e_kind in _JUMP_KINDS:
             return self.branch_out(state, t_kind, e_kind, frame, region)
         if mpos is None:
@@ -922,21 +926,21 @@ class Structurer:
             return None
         return out.start
 
-    def _jumps_over_to_the_bottom(self, st, region):
+    def _jumps_over_to_the_bottom(self, st, region, brk):
         """The bottom of the loop body (the region's stop, or a jump back to the loop's
-        start), when the side the test falls into, laid out before the other, a
-        ``break`` or ``continue`` just before the bottom, ends in a forward jump there
-        over it, and goes nowhere else but out of the loop."""
-        loop, jump = region.loop, self.instrs[st.t - 1]
-        if loop is None or jump.op != "JUMP" or jump.target <= st.t or jump.target >= len(self.instrs) \
-                or self.g.of_instr[st.t].start != st.t:
+        start), when the side the test falls into, laid out before the other, ``brk``
+        (a ``break`` or ``continue`` just before the bottom), ends in a forward jump
+        there over it, and goes nowhere else but out of the loop."""
+        loop, jump = region.loop, self.instrs[brk - 1]
+        if loop is None or jump.op != "JUMP" or jump.target <= brk or jump.target >= len(self.instrs) \
+                or self.g.of_instr[brk].start != brk:
             return None
         bottom = jump.target
         if bottom != region.stop and not (region.stop == loop.header.start and self.instrs[bottom].op == "JUMP"
                                           and self.g.of_instr[bottom].start == bottom
                                           and self.through_jumps(bottom) == loop.header.start):
             return None
-        if self.g.of_instr[st.t].end != bottom:
+        if self.g.of_instr[brk].end != bottom:
             return None   # the other side is one block, laid out right before the bottom
         return bottom if self._kept_between(st.e, bottom, region, loop_jumps=True) is not None else None
 
@@ -1292,7 +1296,7 @@ class Structurer:
                 end = region.stop
             else:
                 return None
-            return end if self._if_else_between(st.e, pos, region) else None
+            return end if self._if_else_between(st.e, pos + 1, region) else None
         return None
 
     def exit_then_break(self, st, frame, region, chain_end):
