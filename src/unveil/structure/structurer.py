@@ -1485,6 +1485,9 @@ class Structurer:
             value = _or(negate(st.c), tx)
         elif _same_node(_last_operand(negate(st.c), ast.Or), tv):
             value = _and(negate(st.c), fx)
+        elif st.t < st.e:
+            # the arm the test jumps to is laid out first: the body (``x if a or b else y``)
+            value = ast.IfExp(test=st.c, body=tx, orelse=fx)
         else:
             value = ast.IfExp(test=negate(st.c), body=fx, orelse=tx)
         frame.stack = base + [value]
