@@ -727,3 +727,12 @@ def conditions_folded_away_between_statements(items, log):
     for x in items:
         total += x
     return total, log
+
+
+@case((int,), (len,), (3,), ("s",), same_bytecode=True)
+def conditional_expression_over_an_or_test(obj):
+    """rich._inspect.Inspect._make_title (rich.style.Style.__init__): ``x if a or b or
+    c else y``; the tests jump, when true, to the body laid out first (3.10+: written
+    ``y if not a and not b and not c else x``, the arms swapped)."""
+    title_str = str(obj) if (isinstance(obj, type) or callable(obj) or obj == "s") else str(type(obj))
+    return title_str

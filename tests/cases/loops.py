@@ -541,3 +541,77 @@ def while_true_whose_first_statement_returns(sequences, result):
         if not sequences:
             return result
         result.append(sequences.pop().pop())
+
+
+@case(([("a", "x", "/"), ("b", "y", "/p")], None, None), ([("a", "x", "/"), ("b", "y", "/p")], "y", "/p"),
+      ([("a", "x", "/")], "z", None), ([], None, "/"), same_bytecode=True)
+def if_or_conditions_ending_a_for_body(cookies, domain, path):
+    """requests.cookies.RequestsCookieJar.get_dict (requests.packages, rich's
+    Markdown.__rich_console__): ``if (a or b) and (c or d): <body>`` ending a for body,
+    whose last test goes, when false, to the jump back the body runs into (3.10,
+    3.11); written ``if not ... : continue`` and the body after it."""
+    dictionary = {}
+    for name, dom, pth in cookies:
+        if (domain is None or dom == domain) and (path is None or pth == path):
+            dictionary[name] = dom
+    return dictionary
+
+
+@case((["x", "lparen", "dot", "lbracket"],), (["lparen"],), (["x"],), ([],), same_bytecode=True)
+def elif_chain_with_else_break_in_while_true(tokens):
+    """jinja2.parser.Parser.parse_postfix (parse_filter_expr, click's _resolve_context):
+    ``if/elif/else: break`` ending a ``while True`` body; 3.8 and 3.9 thread the elif
+    test through the break to the loop's exit and leave the break dead after the elif
+    arm (written ``if not c: break`` and the arm after it)."""
+    node = []
+    while True:
+        token_type = tokens.pop() if tokens else "end"
+        if token_type == "dot" or token_type == "lbracket":
+            node.append(1)
+        elif token_type == "lparen":
+            node.append(2)
+        else:
+            break
+    return node
+
+
+@case((["ab", "(c", "dm", "e", "fx"],), ([],), (["(", "m"],), same_bytecode=True)
+def if_else_whose_first_arm_continues_inside_then_a_tail(codes):
+    """rich.ansi._ansi_tokenize (Text.wrap, jinja2's Lexer.wrap, requests'
+    _encode_files): ``if c: <an inner if that continues> else: ...`` then a tail
+    ending the loop body; the first arm jumps over the else clause to the tail
+    (written with the tail copied into each arm and ``continue``)."""
+    position, out = 0, []
+    for end, sgr in enumerate(codes):
+        if sgr:
+            if sgr[0] == "(":
+                position = end + 1
+                continue
+            if sgr.endswith("m"):
+                out.append(sgr[1:-1])
+        else:
+            out.append(None)
+        position = end
+    return position, out
+
+
+@case((["end", "y", "in", "not", ">", "<"],), (["end"],), (["x", "not"],), (["in", "not"],), same_bytecode=True)
+def elif_and_test_else_break_then_a_tail(tokens):
+    """jinja2.parser.Parser.parse_compare: ``elif a and b: <arm>`` / ``else: break``
+    then a tail ending a ``while True`` body: on 3.11 both tests go to the break laid
+    out after the arm, which jumps over it to the tail; on 3.8 and 3.9 they go past
+    the loop, the break left dead after the arm (written ``if not a or not b: break``
+    in an else clause)."""
+    ops = []
+    lineno = 0
+    while True:
+        token_type = tokens.pop()
+        if token_type in ("<", ">"):
+            ops.append(token_type)
+        elif token_type == "not" and tokens and tokens[-1] == "in":
+            tokens.pop()
+            ops.append("notin")
+        else:
+            break
+        lineno += 1
+    return ops, lineno

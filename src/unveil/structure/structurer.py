@@ -585,6 +585,12 @@ class Structurer:
                                                           or self.laid_out_before_bottom(state.e, state.t, region))):
             t_kind = None         # the jump goes where the other arm ends anyway: the loop's bottom
             mpos = state.t
+        elif e_kind == "continue" and t_kind is None and state.e != region.loop.header.start \
+                and state.t < state.e == mpos:
+            # the same with the sides the other way round: ``if a or b: <body>`` ending a
+            # loop body (3.10, 3.11), whose last test goes to the jump back when false
+            e_kind = None
+            mpos = state.e
         if (mpos is None and region.blocks is not None and region.depth is not None
                 and len(frame.stack) > region.depth and si.is_expr(frame.stack[-1])):
             # a value computed in a try or with body flows out of it (``try: return a and b``)
@@ -609,11 +615,15 @@ class Structurer:
         if t_kind == "break" and e_kind is None and state.e < state.t and self._only_exits(state.e, state.t, region):
             return self.exit_then_break(state, frame, region, chain_end)
         if mpos is None and t_kind in _JUMP_KINDS and e_kind is None and state.e < state.t:
-            over = self._jumps_over_to_the_bottom(state, region)
+            brk = state.t
+            if final.op in CONDITIONAL and state.e < final.target < state.t \
+                    and self.through_jumps(final.target) == self.through_jumps(state.t):
+                brk = final.target   # the chain (``elif a and b:``) went on through the break
+            over = self._jumps_over_to_the_bottom(state, region, brk)
             if over is not None:
                 # ``elif c: x()`` / ``else: break``: the break laid out after the arm that
                 # jumps over it to the bottom of the loop body is the else clause
-                mpos, t_kind = over, None
+                mpos, t_kind, state.t = over, None, brk
         if t_kind in _JUMP_KINDS or e_kind in _JUMP_KINDS:
             return self.branch_out(state, t_kind, e_kind, frame, region)
         if mpos is None:
@@ -671,7 +681,8 @@ class Structurer:
     def jumped_over(self, st, region):
         """Where an ``if``/``else`` goes on whose else arm never does (it returns or
         raises): the target of the jump that ends the first arm, over the second, when
-        no code of the two arms goes anywhere else.  (Its arms do not meet: without
+        no code of the two arms goes anywhere else but by a ``continue`` or ``break``
+        (and the target is not past the stop of a region that ends between them).  (Its arms do not meet: without
         it, the first arm would take the code after the if as its own, and an
         ``elif`` arm going on too a copy of it.)"""
         first, second = sorted((st.t, st.e))
@@ -687,9 +698,9 @@ class Structurer:
             return None
         end = jump.target
         if self.g.of_instr[end].start != end or self.jump_kind(end, region) not in (None, "stop") \
-                or (region.stop is not None and end > region.stop):
+                or (region.stop is not None and first < region.stop < end):
             return None
-        return end if self._kept_between(first, end, region) is not None else None
+        return end if self._kept_between(first, end, region, loop_jumps=True) is not None else None
 
     def _jumps_back_over(self, st, region):
         """The loop's start, when the first side of a branch ends the loop body with the
@@ -915,21 +926,21 @@ class Structurer:
             return None
         return out.start
 
-    def _jumps_over_to_the_bottom(self, st, region):
+    def _jumps_over_to_the_bottom(self, st, region, brk):
         """The bottom of the loop body (the region's stop, or a jump back to the loop's
-        start), when the side the test falls into, laid out before the other, a
-        ``break`` or ``continue`` just before the bottom, ends in a forward jump there
-        over it, and goes nowhere else but out of the loop."""
-        loop, jump = region.loop, self.instrs[st.t - 1]
-        if loop is None or jump.op != "JUMP" or jump.target <= st.t or jump.target >= len(self.instrs) \
-                or self.g.of_instr[st.t].start != st.t:
+        start), when the side the test falls into, laid out before the other, ``brk``
+        (a ``break`` or ``continue`` just before the bottom), ends in a forward jump
+        there over it, and goes nowhere else but out of the loop."""
+        loop, jump = region.loop, self.instrs[brk - 1]
+        if loop is None or jump.op != "JUMP" or jump.target <= brk or jump.target >= len(self.instrs) \
+                or self.g.of_instr[brk].start != brk:
             return None
         bottom = jump.target
         if bottom != region.stop and not (region.stop == loop.header.start and self.instrs[bottom].op == "JUMP"
                                           and self.g.of_instr[bottom].start == bottom
                                           and self.through_jumps(bottom) == loop.header.start):
             return None
-        if self.g.of_instr[st.t].end != bottom:
+        if self.g.of_instr[brk].end != bottom:
             return None   # the other side is one block, laid out right before the bottom
         return bottom if self._kept_between(st.e, bottom, region, loop_jumps=True) is not None else None
 
@@ -1231,6 +1242,18 @@ class Structurer:
 
     def branch_out(self, st, t_kind, e_kind, frame, region):
         """At least one side of the branch is ``break``/``continue``."""
+        if t_kind in _JUMP_KINDS and e_kind is None:
+            end = self._dead_jump_clause_end(st, t_kind, region)
+            if end is not None:
+                # ``if c: <side> else: break``: the test goes straight where the else
+                # clause's jump goes, which stayed, dead, after the side (3.8, 3.9)
+                arm = Frame(self.ctx, st.e_stack, since=frame.last_emit)
+                if self.seq(st.e, arm, region.child(stop=end)) == end:
+                    arm.flush_parallel()
+                    frame.emit(ast.If(test=negate(st.c), body=arm.out or [ast.Pass()],
+                                      orelse=[_jump_stmt(frame.notes, t_kind)]))
+                    frame.stack = arm.stack
+                    return end
         if t_kind in _JUMP_KINDS:
             frame.emit(ast.If(test=st.c, body=[_jump_stmt(frame.notes, t_kind)], orelse=[]))
             frame.stack = list(st.e_stack)
@@ -1249,6 +1272,34 @@ class Structurer:
         frame.emit(ast.If(test=negate(st.c), body=[_jump_stmt(frame.notes, e_kind)], orelse=[]))
         frame.stack = list(st.t_stack)
         return self.goto(st.t, frame, region)
+
+    def _dead_jump_clause_end(self, st, kind, region):
+        """Where ``if c: <side> else: break`` (or ``continue``) ends, when the side the
+        test falls into is followed by the else clause's jump, dead (the test was
+        threaded through it to where it goes, ``st.t``), on a line of its own, and the
+        side ends in a jump forward past it or back to the loop's start that ends the
+        region: there (3.8, 3.9); else None."""
+        if not facts.KEEPS_JUMPS_OVER_ELSE_CLAUSES or st.t < st.e:
+            return None
+        loop = region.loop
+        for b in self._laid_out(st.e, st.t):
+            pos = b.start
+            if pos <= st.e or b.preds or not self._dead_jump_before(pos + 1):
+                if any(self.through_jumps(x.start) == self.through_jumps(st.t) for x in b.succs):
+                    return None   # a test of the side goes there too: the dead jump is its own
+                continue
+            dead, before = self.instrs[pos], self.instrs[pos - 1]
+            if self.jump_kind(dead.target, region) != kind or self.through_jumps(dead.target) != self.through_jumps(st.t) \
+                    or dead.line == before.line or before.op != "JUMP":
+                return None
+            if before.target == pos + 1 and self.g.of_instr[pos + 1].start == pos + 1:
+                end = pos + 1
+            elif loop is not None and before.target == loop.header.start == region.stop:
+                end = region.stop
+            else:
+                return None
+            return end if self._if_else_between(st.e, pos + 1, region) else None
+        return None
 
     def exit_then_break(self, st, frame, region, chain_end):
         """``if c: <a side that returns or raises>`` then ``break``: the side the test
@@ -1436,6 +1487,9 @@ class Structurer:
             value = _or(negate(st.c), tx)
         elif _same_node(_last_operand(negate(st.c), ast.Or), tv):
             value = _and(negate(st.c), fx)
+        elif st.t < st.e:
+            # the arm the test jumps to is laid out first: the body (``x if a or b else y``)
+            value = ast.IfExp(test=st.c, body=tx, orelse=fx)
         else:
             value = ast.IfExp(test=negate(st.c), body=fx, orelse=tx)
         frame.stack = base + [value]
