@@ -541,3 +541,37 @@ def while_true_whose_first_statement_returns(sequences, result):
         if not sequences:
             return result
         result.append(sequences.pop().pop())
+
+
+@case(([5, 6], [0, 3], True), ([5, 6], [0, 3], False), ([5, 6], [0, 0], True), ([], [1], True),
+      structured=True)
+def conditional_return_in_a_for_in_a_while(active, neighbors, forward):
+    """networkx boykov_kolmogorov_impl.grow: ``return a if c else b`` in a for loop in
+    a while loop; the return is no way out of the while (it was taken for the while's
+    follow, and the for's iterator was missing under the returned value)."""
+    while active:
+        for v in neighbors:
+            if v:
+                return (active[-1], v) if forward else (v, active[-1])
+        active.pop()
+
+
+@case(([[1, 2], [], [3]],), ([],), ([[]],), same_bytecode=True)
+def break_after_code_in_a_clause_of_a_while_true_in_a_while(stacks):
+    """networkx shortest_augmenting_path_impl: the only way out of a ``while True`` is
+    an except clause's ``if c: x(); break``, whose other arm goes back to the loop
+    (the clause is in the loop's body); the loop goes on past the clause's end."""
+    out = []
+    while stacks:
+        stack = stacks.pop()
+        tries = 0
+        while True:
+            try:
+                out.append(stack.pop())
+            except IndexError:
+                tries += 1
+                if tries > 1:
+                    out.append(-tries)
+                    break
+        out.append(len(stacks))
+    return out

@@ -98,13 +98,12 @@ class Graph:
             for s in b.succs:
                 # a handler's re-raise is exception machinery, not where the loop goes on;
                 # the body of a for loop that never loops back (it returns) is inside it,
-                # and so is a return or raise in a nested loop (no break leaves two loops),
-                # and a nested for's else clause that only returns or raises (``else: if n:
-                # return``)
+                # and so is code a nested loop goes to that only returns or raises (no break
+                # leaves two loops): ``return a if c else b`` in it, a nested for's else clause
+                # (``else: if n: return``)
                 if s not in loop.body and s not in exits and self.instrs[s.end - 1].op != "RERAISE" \
-                        and not (inner_for and s.start == b.end) and not (b in nested and not s.succs) \
-                        and not (inner_for and b in nested and s.start == self.instrs[b.end - 1].target
-                                 and self.only_ends(s, loop)):
+                        and not (inner_for and s.start == b.end) \
+                        and not (b in nested and (not s.succs or self.only_ends(s, loop))):
                     exits.append(s)
         # code after the loop is in the same try as the code before it (the header's
         # own try may be one inside the loop), not in a handler's clause
@@ -286,9 +285,11 @@ class Graph:
         seen, outs = set(), []
         while todo:
             b = todo.pop()
-            if b in seen or b in loop.body:
+            if b in seen:
                 continue
             seen.add(b)
+            if b in loop.body and not (b.handler and b.handler != around and b.handler[0] in inside):
+                continue   # (a clause whose other arm goes back to the loop is in its body: past it)
             if b.handler and b.handler != around and b.handler[0] not in inside:
                 inside.add(b.handler[0])
                 todo.append(self.block_at[b.handler[0]])
