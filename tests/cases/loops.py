@@ -544,7 +544,7 @@ def while_true_whose_first_statement_returns(sequences, result):
 
 
 @case(([5, 6], [0, 3], True), ([5, 6], [0, 3], False), ([5, 6], [0, 0], True), ([], [1], True),
-      structured=True)
+      same_bytecode=True)
 def conditional_return_in_a_for_in_a_while(active, neighbors, forward):
     """networkx boykov_kolmogorov_impl.grow: ``return a if c else b`` in a for loop in
     a while loop; the return is no way out of the while (it was taken for the while's
@@ -574,4 +574,32 @@ def break_after_code_in_a_clause_of_a_while_true_in_a_while(stacks):
                     out.append(-tries)
                     break
         out.append(len(stacks))
+    return out
+
+
+@case(([1, 2], [0, 3]), ([], [0, 3]), ([1], [0, 0]), same_bytecode=True)
+def conditional_return_of_constants_in_a_for(a, nb):
+    """networkx boykov_kolmogorov_impl.grow, reduced: ``return 1 if a else 2`` in a for
+    loop; 3.12+ copy the iterator's drop and the return (``SWAP 2; POP_TOP;
+    RETURN_VALUE``) after each arm (written ``if a: return 1`` / ``return 2``)."""
+    for v in nb:
+        if v:
+            return 1 if a else 2
+    a.append(0)
+    return a
+
+
+@case(([[1], [2], [3]],), ([[1, 2]],), ([],), same_bytecode=True)
+def bare_break_in_a_clause_of_a_while_true_in_a_while(stacks):
+    """networkx shortest_augmenting_path_impl, reduced: a ``while True`` left only by an
+    except clause's ``if c: break``, which 3.11+ thread to the enclosing loop's test
+    (the loop goes on at that jump)."""
+    out = []
+    while stacks:
+        while True:
+            try:
+                out.append(stacks[-1].pop())
+            except IndexError:
+                if stacks.pop() == [] and len(stacks) % 2 == 0:
+                    break
     return out

@@ -181,7 +181,9 @@ class Graph:
             if landing is not None and landing not in loop.body:
                 return landing
         # ways out that run code and jump, all to one place outside the loop: that place
-        # (``if a: x(); break`` twice, the breaks threaded on to an enclosing loop's end)
+        # (``if a: x(); break`` twice, the breaks threaded on to an enclosing loop's end;
+        # one, if the except clauses go on there too, past its jump: a clause's ``if c:
+        # break`` that 3.11+ thread to the enclosing loop's test)
         # (ways out from which every path raises are arms inside the loop: ``else: c =
         # get(); if c is None: raise E; raise F`` among ``break``s, sre_parse._parse)
         # (one such way out and the loop's except clauses all going on at one place: a
@@ -193,7 +195,8 @@ class Graph:
         if len(ends) == 1 and None not in ends:
             landing = self.block_at.get(ends.pop())
             if landing is not None and landing not in loop.body and (
-                    len(jumping) > 1 or self._follow_from_clauses(loop, around) is landing):
+                    len(jumping) > 1 or self._follow_from_clauses(loop, around) in (
+                        landing, self.block_at.get(past_clause_ends(self.instrs, landing.start)))):
                 return landing
         # ways out that go on after code of their own, all reaching one place outside the
         # loop: the nearest such place (a ``break`` and an ``if`` arm ending in ``break``
