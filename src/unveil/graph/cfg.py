@@ -98,13 +98,20 @@ class Graph:
             for s in b.succs:
                 # a handler's re-raise is exception machinery, not where the loop goes on;
                 # the body of a for loop that never loops back (it returns) is inside it,
-                # and so is code a nested loop goes to that only returns or raises (no break
-                # leaves two loops): ``return a if c else b`` in it, a nested for's else clause
-                # (``else: if n: return``)
+                # and so is a return or raise in a nested loop (no break leaves two loops),
+                # and a nested for's else clause that only returns or raises (``else: if n:
+                # return``)
                 if s not in loop.body and s not in exits and self.instrs[s.end - 1].op != "RERAISE" \
-                        and not (inner_for and s.start == b.end) \
-                        and not (b in nested and (not s.succs or self.only_ends(s, loop))):
+                        and not (inner_for and s.start == b.end) and not (b in nested and not s.succs) \
+                        and not (inner_for and b in nested and s.start == self.instrs[b.end - 1].target
+                                 and self.only_ends(s, loop)):
                     exits.append(s)
+        # so is code only nested loops go to that only returns or raises (``return a if c
+        # else b`` in a for loop), when the loop has other ways out (a ``while True`` that
+        # only such returns leave goes on at one of them)
+        inner = [s for s in exits if all(p in nested for p in s.preds if p in loop.body) and self.only_ends(s, loop)]
+        if inner and len(inner) < len(exits):
+            exits = [s for s in exits if s not in inner]
         # code after the loop is in the same try as the code before it (the header's
         # own try may be one inside the loop), not in a handler's clause
         before = {p.handler for p in loop.header.preds if p not in loop.body}
