@@ -615,3 +615,65 @@ def elif_and_test_else_break_then_a_tail(tokens):
             break
         lineno += 1
     return ops, lineno
+
+
+@case(([5, 6], [0, 3], True), ([5, 6], [0, 3], False), ([5, 6], [0, 0], True), ([], [1], True),
+      same_bytecode=True)
+def conditional_return_in_a_for_in_a_while(active, neighbors, forward):
+    """networkx boykov_kolmogorov_impl.grow: ``return a if c else b`` in a for loop in
+    a while loop; the return is no way out of the while (it was taken for the while's
+    follow, and the for's iterator was missing under the returned value)."""
+    while active:
+        for v in neighbors:
+            if v:
+                return (active[-1], v) if forward else (v, active[-1])
+        active.pop()
+
+
+@case(([[1, 2], [], [3]],), ([],), ([[]],), same_bytecode=True)
+def break_after_code_in_a_clause_of_a_while_true_in_a_while(stacks):
+    """networkx shortest_augmenting_path_impl: the only way out of a ``while True`` is
+    an except clause's ``if c: x(); break``, whose other arm goes back to the loop
+    (the clause is in the loop's body); the loop goes on past the clause's end."""
+    out = []
+    while stacks:
+        stack = stacks.pop()
+        tries = 0
+        while True:
+            try:
+                out.append(stack.pop())
+            except IndexError:
+                tries += 1
+                if tries > 1:
+                    out.append(-tries)
+                    break
+        out.append(len(stacks))
+    return out
+
+
+@case(([1, 2], [0, 3]), ([], [0, 3]), ([1], [0, 0]), same_bytecode=True)
+def conditional_return_of_constants_in_a_for(a, nb):
+    """networkx boykov_kolmogorov_impl.grow, reduced: ``return 1 if a else 2`` in a for
+    loop; 3.12+ copy the iterator's drop and the return (``SWAP 2; POP_TOP;
+    RETURN_VALUE``) after each arm (written ``if a: return 1`` / ``return 2``)."""
+    for v in nb:
+        if v:
+            return 1 if a else 2
+    a.append(0)
+    return a
+
+
+@case(([[1], [2], [3]],), ([[1, 2]],), ([],), same_bytecode=True)
+def bare_break_in_a_clause_of_a_while_true_in_a_while(stacks):
+    """networkx shortest_augmenting_path_impl, reduced: a ``while True`` left only by an
+    except clause's ``if c: break``, which 3.11+ thread to the enclosing loop's test
+    (the loop goes on at that jump)."""
+    out = []
+    while stacks:
+        while True:
+            try:
+                out.append(stacks[-1].pop())
+            except IndexError:
+                if stacks.pop() == [] and len(stacks) % 2 == 0:
+                    break
+    return out

@@ -106,6 +106,12 @@ class Graph:
                         and not (inner_for and b in nested and s.start == self.instrs[b.end - 1].target
                                  and self.only_ends(s, loop)):
                     exits.append(s)
+        # so is code only nested loops go to that only returns or raises (``return a if c
+        # else b`` in a for loop), when the loop has other ways out (a ``while True`` that
+        # only such returns leave goes on at one of them)
+        inner = [s for s in exits if all(p in nested for p in s.preds if p in loop.body) and self.only_ends(s, loop)]
+        if inner and len(inner) < len(exits):
+            exits = [s for s in exits if s not in inner]
         # code after the loop is in the same try as the code before it (the header's
         # own try may be one inside the loop), not in a handler's clause
         before = {p.handler for p in loop.header.preds if p not in loop.body}
@@ -182,7 +188,9 @@ class Graph:
             if landing is not None and landing not in loop.body:
                 return landing
         # ways out that run code and jump, all to one place outside the loop: that place
-        # (``if a: x(); break`` twice, the breaks threaded on to an enclosing loop's end)
+        # (``if a: x(); break`` twice, the breaks threaded on to an enclosing loop's end;
+        # one, if the except clauses go on there too, past its jump: a clause's ``if c:
+        # break`` that 3.11+ thread to the enclosing loop's test)
         # (ways out from which every path raises are arms inside the loop: ``else: c =
         # get(); if c is None: raise E; raise F`` among ``break``s, sre_parse._parse)
         # (one such way out and the loop's except clauses all going on at one place: a
@@ -194,7 +202,8 @@ class Graph:
         if len(ends) == 1 and None not in ends:
             landing = self.block_at.get(ends.pop())
             if landing is not None and landing not in loop.body and (
-                    len(jumping) > 1 or self._follow_from_clauses(loop, around) is landing):
+                    len(jumping) > 1 or self._follow_from_clauses(loop, around) in (
+                        landing, self.block_at.get(past_clause_ends(self.instrs, landing.start)))):
                 return landing
         # ways out that go on after code of their own, all reaching one place outside the
         # loop: the nearest such place (a ``break`` and an ``if`` arm ending in ``break``
@@ -286,9 +295,11 @@ class Graph:
         seen, outs = set(), []
         while todo:
             b = todo.pop()
-            if b in seen or b in loop.body:
+            if b in seen:
                 continue
             seen.add(b)
+            if b in loop.body and not (b.handler and b.handler != around and b.handler[0] in inside):
+                continue   # (a clause whose other arm goes back to the loop is in its body: past it)
             if b.handler and b.handler != around and b.handler[0] not in inside:
                 inside.add(b.handler[0])
                 todo.append(self.block_at[b.handler[0]])

@@ -195,12 +195,26 @@ def _consumes_arm_value(instrs, early, late, n):
     start = early.end - n
     if instrs[start].op in _EXPRESSION_TAIL:
         return True
+    if _returns_past_iterators(instrs, start, early.end):
+        # ``return a if c else b`` in a for loop (3.12+): each arm pushes its value,
+        # drops the iterators from under it and returns
+        return all(b.end - n > b.start and instrs[b.end - n - 1].op in _EXPRESSION_TAIL | _PUSHES
+                   for b in (early, late))
     while start < early.end - 1 and instrs[start].op in _PUSHES:
         start += 1
     if instrs[start].op not in _EXPRESSION_TAIL:
         return False
     return all(b.end - n > b.start and instrs[b.end - n - 1].op in _EXPRESSION_TAIL | _PUSHES
                for b in (early, late))
+
+
+def _returns_past_iterators(instrs, start, end):
+    """Whether the instructions from ``start`` to ``end`` are ``SWAP 2; POP_TOP`` (once or
+    more: a return in nested for loops drops each one's iterator) and ``RETURN_VALUE``."""
+    if (end - start) % 2 != 1 or end - start < 3 or instrs[end - 1].op != "RETURN_VALUE":
+        return False
+    return all(instrs[p].op == "SWAP" and instrs[p].argval == 2 and instrs[p + 1].op == "POP_TOP"
+               for p in range(start, end - 1, 2))
 
 
 def _reachable(instrs):
@@ -227,7 +241,8 @@ def _may_share_any(instrs, early):
     with one that consumes a value.  (3.13 copies ``return r`` after each arm of an
     ``elif`` chain that assigns ``r``: each copy need not be compared with every other.)"""
     return instrs[early.start].op == "POP_TOP" or any(
-        instrs[p].op in _EXPRESSION_TAIL for p in range(early.start, early.end - 1))
+        instrs[p].op in _EXPRESSION_TAIL for p in range(early.start, early.end - 1)) \
+        or early.end - early.start > 3 and _returns_past_iterators(instrs, early.end - 3, early.end)
 
 
 def _tail_key(instrs, block):
