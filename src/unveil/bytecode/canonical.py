@@ -48,8 +48,7 @@ class Code:
 def normalise(code):
     """Return the :class:`Code` of ``code`` for the running interpreter."""
     raw, table = _raw_and_exception_table(code)
-    if facts.EXTENDED_ARG_LINE_IS_ITS_INSTRUCTIONS:
-        raw = _lines_past_extended_args(raw)
+    raw = _lines_past_extended_args(raw)
     out = []
     state = _State(code, raw)
     after_nop = nop_before = False

@@ -167,11 +167,6 @@ RETURN_COPIED_INTO_BRANCHES = PY >= (3, 10)
 #: each arm in ``return y``
 RETURN_COPIED_ON_ITS_LINE = PY == (3, 10) or PY >= (3, 12)
 
-#: the line an EXTENDED_ARG starts belongs to the instruction it extends (3.10+: a def's
-#: folded annotations past the 256th constant keep the line of the ``def``); 3.8 and 3.9
-#: leave such lines to the structure they are read with (a jump's own line)
-EXTENDED_ARG_LINE_IS_ITS_INSTRUCTIONS = PY >= (3, 10)
-
 #: the compiler fuses two fast-local loads or stores (LOAD_FAST_LOAD_FAST,
 #: STORE_FAST_STORE_FAST, STORE_FAST_LOAD_FAST) only where both are on one line (3.13+):
 #: an expression printed on one line where the original spread it over several fuses
