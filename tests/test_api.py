@@ -230,3 +230,24 @@ def test_a_file_function_gets_the_defaults_and_annotations_its_def_computes(tmp_
         assert unveil.decompile(path + ":plain").startswith("def plain(a, b=2, *, c=3, d: int = 4) -> int:\n")
         assert unveil.decompile(path + ":K.m").startswith("def m(self, q=(1, 2)) -> 'K':\n")
         assert "def inner(z=q):" in unveil.decompile(path + ":K.m.<locals>.inner")
+
+
+def test_a_crash_decompiling_the_code_a_def_is_in_is_an_internal_error(tmp_path, monkeypatch):
+    """The signature of ``file.py:f`` comes from the decompiled module around it: a crash
+    there is a bug, raised, never a quiet fall back to the signature without defaults."""
+    from unveil import api
+
+    py = tmp_path / "api_crash.py"
+    py.write_text("def plain(a, b=2):\n    return a + b\n")
+    real = api._tree
+
+    def crashing(code, func, bindings, loc=None):
+        if code.co_name == "<module>":
+            raise IndexError("mutation: the module around the def crashes")
+        return real(code, func, bindings, loc)
+
+    monkeypatch.setattr(api, "_tree", crashing)
+    api._MADE.clear()
+    with pytest.raises(unveil.InternalError) as info:
+        unveil.decompile(str(py) + ":plain")
+    assert isinstance(info.value.__cause__, IndexError)

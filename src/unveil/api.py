@@ -1,5 +1,6 @@
 """Public entry points: decompile a function, code object or .pyc; recompile the text."""
 import ast
+import contextlib
 import copy
 import dis
 import functools
@@ -198,9 +199,11 @@ def _made_in(parent):
         return entry[1]
     bindings = Bindings("__unveil_def_")
     try:
-        tree = _tree(parent, None, bindings)
-    except (DecompilationError, RecursionError, IndexError, KeyError, AttributeError, TypeError, ValueError,
-            AssertionError):   # what decompile_code reports (a bug included): here, no def to take from it
+        with _crashes_as_internal_errors(parent):
+            tree = _tree(parent, None, bindings)
+    except InternalError:
+        raise
+    except DecompilationError:   # a refusal: no def to take the signature from
         made = None
     else:
         tree.defs, tree.def_codes = {}, {}
@@ -416,25 +419,33 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
     loc = _located(obj)
     code, root = loc.code, loc.root
     bindings = Bindings(bindings_prefix)
-    try:
+    with _crashes_as_internal_errors(code):
         tree = _class_statement(root, code, bindings) if root is not None else _tree(code, loc.func, bindings, loc)
         pinned = first_text_line(code) if facts.CLASS_BODY_STORES_ITS_LINE and root is None else None
         source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, pinned,
                                              bindings.notes.filter_line, bindings.notes.try_on_body_line,
                                              bindings.notes.signature_lines)
-    except DecompilationError:
-        raise
-    except RecursionError:
-        raise DecompilationError("%s is nested too deeply to decompile" % code.co_name)
-    except (IndexError, KeyError, AttributeError, TypeError, ValueError, AssertionError) as exc:
-        # a bug, never a refusal: one clear error for the caller, the crash as its cause
-        raise InternalError("internal error decompiling %s (line %s): %s: %s"
-                            % (code.co_name, code.co_firstlineno, type(exc).__name__, exc)) from exc
     used = {n.id for n in nodes(tree) if isinstance(n, ast.Name)}
     names = {k: v for k, v in bindings.names.items() if k in used}  # the state machine names every constant
     inside = _nested_codes(code)
     lowered = [low for lowered_code, low in bindings.lowered.items() if lowered_code in inside]
     return Decompiled(source + "\n", names, lines, lowered)
+
+
+@contextlib.contextmanager
+def _crashes_as_internal_errors(code):
+    """A crash while decompiling ``code`` is a bug, never a refusal: one clear
+    :class:`InternalError` for the caller, the crash as its cause; too deep a nesting
+    is a refusal."""
+    try:
+        yield
+    except DecompilationError:
+        raise
+    except RecursionError:
+        raise DecompilationError("%s is nested too deeply to decompile" % code.co_name)
+    except (IndexError, KeyError, AttributeError, TypeError, ValueError, AssertionError) as exc:
+        raise InternalError("internal error decompiling %s (line %s): %s: %s"
+                            % (code.co_name, code.co_firstlineno, type(exc).__name__, exc)) from exc
 
 
 def _tree(code, func, bindings, loc=None):
