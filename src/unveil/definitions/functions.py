@@ -81,6 +81,7 @@ class FunctionContext:
         self._taken = None   # the code's own names, which a temporary must not be
         self._stable = None  # see stable_names()
         self._graph = None   # the control-flow graph, shared by the structuring attempts
+        self._on_line = None  # see positions_on_line()
         self._free = None    # see _free_names()
         # the class whose private names (``__x``, compiled as ``_C__x``) this code's text is
         # written inside of: set only for code nested in a class body of the same text, never
@@ -88,6 +89,14 @@ class FunctionContext:
         self.private_class = None
 
     # -- what the simulator asks ---------------------------------------------
+    def positions_on_line(self, line):
+        """The positions of the normalised instructions on ``line``, in order."""
+        if self._on_line is None:
+            self._on_line = {}
+            for ins in self.instrs:
+                self._on_line.setdefault(ins.line, []).append(ins.index)
+        return self._on_line.get(line, ())
+
     def constant(self, value):
         if isinstance(value, types.CodeType):
             return si.CodeConstant(value, self.bindings)

@@ -658,7 +658,7 @@ def _return(f, ins):
                 f.notes.no_line_of_its_own.set(node)
             if len(sources) + (before.op not in NO_NEXT) > 1:
                 f.notes.shared_return.set(node)
-    copy = _jumped_copy(f.ctx.instrs, ins) if ins.line is not None and facts.RETURN_COPIED_INTO_BRANCHES else None
+    copy = _jumped_copy(f.ctx, ins) if ins.line is not None and facts.RETURN_COPIED_INTO_BRANCHES else None
     if copy is not None:
         f.notes.jumped_return.set(node, bool(copy.nop_lines) if copy.after_nop else "without a NOP")
     f.emit(node)
@@ -687,31 +687,34 @@ def _lone_nop_lines(instrs, ins):
     return sorted({line for line in ins.nop_lines if low < line < ins.line})
 
 
-def _jumped_copy(instrs, ret):
+def _jumped_copy(ctx, ret):
     """Whether the ``return`` ending at ``ret`` is the compiler's copy of a short return
     in place of a jump to it (the jump's line kept by a NOP before the copy, on the
     copy's own line: another copy of the same code is elsewhere): the copy's first
     instruction, or None."""
+    instrs = ctx.instrs
     for j in range(ret.index - 1, max(-1, ret.index - _COPIED_RETURN), -1):
         ins = instrs[j]
         if ins.line != ret.line or ins.op in NO_NEXT:
             # 3.12+: no NOP where the jump shared the line of the statement run into the copy
             ran_into = facts.RETURN_COPIED_ON_ITS_LINE and ins.line != ret.line and ins.line is not None \
                 and ins.op not in NO_NEXT and ins.target is None
-            return instrs[j + 1] if ran_into and _copied_elsewhere(instrs, j + 1, ret.index) else None
+            return instrs[j + 1] if ran_into and _copied_elsewhere(ctx, j + 1, ret.index) else None
         if ins.after_nop:
-            return ins if _copied_elsewhere(instrs, j, ret.index) else None
+            return ins if _copied_elsewhere(ctx, j, ret.index) else None
     return None
 
 
-def _copied_elsewhere(instrs, start, end):
+def _copied_elsewhere(ctx, start, end):
     """Whether the instructions from ``start`` to ``end`` (included) occur elsewhere too,
-    on the same line."""
+    on the same line (only that line's instructions are looked at: a long elif chain's
+    returns are each on a line of their own)."""
+    instrs = ctx.instrs
     run = [i.same_op for i in instrs[start:end + 1]]
     n = len(run)
-    return any(k != start and len(instrs[k:k + n]) == n and instrs[k].line == instrs[start].line
+    return any(k != start and len(instrs[k:k + n]) == n
                and all(same(other) for same, other in zip(run, instrs[k:k + n]))
-               for k in range(len(instrs)))
+               for k in ctx.positions_on_line(instrs[start].line))
 
 
 _COPIED_RETURN = 6   # the most canonical instructions of a return the compiler copies (4 raw ones)
