@@ -36,6 +36,16 @@ def _elif_returns(n):
     return "\n".join(lines), [(0,), (n // 2,), (n - 1,), (n,)]
 
 
+def _elif_updates_and_returns(n):
+    """An ``elif`` chain whose arms update a local and return it: 3.10 and 3.12+ end each
+    arm in a copy of its return, each on a line of its own."""
+    lines = ["def f(x, y):", "    if x == 0:", "        y += 1", "        return y"]
+    for i in range(1, n):
+        lines += ["    elif x == %d:" % i, "        y += %d" % i, "        return y"]
+    lines += ["    return y"]
+    return "\n".join(lines), [(0, 1), (n // 2, 1), (n - 1, 1), (n, 1)]
+
+
 def _elif_assigns(n):
     """An ``elif`` chain whose arms assign and fall through to one merge point, with
     an ``else``."""
@@ -110,6 +120,7 @@ def _statements_with_ifs(n):
 
 SHAPES = {
     "elif": (_elif_returns, (100, 200, 400, 800, 1000, 2000, 5000)),
+    "elif-update-return": (_elif_updates_and_returns, (100, 200, 400, 800, 1000, 2000)),
     "elif-assign": (_elif_assigns, (100, 200, 400, 800, 1000, 2000, 5000)),
     "and": (_boolop("and"), (100, 200, 400, 800, 1000, 2000, 5000)),
     "or": (_boolop("or"), (100, 200, 400, 800, 1000, 2000, 5000)),
