@@ -5,6 +5,8 @@ decompile_speed.py and depyf_worker.py (run in depyf's own venv) both import
 this file by path, so both tools are timed on exactly the same list, enumerated
 the same deterministic way, with the same loop.  Standard library only.
 """
+import ast
+import dis
 import importlib.util
 import json
 import os
@@ -13,6 +15,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import textwrap
 import threading
 import time
 import types
@@ -61,6 +64,21 @@ def run_each_version(script, versions, args, quiet=False):
         finally:
             os.unlink(out)
     return results
+
+
+#: the newest torch pip may take on this machine without lifting its cap (/etc/xdg/pip)
+TORCH_CAPPED_AT = (2, 14, 1)
+
+
+def install_torch(python, version):
+    """``pip install torch==version`` into a venv: 2.13.0 and 2.14.1 lie on this machine's disk
+    under pip's cap; a newer release comes from PyPI with the cap lifted for that install
+    alone (``PIP_CONSTRAINT=/dev/null``), so that nothing else installed can pull another."""
+    import re
+    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_ROOT_USER_ACTION="ignore")
+    if tuple(int(p) for p in re.findall(r"\d+", version)[:3]) > TORCH_CAPPED_AT:
+        env["PIP_CONSTRAINT"] = "/dev/null"
+    subprocess.run([python, "-m", "pip", "install", "-q", "torch==%s" % version], check=True, env=env)
 
 
 def venv_python(venv):
@@ -154,49 +172,113 @@ def load_by_path(name, path):
     return module
 
 
-def time_decompiler(decompile, functions, repeat=1, timeout=10.0):
-    """Time ``decompile(code.replace())`` on each function; fresh copies every round.
-
-    Returns a JSON-able dict: functions, failures, valid (outputs that compile),
-    seconds (the best round's total), ok_seconds (that round's time on the
-    functions that did decompile), and failed ([label, reason] pairs, first round).
-    """
+def time_round(decompile, items, timeout=10.0):
+    """One round: ``decompile(item)`` on each item, timed in this thread's CPU time (a load
+    on the machine stops a longer function more often); [[seconds, reason]] in order,
+    reason ``None`` where it succeeded (an exception's one-line reason where it failed,
+    ``timeout`` seconds at most each where the alarm exists)."""
     use_alarm = bool(timeout) and hasattr(signal, "setitimer")
     if use_alarm:
         previous = signal.signal(signal.SIGALRM, _on_alarm)
-    best, failed, valid = (0.0, 0.0), [], 0
+    times = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            for round_ in range(repeat):
-                copies = [code.replace() for _, code in functions]
-                total = ok_total = 0.0
-                for (label, _), code in zip(functions, copies):
+            for item in items:
+                if use_alarm:
+                    signal.setitimer(signal.ITIMER_REAL, timeout)
+                reason = None
+                start = time.thread_time()
+                try:
+                    decompile(item)
+                except Exception as exc:
+                    reason = _reason(exc)
+                finally:
+                    elapsed = time.thread_time() - start
                     if use_alarm:
-                        signal.setitimer(signal.ITIMER_REAL, timeout)
-                    start = time.perf_counter()
-                    try:
-                        source = decompile(code)
-                    except Exception as exc:
-                        total += time.perf_counter() - start
-                        if round_ == 0:
-                            failed.append((label, _reason(exc)))
-                        continue
-                    finally:
-                        if use_alarm:
-                            signal.setitimer(signal.ITIMER_REAL, 0)
-                    elapsed = time.perf_counter() - start
-                    total += elapsed
-                    ok_total += elapsed
-                    if round_ == 0 and _compiles(source):
-                        valid += 1
-                if round_ == 0 or total < best[0]:
-                    best = (total, ok_total)
+                        signal.setitimer(signal.ITIMER_REAL, 0)
+                times.append([elapsed, reason])
     finally:
         if use_alarm:
             signal.signal(signal.SIGALRM, previous)
-    return {"functions": len(functions), "failures": len(failed), "valid": valid,
-            "seconds": best[0], "ok_seconds": best[1], "failed": failed}
+    return times
+
+
+def fresh_copies(functions):
+    """A ``code.replace()`` copy of each function's code: depyf caches per code object."""
+    return [code.replace() for _, code in functions]
+
+
+def best_of(rounds):
+    """Per function, its best time over ``rounds`` (lists from :func:`time_round`) and the
+    first round's failure reason: [[seconds, reason]]."""
+    return [[min(r[i][0] for r in rounds), rounds[0][i][1]] for i in range(len(rounds[0]))]
+
+
+def function_sources(codes):
+    """The source text of each code object's function (``None`` where it is not found):
+    cut from its file by the function's first line and name, dedented, a lambda
+    parenthesised.  What the floor of decompile_speed.py parses and prints."""
+    by_file = {}
+    sources = []
+    for code in codes:
+        if code.co_filename not in by_file:
+            by_file[code.co_filename] = _function_nodes(code.co_filename)
+        text, nodes = by_file[code.co_filename]
+        found = nodes.get((code.co_firstlineno, code.co_name))
+        sources.append(_node_source(text, found[0]) if found else None)
+    return sources
+
+
+def _function_nodes(filename):
+    """The file's text, and its function and lambda nodes by (first line, name); none
+    for code compiled from a string (``<string>``)."""
+    try:
+        with open(filename, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return None, {}
+    nodes = {}
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Lambda):
+            nodes.setdefault((node.lineno, "<lambda>"), []).append(node)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            nodes.setdefault((first, node.name), []).append(node)
+    return text, nodes
+
+
+def _node_source(text, node):
+    if isinstance(node, ast.Lambda):
+        return "(%s)" % ast.get_source_segment(text, node)
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    source = textwrap.dedent("".join(text.splitlines(True)[first - 1:node.end_lineno]))
+    try:
+        ast.parse(source)
+    except SyntaxError:  # a string in it reaches column 0: keep the indentation under an ``if``
+        source = "if 1:\n" + source
+    return source
+
+
+def floor(item):
+    """The least a decompiler of ``code`` to ``source`` must do: read every instruction of
+    the code and of the code objects in it (``dis.get_instructions``), and parse and print
+    the source (``ast.unparse``; on 3.8, which has none, unveil's own printer)."""
+    code, source = item
+    codes = [code]
+    while codes:
+        code = codes.pop()
+        for _ in dis.get_instructions(code):
+            pass
+        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return _printer()(ast.parse(source))
+
+
+def _printer():
+    if hasattr(ast, "unparse"):
+        return ast.unparse
+    from unveil.syntax.unparse import unparse  # Python 3.8
+    return unparse
 
 
 def _reason(exc):
@@ -209,11 +291,3 @@ def _reason(exc):
         root = root.__cause__
     outer, inner = line(exc), line(root)
     return outer if inner in outer else "%s (%s)" % (outer, inner)
-
-
-def _compiles(source):
-    try:
-        compile(source, "<decompiled>", "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, TypeError):
-        return False
-    return True

@@ -1,4 +1,4 @@
-"""How fast unveil decompiles stdlib functions, next to depyf 0.20.0.
+"""How fast unveil decompiles stdlib functions, next to depyf 0.20.0 and the floor.
 
     python benchmarks/decompile_speed.py [--modules json.decoder textwrap ...]
                                          [--repeat N] [--no-depyf] [--show-failures N]
@@ -8,8 +8,18 @@ modules (compiled from source, not imported) is decompiled from a fresh
 ``code.replace()`` copy each round (depyf caches per code object).  depyf runs
 in its own venv, benchmarks/.venv-depyf-X.Y, made on first use with this same
 interpreter; it is installed with --no-deps plus its two small dependencies
-(astor, dill) so that nothing can pull in torch.  Both tools are timed on the
-same list by the same code, benchmarks/bench_functions.py.
+(astor, dill) so that nothing can pull in torch.  Its worker process stays up
+and runs one round whenever this script runs one of unveil's, so the rounds
+interleave and a load on the machine falls on both alike.
+
+The floor is the least any decompiler of these functions does: read every
+instruction of the code (``dis.get_instructions``, nested code objects too) and
+parse and print the function's source (``ast.unparse(ast.parse(source))``; 3.8
+has no ``ast.unparse`` and uses unveil's own printer).  It is timed in the same
+rounds.  Each function's time is its best over the rounds, in CPU time (the
+worker's too: a function the scheduler stops counts no pause); the ratios
+compare sums of those times on the functions both sides decompile.  All timing
+code is shared with the worker: benchmarks/bench_functions.py.
 """
 import argparse
 import json
@@ -17,7 +27,6 @@ import os
 import platform
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -50,41 +59,63 @@ def ensure_depyf_venv():
     return python
 
 
-def run_depyf(modules, repeat, timeout, labels):
-    """Time depyf in its venv; the worker enumerates the same functions itself."""
-    python = ensure_depyf_venv()
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "depyf.json")
-        subprocess.run([python, os.path.join(HERE, "depyf_worker.py"), "--modules"] + list(modules)
-                       + ["--repeat", str(repeat), "--timeout", str(timeout), "--out", out],
-                       check=True, stdout=subprocess.DEVNULL)
-        with open(out) as f:
-            result = json.load(f)
-    if result.pop("labels") != labels:
-        raise RuntimeError("depyf's worker enumerated different functions")
-    return result
+class DepyfWorker:
+    """depyf in its venv, enumerating the same functions itself; :meth:`round` times one round."""
+
+    def __init__(self, modules, timeout, labels):
+        python = ensure_depyf_venv()
+        self.process = subprocess.Popen(
+            [python, os.path.join(HERE, "depyf_worker.py"), "--modules"] + list(modules)
+            + ["--timeout", str(timeout)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            universal_newlines=True)
+        hello = json.loads(self.process.stdout.readline())
+        self.tool = hello["tool"]
+        if hello["labels"] != labels:
+            self.close()
+            raise RuntimeError("depyf's worker enumerated different functions")
+
+    def round(self):
+        self.process.stdin.write("round\n")
+        self.process.stdin.flush()
+        return json.loads(self.process.stdout.readline())
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait()
 
 
-def run_unveil(functions, repeat, timeout):
+def measure(functions, sources, repeat, timeout, depyf):
+    """{tool: [[best seconds, first round's failure]]}, the tools' rounds interleaved."""
     import unveil
 
-    result = bench_functions.time_decompiler(unveil.decompile, functions, repeat, timeout)
-    result["tool"] = "unveil " + getattr(unveil, "__version__", "(src)")
-    return result
+    floor_items = [(code, source) for (_, code), source in zip(functions, sources) if source is not None]
+    rounds = {"unveil": [], "floor": [], "depyf": []}
+    for _ in range(repeat):
+        rounds["unveil"].append(bench_functions.time_round(
+            unveil.decompile, bench_functions.fresh_copies(functions), timeout))
+        floor_times = iter(bench_functions.time_round(bench_functions.floor, floor_items, timeout))
+        rounds["floor"].append([next(floor_times) if source is not None else [0.0, "no source found"]
+                                for source in sources])
+        if depyf is not None:
+            rounds["depyf"].append(depyf.round())
+    return {tool: bench_functions.best_of(r) for tool, r in rounds.items() if r}
 
 
-def _rate(count, seconds):
-    return count / seconds if seconds else float("nan")
+def compare(times, tool, other):
+    """(functions both decompile, other's seconds / tool's seconds on them)."""
+    both = [i for i, (t, o) in enumerate(zip(times[tool], times[other])) if t[1] is None and o[1] is None]
+    tool_s, other_s = (sum(times[name][i][0] for i in both) for name in (tool, other))
+    return len(both), (other_s / tool_s if tool_s else float("nan"))
 
 
-def print_table(results):
-    print("%-14s %9s %9s %7s %9s %12s %12s" % ("tool", "functions", "failures", "valid", "seconds",
-                                              "functions/s", "ok only/s"))
-    for r in results:
-        r["rate"] = _rate(r["functions"], r["seconds"])
-        ok_rate = _rate(r["functions"] - r["failures"], r["ok_seconds"])
-        print("%-14s %9d %9d %7d %9.3f %12.1f %12.1f" % (r["tool"], r["functions"], r["failures"],
-                                                        r["valid"], r["seconds"], r["rate"], ok_rate))
+def print_table(times, names):
+    print("%-14s %9s %9s %9s %12s" % ("tool", "functions", "failures", "seconds", "functions/s"))
+    for key, times_ in times.items():
+        seconds = sum(t for t, _ in times_)
+        failures = sum(1 for _, reason in times_ if reason is not None)
+        print("%-14s %9d %9d %9.3f %12.1f" % (names[key], len(times_), failures, seconds,
+                                              len(times_) / seconds if seconds else float("nan")))
 
 
 def main(argv=None):
@@ -92,8 +123,8 @@ def main(argv=None):
     parser.add_argument("--modules", nargs="+", default=list(bench_functions.DEFAULT_MODULES),
                         help="stdlib modules whose functions are decompiled")
     parser.add_argument("--repeat", type=int, default=1,
-                        help="rounds; the best round's time is reported (default 1)")
-    parser.add_argument("--no-depyf", action="store_true", help="time unveil only")
+                        help="rounds; each function's best time is counted (default 1)")
+    parser.add_argument("--no-depyf", action="store_true", help="time unveil and the floor only")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds before one function counts as failed (default 10)")
     parser.add_argument("--show-failures", type=int, default=0, metavar="N",
@@ -102,24 +133,37 @@ def main(argv=None):
 
     functions = bench_functions.enumerate_functions(args.modules)
     labels = [label for label, _ in functions]
-    print("Python %s, %d modules, %d functions, best of %d round(s)"
+    sources = bench_functions.function_sources([code for _, code in functions])
+    print("Python %s, %d modules, %d functions, each its best of %d interleaved round(s)"
           % (platform.python_version(), len(args.modules), len(functions), args.repeat))
-    results = [run_unveil(functions, args.repeat, args.timeout)]
+    depyf = None
     if not args.no_depyf:
         try:
-            results.append(run_depyf(args.modules, args.repeat, args.timeout, labels))
+            depyf = DepyfWorker(args.modules, args.timeout, labels)
         except (OSError, subprocess.CalledProcessError, RuntimeError, ValueError) as exc:
             print("depyf: not measured: %s" % exc, file=sys.stderr)
+    try:
+        times = measure(functions, sources, args.repeat, args.timeout, depyf)
+    finally:
+        if depyf is not None:
+            depyf.close()
+    import unveil
+    names = {"unveil": "unveil " + getattr(unveil, "__version__", "(src)"), "floor": "floor",
+             "depyf": depyf.tool if depyf else "depyf"}
     print()
-    print_table(results)
-    if len(results) == 2 and results[1]["rate"]:
-        print("\nunveil/depyf speed ratio (functions/s): %.2f"
-              % (results[0]["rate"] / results[1]["rate"]))
-    print("valid: outputs that compile.  seconds and functions/s include the time"
-          " spent on failures; ok only/s counts the successful functions alone.")
-    for r in results if args.show_failures else ():
-        print("\n%s failures (first %d of %d):" % (r["tool"], args.show_failures, r["failures"]))
-        for label, reason in r["failed"][:args.show_failures]:
+    print_table(times, names)
+    if "depyf" in times:
+        count, ratio = compare(times, "unveil", "depyf")
+        print("\nunveil/depyf speed ratio on the %d functions both decompile: %.2fx" % (count, ratio))
+        count, ratio = compare(times, "floor", "depyf")
+        print("depyf's time / the floor's on the %d functions depyf decompiles: %.2fx" % (count, ratio))
+    count, ratio = compare(times, "floor", "unveil")
+    print("unveil's time / the floor's on the %d functions unveil decompiles: %.2fx" % (count, ratio))
+    print("seconds and functions/s include the time spent on failures.")
+    for key in times if args.show_failures else ():
+        failed = [(label, reason) for label, (_, reason) in zip(labels, times[key]) if reason is not None]
+        print("\n%s failures (first %d of %d):" % (names[key], args.show_failures, len(failed)))
+        for label, reason in failed[:args.show_failures]:
             print("  %s: %s" % (label, reason))
     return 0
 

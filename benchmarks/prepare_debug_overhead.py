@@ -1,12 +1,13 @@
 """What prepare_debug adds to compile time: unveil's, next to depyf 0.20.0's.
 
-    python3.11 benchmarks/prepare_debug_overhead.py [--programs a b ...] [--repeat 3]
+    python3.11 benchmarks/prepare_debug_overhead.py [--programs a b ...] [--repeat 3] [--torch 2.15.0] [--json OUT]
     python3.11 benchmarks/prepare_debug_overhead.py --instructions [--jobs 2] [--programs a b ...]
 
 Each program (from tests_torch/programs.py) runs in a fresh process per
 measurement: plainly, inside unveil.prepare_debug, and inside
 depyf.prepare_debug.  unveil and depyf each get their own venv under
-benchmarks/ (torch 2.13.0 from the local wheel, made on first use).  Each
+benchmarks/ (torch 2.13.0 from the local wheel, made on first use; ``--torch
+VERSION`` measures another release, in venvs of its own).  Each
 round runs the three modes back to back (their order rotating from round to
 round), so a tool's overhead in a round is its time minus that round's plain
 time, and slow spells of a shared machine hit all three; a tool's overhead is
@@ -44,17 +45,19 @@ WORKER = os.path.join(HERE, "prepare_debug_worker.py")
 DEFAULT_PROGRAMS = ["arith_fullgraph", "print_break", "data_dependent_if", "item_break", "tensor_list_loop",
                     "closure", "dict_input", "dynamic_shapes", "recompile_shape", "module_forward",
                     "module_train_aot_eager", "hf_bert", "hf_gpt2", "hf_llama"]
-COMMON = ["torch==2.13.0", "numpy", "transformers"]
-VENVS = {
-    "unveil": (os.path.join(HERE, ".venv-torch-unveil"), ["-e", ROOT]),
-    "depyf": (os.path.join(HERE, ".venv-torch-depyf"), ["depyf==0.20.0"]),
-}
+COMMON = ["numpy", "transformers"]
+TOOLS = {"unveil": ["-e", ROOT], "depyf": ["depyf==0.20.0"]}
+#: the torch release measured unless --torch says another
+TORCH = "2.13.0"
 
 
-def ensure_venv(tool):
-    venv, extra = VENVS[tool]
+def ensure_venv(tool, torch_version=TORCH):
+    """The python of the tool's venv for a torch release (benchmarks/.venv-torch-<tool>, with
+    ``-<version>`` for another release than 2.13.0), made on first use."""
+    venv = os.path.join(HERE, ".venv-torch-%s%s" % (tool, "" if torch_version == TORCH else "-" + torch_version))
     python = bench_functions.venv_python(venv)
-    check = "import torch, transformers, %s" % tool
+    check = "import torch, transformers, %s, sys; sys.exit(torch.__version__.split('+')[0] != %r)" % (
+        tool, torch_version)
     if os.path.exists(python) and subprocess.run([python, "-c", check], stderr=subprocess.DEVNULL,
                                                  stdout=subprocess.DEVNULL).returncode == 0:
         return python
@@ -62,8 +65,8 @@ def ensure_venv(tool):
     subprocess.run([sys.executable, "-m", "venv", "--clear", venv], check=True)
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_ROOT_USER_ACTION="ignore")
     pins = ["-c", bench_functions.CONSTRAINTS]
-    subprocess.run([python, "-m", "pip", "install", "-q", "torch==2.13.0"] + pins, check=True, env=env)
-    subprocess.run([python, "-m", "pip", "install", "-q"] + COMMON + extra + pins, check=True, env=env)
+    bench_functions.install_torch(python, torch_version)     # first: nothing later may pull another
+    subprocess.run([python, "-m", "pip", "install", "-q"] + COMMON + TOOLS[tool] + pins, check=True, env=env)
     return python
 
 
@@ -207,8 +210,10 @@ def main(argv=None):
     parser.add_argument("--no-freeze", dest="freeze", action="store_false",
                         help="leave the objects made before the clock starts to the garbage collector "
                              "(a full collection then costs 150-200 ms of the HuggingFace programs' time)")
+    parser.add_argument("--torch", default=TORCH, help="the torch release (default %(default)s)")
+    parser.add_argument("--json", help="write the total ratio (programs both tools ran) here")
     args = parser.parse_args(argv)
-    pythons = {tool: ensure_venv(tool) for tool in VENVS}
+    pythons = {tool: ensure_venv(tool, args.torch) for tool in TOOLS}
     compile_unveil(pythons["unveil"])
     if args.instructions:
         with tempfile.TemporaryDirectory() as tmp:
@@ -238,6 +243,10 @@ def main(argv=None):
     if totals["depyf"] > 0:
         print("total overhead where both ran: unveil %.3f s, depyf %.3f s, ratio %.2f"
               % (totals["unveil"], totals["depyf"], totals["unveil"] / totals["depyf"]))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"torch": args.torch, "ratio": totals["unveil"] / totals["depyf"] if totals["depyf"] > 0
+                       else None, "unveil_s": totals["unveil"], "depyf_s": totals["depyf"]}, f)
     if totals_min["depyf"] > 0:
         print("fastest run minus fastest plain run, summed: unveil %.3f s, depyf %.3f s, ratio %.2f"
               % (totals_min["unveil"], totals_min["depyf"], totals_min["unveil"] / totals_min["depyf"]))

@@ -580,8 +580,11 @@ def test_a_function_target_a_decorator_replaced_is_its_def_in_the_api_too(capsys
     assert (status, err) == (0, "")
     assert out.startswith("# bound at import to function nowraps.<locals>.w (decos.py line 3)") \
         and out.endswith("def foo(x, y=1):\n    return x + y\n")
-    assert unveil.decompile("clipkg.user:foo") == "def foo(x, y=1):\n    return x + y\n"
-    assert unveil.decompile("clipkg.user:Holder.method").startswith("def method(self, k=5):")
+    assert unveil.decompile("clipkg.user:foo") == out
+    assert unveil.decompile("clipkg.user:Holder.method").startswith(
+        "# bound at import to a clipkg.decos.Registry object, not to the function its def at line 24 makes "
+        "(its decorator @Registry replaced the function with it): that function is shown\ndef method(self, k=5):")
+    assert unveil.decompile_code("clipkg.user:foo").source == "def foo(x, y=1):\n    return x + y\n"
 
 
 def _defs_of(module):
@@ -673,3 +676,83 @@ def test_a_def_its_own_modules_decorator_or_a_later_def_replaced_is_printed_unde
     assert ("# cli_same:h\n# bound at import to function h (cli_same.py line 17), not to the function its def at "
             "line 13 makes (a later def of the name binds it again): that function is shown\ndef h():\n") in out
     assert "# cli_same:h\ndef h(y=2):\n" in out
+
+
+# --- the CLI prints what unveil.decompile returns for the same target --------------
+
+PROPERTY_SOURCE = textwrap.dedent('''
+    class Temp:
+        def __init__(self):
+            self._c = 0.0
+
+        @property
+        def celsius(self):
+            return self._c
+
+        @celsius.setter
+        def celsius(self, value):
+            self._c = value
+
+        @celsius.deleter
+        def celsius(self):
+            del self._c
+
+
+    def tagged(x, tags={"a": [1, 2]}, marker=object()):
+        return x, tags, marker
+''')
+
+
+@pytest.fixture
+def properties(tmp_path, monkeypatch):
+    """A module ``cli_prop``: a property with all three accessors, a function with a
+    default no literal writes."""
+    (tmp_path / "cli_prop.py").write_text(PROPERTY_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield
+    sys.modules.pop("cli_prop", None)
+
+
+@pytest.mark.parametrize("target", [
+    "cli_sample", "cli_sample:Shape", "cli_prop:Temp.celsius", "cli_prop", "cli_prop:tagged", "clipkg.user",
+    "clipkg.user:foo", "clipkg.user:Holder.method", "cli_lam:square", "{sample}", "{sample}:Shape.make",
+    "{sample}:outer.<locals>.inner", "{pyc}", "{pyc}:top", "{lambdas}:square"])
+def test_the_cli_prints_what_the_api_returns_for_the_same_target(capsys, sample, properties, decorated, lambdas,
+                                                                  tmp_path, target):
+    pyc = tmp_path / "sample.pyc"
+    py_compile.compile(str(sample), cfile=str(pyc), doraise=True)
+    target = target.format(sample=sample, pyc=pyc, lambdas=lambdas)
+    status, out, _ = run(capsys, "decompile", target)
+    assert status == 0
+    assert out == unveil.decompile(target)
+
+
+def test_a_property_target_shows_its_three_accessors_and_a_module_its_placeholders_explained(properties):
+    text = unveil.decompile("cli_prop:Temp.celsius")
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        "# cli_prop:Temp.celsius.fget", "# cli_prop:Temp.celsius.fset", "# cli_prop:Temp.celsius.fdel"]
+    assert "def celsius(self, value):\n    self._c = value\n" in text
+    assert unveil.decompile_code("cli_prop:Temp.celsius").source == "def celsius(self):\n    return self._c\n"
+    assert ("# cli_prop:tagged\n# __unveil_object_0: bound to the default of marker, an object instance "
+            "(no literal makes it)\ndef tagged(x, tags={'a': [1, 2]}, marker=__unveil_object_0):\n") \
+        in unveil.decompile("cli_prop")
+
+
+def test_a_target_among_whose_functions_one_fails_shows_the_others_in_the_api_too(capsys, monkeypatch):
+    from unveil import api
+    real = api.decompile_code
+
+    def refusing(obj, *args):
+        if getattr(obj, "__name__", None) == "even_squares":
+            raise unveil.DecompilationError("unsupported\nconstruct")
+        return real(obj, *args)
+
+    monkeypatch.setattr(api, "decompile_code", refusing)
+    text = unveil.decompile("unveil.examples")
+    assert "# unveil.examples:even_squares\n# cannot decompile unveil.examples:even_squares: unsupported " \
+           "construct\n" in text and "def make_counter(start=0):" in text
+    status, out, err = run(capsys, "decompile", "unveil.examples")
+    assert (status, out) == (2, text)
+    assert err.startswith("unveil: error: 1 of 3 could not be decompiled; first: cannot decompile ")
+    with pytest.raises(unveil.DecompilationError, match="^unsupported\nconstruct$"):
+        unveil.decompile("unveil.examples:even_squares")      # alone, its error raises

@@ -140,7 +140,7 @@ def test_the_adapter_itself_is_found_using_them():
     """The scan sees the adapter's real uses: it is not blind to the code it checks."""
     with open(os.path.join(SRC, ADAPTER[0]), encoding="utf-8") as f:
         uses = [what for _, what in private_uses(f.read())]
-    for expected in ("torch._dynamo.convert_frame.register_bytecode_hook", "torch._C._dispatch_keys",
+    for expected in ("torch._dynamo.convert_frame._bytecode_hooks", "torch._C._dispatch_keys",
                      "from torch.utils import _device", "string '___check_type_id'"):
         assert any(what.startswith(expected) for what in uses), (expected, uses)
 

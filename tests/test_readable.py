@@ -3,6 +3,7 @@ annotations when a function object is given, docstrings as written."""
 import ast
 import collections
 import json
+import os
 import sys
 import typing
 
@@ -48,7 +49,8 @@ def test_defaults_keyword_only_defaults_and_annotations_are_the_originals():
         assert len(new.__defaults__) == len(fn.__defaults__)
         assert all(a is b or (a == b and type(a) is type(b)) for a, b in zip(new.__defaults__, fn.__defaults__))
         assert new.__kwdefaults__ == fn.__kwdefaults__
-        assert all(new.__kwdefaults__[k] is v or type(v) is tuple for k, v in fn.__kwdefaults__.items())
+        # a value written as its literal comes back equal, not the same: a tuple, a list's display
+        assert all(new.__kwdefaults__[k] is v or type(v) in (tuple, list) for k, v in fn.__kwdefaults__.items())
         assert new.__annotations__ == fn.__annotations__
     head = unveil.decompile(everything).splitlines()[0]
     # names the function's globals or the builtins give a value are written as those names
@@ -59,8 +61,97 @@ def test_defaults_keyword_only_defaults_and_annotations_are_the_originals():
 
 def test_a_value_with_no_name_is_a_bound_placeholder():
     result = unveil.decompile_code(everything)
-    [(ident, value)] = [(k, v) for k, v in result.bindings.items() if isinstance(v, list)]
-    assert value is everything.__kwdefaults__["mutable"] and ("mutable=%s" % ident) in result.source
+    assert "mutable=[]" in result.source and not result.bindings     # a list has a literal form
+
+    def opaque(a, obj=object()):
+        return a
+
+    result = unveil.decompile_code(opaque)
+    [(ident, value)] = list(result.bindings.items())
+    assert value is opaque.__defaults__[0] and ("obj=%s" % ident) in result.source
+
+
+def sig(a, b=2, *rest, key=[1, 2], cfg={"a": 1}, t=(1, [2]), s={3, 1, "b", "a"}, e=set(), obj=object(), **kw):
+    return a
+
+
+def test_lists_dicts_sets_and_tuples_are_written_as_displays_and_a_placeholder_is_explained():
+    source = unveil.decompile(sig)
+    assert source.splitlines()[:2] == [
+        "# __unveil_object_0: bound to the default of obj, an object instance (no literal makes it)",
+        "def sig(a, b=2, *rest, key=[1, 2], cfg={'a': 1}, t=(1, [2]), s={1, 3, 'a', 'b'}, e=set(), "
+        "obj=__unveil_object_0, **kw):"]
+    new, result = rebuilt(sig)
+    assert list(result.bindings) == ["__unveil_object_0"] and not result.source.startswith("#")
+    assert result.comments == [source.splitlines()[0][2:]]
+    assert new.__defaults__ == sig.__defaults__ and new.__kwdefaults__ == sig.__kwdefaults__
+    assert new.__kwdefaults__["key"] is not sig.__kwdefaults__["key"]       # a fresh list, as a def makes
+    assert new.__kwdefaults__["obj"] is sig.__kwdefaults__["obj"]
+
+
+class Tally(list):
+    """A list subclass: a display would make a plain list."""
+
+
+def _hard_defaults():
+    looped = [1]
+    looped.append(looped)
+    held = [2]
+    deep = {"k": []}
+    deep["k"].append(deep)
+
+    def hard(a=looped, b=[held, held], c=list(range(101)), d=Tally([1]), e=[[object()]], f=[deep],
+             g=list(range(100)), h=(held, [held])):
+        return a
+    return hard
+
+
+def test_a_container_a_display_would_not_make_is_bound_and_says_why():
+    hard = _hard_defaults()
+    source = unveil.decompile(hard)
+    comments = [line for line in source.splitlines() if line.startswith("#")]
+    assert comments == [
+        "# __unveil_list_0: bound to the default of a, a list of 2 items (it contains itself)",
+        "# __unveil_list_1: bound to the default of b, a list of 2 items (it holds one list twice: "
+        "a literal would make two)",
+        "# __unveil_list_2: bound to the default of c, a list of 101 items (more than 100 items in all: "
+        "too many to write out)",
+        "# __unveil_Tally_3: bound to the default of d, a %s.Tally instance "
+        "(a literal would make a plain list)" % Tally.__module__,
+        "# __unveil_list_4: bound to the default of e, a list of 1 item (it holds an object instance: "
+        "no literal makes it)",
+        "# __unveil_list_5: bound to the default of f, a list of 1 item (a dict in it contains itself)",
+        "# __unveil_tuple_6: bound to the default of h, a tuple of 2 items (it holds one list twice: "
+        "a literal would make two)"]
+    assert "g=[0, 1, 2," in source                                   # 100 items: written out
+    new, result = rebuilt(hard)
+    assert all(a is b or type(b) is list for a, b in zip(new.__defaults__, hard.__defaults__))
+    assert new.__defaults__ == hard.__defaults__[:6] + (list(range(100)), hard.__defaults__[7])
+
+
+def test_a_sets_display_is_in_the_same_order_in_every_process():
+    """A set of strings iterates in an order that follows the process's string hashing."""
+    import subprocess
+    script = ("import unveil\ndef f(s={'pear', 'apple', 'fig', 'kiwi', 'plum', ('b', 1), frozenset({'x', 'y'}), "
+              "None, 2, 1.5}):\n    pass\nprint(unveil.decompile(f))")
+    texts = set()
+    for seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=os.pathsep.join(sys.path))
+        texts.add(subprocess.run([sys.executable, "-c", script], env=env, check=True, stdout=subprocess.PIPE,
+                                 universal_newlines=True).stdout)
+    # by type (NoneType, float, frozenset, int, str, tuple), then value, else text
+    assert texts == {"def f(s={None, 1.5, frozenset({'x', 'y'}), 2, 'apple', 'fig', 'kiwi', 'pear', 'plum', "
+                     "('b', 1)}):\n    pass\n\n"}
+
+
+def test_an_empty_set_is_set_only_where_that_name_is_the_builtin():
+    scope = {"set": frozenset}
+    exec("def shadowed(s=None):\n    return s\n", scope)
+    shadowed = scope["shadowed"]
+    shadowed.__defaults__ = (set(),)
+    source = unveil.decompile(shadowed)
+    assert source.startswith("# __unveil_set_0: bound to the default of s, an empty set (no display makes an "
+                             "empty set, and set is not the built-in here)\ndef shadowed(s=__unveil_set_0):")
 
 
 SCALE = 3

@@ -468,3 +468,29 @@ def test_a_code_object_passed_as_a_value_is_a_bound_name():
     text = unparse(frame.pop()).strip()
     name = next(iter(frame.ctx.bindings.names))
     assert text == "g(%s)" % name and frame.ctx.bindings.names[name] is inner
+
+
+class _Holder:
+    def method(self):
+        def add_marker(x):
+            return x + 987654321
+        return add_marker
+
+
+def test_a_bound_object_in_a_function_made_in_a_method_is_not_mangled():
+    """Dynamo puts objects with no source form among a code's constants; the text names
+    them ``__unveil_...``.  A function defined in a method is recompiled inside its
+    class when its names allow: a class body would mangle such a name (``_Holder__unveil...``,
+    a NameError when it runs), so it is compiled outside it."""
+    from tests.roundtrip import rebuild_decompiled
+
+    class Marker:
+        def __radd__(self, other):
+            return ("added", other)
+
+    fn = _Holder().method()
+    consts = tuple(Marker() if c == 987654321 else c for c in fn.__code__.co_consts)
+    fn = types.FunctionType(fn.__code__.replace(co_consts=consts), fn.__globals__, fn.__name__)
+    new, result = rebuild_decompiled(fn)
+    assert "__unveil_" in result.source
+    assert new(5) == ("added", 5)

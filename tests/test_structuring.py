@@ -97,6 +97,28 @@ def test_a_lowering_is_recorded_even_without_a_state_variable(monkeypatch):
                                "not structurable (refused on purpose by the test)")]
 
 
+def _with_a_marker(a):
+    if a:
+        return 987654321
+    return 2
+
+
+def test_a_lowering_of_code_holding_a_dict_constant_is_recorded(monkeypatch):
+    """Dynamo's code may hold a dict among its constants, which makes the code object
+    unhashable: recording its lowering crashed (an InternalError, no file at all)."""
+    import types
+    from tests.roundtrip import rebuild_decompiled
+    monkeypatch.setattr(Structurer, "body", _refuse)
+    code = _with_a_marker.__code__
+    code = code.replace(co_consts=tuple({"k": 1} if c == 987654321 else c for c in code.co_consts))
+    with pytest.raises(TypeError):
+        hash(code)
+    fn = types.FunctionType(code, _with_a_marker.__globals__, "_with_a_marker")
+    new, result = rebuild_decompiled(fn)
+    assert [low.line for low in result.lowered] == [code.co_firstlineno]
+    assert new(1) == {"k": 1} and new(0) == 2
+
+
 def _outer(a):
     def inner(b):
         if b:
@@ -221,6 +243,26 @@ def test_a_second_structuring_attempt_sees_the_loops_as_first_found():
     graph.reset_loops()
     again = graph.loops[header]
     assert again is not loop and again.follow is follow and not hasattr(again, "else_start")
+
+
+def test_a_loop_test_copied_to_the_bottom_is_shared_from_its_first_load():
+    """``while s.a() and s.c(): pass`` (3.10+ copy the test to the loop's bottom, right
+    where the empty body starts): the bottom copy becomes a jump to the top test's
+    start.  Shared from its second instruction on (``LOAD_METHOD a``, taken for a start
+    since its name begins with ``LOAD_``), it left the first load of each turn on the
+    stack, and a later store took that value for part of a tuple (``x = 1; y = x``
+    became ``x, y = 1, x``)."""
+    from unveil.graph.cfg import Graph
+    from unveil.bytecode.canonical import normalise
+
+    def f(s):
+        while s.a() and s.c():
+            pass
+
+    graph = Graph(list(normalise(f.__code__).instrs))
+    (header, loop), = graph.loops.items()
+    first = graph.instrs[header.start]
+    assert (first.op, first.argval) == ("LOAD_FAST", "s")
 
 
 def test_every_mutation_of_the_mutation_check_still_applies():

@@ -49,6 +49,19 @@ def test_bytecode_hook_sees_original_and_transformed_code_and_compile_id():
     assert seen[0][2] == "0/0"
 
 
+def test_a_bytecode_hook_takes_no_id_from_the_handles_the_program_sees():
+    """torch's RemovableHandle counts ids class-wide; a program (and a graph break's text)
+    reads the counter, which must not move on because unveil hooked Dynamo."""
+    from torch.utils.hooks import RemovableHandle
+    before = RemovableHandle.next_id
+    handle = adapter.register_bytecode_hook(lambda code, new: None)
+    try:
+        assert RemovableHandle.next_id == before
+    finally:
+        handle.remove()
+    handle.remove()   # a second remove does nothing, as torch's
+
+
 def test_structured_trace_events_that_prepare_debug_reads():
     events = []
     trace = adapter.StructuredTrace(lambda event, metadata, payload: events.append((event, metadata, payload)),

@@ -1,6 +1,6 @@
 """``unveil diff``: two dumps lined up; two runs of the same program differ in nothing
-(graph ids, uuids, object ids and compile ids aside), and a change of one guard and
-one graph node is what it reports."""
+(graph ids, uuids, object ids, compile ids and install paths aside), and a change of one
+guard, one graph node or one constant is what it reports."""
 import os
 import subprocess
 import sys
@@ -14,6 +14,7 @@ from unveil.dumpdiff import diff_dumps
 from test_report import check_site
 
 RELU = False
+SCALE = 0.7071067811
 
 
 class Block(torch.nn.Module):
@@ -86,6 +87,85 @@ def test_the_command_exits_1_on_a_difference_0_on_none_2_on_a_non_dump(tmp_path)
     assert bad.returncode == 2 and bad.stderr.startswith("unveil: error: ") and bad.stderr.count("\n") == 1
 
 
+def scaled(x):
+    return x * SCALE
+
+
+def test_a_changed_constant_of_ten_digits_is_reported(tmp_path):
+    """0.7071067811 and 0.9071067811: digits after a decimal point are a value, not an
+    object id, in the graph and in the guard on the global."""
+    global SCALE
+    keep = []
+    try:
+        for name, value in (("a", 0.7071067811), ("b", 0.9071067811)):
+            SCALE = value
+            torch._dynamo.reset()
+            compiled = torch.compile(scaled, backend="eager")
+            with unveil.prepare_debug(tmp_path / name) as session:
+                compiled(torch.ones(3))
+            assert session.failures == []
+            keep.append(compiled)
+    finally:
+        SCALE = 0.7071067811
+    lines = diff_dumps(tmp_path / "a", tmp_path / "b")
+    graph = [line for line in lines if "* 0." in line]
+    guard = [line for line in lines if "G['SCALE'] ==" in line]
+    assert any(line.startswith("-") and "0.7071067811" in line for line in graph), lines
+    assert any(line.startswith("+") and "0.9071067811" in line for line in graph), lines
+    assert any(line.startswith("+") and "== 0.9071067811" in line for line in guard), lines
+    assert not any("<id>" in line for line in graph + guard), lines
+
+
+CHECKOUT = """
+import sys
+import torch
+import unveil
+
+K = 3
+
+
+class Lin(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = self.lin(x) * 0.5
+        print("a graph break")
+        return y + K
+
+
+if __name__ == "__main__":
+    model = torch.compile(Lin(), backend="eager")
+    with unveil.prepare_debug(sys.argv[1]) as session:
+        model(torch.ones(2, 4))
+        model(torch.ones(3, 4))
+    assert session.failures == [], session.failures
+"""
+
+
+def test_one_program_run_from_two_checkouts_does_not_differ(tmp_path):
+    """The same model.py in v1/ and v2/, each run in a process of its own: the paths of
+    the user's files (in headers, graph comments and the shortened ones in guard comments)
+    and of site-packages are where each was installed, not a difference."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    for name in ("v1", "v2", "v3"):
+        (tmp_path / name).mkdir()
+        text = CHECKOUT if name != "v3" else CHECKOUT.replace("* 0.5", "* 0.25")
+        (tmp_path / name / "model.py").write_text(text)
+        done = subprocess.run([sys.executable, "model.py", str(tmp_path / ("dump_" + name))], cwd=tmp_path / name,
+                              capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode == 0, done.stderr
+    text = (tmp_path / "dump_v1" / "Lin.forward.compile_0_0.guards.py").read_text()
+    assert str(tmp_path / "v1" / "model.py") in (tmp_path / "dump_v1" / "Lin.forward.compile_0_0.graph.py").read_text()
+    assert "/v1/model.py:" in text                      # (the shortened path Dynamo writes in guard notes)
+    assert diff_dumps(tmp_path / "dump_v1", tmp_path / "dump_v2") == []
+    changed = diff_dumps(tmp_path / "dump_v1", tmp_path / "dump_v3")
+    assert any(line.startswith("+") and "* 0.25" in line for line in changed), changed
+    assert not any("/v1/" in line or "/v3/" in line for line in changed), changed
+
+
 @pytest.mark.parametrize("text, expected", [
     ("__compiled_fn_12_0d3f5f4e_1d2b_4c4e_9a61_37c1f4c0a9b2(x); __compiled_fn_13(y)",
      "__compiled_fn_0(x); __compiled_fn_1(y)"),
@@ -94,7 +174,29 @@ def test_the_command_exits_1_on_a_difference_0_on_none_2_on_a_non_dump(tmp_path)
     ("___module_collections_140574649687696_c23.OrderedDict", "___module_collections_<id>_cN.OrderedDict"),
     ("if not (dict_version(__import__('torch').utils._pytree.SUPPORTED_NODES) == 3168271):",
      "if not (dict_version(__import__('torch').utils._pytree.SUPPORTED_NODES) == <version>):"),
+    # values stay: digits after a decimal point, a long int in a graph, an equality guard
+    ("mul = linear * 0.7071067811;  linear = None", "mul = linear * 0.7071067811;  linear = None"),
+    ("add = x + 12345678901234", "add = x + 12345678901234"),
+    ("G['N'] == 98765432109 and math.pi == 3.141592653589793", "G['N'] == 98765432109 and math.pi == 3.141592653589793"),
+    # ids: the second argument of an identity or type check, whatever its first holds
+    ("___check_type_id(G['m'].f(a, 'x,y')[0], 94241808540352)", "___check_type_id(G['m'].f(a, 'x,y')[0], <id>)"),
+    ("check_type_id(L['self'], 948, '__main__.Lin')", "check_type_id(L['self'], <id>, '__main__.Lin')"),
+    # install places: site-packages and the standard library, also as torch shortens them
+    ("# File: /work/venv213/lib/python3.11/site-packages/torch/nn/modules/linear.py:134 in forward",
+     "# File: <site-packages>/torch/nn/modules/linear.py:134 in forward"),
+    ("(from: with x: # sr/lib/python3.11/contextlib.py:12 in f)", "(from: with x: # <python-lib>/contextlib.py:12 in f)"),
 ])
 def test_what_always_differs_is_written_the_same(text, expected):
     from unveil.dumpdiff import normalised
     assert normalised(text, "/nowhere") == expected
+
+
+@pytest.mark.parametrize("text", ["# File: /home/me/v1/model.py:3 in f", "# ome/me/v1/model.py:3 in f",
+                                  "# home/me/v1/model.py:3 in f", "# me/v1/model.py:3 in f", "# v1/model.py:3 in f",
+                                  "G = module_globals('__main__', '/home/me/v1/model.py')"])
+def test_the_programs_directory_is_written_alike_in_full_and_shortened(text):
+    from unveil.volatile import Places
+    places = Places(None, "/home/me/v1")
+    assert "<program>/model.py" in places.replaced(text)
+    assert "compile 1/0" == places.replaced("compile 1/0")       # a path only before a file's name
+    assert "x = v1/scale" == places.replaced("x = v1/scale")

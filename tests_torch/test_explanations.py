@@ -4,7 +4,9 @@
 Dynamo's cache says which frames got compiled code; running the program shows
 which resume function takes which path of an ``if``.
 """
+import html as html_module
 import json
+import logging
 import re
 import sys
 
@@ -57,6 +59,40 @@ def dump_of(tmp_path, fn, *inputs, within=unveil.prepare_debug):
             compiled(x)
     assert session.failures == [], session.failures
     return json.loads((tmp_path / "index.json").read_text())
+
+
+class _Log(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.text = []
+
+    def emit(self, record):
+        self.text.append(record.getMessage())
+
+
+#: the loggers of TORCH_LOGS' artifacts
+_ARTIFACT_LOGGERS = {"graph_breaks": "torch._dynamo.symbolic_convert.__graph_breaks",
+                     "recompiles": "torch._dynamo.guards.__recompiles"}
+
+
+def dynamo_log(artifact, run):
+    """The messages of TORCH_LOGS=artifact while ``run`` runs."""
+    return dynamo_logs(run, artifact)[artifact]
+
+
+def dynamo_logs(run, *artifacts):
+    """``{artifact: [message]}`` of TORCH_LOGS="artifact,..." while ``run`` runs."""
+    logs = {artifact: _Log() for artifact in artifacts}
+    torch._logging.set_logs(**{artifact: True for artifact in artifacts})
+    for artifact, log in logs.items():
+        logging.getLogger(_ARTIFACT_LOGGERS[artifact]).addHandler(log)
+    try:
+        run()
+    finally:
+        for artifact, log in logs.items():
+            logging.getLogger(_ARTIFACT_LOGGERS[artifact]).removeHandler(log)
+        torch._logging.set_logs()
+    return {artifact: log.text for artifact, log in logs.items()}
 
 
 def dynamo_breaks(fn, x):
@@ -189,3 +225,201 @@ def test_a_fullgraph_compile_that_breaks_is_listed_as_failed_not_skipped(tmp_pat
     assert comp["failed"]["location"]["line"] == first and "graph_break()" in comp["failed"]["reason"]
     assert comp["skipped"] is None and index["skipped_frames"] == []
     assert "failed (fullgraph=True), the error reached the program" in (tmp_path / "summary.txt").read_text()
+
+
+K = 1
+THRESH = 0.0
+
+
+def global_then_branch(x):
+    x = x + 1
+    torch._dynamo.graph_break()
+    x = x * K                           # a guard on K in the resume function
+    if x.sum() > THRESH:                # a break in the resume function: resume functions of it
+        x = x - 1
+    return x
+
+
+def _cosine(x):
+    torch._dynamo.graph_break()
+    return x.cos()
+
+
+def float_across_break(x, scale):
+    return scale * _cosine(x) + 1       # scale waits on Dynamo's stack while _cosine breaks
+
+
+def _set_k(value):
+    global K
+    K = value
+
+
+RUN_FROM_THE_DUMP_CASES = {
+    "global_then_branch": (global_then_branch, [((torch.ones(3),), lambda: _set_k(1)),
+                                                ((torch.ones(3),), lambda: _set_k(2))]),
+    "float_across_break": (float_across_break, [((torch.ones(3), 3.16), None), ((torch.ones(3), 2.5), None)]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RUN_FROM_THE_DUMP_CASES))
+def test_the_summary_under_debug_is_the_summary_under_prepare_debug(case, tmp_path):
+    """Under debug() Dynamo traces the dumped resume functions: its recompile reasons name
+    the dumped file's lines and text (``___stack0 * ___stack1``), and a resume function of
+    one run from the dump is made from it.  The summary still names the user's lines, the
+    user's text and the user's function, as without the dump."""
+    fn, calls = RUN_FROM_THE_DUMP_CASES[case]
+    summaries = []
+    for within in (unveil.prepare_debug, unveil.debug):
+        torch._dynamo.reset()
+        compiled = torch.compile(fn, backend="eager", dynamic=False)
+        try:
+            with within(tmp_path / within.__name__) as session:
+                for args, before in calls:
+                    if before:
+                        before()
+                    compiled(*args)
+        finally:
+            _set_k(1)
+        assert session.failures == [], session.failures
+        summaries.append((tmp_path / within.__name__ / "summary.txt").read_text())
+    assert summaries[0] == summaries[1]
+    summary = summaries[1]
+    assert "compiled anew" in summary and "___stack0 *" not in summary, summary
+    if case == "global_then_branch":
+        line, = _lines_of(global_then_branch, "x = x * K")
+        assert "G['K'] == 1  (line %d: x = x * K)" % line in summary, summary
+        resumes = re.findall(r"^(\S+): resume function of (\S+),", summary, re.M)
+        assert len(resumes) == 3 and {parent for _, parent in resumes} == {"global_then_branch"}, resumes
+    else:
+        line, = _lines_of(float_across_break, "return scale")
+        assert "___stack0 == 3.16  (line %d: return scale * _cosine(x) + 1)" % line in summary, summary
+        assert "where ___stack0 is `scale`" in summary, summary
+
+
+def test_a_restart_dynamo_gives_no_reason_for_is_said_in_words():
+    from unveil.dynamo.explanations.records import frame_outcome
+    outcome = frame_outcome({"has_guarded_code": True, "restart_reasons": [
+        "<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>", "<class 'torch._dynamo.exc.OtherRestart'>"]})
+    assert outcome["restarts"] == [
+        "OtherRestart: Dynamo's own restart, with no reason given",
+        "TensorifyScalarRestartAnalysis: a Python float it had made a graph input was specialized to its value, so "
+        "it traced the frame again with it as a constant"]
+
+
+def _mse(a, b, **kwargs):
+    return ((a - b) ** 2).mean()
+
+
+class LossByProperty(torch.nn.Module):
+    """GPT-2's shape: the loss function is a property whose getter breaks the graph (it
+    logs a warning), called with **kwargs: Dynamo cannot resume after that break."""
+
+    @property
+    def loss_function(self):
+        torch._dynamo.graph_break()
+        return _mse
+
+    def forward(self, x, labels=None, **kwargs):
+        logits = x.sin() * 2
+        loss = None
+        if labels is not None:
+            loss = self.loss_function(logits, labels, **kwargs)
+        return loss, logits
+
+
+def _breaks_inside(x):
+    x = x * 2
+    torch._dynamo.graph_break()
+    return x + 1
+
+
+def returns_a_call_that_breaks(x):
+    x = x.cos()
+    return _breaks_inside(x)             # nothing after the call: Dynamo makes no resume function
+
+
+def item_then_python(x):
+    n = x.sum().item()
+    return n * 2                         # the resume function has no tensor: Dynamo never compiles it
+
+
+def _interrupt(gm, example_inputs):
+    raise KeyboardInterrupt              # what Ctrl-C does while Dynamo compiles
+
+
+def test_what_runs_after_each_break_is_said(tmp_path):
+    """A break Dynamo cannot resume after (the rest of the frame runs uncompiled), one
+    with nothing after it but a return (no resume function), a resume function Dynamo
+    never compiled, and a compile interrupted by Ctrl-C (not a skipped frame)."""
+    torch._dynamo.reset()
+    model = LossByProperty()
+    with unveil.prepare_debug(tmp_path) as session:
+        torch.compile(model, backend="eager")(torch.ones(3), labels=torch.zeros(3))
+        torch.compile(returns_a_call_that_breaks, backend="eager")(torch.ones(3))
+        torch.compile(item_then_python, backend="eager")(torch.ones(3))
+        with pytest.raises(KeyboardInterrupt):
+            torch.compile(lambda x: x * 3, backend=_interrupt)(torch.ones(3))
+    assert session.failures == [], session.failures
+    index = json.loads((tmp_path / "index.json").read_text())
+    summary = (tmp_path / "summary.txt").read_text()
+    forward = next(c for c in index["compiles"] if c["function"] == "LossByProperty.forward")
+    assert forward["compiled"] and forward["graph_break"]["resumable"] is False and not forward["resume_functions"]
+    torch._dynamo.reset()
+    logged = dynamo_log("graph_breaks", lambda: torch.compile(LossByProperty(), backend="eager")(
+        torch.ones(3), labels=torch.zeros(3)))
+    assert any("cannot resume from" in text for text in logged), logged      # Dynamo's own word
+    call_line, = _lines_of(LossByProperty.forward, "self.loss_function(")
+    assert "inside loss_function, called from forward (line %d)" % call_line in summary, summary
+    assert "Dynamo cannot resume after this break: the graph ends at the last point it could resume from, and " \
+           "the rest of forward runs uncompiled, as written" in summary, summary
+    outer = next(c for c in index["compiles"] if c["function"] == "returns_a_call_that_breaks")
+    assert outer["graph_break"]["resumable"] and not outer["resume_functions"]
+    line, = _lines_of(returns_a_call_that_breaks, "return _breaks_inside(x)")
+    assert "no resume function: after the call at line %d, made as it is (what it calls is a frame of its own for " \
+           "Dynamo), returns_a_call_that_breaks only returns its result" % line in summary, summary
+    resume = next(f for f in session.functions.values() if f.is_resume and f.parent.key == "item_then_python")
+    assert torch._dynamo.eval_frame._debug_get_cache_entry_list(resume.code) == []      # Dynamo's truth
+    assert "%s: resume function of item_then_python" % resume.key in summary
+    assert summary.split("%s: resume function" % resume.key)[1].split("\n\n")[0].rstrip().endswith(
+        "not compiled: Dynamo made no compile of it (when it ran, it ran as it is)"), summary
+    interrupted = [c for c in index["compiles"] if c["interrupted"]]
+    assert len(interrupted) == 1 and interrupted[0]["skipped"] is None and index["skipped_frames"] == []
+    assert "compile %s: interrupted while Dynamo compiled (by Ctrl-C or an exit, which went on to the program): no " \
+           "code was made" % interrupted[0]["compile_id"] in summary, summary
+    assert "None" not in summary, summary
+
+
+def test_the_summary_and_the_report_count_from_one_place(tmp_path):
+    """Breaks in skipped frames are graph breaks too: index.json's counts are what the
+    summary's first line and the report's header say."""
+    pytest.importorskip("jinja2")
+    from unveil.report import build_report
+    index = dump_of(tmp_path, loop_break, torch.ones(3))
+    counts = index["counts"]
+    assert counts == {"compiles": len(index["compiles"]), "graph_breaks": 1, "graph_breaks_in_skipped_frames": 1,
+                      "recompiles": 0, "skipped_frames": 1, "failed": 0, "interrupted": 0}, counts
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "In all: 1 compile, 1 graph break (1 of them made Dynamo skip the frame), 0 made anew after a guard " \
+           "failed, 1 frame skipped." in summary, summary
+    page = open(build_report(str(tmp_path))).read()
+    assert "<b>1</b> graph breaks, 1 of them making Dynamo skip the frame, <b>0</b> recompiles, <b>1</b> skipped " \
+           "frames" in page, page
+
+
+def test_a_resume_functions_page_shows_the_lines_it_runs(tmp_path):
+    """index.json gives each function the lines of the user's file it runs: a resume
+    function's go from its break to the end of the function, and its report page shows
+    them all (it showed the break's line alone)."""
+    pytest.importorskip("jinja2")
+    from unveil.report import build_report
+    index = dump_of(tmp_path, chained_breaks, torch.ones(3))
+    first, last = _lines_of(chained_breaks, "graph_break()", "return x + s")
+    resume = next(f for f in index["functions"] if f["kind"] == "resume" and f["line"] == first)
+    assert resume["source_lines"] == [first, last], resume
+    outer = next(f for f in index["functions"] if f["key"] == "chained_breaks")
+    assert outer["source_lines"] == [outer["line"], last], outer
+    build_report(str(tmp_path))
+    page = (tmp_path / "report" / ("function_%s.html" % resume["key"])).read_text()
+    source = page.split('<pre class="source">')[1].split("</pre>")[0]
+    for text in ("graph_break()", "x = x * 2", "x.sum().item()", "return x + s"):
+        assert text in html_module.unescape(re.sub(r"<[^>]+>", "", source)), source

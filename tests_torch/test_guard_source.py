@@ -1,9 +1,9 @@
-"""Guard descriptions turned into Python (unveil.dynamo.guard_source)."""
+"""Guard descriptions turned into Python (unveil.dynamo.guards.conditions)."""
 import ast
 import itertools
 import keyword
 
-from unveil.dynamo import guard_source
+from unveil.dynamo.guards import conditions as guard_source
 
 
 def _parses(text):
@@ -158,7 +158,7 @@ def test_guards_on_pytree_registrations_are_python_and_true_where_dynamo_made_th
     their repr, the registry reached through ``__import__``, and its dict version.  Each
     becomes Python that holds now, as Dynamo's guard does."""
     import torch
-    from unveil.dynamo import guard_runtime
+    from unveil.dynamo.guards import runtime as guard_runtime
     registry = torch.utils._pytree.SUPPORTED_NODES
     scope = {name: getattr(guard_runtime, name) for name in guard_runtime.__all__}
     parts = ["___dict_contains(<class 'tuple'>, __import__('torch').utils._pytree.SUPPORTED_NODES)",
@@ -182,3 +182,35 @@ def test_a_class_repr_inside_a_string_stays_a_string():
     assert guard_source.translate("EQUALS_MATCH", part) == part
     assert guard_source.translate("DICT_CONTAINS", "___dict_contains(<class 'int'>, G['d'])") \
         == "dict_contains(class_named('int'), G['d'])"
+
+
+def test_the_guard_helpers_dumped_guards_call_compute_what_dynamos_do():
+    """Each helper of Dynamo's guard text that dumped guards call by another name exists
+    there, and the iterator and container ones give what Dynamo's own give (a generator
+    kept across a break on torch 2.14+ is guarded through them)."""
+    import collections
+    import dataclasses
+
+    from torch._dynamo import utils as dynamo_utils
+
+    from unveil.dynamo import adapter
+    from unveil.dynamo.guards import runtime
+
+    assert set(adapter.GUARD_HELPER_RENAMES.values()) <= set(runtime.__all__)
+    it = iter((10, 20, 30))
+    next(it)
+    assert runtime.tuple_iterator_len(it) == dynamo_utils.tuple_iterator_len(it) == 2
+    assert runtime.tuple_iterator_getitem(it, 1) == dynamo_utils.tuple_iterator_getitem(it, 1) == 30
+
+    class Odd(collections.OrderedDict):
+        def __getitem__(self, key):
+            return "not this"
+
+    assert runtime.odict_getitem(Odd(a=1), "a") == 1
+    assert runtime.namedtuple_fields(collections.namedtuple("P", "x y")(1, 2)) == ("x", "y")
+
+    @dataclasses.dataclass
+    class D:
+        a: int = 0
+
+    assert [f.name for f in runtime.dataclass_fields(D)] == ["a"]

@@ -127,3 +127,33 @@ def test_the_dispatcher_shows_the_source_of_each_signatures_code():
     assert key == (("tensor", (2, 4), torch.float32, torch.device("cpu"), False),)
     source = model.source(key)
     assert source.startswith("def forward(self, x):") and "__compiled_fn_" in source, source
+
+
+class ScaledBy(unveil.CustomDispatcher):
+    """The issue's shape: an attribute the signature does not cover."""
+
+    def __init__(self, check_guards):
+        super().__init__(check_guards=check_guards, backend="eager")
+        self.scale = 1.0
+
+    def forward(self, x):
+        return x * self.scale
+
+
+def test_check_guards_says_which_guard_the_kept_code_would_fail():
+    """Without it the dispatcher runs the code made for scale=1.0 when scale is 2.0 (its
+    point, and its risk); with check_guards=True it raises, naming the guard Dynamo would
+    have failed and the user's line it came from; on the values it was made for it runs."""
+    from unveil.dynamo.dispatcher import GuardFailed
+    torch._dynamo.reset()
+    x = torch.ones(3)
+    silent, checked = ScaledBy(False), ScaledBy(True)
+    assert silent(x).tolist() == checked(x).tolist() == [1.0, 1.0, 1.0]
+    assert checked(x).tolist() == [1.0, 1.0, 1.0]          # the same values: the guards pass, the code runs
+    silent.scale = checked.scale = 2.0
+    assert silent(x).tolist() == [1.0, 1.0, 1.0]           # the stale result, as documented
+    with pytest.raises(GuardFailed) as failed:
+        checked(x)
+    text = str(failed.value)
+    assert "compiled for other values" in text and "L['self'].scale == 1.0" in text, text
+    assert "return x * self.scale" in text and "L['self'].scale is 2.0" in text, text

@@ -23,10 +23,14 @@ import unveil
 from torch._dynamo.utils import counters
 
 from unveil.dynamo import adapter
-from unveil.dynamo.script_runtime import with_cells
+from unveil.dynamo.dump.script_runtime import with_cells
+from unveil.dynamo.guards.why import check_guard_source
 from unveil.bytecode.code_objects import argument_count
 
 from programs import PROGRAM_KWARGS, PROGRAMS
+
+#: the errors a guard's read may raise on an input without the value (a dict without the key)
+LOOKUP_ERRORS = ("KeyError:", "IndexError:", "AttributeError:")
 
 
 def execute(program):
@@ -107,13 +111,19 @@ def check_guards(program, fn, calls, dump_dir, index):
         assert art["ok"], art.get("untranslated")
         namespace = {}
         path = os.path.join(dump_dir, art["file"])
-        exec(compile(open(path).read(), path, "exec"), namespace)
-        guard = next(v for k, v in namespace.items() if k.startswith("__guard_"))
+        source = open(path).read()
+        exec(compile(source, path, "exec"), namespace)
+        name, guard = next((k, v) for k, v in namespace.items() if k.startswith("__guard_"))
         g = adapter.guard_globals(entry)
         for f_locals in checks:
             expected = entry.check(f_locals)
             assert guard(f_locals, g) == expected, (entry.compile_id, f_locals.keys())
             outcomes.add(expected)
+            # the guard function turns a failed read into False (conditions.py's except): here it
+            # may only be a value the input lacks, never an error of the guard's own text
+            read = check_guard_source(entry.compile_id, source, name, f_locals, g)
+            assert read.error is None or not expected and read.error.startswith(LOOKUP_ERRORS), \
+                (entry.compile_id, read.condition, read.error)
     expected = {True, False} if program.guards_read_inputs else {True}
     assert outcomes == expected, "the guard checks saw %s" % outcomes
 
@@ -322,7 +332,7 @@ def test_a_call_dynamo_makes_inside_its_own_try_stays_in_the_text(tmp_path):
 
 
 SCRIPT_PROGRAMS = ["arith_fullgraph", "print_break", "data_dependent_if", "chained_breaks", "recompile_dtype",
-                   "dynamic_shapes", "inductor_fn", "module_train_aot_eager", "no_grad", "kw_only"]
+                   "dynamic_shapes", "inductor_fn", "module_forward", "module_train_aot_eager", "no_grad", "kw_only"]
 
 
 @pytest.mark.parametrize("name", SCRIPT_PROGRAMS)
@@ -330,8 +340,8 @@ def test_a_full_code_file_runs_as_a_script_in_a_new_process(name, tmp_path):
     """In a new process the user's module is loaded from its file and the compiled graphs
     from their dumped files: on inputs made from each entry's guards, that entry's guard
     passes (object identities assumed, the ids being another process's), the dispatch
-    runs, and the entry's transformed code gives what the dispatch gives.  (A method's
-    ``self`` has no recorded form: said, not run.)"""
+    runs, and the entry's transformed code gives what the dispatch gives.  A method's
+    ``self`` is an instance of the class its type guard names, made without arguments.)"""
     program = next(p for p in PROGRAMS if p.name == name)
     with unveil.prepare_debug(tmp_path) as session:
         fn, _, _, _ = execute(program)
@@ -344,9 +354,6 @@ def test_a_full_code_file_runs_as_a_script_in_a_new_process(name, tmp_path):
         done = subprocess.run([sys.executable, art["file"]], cwd=tmp_path, capture_output=True, text=True,
                               env=env, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr[-3000:]
-        if isinstance(fn, torch.nn.Module):
-            assert re.search(r"^compile \S+: not run: no recorded value for self", done.stdout, re.M), done.stdout
-            continue
         blocks = re.findall(r"^inputs made from the guards of compile (\S+):\n  guards: (.*)$", done.stdout, re.M)
         assert blocks, done.stdout
         for cid, verdicts in blocks:
@@ -354,6 +361,29 @@ def test_a_full_code_file_runs_as_a_script_in_a_new_process(name, tmp_path):
         ran = re.findall(r"^  transformed code of compile \S+: .*, (the same values|values that differ)$",
                          done.stdout, re.M)
         assert len(ran) == len(blocks) and set(ran) == {"the same values"}, done.stdout
+
+
+class NeedsAWidth(torch.nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.width = width
+
+    def forward(self, x):
+        return x * self.width
+
+
+def test_a_methods_self_that_cannot_be_made_is_said_not_run(tmp_path):
+    model = NeedsAWidth(3)
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path) as session:
+        torch.compile(model, backend="eager")(torch.ones(2))
+    assert session.failures == []
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "NeedsAWidth.forward.full_code.py"], cwd=tmp_path, capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    assert re.search(r"^compile \S+: not run: cannot make self \(test_prepare_debug.NeedsAWidth\(\) raised "
+                     r"TypeError: .*width.*\)$", done.stdout, re.M), done.stdout
 
 
 def test_a_closures_full_code_run_as_a_script_says_its_free_variables_have_no_value(tmp_path):

@@ -1,12 +1,17 @@
 """``unveil report``: a static site over a dump that opens from disk.  Every link and
 anchor resolves, nothing is loaded from outside the site, and every page the index
-promises is there; on a tiny GPT-2 in training with a graph break in a layer."""
+promises is there; on a tiny GPT-2 in training with a graph break in a layer.  Headless
+Chromium checks what a reader sees: no page scrolls sideways at 1,280 px, the user's
+function comes first, the pictures name what they should and a graph node leads to its
+line; its screenshots are kept in ``tests_torch/artifacts/report/`` (CI's artifacts)."""
 import html.parser
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import time
 import urllib.parse
 
 import pytest
@@ -16,6 +21,8 @@ from unveil.report import ReportError, build_report
 
 #: the browser the report test drives (Debian's chromium, installed by .ci/run)
 CHROMIUM = os.environ.get("UNVEIL_CHROMIUM", "/usr/bin/chromium")
+#: where the browser tests keep their screenshots (ignored by git; CI keeps them as artifacts)
+ARTIFACTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "artifacts", "report")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from programs import PROGRAMS  # noqa: E402
@@ -29,7 +36,7 @@ class _Page(html.parser.HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        for name in ("href", "src"):
+        for name in ("href", "src", "xlink:href"):          # xlink:href: links in Graphviz's pictures
             if attrs.get(name):
                 self.links.append(attrs[name])
         for name in ("id", "name"):
@@ -70,25 +77,72 @@ def gpt2_dump(tmp_path_factory):
     return dump
 
 
-def test_every_link_of_the_report_resolves(gpt2_dump):
+@pytest.fixture(scope="module")
+def gpt2_report(gpt2_dump):
+    """The report of the GPT-2 dump, built once (its build time printed)."""
+    import resource
+
+    def cpu():
+        return [sum(getattr(resource.getrusage(who), f) for f in ("ru_utime", "ru_stime"))
+                for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    started, before = time.perf_counter(), cpu()
     index_page = build_report(str(gpt2_dump))
+    seconds, after = time.perf_counter() - started, cpu()
+    pages = sum(len([n for n in names if n.endswith(".html")]) for _, _, names in os.walk(os.path.dirname(index_page)))
+    sys.__stdout__.write("\nreport of hf_gpt2_train_break: %d pages built in %.2f s (CPU: %.2f s here, %.2f s in "
+                         "pygments' workers and Graphviz; load average %.1f)\n"
+                         % (pages, seconds, after[0] - before[0], after[1] - before[1], os.getloadavg()[0]))
+    return index_page
+
+
+def _numbers(index_text, name):
+    """The numbers of a function's row of the index."""
+    row = re.search(r'>%s</a></td>(.*?)</tr>' % re.escape(name), index_text, re.S).group(1)
+    return re.findall(r'<td class="n">([^<]*)</td>', row)
+
+
+def test_every_link_of_the_report_resolves(gpt2_dump, gpt2_report):
+    index_page = gpt2_report
     assert index_page == os.path.join(str(gpt2_dump), "report", "index.html")
     pages, checked = check_site(os.path.dirname(index_page))
     index = json.loads((gpt2_dump / "index.json").read_text())
-    assert len(pages) == 1 + len(index["functions"]) + len(index["artifacts"])
+    sources = [p for p in pages if os.sep + "source" + os.sep in p]
+    assert sources and all(p.endswith(".py.html") for p in sources)            # the files the graphs name
+    assert len(pages) == 1 + len(index["functions"]) + len(index["artifacts"]) + len(index["compiles"]) + len(sources)
     assert checked > len(pages)
     compiled = [c for c in index["compiles"] if c["compiled"]]
     assert compiled and all(c["times"]["frame"] > 0 for c in compiled)     # from Dynamo's metrics
+    # unveil's hooks run inside Dynamo's timing: measured, and said beside it
+    assert all(0 < c["unveil_seconds"] < c["times"]["frame"] for c in compiled)
     index_text = open(index_page, encoding="utf-8").read()
-    assert "compile time (s)" in index_text and "<th>graphs</th>" in index_text
-    row = re.search(r'>GPT2Block\.forward</a></td>(.*?)</tr>', index_text, re.S).group(1)
-    assert re.findall(r"<td>([^<]*)</td>", row)[2:5] == ["1", "1", "1"], row      # compiles, graphs, breaks
+    assert "compile time (s)" in index_text and ">graphs</th>" in index_text
+    assert re.search(r"compiling: Dynamo [\d.]+ s.*; of it, [\d.]+ s in unveil's hooks", index_text)
+    # aot_eager looks up no cache: the header says so, not "0 hits, 0 misses"
+    assert not any(c.get("caches") for c in index["compiles"])
+    assert "cache: no compile looked one up" in index_text and "misses</li>" not in index_text
+    assert _numbers(index_text, "GPT2Block.forward")[:3] == ["1", "1", "1"]      # compiles, graphs, breaks
     page = open(os.path.join(os.path.dirname(index_page), "function_GPT2Block.forward.html"), encoding="utf-8").read()
-    assert re.search(r"Compile time: backend [\d.]+ s, frame [\d.]+ s", page), page
+    assert re.search(r"<title>Dynamo: [\d.]+ s</title>.*<title>AOT Autograd: [\d.]+ s</title>.*[\d.]+ s</td>", page), page
 
 
-def test_graph_breaks_show_at_their_line_and_files_link_what_they_call(gpt2_dump):
-    root = os.path.dirname(build_report(str(gpt2_dump)))
+def test_the_dump_records_each_compiles_stack_and_the_programs_directory(gpt2_dump):
+    index = json.loads((gpt2_dump / "index.json").read_text())
+    assert os.path.isabs(index["program_dir"]) and os.path.isdir(index["program_dir"])
+    run = next(c for c in index["compiles"] if c["function"] == "_hf.make.run")
+    programs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs.py")
+    with open(programs) as f:
+        line = next(n for n, text in enumerate(f, 1) if text.strip() == "def run(ids):")
+    assert run["stack"][-1] == {"filename": programs, "line": line, "function": "run"}    # the compiled frame
+    layer = next(c for c in index["compiles"] if c["function"] == "GPT2Block.forward")
+    assert {"filename": os.path.join(os.path.dirname(programs), "test_prepare_debug.py"), "line": 41,
+            "function": "execute"} in layer["stack"]                                # who called it
+    names = [f["function"] for f in layer["stack"]]
+    assert names.index("execute") < names.index("run") < len(names) - 1
+    assert names[-1] == "forward" and layer["stack"][-1]["line"] == 264
+
+
+def test_graph_breaks_show_at_their_line_and_files_link_what_they_call(gpt2_dump, gpt2_report):
+    root = os.path.dirname(gpt2_report)
     index = json.loads((gpt2_dump / "index.json").read_text())
     broke = next(c for c in index["compiles"] if c["graph_break"] and c["function"] == "GPT2Block.forward")
     page = open(os.path.join(root, "function_GPT2Block.forward.html"), encoding="utf-8").read()
@@ -119,6 +173,10 @@ def test_run_builds_the_report_and_report_rebuilds_it(tmp_path):
     assert done.stderr.splitlines()[-1] == "unveil: dump in %s, report %s" % (
         tmp_path / "dump", tmp_path / "dump" / "report" / "index.html"), done.stderr
     check_site(str(tmp_path / "dump" / "report"))
+    assert json.loads((tmp_path / "dump" / "index.json").read_text())["program_dir"] == examples
+    index_text = (tmp_path / "dump" / "report" / "index.html").read_text()
+    assert '<span class="path" title="%s:' % os.path.join(examples, "compiled_script.py") in index_text
+    assert '>compiled_script.py:' in index_text               # shown relative to the program's directory
     again = subprocess.run([sys.executable, "-m", "unveil", "report", str(tmp_path / "dump")], capture_output=True,
                            text=True, env=env, timeout=600)
     assert again.returncode == 0 and again.stdout.strip() == str(tmp_path / "dump" / "report" / "index.html")
@@ -140,16 +198,16 @@ def test_progress_shows_on_a_terminal_only(gpt2_dump, monkeypatch, capsys):
     build_report(str(gpt2_dump), progress=cli._progress("report"))
     err = capsys.readouterr().err
     index = json.loads((gpt2_dump / "index.json").read_text())
-    total = 1 + len(index["functions"]) + len(index["artifacts"])
+    total = 1 + len(index["functions"]) + len(index["artifacts"]) + len(index["compiles"])
     assert "\rreport: 1/%d" % total in err and err.endswith("\rreport: %d/%d\r\x1b[K" % (total, total)), err[-300:]
 
 
-def test_a_browser_goes_from_the_index_to_a_break_its_graph_node_and_the_call(gpt2_dump, tmp_path):
+def test_a_browser_goes_from_the_index_to_a_break_its_graph_node_and_the_call(gpt2_report, tmp_path):
     """Headless Chromium (Debian's, driven by playwright) opens the report from disk and
     clicks: the index, the layer's function, the graph break's line, the graph node that
     line became, then the transformed code's call of that graph; a screenshot per step."""
     from playwright.sync_api import sync_playwright
-    index_page = build_report(str(gpt2_dump))
+    index_page = gpt2_report
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         try:
@@ -157,7 +215,8 @@ def test_a_browser_goes_from_the_index_to_a_break_its_graph_node_and_the_call(gp
             page.goto("file://" + index_page)
             assert page.title() == "unveil report: what torch.compile did"
             page.screenshot(path=str(tmp_path / "1_index.png"))
-            page.click("text=GPT2Block.forward")
+            page.check("#show-libraries")                   # the layer is transformers': folded until then
+            page.click("table.functions a:text-is('GPT2Block.forward')")
             assert page.url.endswith("function_GPT2Block.forward.html")
             broken = page.locator("span.break")
             assert broken.count() == 1 and "self.mlp(hidden_states)" in broken.inner_text()
@@ -215,5 +274,196 @@ def test_a_line_links_through_its_graph_node_to_the_inductor_code_that_computes_
             text = page.locator("pre").nth(1).inner_text().splitlines()[line - 1]
             assert "Topologically Sorted Source Nodes: [linear" in text, text
             page.screenshot(path=str(tmp_path / "kernel.png"))
+            # the graph's picture: a node's kernel cell leads to the kernel call too
+            page.goto("file://" + os.path.join(root, "files", graph["file"] + ".html"))
+            node = page.locator(".picture svg g.node", has_text="linear").first
+            assert "programs.py:312" in node.text_content()
+            node.locator("a", has_text="kernel, line").first.click()
+            line = int(page.url.rsplit("#L-", 1)[1])
+            assert "inductor_output" in page.url
+            assert "Topologically Sorted Source Nodes: [linear" in page.locator("pre").nth(1).inner_text().splitlines()[
+                line - 1]
+            # and the index's chart says what the caches did
+            page.goto("file://" + os.path.join(root, "index.html"))
+            assert re.search(r"cache \d+ hits? / \d+ miss(es)?", _svg_text(page, "svg#time-chart"))
+            assert re.search(r"<li>cache: <b>\d+</b> hits, <b>\d+</b> misses</li>", page.content())
+            if index["compiles"][0]["times"].get("inductor"):       # (not on a hit in Inductor's cache)
+                assert any(": Inductor " in t for t in page.eval_on_selector_all("svg#time-chart rect title",
+                                                                                 "els => els.map(e => e.textContent)"))
+            _shot(page, "index_inductor.png")
         finally:
             browser.close()
+
+
+def _browser(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+
+
+def _svg_text(page, selector):
+    """The texts of an SVG's text elements, one a line (SVG has no innerText)."""
+    return page.eval_on_selector_all(selector + " text", "els => els.map(e => e.textContent).join('\\n')")
+
+
+def _shot(page, name):
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    page.screenshot(path=os.path.join(ARTIFACTS, name))
+
+
+def test_no_page_scrolls_sideways_at_1280_px(gpt2_report):
+    """Every page of the GPT-2 report fits a 1,280 px window: long code and pictures
+    scroll inside their own panes."""
+    from playwright.sync_api import sync_playwright
+    root = os.path.dirname(gpt2_report)
+    names = sorted(os.path.relpath(os.path.join(folder, name), root) for folder, _, files in os.walk(root)
+                   for name in files if name.endswith(".html"))
+    wide = []
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            for name in names:
+                page.goto("file://" + os.path.join(root, name))
+                width = page.evaluate("document.documentElement.scrollWidth")
+                if width > 1280:
+                    wide.append((name, width))
+        finally:
+            browser.close()
+    assert len(names) > 60 and not wide, wide
+
+
+def test_the_index_shows_the_users_code_first_and_folds_the_libraries(gpt2_dump, gpt2_report):
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto("file://" + gpt2_report)
+            first = page.locator("table.functions tbody tr").first
+            assert first.locator("td").first.inner_text() == "_hf.<locals>.make.<locals>.run"
+            where = first.locator("td").nth(1).locator("span.path")
+            programs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs.py")
+            program_dir = json.loads((gpt2_dump / "index.json").read_text())["program_dir"]
+            assert where.inner_text() == os.path.relpath(programs, program_dir) + ":356"   # (sys.path[0]: pytest's)
+            assert where.get_attribute("title") == programs + ":356"
+            broke = page.locator("ul.breaks > li").first                     # where it broke, at the top
+            assert broke.locator("span.path").first.inner_text() == where.inner_text().replace(":356", ":363")
+            assert "torch._dynamo.graph_break()" in broke.locator("code.source").inner_text()
+            # and the layer it broke in: the hook's caller, past torch's module-call frames
+            assert re.search(r"reached through .*forward .*modeling_gpt2\.py:\d+", broke.inner_text())
+            assert "_hf.make.run 0/0" in broke.locator("a.cid").all_inner_texts()
+            library = page.locator("details.library[data-package=transformers] table.functions")
+            assert not library.is_visible()                                # folded under its package
+            layer = page.locator("table.functions tr", has_text="GPT2Block.forward").first
+            assert layer.locator("span.path").text_content() == "transformers/models/gpt2/modeling_gpt2.py:264"
+            _shot(page, "index.png")
+            page.check("#show-libraries")
+            assert library.is_visible() and layer.is_visible()
+            # the compile-time chart: the user's compile first, split by stage
+            assert _svg_text(page, "svg#time-chart").splitlines()[0] == "_hf.make.run 0/0"      # (its label without <locals>.)
+            titles = page.eval_on_selector_all("svg#time-chart rect title", "els => els.map(e => e.textContent)")
+            assert any(": Dynamo " in t for t in titles) and any(": AOT Autograd " in t for t in titles), titles
+            # the stack trie: the user's frames, library frames folded, each compile at its end
+            first_call = page.locator("ul.trie li:has(> a[href='function__hf.make.run.html#L356'])")
+            assert first_call.locator("> a.cid").all_inner_texts() == ["_hf.make.run 0/0"]
+            run = page.locator("xpath=//ul[@class='trie']//li[a[normalize-space(.)='run'] and "
+                               "span[normalize-space(.)='%s:357']]" % os.path.relpath(programs, program_dir)).first
+            fold = run.locator("xpath=./ul/li/details[@class='fold'][contains(., 'transformers')]").first
+            assert fold.is_visible() and not fold.locator("ol").is_visible()
+            assert run.locator("a.cid", has_text="GPT2Block.forward 10/0").count() == 1
+            page.locator("#stacks").scroll_into_view_if_needed()
+            _shot(page, "index_stacks.png")
+            page.locator("a.cid", has_text="GPT2Block.forward 10/0").first.click()
+            assert page.url.endswith("compile_GPT2Block.forward_10_0.html")
+        finally:
+            browser.close()
+    text = open(gpt2_report, encoding="utf-8").read()
+    assert "<pre>" not in text and 'class="story"' in text                # the summary as HTML
+
+
+def test_the_flow_names_the_break_and_the_resume_function_and_leads_to_a_compile_page(gpt2_report):
+    from playwright.sync_api import sync_playwright
+    root = os.path.dirname(gpt2_report)
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto("file://" + os.path.join(root, "function_GPT2Block.forward.html"))
+            text = _svg_text(page, ".picture.flow svg")
+            assert "resume function" in text and "torch_dynamo_resume_in_forward_at_308" in text, text
+            assert "graph break at programs.py:363" in text and "compile 14/0" in text, text
+            _shot(page, "function_GPT2Block.forward.png")
+            page.goto("file://" + os.path.join(root, "function__hf.make.run.html"))
+            assert "torch_dynamo_resume_in_run_at_357" in _svg_text(page, ".picture.flow svg")
+            _shot(page, "function_run.png")
+            page.goto("file://" + os.path.join(root, "function_deprecate_kwarg.wrapper.wrapped_func.html"))
+            flow = _svg_text(page, ".picture.flow svg")   # a call tries 5/2, then 5/1, then 5/0
+            assert flow.index("compile 5/2") < flow.index("compile 5/1") < flow.index("compile 5/0"), flow
+            assert "its guards fail" in flow and "made when 5/0's guard failed:" in flow, flow
+            _shot(page, "function_recompiled.png")
+            page.goto("file://" + os.path.join(root, "function_GPT2Block.forward.html"))
+            outcome = page.locator("table.compiles tr#compile-10-0 td").nth(1).inner_text()   # what the graph computes
+            assert "graph of 30 ops: layer_norm×2, .view×" in outcome and "scaled_dot_product_attention" in outcome
+            page.click("table.compiles a:text-is('compile 10/0')")          # one click to the compile's page
+            assert page.url.endswith("compile_GPT2Block.forward_10_0.html")
+            for section in ("#break", "#stack", "#graph-1", "#guards", "#transformed"):
+                assert page.locator(section).count() == 1, section
+            assert "Call to torch._dynamo.graph_break()" in page.locator("#break + p").inner_text()
+            assert page.locator("#break + p code").first.inner_text() == "torch._dynamo.graph_break()"  # (`...`)
+            stack = page.locator("#stack + ol.stack")           # how it was reached: library frames folded
+            assert stack.locator("> li > a", has_text="run").count() == 1
+            assert stack.locator("> li.library details.fold").count() >= 2
+            assert "AOT Autograd" in page.locator("dl.facts").inner_text()
+            assert page.locator(".picture svg").count() == 1
+            _shot(page, "compile_GPT2Block.forward_10_0.png")
+        finally:
+            browser.close()
+
+
+def test_a_graph_is_drawn_and_a_node_leads_to_its_source_line(gpt2_report):
+    from playwright.sync_api import sync_playwright
+    root = os.path.dirname(gpt2_report)
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto("file://" + os.path.join(root, "files", "GPT2MLP.forward.compile_11_0.graph.py.html"))
+            text = _svg_text(page, ".picture svg")
+            assert "addmm" in text and "f32[6, 64]" in text and "activations.py:66" in text, text
+            _shot(page, "graph_GPT2MLP.forward.png")
+            page.goto("file://" + os.path.join(root, "files", "GPT2Block.forward.compile_10_0.graph.py.html"))
+            page.locator(".picture svg a", has_text="modeling_gpt2.py:276").first.click()
+            assert page.url.endswith("function_GPT2Block.forward.html#L276"), page.url
+            assert "self.ln_1(hidden_states)" in page.locator("#L276").inner_text()
+            page.go_back()
+            page.locator(".picture svg a", has_text="pytorch_utils.py:119").first.click()   # a line of no function
+            assert re.search(r"source/transformers_pytorch_utils\.py\.html#L-119$", page.url), page.url
+            assert "torch.addmm" in page.locator("pre").nth(1).inner_text()
+            _shot(page, "source_line.png")
+            page.go_back()
+            page.locator(".picture svg a", has_text="layer_norm").first.click()        # the op: its line of code
+            line = int(page.url.rsplit("#L-", 1)[1])
+            assert "layer_norm" in page.locator("pre").nth(1).inner_text().splitlines()[line - 1]
+        finally:
+            browser.close()
+
+
+def test_without_graphviz_the_report_builds_and_says_what_is_missing(gpt2_dump, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    out = tmp_path / "report"
+    index_page = build_report(str(gpt2_dump), out_dir=str(out))
+    check_site(str(out))
+    message = "Graphviz&#39;s dot is not on PATH (apt-get install graphviz)"
+    assert message in open(index_page, encoding="utf-8").read()
+    graph = (out / "files" / "GPT2MLP.forward.compile_11_0.graph.py.html").read_text()
+    assert "No picture of the graph: " + message in graph and "<svg" not in graph
+    monkeypatch.setitem(sys.modules, "pydot", None)
+    build_report(str(gpt2_dump), out_dir=str(out))
+    assert "pydot is not installed (pip install &#39;unveil[report]&#39;)" in (out / "index.html").read_text()
+    assert shutil.which("dot") is None
+
+
+def test_a_broken_index_is_a_clear_error(tmp_path):
+    (tmp_path / "index.json").write_text("[]")
+    with pytest.raises(ReportError, match="^%s is not a dump directory \\(index.json has no functions" % re.escape(
+            str(tmp_path))):
+        build_report(str(tmp_path))

@@ -3,6 +3,7 @@
 error), with everything torch.compile did dumped; compared against a plain run."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -44,6 +45,26 @@ def test_a_script_runs_as_python_runs_it(mode, status, tmp_path):
     assert last == "unveil: dump in %s, report %s" % (tmp_path / "dump", tmp_path / "dump" / "report" / "index.html")
     index = _dump_is_complete(tmp_path / "dump", "step")
     assert any(c["graph_break"] for c in index["compiles"])
+
+
+def test_the_user_stack_of_a_break_starts_at_the_program_not_at_unveil(tmp_path):
+    """Dynamo's user stack goes out to the process's first frame: under ``unveil run``
+    that is unveil's command line and runner (and runpy's, for ``python -m unveil``),
+    which are not the program's; the stack starts where ``python SCRIPT`` starts it."""
+    ours = _run(_unveil("--no-report", "--dump-dir", str(tmp_path / "dump"), SCRIPT), EXAMPLES)
+    assert ours.returncode == 0, ours.stderr
+    index = json.loads((tmp_path / "dump" / "index.json").read_text())
+    stacks = [c["graph_break"]["user_stack"] for c in index["compiles"] if c["graph_break"]]
+    assert stacks
+    for stack in stacks:
+        assert [(os.path.basename(f["filename"]), f["function"]) for f in stack] == [
+            (SCRIPT, "<module>"), (SCRIPT, "step")], stack
+    # and the stack each compile was reached by (the report's call chains) starts there too
+    reached = [c["stack"] for c in index["compiles"] if c["stack"]]
+    assert reached
+    for stack in reached:
+        assert all(os.path.basename(f["filename"]) == SCRIPT for f in stack), stack
+    assert any(stack[0]["function"] == "<module>" for stack in reached), reached
 
 
 def test_options_after_the_script_go_to_the_program(tmp_path):
@@ -102,6 +123,78 @@ def test_open_hands_the_report_to_the_web_browser(tmp_path):
                           input="x\n", capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     assert opened.read_text() == (tmp_path / "dump" / "report" / "index.html").as_uri()
+
+
+def unwritable_directory(tmp_path):
+    """A directory that exists and that this process cannot write into: one without write
+    permission, or (for root, whom permissions do not stop) /sys or /proc, which take no
+    new file."""
+    mine = tmp_path / "read_only"
+    mine.mkdir()
+    mine.chmod(0o555)
+    for candidate in (str(mine), "/sys", "/proc"):
+        try:
+            with open(os.path.join(candidate, ".probe"), "w"):
+                pass
+        except OSError:
+            return candidate
+        os.remove(os.path.join(candidate, ".probe"))
+    raise AssertionError("no directory this process cannot write into")
+
+
+def test_an_unwritable_dump_directory_is_a_one_line_error_before_the_program_runs(tmp_path):
+    where = unwritable_directory(tmp_path)
+    done = _run(_unveil("--dump-dir", where, SCRIPT), EXAMPLES)
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert re.fullmatch(r"unveil: error: cannot write to dump directory %s: [^\n]+\n" % re.escape(where),
+                        done.stderr), done.stderr
+
+
+def test_a_dump_whose_index_cannot_be_written_is_not_said_to_have_compiled_nothing(tmp_path):
+    dump = tmp_path / "dump"
+    (dump / "index.json").mkdir(parents=True)          # the index cannot take its place
+    done = _run(_unveil("--no-report", "--dump-dir", str(dump), SCRIPT), EXAMPLES)
+    assert done.returncode == 0 and "result [4.0, 4.0, 4.0]" in done.stdout, done.stderr
+    last = done.stderr.rstrip("\n").split("\n")[-1]
+    assert last.startswith("unveil: the dump in %s is not complete: writing it failed (IsADirectoryError" % dump), last
+
+
+UNWRITABLE_PROGRAM = """
+import sys
+import warnings
+
+import torch
+import unveil
+
+
+def f(x):
+    x = x + 1
+    print("a graph break")
+    return x * 2
+
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    with unveil.prepare_debug(sys.argv[1]) as session:
+        out = torch.compile(f, backend="eager")(torch.ones(3))
+print("result", out.tolist())
+print("index", session.index_file, "failures", len(session.failures))
+for w in caught:
+    print("warning", w.category.__name__, str(w.message))
+"""
+
+
+def test_inside_prepare_debug_an_unwritable_directory_is_one_warning_naming_it(tmp_path):
+    """The program runs on; one warning says which folder cannot be written (not a
+    failure of some file of it, nor "nothing was compiled")."""
+    where = unwritable_directory(tmp_path)
+    (tmp_path / "prog.py").write_text(UNWRITABLE_PROGRAM)
+    done = _run([sys.executable, str(tmp_path / "prog.py"), where], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "result [4.0, 4.0, 4.0]" in done.stdout and "index None failures 0" in done.stdout, done.stdout
+    warned = [line for line in done.stdout.splitlines() if line.startswith("warning ")]
+    assert len(warned) == 1 and warned[0].startswith(
+        "warning UnveilWarning unveil: cannot write to the dump directory %s (" % where), warned
 
 
 def test_a_run_that_compiles_nothing_leaves_the_last_dump_as_it_was(tmp_path):

@@ -12,7 +12,7 @@ import torch
 
 import unveil
 from unveil.dynamo import UnveilWarning, session as session_module
-from unveil.dynamo.dump import content_digest
+from unveil.dynamo.dump.directory import content_digest
 
 
 def f(x):
@@ -134,6 +134,12 @@ def test_a_second_run_writes_the_same_names_and_a_changed_file_gets_a_new_one(tm
     assert changed and all(third[b].startswith(b[:-3] + ".") for b in changed), third
     assert any("resume_function" in b or "transformed" in b for b in changed)
     assert sorted(p.name for p in dump.iterdir()) == sorted(list(third.values()) + ours)
+    # names follow the code: f's transformed code and guards did not change (their header
+    # names the resume function's file, which did), so they keep their names
+    assert third["f.compile_0_0.transformed.py"] == "f.compile_0_0.transformed.py", third
+    assert third["f.compile_0_0.guards.py"] == "f.compile_0_0.guards.py", third
+    resume = next(b for b in third if b.endswith(".resume_function.py") and third[b] != b)
+    assert third[resume] in (dump / "f.compile_0_0.transformed.py").read_text()
     # the full code names this run's own graph files
     full = next(a["file"] for a in index["artifacts"] if a["kind"] == "full_code")
     named = re.findall(r"# Graph \S+ \(file (\S+)\)", (dump / full).read_text())
@@ -238,3 +244,75 @@ def test_files_a_killed_run_left_unindexed_are_reused_not_avoided(tmp_path):
     with unveil.prepare_debug(tmp_path):
         torch.compile(_plus_one, backend="eager")(torch.ones(2))
     assert sorted(p.name for p in tmp_path.glob("_plus_one.*")) == names
+
+
+def test_the_supported_torch_releases_are_named_and_older_ones_refused():
+    from unveil.dynamo import adapter
+    assert adapter.unsupported_torch("2.13.0") is None and adapter.unsupported_torch("2.15.0+cu132") is None
+    assert adapter.unsupported_torch("2.10.0+cu128") == (
+        "torch 2.10.0+cu128 is older than unveil supports (torch 2.13 to 2.15); the program runs on without unveil")
+    assert adapter.untested_torch("2.15.1") is None
+    assert "newer than unveil was tested with (up to 2.15)" in adapter.untested_torch("2.16.0")
+
+
+@pytest.mark.parametrize("debugging", [False, True])
+def test_an_older_torch_is_refused_in_one_line_and_the_program_runs_on_without_unveil(debugging, tmp_path,
+                                                                                       monkeypatch):
+    from unveil.dynamo import adapter
+    monkeypatch.setattr(adapter, "torch_version", lambda: "2.10.0")
+    x = torch.randn(4)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with (unveil.debug(tmp_path) if debugging else unveil.prepare_debug(tmp_path)) as session:
+            assert not hooks_installed()
+            out = run(f, x)
+    torch.testing.assert_close(out, f(x))
+    messages = [str(w.message) for w in caught if issubclass(w.category, UnveilWarning)]
+    assert messages == ["unveil: torch 2.10.0 is older than unveil supports (torch 2.13 to 2.15); "
+                        "the program runs on without unveil"]
+    assert session.inert and not list(tmp_path.iterdir())
+
+
+def test_a_hook_point_missing_from_torch_is_a_failure_of_ours_and_the_program_runs_on(tmp_path, monkeypatch):
+    """A torch release that moved a hook point: the session says what failed, attaches
+    nothing, and the program runs on as if unveil were not there."""
+    from unveil.dynamo import adapter
+    monkeypatch.setattr(adapter.ResumeFunctionInstall, "name", "no_such_method_in_this_torch")
+    x = torch.randn(4)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with unveil.prepare_debug(tmp_path) as session:
+            assert not hooks_installed()
+            out = run(f, x)
+    torch.testing.assert_close(out, f(x))
+    assert session.inert and len(session.failures) == 1
+    assert "attaching unveil's hooks to torch" in session.failures[0]["what"]
+    assert "no_such_method_in_this_torch" in session.failures[0]["error"]
+    assert len([w for w in caught if issubclass(w.category, UnveilWarning)]) == 1
+    assert not hooks_installed()
+
+
+def test_a_files_digest_leaves_out_uuids_whatever_their_digits():
+    """torch names each graph's global with a uuid; a uuid whose group is all digits
+    (12345678) read as an object id in a name Dynamo made, the rest of the uuid was then
+    kept, and a file whose code had not changed got another name in one run in several
+    (a second run under debug() wrote Net.forward.compile_0_0.transformed.e2c7b996.py)."""
+    texts = ["graph_out_0 = __compiled_fn_2_%s(x)\n" % uuid for uuid in (
+        "12345678_e186_455b_bd95_a524ec3bb8ed", "cc74e3d3_3017_4e60_b743_98cfb6b02d8d",
+        "81ae704a_9a13_4693_8bb3_123456789012")]
+    assert len({content_digest(text) for text in texts}) == 1
+
+
+def test_a_long_qualified_name_loses_whole_enclosing_names_before_characters():
+    """transformers' GradientCheckpointingLayer makes forward_with_checkpointing in its
+    __init_subclass__: cut through its characters, the file name read
+    ``GradientCheckpointingLayer.______.forward_with_checkpointing``."""
+    from unveil.dynamo.dump.directory import safe_name
+    assert safe_name("GradientCheckpointingLayer.__init_subclass__.forward_with_checkpointing") == \
+        "GradientCheckpointingLayer.forward_with_checkpointing"
+    assert safe_name("Outer.make.inner.torch_dynamo_resume_in_inner_at_1234") == \
+        "Outer.make.inner.torch_dynamo_resume_in_inner_at_1234"          # short enough: as it is
+    assert safe_name("Model.a_rather_long_method_name.inner.torch_dynamo_resume_in_inner_at_1234") == \
+        "Model.torch_dynamo_resume_in_inner_at_1234"
+    long_one = "f" * 80
+    assert safe_name(long_one) == "f" * 29 + "__" + "f" * 29

@@ -1,4 +1,4 @@
-"""Transformed code made readable (unveil.dynamo.readable): each rewrite is run against
+"""Transformed code made readable (unveil.dynamo.dump.readable): each rewrite is run against
 the code it replaces, on stand-ins for Dynamo's globals that record what is done to them.
 
 The samples are the decompiled shapes of torch 2.13's transformed code (chained breaks,
@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from unveil import decompile_code
-from unveil.dynamo import readable
+from unveil.dynamo.dump import readable
 
 CHAINED = """
 def chained_breaks(x):
@@ -119,6 +119,22 @@ def closure_called_after_break(x, scale):
 """
 
 
+PROFILED = """
+def profiled(x):
+    __t0 = __compiled_fn_2
+    tmp_3 = __import_torch_dot_autograd_dot_profiler._is_profiler_enabled
+    tmp_2 = __import_torch_dot__dynamo_dot_utils
+    tmp_1 = None
+    if tmp_3:
+        tmp_1 = tmp_2.record_pregraph_bytecode_enter()
+    if tmp_1 is not None:
+        tmp_2.record_pregraph_bytecode_exit(tmp_1)
+    graph_out_0 = __t0(x)
+    __t1 = graph_out_0[0]
+    del graph_out_0
+    return __t1
+"""
+
 RESTORED = """
 def resumed(x, y):
     graph_out_0 = __compiled_fn_1(y)
@@ -150,8 +166,10 @@ class Recorder:
         for resume in ("__resume_at_70_3", "__resume_at_90_2", "__resume_at_100_3"):
             ns[resume] = self.fn(resume)
         ns["__resume_at_472_13"] = ns["__resume_at_76_2"] = lambda cells: self.fn("resume(%r)" % (cells,))
-        ns["utils"] = type("utils", (), {"record_pregraph_bytecode_enter": staticmethod(self.fn("enter")),
-                                         "record_pregraph_bytecode_exit": staticmethod(self.fn("exit"))})
+        ns["utils"] = ns["__import_torch_dot__dynamo_dot_utils"] = type("utils", (), {
+            "record_pregraph_bytecode_enter": staticmethod(self.fn("enter")),
+            "record_pregraph_bytecode_exit": staticmethod(self.fn("exit"))})
+        ns["__import_torch_dot_autograd_dot_profiler"] = type("profiler", (), {"_is_profiler_enabled": True})
         ns["torch"] = type("torch", (), {"graph_break": staticmethod(self.fn("graph_break"))})
         ns["cells"] = self.fn("cells", "the cells")
         ns["func"] = self.fn("func")
@@ -179,6 +197,7 @@ def _run(source, name, args):
     (WRAPPER, "wrapper", ("self", 2)),
     (CLOSURE, "closure_called_after_break", (3, 4)),
     (RESTORED, "resumed", ("x", "y")),
+    (PROFILED, "profiled", ("x",)),
 ])
 def test_a_rewrite_calls_what_the_code_it_replaces_calls_in_the_same_order(sample, name, args):
     code = _function(sample, name).__code__
@@ -191,7 +210,7 @@ def test_a_rewrite_calls_what_the_code_it_replaces_calls_in_the_same_order(sampl
     theirs_result, theirs_log = _run(textwrap.dedent(sample), name, args)
     assert ours_log == theirs_log
     assert ours_result == theirs_result
-    assert any(entry[0].startswith(("__resume", "resume(", "func")) for entry in ours_log)
+    assert any(entry[0].startswith(("__resume", "resume(", "func", "graph")) for entry in ours_log)
 
 
 def test_the_resume_call_is_written_with_its_arguments():
@@ -206,6 +225,22 @@ def test_the_resume_call_is_written_with_its_arguments():
         "    del graph_out_0",
         "    __t2 = __t0()",
         "    return __resume_at_70_3([], [], __t2, __t1)"], source
+
+
+def test_marks_made_only_while_profiling_read_as_the_2_13_marks_do():
+    """torch 2.15 makes the marks only while the profiler runs: the flag and the module
+    lose their locals, the enter mark is one conditional expression."""
+    code = _function(PROFILED, "profiled").__code__
+    source = readable.tidy(decompile_code(code), code).source
+    assert source.splitlines()[1:] == [
+        "    tmp_1 = __import_torch_dot__dynamo_dot_utils.record_pregraph_bytecode_enter() "
+        "if __import_torch_dot_autograd_dot_profiler._is_profiler_enabled else None",
+        "    if tmp_1 is not None:",
+        "        __import_torch_dot__dynamo_dot_utils.record_pregraph_bytecode_exit(tmp_1)",
+        "    graph_out_0 = __compiled_fn_2(x)",
+        "    __t0 = graph_out_0[0]",
+        "    del graph_out_0",
+        "    return __t0"], source
 
 
 def test_every_line_keeps_the_original_line_it_stands_for():

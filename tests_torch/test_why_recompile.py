@@ -6,6 +6,7 @@ it, the entry said to run must be the first that passes, and calling the
 compiled function must add a cache entry exactly when none would run.
 """
 import functools
+import json
 import os
 import re
 import subprocess
@@ -175,3 +176,138 @@ def test_the_command_binds_a_decorated_function_and_a_resume_function_by_their_o
     done = run("g", "torch.ones(3, 2), 2, 3")
     assert done.returncode == 2 and done.stderr == (
         "unveil: error: the arguments 'torch.ones(3, 2), 2, 3' do not fit g: too many positional arguments\n")
+
+
+MODULE_WITH_A_CLASS = '''
+import torch
+
+FLAG = False
+
+
+class Lin(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = self.lin(x)
+        if FLAG:
+            y = y.relu()
+        return y
+'''
+
+PROGRAM_OF_THE_CLASS = '''
+import json
+import sys
+
+import torch
+import unveil
+from unveil.dynamo import adapter
+
+import mymod
+
+
+class Local(torch.nn.Module):               # a class of the script itself: __main__.Local
+    def forward(self, x):
+        return x * 2
+
+
+def main():
+    model, local = mymod.Lin(), Local()
+    mymod.FLAG = True                            # changed after import, before the compile
+    compiled, compiled_local = torch.compile(model, backend="eager"), torch.compile(local, backend="eager")
+    with unveil.prepare_debug(sys.argv[1]) as session:
+        compiled(torch.ones(2, 4))
+        compiled_local(torch.ones(3))
+    assert session.failures == [], session.failures
+    decisions = {}
+    for name, (c, m, x) in {"same": (compiled, model, torch.ones(2, 4)), "longer": (compiled, model, torch.ones(5, 4)),
+                            "local_same": (compiled_local, local, torch.ones(3)),
+                            "local_longer": (compiled_local, local, torch.ones(4))}.items():
+        why = unveil.why_recompile(c, x)
+        before = len(adapter.cache_entries(type(m).forward.__code__))
+        c(x)
+        recompiled = len(adapter.cache_entries(type(m).forward.__code__)) > before
+        decisions[name] = {"recompiled": recompiled, "api": why.runs is None}
+    json.dump(decisions, open(sys.argv[2], "w"))
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def test_the_command_answers_for_a_method_as_dynamo_decided(tmp_path):
+    """A module's forward: the class named in the type guard (``mymod.Lin``, a script's
+    ``__main__.Local``) is the class the command's call makes, though the file is loaded
+    under another name; a flag the program set after import is given with --set."""
+    (tmp_path / "mymod.py").write_text(MODULE_WITH_A_CLASS)
+    (tmp_path / "prog.py").write_text(PROGRAM_OF_THE_CLASS)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    made = subprocess.run([sys.executable, "prog.py", str(tmp_path / "dump"), str(tmp_path / "decided.json")],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+    assert made.returncode == 0, made.stderr
+    decided = json.loads((tmp_path / "decided.json").read_text())
+    assert decided == {"same": {"recompiled": False, "api": False}, "longer": {"recompiled": True, "api": True},
+                       "local_same": {"recompiled": False, "api": False},
+                       "local_longer": {"recompiled": True, "api": True}}, decided
+
+    def run(*argv):
+        return subprocess.run([sys.executable, "-m", "unveil", "why-recompile", str(tmp_path / "dump"), *argv],
+                              cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "FLAG=True")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    assert "check_type_id" not in done.stdout
+    done = run("Lin.forward", "Lin(), torch.ones(5, 4)", "--set", "FLAG=True")
+    assert done.returncode == 0 and "size [5, 4], expected [2, 4]" in done.stdout, done.stdout + done.stderr
+    assert done.stdout.rstrip().endswith("Dynamo compiles anew")
+    # without --set the flag has its import-time value, and the answer says so
+    done = run("Lin.forward", "Lin(), torch.ones(2, 4)")
+    assert "fails G['FLAG'] == True" in done.stdout and "--set FLAG=EXPR" in done.stdout, done.stdout + done.stderr
+    cid = json.loads((tmp_path / "dump" / "index.json").read_text())
+    local_cid = next(c["compile_id"] for c in cid["compiles"] if c["function"] == "Local.forward")
+    done = run("Local.forward", "Local(), torch.ones(3)")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile %s runs" % local_cid), done.stdout
+    done = run("Local.forward", "Local(), torch.ones(4)")
+    assert done.stdout.rstrip().endswith("Dynamo compiles anew"), done.stdout
+    done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "x=1")
+    assert done.returncode == 2 and done.stderr == (
+        "unveil: error: x is a parameter of Lin.forward: give it in the call, not as a setting\n"), done.stderr
+    done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "FLAG")
+    assert done.returncode == 2 and done.stderr == "unveil: error: --set wants NAME=EXPR, not 'FLAG'\n", done.stderr
+
+
+MODULE_ASKING_A_TYPE = '''import torch
+
+
+def f(x):
+    y = x * 2
+    if type(y) is torch.Tensor:     # Dynamo installs torch as a global of its own, named by its id
+        return y + 1
+    return y
+'''
+
+
+def test_the_command_has_the_globals_dynamo_installed_by_id(tmp_path):
+    """``type(y)`` of a tensor made in the frame: Dynamo installs ``torch`` in the module as
+    ``_<id>_c0`` and guards read it.  A new process loads the module without it: the dump
+    says what it is, and the entry runs (it said "compiles anew" with a KeyError, on every
+    HuggingFace model); the full-code script's guards passed only then."""
+    (tmp_path / "askstype.py").write_text(MODULE_ASKING_A_TYPE)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in sys.path if p]))
+    made = subprocess.run([sys.executable, "-c", "import torch, unveil, askstype\n"
+                           "with unveil.prepare_debug('dump'):\n"
+                           "    torch.compile(askstype.f, backend='eager')(torch.ones(3))\n"],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+    assert made.returncode == 0, made.stderr
+    guards = next((tmp_path / "dump").glob("f.compile_0_0.guards.py")).read_text()
+    assert re.search(r"G\['_\d+_c0'\]\.Tensor", guards), guards
+    done = subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "f", "torch.ones(3)"],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    assert "KeyError" not in done.stdout
+    # and the full-code file, run as a script, gets it from the dump too
+    done = subprocess.run([sys.executable, "dump/f.full_code.py"], cwd=tmp_path, capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.returncode == 0 and "guards: 0/0 passes" in done.stdout, done.stdout + done.stderr

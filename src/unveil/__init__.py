@@ -7,9 +7,10 @@ compiles that source into a code object with the original frame layout.  :func:`
 needs torch, imported only when called) dumps what ``torch.compile`` did;
 :func:`debug` also runs it from the dumped files, to step through it.
 """
-from .api import Decompiled, decompile, decompile_code
+from .api import Decompiled, decompile_code
 from .errors import DecompilationError, InternalError
 from .recompile import recompile
+from .shown import decompile
 
 
 
@@ -39,7 +40,7 @@ def debug(dump_dir, pause=False):
     ``session.break_at(filename, line)`` stops pdb wherever dumped code runs that
     line of your own code; ``session.locate(filename, line)`` lists those places.
     """
-    from .dynamo.stepping import DebugRun
+    from .dynamo.debugging.stepping import DebugRun
     return DebugRun(dump_dir, pause=pause)
 
 
@@ -49,7 +50,7 @@ def why_recompile(fn, *args, **kwargs):
     first guard that fails in each, with the values it reads and the user's line it came
     from; then which entry runs, or that Dynamo compiles anew (``.runs`` is None).
     ``print()`` the result to read it."""
-    from .dynamo.why import why_recompile as why
+    from .dynamo.guards.why import why_recompile as why
     return why(fn, *args, **kwargs)
 
 

@@ -1,4 +1,6 @@
-"""Public entry points: decompile a function, code object or .pyc; recompile the text."""
+"""Decompile one thing: a function, class, module, code object, or the one a target
+string stands for (:func:`decompile_code`); and what a target string names
+(:func:`resolve_target`), which ``unveil.shown`` shows a reader."""
 import ast
 import contextlib
 import copy
@@ -8,6 +10,7 @@ import inspect
 import os
 import sys
 import types
+import unicodedata
 
 from .bytecode import facts
 from .bytecode.code_objects import class_qualname, first_text_line, is_class_body
@@ -18,8 +21,9 @@ from . import targets
 from .errors import DecompilationError, InternalError
 from .structure import stackitems as si
 from .syntax.astwalk import nodes
+from .syntax.depth import deeply
 from .syntax.unparse import unparse_with_origins
-from .targets import walk_code  # noqa: F401  (unveil.api.walk_code, as before)
+from .targets import walk_code
 
 
 class Decompiled:
@@ -29,13 +33,19 @@ class Decompiled:
 
     ``lowered`` lists the code objects (the decompiled one or any nested in it)
     that structuring refused and that are written as a state machine instead, as
-    ``Lowering(name, line, reason)``: qualified name, first line, the refusal."""
+    ``Lowering(name, line, reason)``: qualified name, first line, the refusal.
 
-    def __init__(self, source, bindings, lines, lowered=()):
+    ``comments``: lines for a reader (without ``#``), each naming a placeholder a
+    function object's signature binds and what it stands for (``__unveil_object_0:
+    bound to the default of obj, an object instance (no literal makes it)``);
+    :func:`decompile` puts them before the source, which stays as it recompiles."""
+
+    def __init__(self, source, bindings, lines, lowered=(), comments=()):
         self.source = source
         self.bindings = bindings
         self.lines = lines
         self.lowered = list(lowered)
+        self.comments = list(comments)
 
     def __str__(self):
         return self.source
@@ -102,9 +112,9 @@ def _located(obj):
     if isinstance(obj, types.CodeType):
         return _Located(obj)
     if isinstance(obj, (str, os.PathLike)):
-        return _target(os.fspath(obj))
+        return _located(resolve_target(os.fspath(obj)).whole)
     if isinstance(obj, types.ModuleType):
-        return _Located(_module_code(obj))
+        return _Located(module_code(obj))
     if isinstance(obj, type):
         return _Located(*_class_code(obj))
     if isinstance(obj, Found):
@@ -122,45 +132,84 @@ def _located(obj):
     return _Located(code, func=func)
 
 
-def _target(target):
-    """What a target string names (see :mod:`.targets`)."""
+class Target:
+    """What a target string names (see :mod:`.targets`), resolved once for
+    :func:`decompile_code` and for what ``unveil.decompile`` and the CLI show.
+
+    ``label``: the target as labels name it (``module:qualname``, ``file.py``);
+    ``whole``: the one object :func:`decompile_code` decompiles for it (a module, a
+    class, a function, a :class:`Found`, a file's code); ``items``: the (label,
+    object) pairs a reader is shown, or None where ``whole`` is a module or a class
+    whose every function is shown (``unveil.shown`` lists them)."""
+
+    def __init__(self, label, whole, items=None):
+        self.label, self.whole, self.items = label, whole, items
+
+
+def resolve_target(target):
+    """The :class:`Target` a target string names; a :class:`targets.TargetError` if none."""
     where, qualname, is_file = targets.split(target)
     if is_file:
-        return _path_code(where, qualname)
+        return _file_target(where, qualname)
     module = targets.import_module(where)
     if not qualname:
-        return _Located(_module_code(module))
+        return Target(where, module)
+    label = "%s:%s" % (where, qualname)
     obj, parent = targets.lookup(module, qualname, target)
+    if isinstance(obj, types.CodeType):
+        return _one(label, Found(obj, parent=parent))
     shown = shown_defs(module, qualname, obj)
     if shown:
-        return _located(shown[0])
-    if isinstance(obj, property) and obj.fget is not None:
-        obj = obj.fget
-    if isinstance(obj, types.CodeType):
-        return _located(Found(obj, parent=parent))
-    if isinstance(obj, types.ModuleType):
-        return _Located(_module_code(obj))
-    if not isinstance(obj, type) and python_function(obj) is None:
-        raise targets.not_a_function(target, obj)
-    return _located(Found(obj, name=qualname.rpartition(".")[2]))
+        return Target(label, shown[0], [(label, found) for found in shown])
+    if isinstance(obj, property):
+        accessors = [("%s.%s" % (label, accessor), named_function(fn, qualname.rpartition(".")[2]))
+                     for accessor, fn in (("fget", obj.fget), ("fset", obj.fset), ("fdel", obj.fdel))
+                     if python_function(fn) is not None]
+        if not accessors:
+            raise targets.TargetError("%s has no functions to decompile" % target)
+        return Target(label, accessors[0][1], accessors)
+    if isinstance(obj, (type, types.ModuleType)):
+        return Target(label, obj)
+    function = python_function(obj)
+    if function is None:
+        raise targets.not_a_function(label, obj)
+    return _one(label, named_function(function, qualname.rpartition(".")[2]))
 
 
-def _path_code(path, qualname):
-    """The module code of ``file.py`` or ``file.pyc``, or of ``qualname`` in it: a
-    function or class (the file's code is the ``root`` of a class body and the
-    ``parent`` of a function), or a name a lambda is bound to."""
+def _one(label, obj):
+    return Target(label, obj, [(label, obj)])
+
+
+def named_function(function, name):
+    """``function`` (a Python function), or for a lambda function the :class:`Found`
+    that prints it as ``name = lambda ...``."""
+    function = python_function(function)
+    return Found(function, name=name) if function.__code__.co_name == "<lambda>" else function
+
+
+def _file_target(path, qualname):
+    """A ``file.py`` or ``file.pyc`` target: its module code and (for .py) each function
+    in it, nested ones included; with ``qualname``, the functions or classes of that
+    name in it (the file's code is the ``parent`` each takes its defaults from, and
+    around a class body its ``class`` statement), or the lambda bound to it."""
     code = targets.load_file(path)
-    if not qualname:
-        return _Located(code)
-    for name, nested in walk_code(code, ""):
-        if name == qualname:
-            if is_class_body(nested):
-                return _Located(nested, root=code)
-            return _Located(nested, parent=code)
-    owner, _, name = qualname.rpartition(".")
-    for nested, parent in _lambdas_named(code, owner, name):
-        return _Located(nested, name=name, parent=parent)
-    raise targets.TargetError("%s has no function or class %r" % (path, qualname))
+    if qualname:
+        label = "%s:%s" % (path, qualname)
+        chosen = [(label, Found(nested, parent=code)) for name, nested in walk_code(code, "") if name == qualname]
+        if not chosen:
+            owner, _, name = qualname.rpartition(".")
+            chosen = [(label, Found(lam, name=name, parent=parent))
+                      for lam, parent in _lambdas_named(code, owner, name)][:1]
+        if not chosen:
+            raise targets.TargetError("%s has no function or class %r" % (path, qualname))
+        return Target(label, chosen[0][1], chosen)
+    if path.endswith(".pyc"):
+        return _one(path, code)
+    items = [("%s:<module>" % path, code)]
+    items += [("%s:%s" % (path, name), Found(nested, parent=code))
+              for name, nested in walk_code(code, "")
+              if nested.co_flags & inspect.CO_OPTIMIZED and nested.co_name not in _INLINE_CODE]
+    return Target(path, code, items)
 
 
 def _lambdas_named(code, owner, name):
@@ -199,8 +248,7 @@ def _made_in(parent):
         return entry[1]
     bindings = Bindings("__unveil_def_")
     try:
-        with _crashes_as_internal_errors(parent):
-            tree = _tree(parent, None, bindings)
+        tree = _deeply(parent, lambda: _tree(parent, None, bindings))
     except InternalError:
         raise
     except DecompilationError:   # a refusal: no def to take the signature from
@@ -353,7 +401,7 @@ def shown_defs(module, qualname, obj):
     functions = [python_function(fn) for fn in (
         (obj.fget, obj.fset, obj.fdel) if isinstance(obj, property) else (obj,))]
     try:
-        root = _module_code(module)
+        root = module_code(module)
     except DecompilationError:
         return []
     defs = [(code, parent) for name, code, parent in source_defs(root) if name == qualname]
@@ -375,7 +423,7 @@ def _dotted(node):
     return node.id if isinstance(node, ast.Name) else "..."
 
 
-def _module_code(module):
+def module_code(module):
     """A module's code, as its loader gives it, or else its source file compiled (a
     loader such as pytest's assertion rewriter has no ``get_code``); the module is
     not run again."""
@@ -400,12 +448,20 @@ def _class_code(cls):
     if module is None:
         raise DecompilationError("cannot decompile class %s: its module %s is not loaded"
                                  % (cls.__qualname__, cls.__module__))
-    root = _module_code(module)
+    root = module_code(module)
     for _, code in walk_code(root, ""):
         if is_class_body(code) and class_qualname(code) == cls.__qualname__:
             return code, root
     raise DecompilationError("no class body of %s in the code of module %s"
                              % (cls.__qualname__, cls.__module__))
+
+
+def bindings_prefix_for(name):
+    """A bindings prefix (:func:`decompile_code`) naming ``name``, any text (a qualified
+    name, ``outer.<locals>.fn``): ``__unveil_outer__locals__fn_``, each character no
+    identifier can hold an underscore."""
+    text = unicodedata.normalize("NFKC", name)
+    return "__unveil_%s_" % "".join(c if ("_" + c).isidentifier() else "_" for c in text)
 
 
 def decompile_code(obj, bindings_prefix="__unveil_"):
@@ -415,21 +471,70 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
     statement (decorators, bases, keywords), decompiled from the code that runs it;
     a class body's code object alone gives the statements inside the ``class``.
     Objects with no literal form in the code's constants are named
-    ``<bindings_prefix><type>_<n>`` in the source (``Decompiled.bindings``)."""
+    ``<bindings_prefix><type>_<n>`` in the source (``Decompiled.bindings``); the prefix
+    must begin an identifier (:func:`bindings_prefix_for` makes one of any name).  The
+    bindings are named as the text's names compile (NFKC: ``ﬁ`` is ``fi``)."""
+    if not (bindings_prefix + "x").isidentifier():
+        raise ValueError("bindings_prefix %r does not begin an identifier" % (bindings_prefix,))
+    bindings_prefix = unicodedata.normalize("NFKC", bindings_prefix)
     loc = _located(obj)
     code, root = loc.code, loc.root
-    bindings = Bindings(bindings_prefix)
-    with _crashes_as_internal_errors(code):
+
+    def decompiled():
+        bindings = Bindings(bindings_prefix)
         tree = _class_statement(root, code, bindings) if root is not None else _tree(code, loc.func, bindings, loc)
         pinned = first_text_line(code) if facts.CLASS_BODY_STORES_ITS_LINE and root is None else None
-        source, lines = unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, pinned,
-                                             bindings.notes.filter_line, bindings.notes.try_on_body_line,
-                                             bindings.notes.signature_lines)
-    used = {n.id for n in nodes(tree) if isinstance(n, ast.Name)}
+        return tree, bindings, unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, pinned,
+                                                    bindings.notes.filter_line, bindings.notes.try_on_body_line,
+                                                    bindings.notes.signature_lines)
+
+    tree, bindings, (source, lines) = _deeply(code, decompiled)
+    used = {n.id for n in nodes(tree) if isinstance(n, ast.Name)} if bindings.names else ()
     names = {k: v for k, v in bindings.names.items() if k in used}  # the state machine names every constant
+    body_class = code.co_name if root is None and is_class_body(code) else None
+    names.update((mangled, names[ident]) for ident, mangled in _mangled_in_classes(tree, names, body_class))
     inside = _nested_codes(code)
-    lowered = [low for lowered_code, low in bindings.lowered.items() if lowered_code in inside]
-    return Decompiled(source + "\n", names, lines, lowered)
+    inside = {id(c) for c in inside}
+    lowered = [low for key, (_, low) in bindings.lowered.items() if key in inside]
+    comments = ["%s: bound to %s" % (n, bindings.described[n]) for n in names if n in bindings.described]
+    return Decompiled(source + "\n", names, lines, lowered, comments)
+
+
+def _mangled_in_classes(tree, bound, body_class=None):
+    """``(name, as compiled)`` for each name of ``bound`` that ``tree`` reads inside a class
+    (its body and the functions, lambdas and comprehensions in it, ``tree`` itself inside
+    class ``body_class`` when it is a class body's text), where the class mangles it:
+    ``_C__unveil_dict_0`` for ``__unveil_dict_0`` in class ``C``.  The bindings hold both."""
+    found, todo = [], [(tree, body_class)]
+    if not any(name.startswith("__") and not name.endswith("__") for name in bound):
+        return found     # (no name a class would mangle: most decompilations)
+    while todo:
+        node, cls = todo.pop()
+        if isinstance(node, ast.Name) and node.id in bound and cls:
+            name = _mangled(node.id, cls)
+            if name != node.id:
+                found.append((node.id, name))
+        if isinstance(node, ast.ClassDef):
+            todo += [(n, cls) for n in node.decorator_list + node.bases + node.keywords]
+            todo += [(n, node.name) for n in node.body]
+        else:
+            todo += [(n, cls) for n in ast.iter_child_nodes(node)]
+    return found
+
+
+def _mangled(name, cls):
+    """``name`` as a body of class ``cls`` compiles it (CPython's ``_Py_Mangle``)."""
+    owner = cls.lstrip("_")
+    if not owner or not name.startswith("__") or name.endswith("__") or "." in name:
+        return name
+    return "_%s%s" % (owner, name)
+
+
+def _deeply(code, make):
+    """``make()``, a crash as an :class:`InternalError`, run deep enough for whatever
+    the compiler compiles (``syntax.depth``); deeper still is a refusal."""
+    with _crashes_as_internal_errors(code):
+        return deeply(make)
 
 
 @contextlib.contextmanager
@@ -518,11 +623,3 @@ def _nested_codes(code):
     for outer in found:  # grows while it is read
         found += [c for c in outer.co_consts if isinstance(c, types.CodeType)]
     return found
-
-
-def decompile(obj):
-    """Python source equivalent to ``obj``: a function, method, class (its ``class``
-    statement), module, code object, or a target string as ``unveil decompile``
-    takes it (``module``, ``module:qualname``, ``file.py``, ``file.pyc``, their
-    ``:qualname``); a lambda function comes out as its ``lambda`` expression."""
-    return decompile_code(obj).source

@@ -16,19 +16,16 @@ TARGET is one of:
 * ``path/to/file.pyc`` -- its module code, written by this interpreter.
 
 Errors print one line ``unveil: error: ...`` to stderr and exit with status 2.
+``unveil.decompile(TARGET)`` returns the text printed (``unveil.shown``).
 """
 import argparse
-import functools
 import os
 import sys
-import types
+
+from .shown import NotPrinted  # noqa: F401  (unveil.cli.NotPrinted, as before)
 
 PROG = "unveil"
 EXIT_ERROR = 2
-
-# Code objects compiled inline into their enclosing function's source.
-_INLINE_CODE = {"<lambda>", "<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
-_CO_OPTIMIZED = 0x1
 
 
 class CliError(Exception):
@@ -86,18 +83,27 @@ def build_parser():
         description="Run each cache entry's dumped guards (DUMP_DIR/*.guards.py) of FUNCTION on the inputs "
                     "CALL gives, in the order Dynamo tries them: the first guard that fails in each entry, "
                     "then the entry that would run, or that Dynamo would compile anew.  The function's "
-                    "module is loaded from its file for its globals.")
+                    "module is loaded from its file for its globals (its top-level code runs), under the name "
+                    "it had when compiled; a global the program changed after import has its import-time value "
+                    "unless --set gives it.  Object ids are the compiling process's: identity checks are "
+                    "assumed to hold (and counted), types are checked by name.")
     why.add_argument("dump_dir", metavar="DUMP_DIR", help="a directory prepare_debug wrote")
     why.add_argument("function", metavar="FUNCTION", help="the function's key in index.json, or its name")
     why.add_argument("call", metavar="CALL",
                      help="the call's arguments as Python, torch imported: \"torch.ones(3, 2), n=1\"")
+    why.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=EXPR",
+                     help="before the call, give NAME the value of EXPR (Python, in the module's globals): a global "
+                          "the program set after import (a flag), or a variable of an enclosing function the "
+                          "compiled function reads; repeatable, in order")
     why.set_defaults(handler=_cmd_why_recompile)
 
     diff = commands.add_parser(
         "diff", help="what changed between two dumps: graphs, guards, transformed code, kernels, breaks, recompiles",
         description="Line up two prepare_debug dumps by function and compile and print what differs, as unified "
                     "diffs, leaving out what differs from run to run (graph ids, uuids, object ids, addresses, "
-                    "compile ids).  Exit status 0: the same, 1: they differ.")
+                    "compile ids) and where each run was installed (the dump directory, the program's directory, "
+                    "site-packages, the standard library).  Constants are compared as written.  Exit status 0: "
+                    "the same, 1: they differ.")
     diff.add_argument("dump_a", metavar="DIR_A")
     diff.add_argument("dump_b", metavar="DIR_B")
     diff.add_argument("--html", metavar="DIR", help="also write the difference as DIR/diff.html (e.g. DIR_B/report, "
@@ -180,7 +186,7 @@ def _cmd_why_recompile(args):
         import torch
     except ImportError:
         raise CliError("why-recompile needs torch: pip install 'unveil[torch]'") from None
-    from unveil.dynamo.why import dumped_function, function_globals, why_recompile_in_dump
+    from unveil.dynamo.guards.why import dumped_function, function_globals, why_recompile_in_dump
     try:
         _, entry = dumped_function(args.dump_dir, args.function)
     except (LookupError, ValueError) as exc:
@@ -190,22 +196,47 @@ def _cmd_why_recompile(args):
     except (Exception, SystemExit) as exc:  # the user's module's top-level code, whatever it does
         raise CliError("loading %s's module (%s) ran its top-level code, which raised %s: %s"
                        % (args.function, entry["filename"], type(exc).__name__, exc)) from None
+    scope = dict(globals_)                 # the module's names (a class to make self of) and torch
+    scope["torch"] = torch
+    settings = _settings(args.settings, scope)
+    for name, value in settings.items():
+        if name not in (entry.get("freevars") or []):
+            globals_[name] = value          # before the call's values are made (a constructor may read it)
     try:
         call = ast.parse("f(%s)" % args.call, mode="eval").body
-        scope = dict(globals_)                 # the module's names (a class to make self of) and torch
-        scope["torch"] = torch
         values = [eval(compile(ast.Expression(a), "<call>", "eval"), scope) for a in call.args]
         keywords = {k.arg: eval(compile(ast.Expression(k.value), "<call>", "eval"), scope) for k in call.keywords}
     except Exception as exc:  # the user's expression, whatever it raises
         raise CliError("cannot evaluate the call's arguments %r: %s: %s" % (args.call, type(exc).__name__, exc)) \
             from None
     try:
-        print(why_recompile_in_dump(args.dump_dir, args.function, values, keywords, globals_=globals_))
+        print(why_recompile_in_dump(args.dump_dir, args.function, values, keywords, globals_=globals_,
+                                    settings=settings))
     except LookupError as exc:
         raise CliError(str(exc)) from None
     except TypeError as exc:          # binding the arguments to the function's parameters
         raise CliError("the arguments %r do not fit %s: %s" % (args.call, args.function, exc)) from None
+    except ValueError as exc:         # a setting that is not a global or a variable of the frame
+        raise CliError(str(exc)) from None
     return 0
+
+
+def _settings(texts, scope):
+    """``{name: value}`` of ``--set NAME=EXPR`` options, each evaluated in ``scope`` (which
+    each then joins, for the next and the call)."""
+    import ast
+    out = {}
+    for text in texts:
+        name, equals, expression = text.partition("=")
+        name = name.strip()
+        if not equals or not name.isidentifier():
+            raise CliError("--set wants NAME=EXPR, not %r" % text)
+        try:
+            value = eval(compile(ast.parse(expression.strip(), mode="eval"), "<--set>", "eval"), scope)
+        except Exception as exc:  # the user's expression, whatever it raises
+            raise CliError("cannot evaluate --set %s: %s: %s" % (text, type(exc).__name__, exc)) from None
+        out[name] = scope[name] = value
+    return out
 
 
 def _cmd_diff(args):
@@ -224,7 +255,7 @@ def _cmd_diff(args):
     for line in lines:
         print(line)
     if not lines:
-        print("no difference (beyond graph ids, uuids, object ids, addresses and compile ids)")
+        print("no difference (beyond graph ids, uuids, object ids, addresses, compile ids and install paths)")
     return 1 if lines else 0
 
 
@@ -261,7 +292,13 @@ def _cmd_run(args):
     status = run(target, rest, module=module, within=within)
     where = within.dump.path if within.dump is not None else os.path.abspath(args.dump_dir)   # a rank's own
     if within.index_file is None:
-        sys.stderr.write("%s: nothing was compiled; %s is left as it was\n" % (PROG, where))
+        if within.unwritable is not None:
+            sys.stderr.write("%s: nothing was dumped: cannot write to %s (%s)\n" % (PROG, where, within.unwritable))
+        elif within.failures:
+            sys.stderr.write("%s: the dump in %s is not complete: writing it failed (%s)\n"
+                             % (PROG, where, within.failures[-1]["error"]))
+        else:
+            sys.stderr.write("%s: nothing was compiled; %s is left as it was\n" % (PROG, where))
         return status
     if args.no_report:
         sys.stderr.write("%s: dump in %s (index.json, summary.txt)\n" % (PROG, where))
@@ -309,288 +346,58 @@ def _check_dump_dir(path):
         os.makedirs(path, exist_ok=True)
     except OSError as exc:
         raise CliError("cannot make dump directory %s: %s" % (path, exc.strerror or exc)) from None
+    probe = os.path.join(path, ".unveil-write-check.%d" % os.getpid())
+    try:
+        with open(probe, "w", encoding="utf-8"):
+            pass
+        os.remove(probe)
+    except OSError as exc:
+        raise CliError("cannot write to dump directory %s: %s" % (path, exc.strerror or exc)) from None
 
 
 def _print_decompiled(items, debug=False, always_label=False):
-    """Decompile each (label, object) and print it; return the exit status.
+    """Print what ``items`` (label, object) show, as ``unveil.decompile`` gives it for
+    their target (:class:`unveil.shown.Printout`); return the exit status.
 
     One object that fails is an error.  When there are several, the others are
-    still printed and a comment marks each failure; one error line sums up.
+    still printed and a comment marks each failure; one error line sums up.  An
+    unexpected exception (a bug) is such a failure too, unless ``debug``.
     """
-    from unveil import DecompilationError, decompile
+    from unveil import decompile
+    from unveil.errors import DecompilationError, InternalError
+    from unveil.shown import Printout, failure
 
-    labelled = always_label or len(items) > 1
-    failures, not_printed = [], []
-    for index, (label, obj) in enumerate(items):
-        if isinstance(obj, NotPrinted):
-            not_printed.append(label)
-            sys.stdout.write("%s# %s: not printed: %s\n" % ("\n" if index else "", label, obj.reason))
-            continue
+    def decompile_one(obj):
         try:
-            source = str(decompile(obj))
-        except Exception as exc:
-            if debug and not isinstance(exc, DecompilationError):
+            return decompile(obj)
+        except DecompilationError:
+            raise
+        except Exception as exc:  # a bug of the decompiler: one line, or its traceback with --debug
+            if debug:
                 raise
-            kind = "" if isinstance(exc, DecompilationError) else type(exc).__name__ + ": "
-            reason = "cannot decompile %s: %s%s" % (label, kind, exc)
-            if not labelled:
-                raise CliError(reason) from None
-            failures.append(reason)
-            source = "# " + " ".join(reason.splitlines()) + "\n"
-        if labelled:
-            sys.stdout.write("%s# %s\n" % ("\n" if index else "", label))
-        note = getattr(obj, "note", None)
-        if note:
-            sys.stdout.write("# %s\n" % " ".join(note.splitlines()))
-        sys.stdout.write(source if source.endswith("\n") else source + "\n")
+            raise InternalError("%s: %s" % (type(exc).__name__, exc)) from exc
+
+    printout = Printout(items, decompile_one, always_label)
+    try:
+        for piece in printout:
+            sys.stdout.write(piece)
+    except DecompilationError as exc:   # the one object there is
+        raise CliError(failure(items[0][0], exc)) from None
     sys.stdout.flush()
-    if not_printed:
+    if printout.not_printed:
         sys.stderr.write("%s: %d of %d not printed; the output says why, e.g. # %s: not printed: ...\n"
-                         % (PROG, len(not_printed), len(items), not_printed[0]))
-    if failures:
+                         % (PROG, len(printout.not_printed), len(items), printout.not_printed[0]))
+    if printout.failures:
         raise CliError("%d of %d could not be decompiled; first: %s"
-                       % (len(failures), len(items), failures[0]))
+                       % (len(printout.failures), len(items), printout.failures[0]))
     return 0
 
 
-# --- resolving targets ------------------------------------------------------
-
 def resolve_target(target):
-    """The (label, object) pairs to decompile for a TARGET string."""
+    """The (label, object) pairs to decompile for a TARGET string (:func:`unveil.shown.items`)."""
     from unveil.errors import DecompilationError
+    from unveil.shown import items
     try:
-        return _resolve(target)
+        return items(target)
     except DecompilationError as exc:       # targets.TargetError, a broken .pyc
         raise CliError(str(exc)) from None
-
-
-def _resolve(target):
-    from unveil import api, targets
-
-    where, qualname, is_file = targets.split(target)
-    if is_file:
-        return _file_items(where, qualname)
-    module = targets.import_module(where)
-    if not qualname:
-        return _module_items(module)
-    obj, parent = targets.lookup(module, qualname, target)
-    label = "%s:%s" % (where, qualname)
-    if isinstance(obj, types.CodeType):
-        return [(label, api.Found(obj, parent=parent))]
-    shown = api.shown_defs(module, qualname, obj)
-    if shown:
-        return [(label, found) for found in shown]
-    items = _object_items(label, obj)
-    if not items:
-        raise CliError("%s has no functions to decompile" % target)
-    return items
-
-
-class NotPrinted:
-    """What a target names but cannot print, and why: listed in the output where
-    it would have been printed."""
-
-    def __init__(self, reason):
-        self.reason = reason
-
-
-def _object_items(label, obj):
-    """The decompilable pieces of a looked-up object."""
-    from unveil.api import python_function
-    from unveil.targets import not_a_function
-
-    if isinstance(obj, types.CodeType):
-        return [(label, obj)]
-    if isinstance(obj, property):
-        return [("%s.%s" % (label, accessor), fn)
-                for accessor, fn in (("fget", obj.fget), ("fset", obj.fset), ("fdel", obj.fdel))
-                if python_function(fn) is not None]
-    if isinstance(obj, type):
-        module = label.rpartition(":")[0]
-        return _class_items(module, obj, {})
-    if isinstance(obj, types.ModuleType):
-        return _module_items(obj)
-    function = python_function(obj)
-    if function is not None:
-        return [(label, _named(function, label.rpartition(":")[2].rpartition(".")[2]))]
-    raise CliError(str(not_a_function(label, obj)))
-
-
-def _named(function, name):
-    """``function``, or for a lambda function the :class:`api.Found` that prints it as
-    ``name = lambda ...``."""
-    from unveil.api import Found
-    return Found(function, name=name) if function.__code__.co_name == "<lambda>" else function
-
-
-def _accessors(value):
-    """(suffix, object) for each function a class or module attribute value holds:
-    a property's accessors (``.fset``, ``.fdel`` after the name), else the value."""
-    if isinstance(value, property):
-        return [(suffix, fn) for suffix, fn in (("", value.fget), (".fset", value.fset), (".fdel", value.fdel))
-                if fn is not None]
-    return [("", value)]
-
-
-def _wraps_something(value):
-    """Whether a namespace value is a function or wraps one (decorated, cached, bound)."""
-    return isinstance(value, (types.FunctionType, staticmethod, classmethod, functools.cached_property)) \
-        or getattr(value, "__wrapped__", None) is not None
-
-
-def _definition_items(module_name, owner, label, value, seen):
-    """The (label, function) items of one namespace value defined in ``owner`` (a
-    module or class name), or a ``NotPrinted`` item saying why it is not printed.
-
-    Functions are told apart by identity, not by code: every function networkx's
-    dispatcher decorates runs the same wrapper code, and the function printed is
-    the one the wrapper wraps (``functools.wraps``, ``lru_cache``)."""
-    from unveil.api import python_function
-
-    items = []
-    for suffix, obj in _accessors(value):
-        if not _wraps_something(obj):
-            continue
-        full = "%s:%s%s" % (module_name, label, suffix)
-        function = python_function(obj)
-        if function is None:
-            if getattr(obj, "__module__", None) == owner:
-                items.append((full, NotPrinted("%s has no Python code (it wraps %r)"
-                                               % (type(obj).__name__, _innermost(obj)))))
-            continue
-        if function.__module__ != owner and getattr(obj, "__module__", None) != owner:
-            continue                       # imported from elsewhere
-        if id(function) in seen:
-            items.append((full, NotPrinted("another name for %s" % seen[id(function)])))
-            continue
-        seen[id(function)] = full
-        items.append((full, _named(function, (label + suffix).rpartition(".")[2])))
-    return items
-
-
-def _innermost(obj):
-    """The end of ``obj``'s ``__wrapped__`` chain (what a ``NotPrinted`` reason names)."""
-    for _ in range(sys.getrecursionlimit()):
-        inner = getattr(obj, "__wrapped__", None)
-        if inner is None:
-            break
-        obj = inner
-    return obj
-
-
-def _class_items(module_name, cls, seen):
-    items = []
-    for name, value in vars(cls).items():
-        if isinstance(value, type) and value.__qualname__ == "%s.%s" % (cls.__qualname__, name):
-            items += _class_items(module_name, value, seen)
-            continue
-        items += _definition_items(module_name, cls.__module__, "%s.%s" % (cls.__qualname__, name), value, seen)
-    return items
-
-
-def _module_items(module):
-    """Every function and method defined in ``module``, in definition order, each
-    under the name it has there; what is not printed is a ``NotPrinted`` item.  A
-    def statement of the module's code (at module level or in a class) whose name
-    the module binds to something else (a decorator without ``functools.wraps``,
-    a C implementation) is printed from that code, a note saying why."""
-    items, seen = [], {}
-    for name, value in list(vars(module).items()):
-        if isinstance(value, type):
-            if value.__module__ != module.__name__:
-                continue
-            if id(value) in seen:
-                items.append(("%s:%s" % (module.__name__, name),
-                              NotPrinted("another name for class %s" % seen[id(value)])))
-                continue
-            seen[id(value)] = "%s:%s" % (module.__name__, value.__qualname__)
-            items += _class_items(module.__name__, value, seen)
-            continue
-        items += _definition_items(module.__name__, module.__name__, name, value, seen)
-    items = _with_source_defs(module, items)
-    if not any(not isinstance(obj, NotPrinted) for _, obj in items):
-        raise CliError("module %r defines no Python functions" % module.__name__)
-    return items
-
-
-def _with_source_defs(module, items):
-    """``items`` and, each where its line puts it, the function of every def statement
-    in ``module``'s code that no item prints (see :func:`api.shown_from_source`).  An
-    item of the same name gives way to it where it is a ``NotPrinted`` or prints the
-    function of no def of that name (a decorator's wrapper without ``__wrapped__``)."""
-    from unveil import api
-    from unveil.errors import DecompilationError
-
-    try:
-        root = api._module_code(module)
-    except DecompilationError:
-        return items
-    defs = list(api.source_defs(root))
-    keys_of = {}
-    for qualname, code, _ in defs:
-        keys_of.setdefault(qualname, set()).add(api.def_key(code))
-    stale = set()      # labels whose item prints no def of its name, though the module has one
-    covered = set()
-    prefix = module.__name__ + ":"
-    for label, obj in items:
-        code = None if isinstance(obj, NotPrinted) else getattr(obj, "__code__", None)
-        if code is None:
-            continue
-        own = keys_of.get(label[len(prefix):]) if label.startswith(prefix) else None
-        if own is not None and api.def_key(code) not in own:
-            stale.add(label)
-        else:
-            covered.add(api.def_key(code))
-    for qualname, code, parent in defs:
-        if api.def_key(code) in covered:
-            continue
-        label = prefix + qualname
-        item = (label, api.shown_from_source(module, qualname, code, parent))
-        same = [i for i, (other, obj) in enumerate(items)
-                if other == label and (isinstance(obj, NotPrinted) or other in stale)]
-        if same:
-            items[same[0]] = item
-            stale.discard(label)
-            continue
-        later = [i for i, (_, obj) in enumerate(items) if _line_in(obj, code.co_filename) > code.co_firstlineno]
-        items.insert(later[0] if later else len(items), item)
-    return items
-
-
-def _line_in(obj, filename):
-    """The first line of the function an item prints, if it is in file ``filename``, else -1."""
-    code = getattr(obj, "__code__", None) if not isinstance(obj, NotPrinted) else None
-    return code.co_firstlineno if code is not None and code.co_filename == filename else -1
-
-
-def _file_items(path, qualname):
-    """The module code of a .py or .pyc file, then (for .py) each function in it;
-    with ``qualname``, the functions or classes of that name in it (or the lambda
-    bound to it)."""
-    from unveil import api, targets
-
-    code = targets.load_file(path)
-    if qualname:
-        chosen = [("%s:%s" % (path, name), api.Found(nested, parent=code))
-                  for name, nested in _walk_code(code, "") if name == qualname]
-        if not chosen:
-            owner, _, name = qualname.rpartition(".")
-            chosen = [("%s:%s" % (path, qualname), api.Found(lam, name=name, parent=parent))
-                      for lam, parent in api._lambdas_named(code, owner, name)][:1]
-        if not chosen:
-            raise targets.TargetError("%s has no function or class %r" % (path, qualname))
-        return chosen
-    if path.endswith(".pyc"):
-        return [(path, code)]
-    items = [("%s:<module>" % path, code)]
-    items += [("%s:%s" % (path, name), api.Found(nested, parent=code))   # the file's code gives the defaults
-              for name, nested in _walk_code(code, "")
-              if nested.co_flags & _CO_OPTIMIZED and nested.co_name not in _INLINE_CODE]
-    return items
-
-
-def _walk_code(code, prefix, parents=False):
-    """Yield (qualname, code) for every code object nested in ``code``'s constants
-    (with ``parents``, and the code whose constant it is)."""
-    from unveil.targets import walk_code
-    return walk_code(code, prefix, parents)

@@ -6,12 +6,17 @@ compiles (compile ids count over the whole process and shift when another frame
 compiles first).  What differs from run to run of the same program is left out
 before comparing: graph ids and uuids (``__compiled_fn_3_<uuid>``, numbered in the
 order a file names them), resume-function counters, object ids and addresses,
-compile ids, dict versions, the dump directories' paths.  Reads files only: no torch.
+compile ids, dict versions; and the places each run was installed at: the dump
+directory, the program's own directory (two checkouts of one program), site-packages and
+the standard library (two environments), in full and as torch shortens them (see
+:mod:`unveil.volatile`).  Constants are compared as written.  Reads files only: no torch.
 """
 import difflib
 import json
 import os
 import re
+
+from .volatile import Places, ids_replaced, program_dir
 
 #: what always differs between two runs, and what it is written as
 _VOLATILE = [
@@ -22,7 +27,6 @@ _VOLATILE = [
     (re.compile(r"\bcompile \d+/\d+\b"), "compile N/N"),
     (re.compile(r"\[\d+/\d+\]"), "[N/N]"),
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x..."),
-    (re.compile(r"(?<![0-9])\d{10,}(?![0-9])"), "<id>"),        # object and type ids (also in names Dynamo makes)
     (re.compile(r"(<id>_c)\d+\b"), r"\1N"),                      # ___module_collections_<id>_c23: a counter
     (re.compile(r"(dict_version\(.*\) == )\d+"), r"\1<version>"),   # counts the process's dict changes
 ]
@@ -66,6 +70,12 @@ class _Dump:
         for comp in self.index.get("compiles", []):
             places = [k for k in self.ordinal if k[0] == comp["function"]]
             self.ordinal[comp["function"], comp["compile_id"]] = len(places)
+        # the program is where the user's files the dump names are; the directory it was run
+        # from only when it names none (``python -c`` runs from any directory)
+        found = program_dir(_paths_named(self.index), self.path)
+        if found is None and self.index.get("program_dir"):
+            found = program_dir([os.path.join(self.index["program_dir"], "_")], self.path)
+        self.places = Places(self.path, found)
         self.files, self.graphs = {}, {}
         for art in self.index.get("artifacts", []):
             key = self.key(art)
@@ -80,18 +90,37 @@ class _Dump:
 
     def text(self, key):
         with open(os.path.join(self.path, self.files[key]), encoding="utf-8", errors="replace") as fh:
-            return normalised(fh.read(), self.path, self.graphs)
+            return normalised(fh.read(), self.places, self.graphs)
 
 
-def normalised(text, dump_path, graphs=None):
-    """``text`` with what differs from run to run written the same way: a graph the
-    index knows by the place of its file (``graphs``), another by its order in the text."""
-    text = text.replace(dump_path, "<dump>")
+def normalised(text, places, graphs=None):
+    """``text`` with what differs from run to run written the same way: the places the run
+    was installed at (``places``, a :class:`unveil.volatile.Places`, or the dump's path),
+    ids, and a graph the index knows by the place of its file (``graphs``), another by its
+    order in the text."""
+    if not isinstance(places, Places):
+        places = Places(places)
+    text = places.replaced(text)
     named = dict(graphs or {})
     text = _GRAPH_ID.sub(lambda m: named.setdefault(m.group(0), "__compiled_fn_%d" % len(named)), text)
+    text = ids_replaced(text)
     for pattern, replacement in _VOLATILE:
         text = pattern.sub(replacement, text)
     return text
+
+
+def _paths_named(index):
+    """Every file path the index names: the functions', and those of breaks, stacks and
+    recompile reasons (the user's own among them show where the program is)."""
+    paths = [fn.get("filename") for fn in index.get("functions", [])]
+    for comp in index.get("compiles", []):
+        frames = list(comp.get("stack") or [])
+        for brk in [comp.get("graph_break")] + [comp.get(k) for k in ("skipped", "failed")]:
+            if brk:
+                frames += (brk.get("user_stack") or []) + [brk.get("location")]
+        frames += [r.get("location") for r in comp.get("recompile_reasons") or []]
+        paths += [f.get("filename") for f in frames if isinstance(f, dict)]
+    return [p for p in paths if isinstance(p, str)]
 
 
 def _explained(a, b):
@@ -109,7 +138,7 @@ def _explained(a, b):
     for key in sorted(set(mine) & set(theirs)):
         name = "%s, compile #%d" % key
         for label, x, y in zip(("graph break", "recompile reasons", "skipped"), mine[key], theirs[key]):
-            if normalised(json.dumps(x), a.path) != normalised(json.dumps(y), b.path):
+            if normalised(json.dumps(x), a.places) != normalised(json.dumps(y), b.places):
                 yield "%s: %s" % (name, label), x, y
     for key in sorted(set(mine) ^ set(theirs)):
         yield "%s, compile #%d" % key, "present" if key in mine else "absent", "present" if key in theirs else "absent"

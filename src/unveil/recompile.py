@@ -1,14 +1,17 @@
 """Compile decompiled text back into a code object with a reference frame layout."""
 import __future__
 import ast
+import itertools
 import sys
 import types
 
 from .errors import DecompilationError
+from .bytecode import facts
 from .bytecode.code_objects import argument_count, enclosing_scopes, first_text_line, identifier, is_class_body, \
     function_scopes, module_imports_called, module_names_super
 from .definitions.functions import ENCLOSING_SCOPE
 from .structure.stackitems import no_arguments
+from .syntax.unparse import unparse
 
 #: compiler flags of the original that change what the same text compiles to
 _FUTURE_FLAGS = __future__.annotations.compiler_flag
@@ -167,14 +170,16 @@ def _not_compiling(like, exc):
     return DecompilationError("decompiled source of %s does not compile: %s" % (like.co_name, exc))
 
 
-def _function_scopes(like):
+def _function_scopes(like, module):
     """The classes and functions a function was defined in (see :func:`function_scopes`),
     outermost first, or None: its def is compiled inside them, so that the functions it
     makes get their qualified names (3.8-3.10 load them as constants); the innermost
     function makes its free variables cells.  Not for code with an unmangled private name
     in a class (Dynamo's resume functions take ``__nested_resume_fns``, and their
-    qualified name says ``Net.torch_dynamo_resume_in_forward``): a class would mangle it;
-    nor for free variables (but a method's ``__class__``) no function around binds."""
+    qualified name says ``Net.torch_dynamo_resume_in_forward``), nor for a text naming one
+    the code does not (a decompiler's temporary ``__t0``, a bound object
+    ``__unveil_compile_0_0_max_0``): a class would mangle it; nor for free variables (but
+    a method's ``__class__``) no function around binds."""
     if not like.co_flags & 0x2 or is_class_body(like):
         return None
     scopes = function_scopes(like)
@@ -182,11 +187,29 @@ def _function_scopes(like):
         return None
     names = like.co_varnames + like.co_names + like.co_cellvars + like.co_freevars
     if not all(function for _, function in scopes) \
-            and any(n.startswith("__") and not n.endswith("__") for n in names):
+            and any(_private(n) for n in itertools.chain(names, _identifiers(module))):
         return None   # not compiled in a class: there its private names would be mangled
     if any(n != "__class__" for n in like.co_freevars) and not any(function for _, function in scopes):
         return None
     return scopes
+
+
+def _private(name):
+    """Whether a class body compiling ``name`` would mangle it."""
+    return name.startswith("__") and not name.endswith("__")
+
+
+def _identifiers(module):
+    """Every name a tree reads, writes or binds (attributes and parameters too)."""
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name):
+            yield node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.attr
+        elif isinstance(node, ast.arg):
+            yield node.arg
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name
 
 
 def _unwrapped(module):
@@ -206,7 +229,7 @@ def _unwrapped(module):
 
 
 def _recompile(module, like, filename):
-    scopes = _function_scopes(like)
+    scopes = _function_scopes(like, module)
     in_function = is_class_body(like) and any(function for _, function in enclosing_scopes(like) or [])
     if scopes:
         tree = _in_scopes(_unwrapped(module), like, list(reversed(scopes)))
@@ -255,19 +278,24 @@ _DEEP_TREE_LIMIT = 4000
 
 
 def _compile_tree(tree, filename, flags):
-    """``compile(tree)``.  Python 3.9 to 3.12 convert each node of an ``ast`` tree
+    """``compile(tree)``.  Python 3.9 to 3.11 convert each node of an ``ast`` tree
     under Python's recursion limit, so that an ``elif`` chain of 1,000 arms, which
     compiles as text, does not as a tree (3.8 and 3.13 convert without it): a tree
-    refused so is converted again under a higher limit, as deep as the parser goes."""
+    refused so is converted again under a higher limit, as deep as the parser goes.
+    3.12 converts under a fixed depth (``facts.TREE_DEPTH_FIXED``): a tree deeper than
+    that (``x0 + x1 + ... + x1999``) is compiled from its text."""
     try:
         return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
     except RecursionError:
         limit = sys.getrecursionlimit()
-        if limit >= _DEEP_TREE_LIMIT:
-            raise
-    sys.setrecursionlimit(_DEEP_TREE_LIMIT)
+    sys.setrecursionlimit(max(limit, _DEEP_TREE_LIMIT))
     try:
-        return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+        try:
+            return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+        except RecursionError:
+            if not facts.TREE_DEPTH_FIXED:
+                raise
+        return compile(unparse(tree), filename, "exec", flags=flags, dont_inherit=True)
     finally:
         sys.setrecursionlimit(limit)
 

@@ -229,3 +229,29 @@ def and_chain_ending_in_not_or_value_in_a_lambda(a, b, c, d):
         return value
     pick = lambda: f("a", a) and (f("b", b) and not f("c", c)) or f("d", d)
     return pick(), calls
+
+
+@case((1, 0, 5, 1), (0, 0, 5, 1), (0, 2, 0, 1), (0, 0, 0, 1), (1, 1, 1, 0))
+def or_chain_of_three_in_a_conditional_expression(a, c, x, y):
+    """3.11: the or chain's jumps go to the jump over the else arm; its first test, failing
+    to join the second with ``or`` (their values differ), had moved its target past that
+    jump, to the conditional's end, and the arm was read as statements (state machine)."""
+    b = c or a or x if y else 3
+    return b
+
+
+@case((1, 0, 5, 1), (0, 0, 5, 1), (1, 2, 0, 0), (1, 0, 0, 3), (2, 4, 4, 0))
+def and_or_chain_in_a_conditional_expression_in_an_if(b, c, x, y):
+    """3.10, 3.11, 3.13: the same, with the conditional's test repeating the if's."""
+    if b:
+        c = y or c and y if b else x
+    return c
+
+
+@case((1, 1, 5, 7), (1, 0, 5, 7), (0, 1, 5, 7), (1, 1, 0, 7), (0, 0, 0, 0))
+def and_or_value_in_a_conditional_expression(a, c, x, y):
+    """3.11: the or's value jumps through the jump over the else arm to where the
+    conditional's arms meet, the other value runs into that jump: the arms of the or
+    were taken to meet at the jump, the jumping one read past it as statements."""
+    b = a and x or y if c else 1
+    return b

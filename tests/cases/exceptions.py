@@ -753,3 +753,24 @@ def try_else_holding_a_try_else_in_an_except_clause(d, key):
             else:
                 return value
     return repr(key)
+
+
+@case(("value", "none", True), ("value", "none", False), ("value", "value", True), ("none", "none", False),
+      structured=True)
+def nested_try_whose_if_arms_leave_an_except_clause_each_their_own_way(first, second, flag):
+    """markdown's codehilite (3.13): each arm of the if that ends the inner try body leaves
+    the outer except clause through its own POP_EXCEPT and jump to the shared tail
+    ("try body leaves to several places")."""
+    seen = []
+    try:
+        fail_with(first)
+    except ValueError:
+        try:
+            if flag:
+                seen.append(fail_with(second))
+            else:
+                seen.append(2)
+        except ValueError:
+            seen.append("inner")
+    seen.append("tail")
+    return seen

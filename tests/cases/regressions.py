@@ -2177,7 +2177,7 @@ long_elif_chain_meeting_at_one_return = case((0,), (1,), (500,), (999,), (1000,)
 
 
 def _value_chain(name, op, operands):
-    """``return x[0] op x[1] op ...``: one ``and`` or ``or`` of ``operands`` values."""
+    """``return x[0] op x[1] op ...``: one ``and``, ``or`` or ``+`` of ``operands`` values."""
     src = "def %s(x):\n    return %s" % (name, (" %s " % op).join("x[%d]" % i for i in range(operands)))
     namespace = {}
     exec(compile(src, "<%s chain of %d>" % (op, operands), "exec"), globals(), namespace)
@@ -2191,6 +2191,15 @@ long_and_chain_value = case(([1] * 1000,), ([1] * 999 + [0],), ([0] + [1] * 999,
                             same_bytecode=True)(_value_chain("long_and_chain_value", "and", 1000))
 long_or_chain_value = case(([0] * 1000,), ([0] * 999 + [5],), ([3] + [0] * 999,), ([""] * 500 + [7] * 500,),
                            same_bytecode=True)(_value_chain("long_or_chain_value", "or", 1000))
+
+
+#: Regression: a sum of 512 terms (and one of 2,000, about the most 3.8-3.12 compile) is
+#: an expression nested as deep, which the printer walks down one Python call a level:
+#: refused ("nested too deeply to decompile"), as Dynamo's code doing the same was.  And
+#: 3.12 converts a tree no deeper than about 1,500 levels, whatever the recursion limit:
+#: the recompiled tree of 2,000 terms compiles from its text.
+long_sum = case((list(range(512)),), ([0.5] * 512,), same_bytecode=True)(_value_chain("long_sum", "+", 512))
+longest_sum = case((list(range(2000)),), (["a"] * 2000,), same_bytecode=True)(_value_chain("longest_sum", "+", 2000))
 
 
 _CALLS = 0
@@ -3059,3 +3068,24 @@ def for_else_after_a_try_ending_the_body(xs, out):
     except ValueError:
         out.append(2)
         raise
+
+
+@case((1, 1, 0, []), (1, 0, 1, []), (1, 0, 0, []), (0, 0, 0, []), same_bytecode=True)
+def or_test_in_an_if_arm_before_an_else(a, b, c, out):
+    """Regression (3.11): the inner test's false side, joined through the lone jump over
+    the else arm to where the outer if's arms meet, went past its own if's end: the
+    code after the outer if was written again as the inner if's else arm."""
+    if a:
+        if b or c:
+            out.append(1)
+    else:
+        out.append(2)
+    out.append(3)
+    return out
+
+
+@case((1,), (2,))
+def keyword_argument_named_by_a_reserved_word(n):
+    """Dynamo's suite (torch.Tensor.random_(from=..., to=...) called with **kwargs): a
+    keyword that is a reserved word was written ``dict(from=n)``, invalid source."""
+    return dict(**{"from": n, "to": n + 1}), dict(**{"class": n}, x=2)

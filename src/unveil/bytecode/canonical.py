@@ -35,11 +35,13 @@ from .opcodes import JUMPS, NEGATED_JUMP, NO_NEXT, Instr
 
 
 class Code:
-    """A code object's canonical instructions and what the layers above need."""
+    """A code object's canonical instructions and what the layers above need: ``raw``,
+    the instructions as the decoder read them (decoded once per code object)."""
 
-    def __init__(self, code, instrs):
+    def __init__(self, code, instrs, raw):
         self.code = code
         self.instrs = instrs
+        self.raw = raw
 
     def __len__(self):
         return len(self.instrs)
@@ -47,7 +49,8 @@ class Code:
 
 def normalise(code):
     """Return the :class:`Code` of ``code`` for the running interpreter."""
-    raw, table = _raw_and_exception_table(code)
+    decoded = decoder.read(code)
+    raw, table = _raw_and_exception_table(code, decoded)
     raw = _lines_past_extended_args(raw)
     out = []
     state = _State(code, raw)
@@ -62,7 +65,7 @@ def normalise(code):
                 nop_lines = []
             if after_nop and ins.line is not None:
                 nop_lines.append(ins.line)
-        if state.skipping(ins):
+        if (state.skip_to is not None or state.dropped_pops) and state.skipping(ins):
             state.pending_offsets.append(ins.offset)
             continue
         handler = translators.get(ins.opname)
@@ -93,7 +96,7 @@ def normalise(code):
         out.extend(produced)
     for off in state.pending_offsets:
         state.offset_alias[off] = None
-    return Code(code, _link(out, table, state))
+    return Code(code, _link(out, table, state), decoded)
 
 
 def _lines_past_extended_args(raw):
@@ -113,11 +116,10 @@ def _lines_past_extended_args(raw):
     return raw if out is None else out
 
 
-def _raw_and_exception_table(code):
-    """The raw instructions of ``code`` and its exception table; before 3.11 the
-    block-stack instructions are first rewritten into the exception-table form by
-    :mod:`unveil.bytecode.legacy`."""
-    raw = decoder.read(code)
+def _raw_and_exception_table(code, raw):
+    """The raw instructions of ``code`` (``raw``, as decoded) and its exception table;
+    before 3.11 the block-stack instructions are first rewritten into the
+    exception-table form by :mod:`unveil.bytecode.legacy`."""
     if facts.BLOCK_STACK:
         return legacy.translate(code, raw)
     return raw, decoder.exception_table(code)

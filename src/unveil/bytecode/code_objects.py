@@ -62,12 +62,12 @@ _JUMP_OPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 _NO_NEXT = ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP_FORWARD", "JUMP_ABSOLUTE")
 
 
-def ends_in_dead_return(code):
-    """Whether ``code`` ends with a ``return None`` that no path reaches: 3.8 and 3.9
+def ends_in_dead_return(raw):
+    """Whether code (``raw``: its instructions as decoded) ends with a ``return None`` that no path reaches: 3.8 and 3.9
     compile one after a function's last statement unless that statement is a
     ``return`` (so an ``if``/``else`` or ``try``/``else`` whose every way returns
     ends the body there), and drop no such dead code."""
-    raw = [r for r in decoder.read(code) if r.opname != "EXTENDED_ARG"]
+    raw = [r for r in raw if r.opname != "EXTENDED_ARG"]
     if len(raw) < 3 or raw[-1].opname != "RETURN_VALUE" or raw[-2].opname != "LOAD_CONST" \
             or raw[-2].argval is not None or raw[-3].opname not in _NO_NEXT:
         return False

@@ -274,3 +274,17 @@ def called_as_method(load, after):
     if load.opname not in _NAME_LOADS:
         return False
     return after.opname == "LOAD_METHOD" or after.opname == "LOAD_ATTR" and PY >= (3, 12) and after.arg & 1
+
+
+# --- the interpreter's limits -------------------------------------------------
+
+#: how deep Python code may recurse to decompile (print) the deepest expression the
+#: compiler compiles, about 3,000 nested operations on 3.8-3.12 and 10,000 on 3.13 (two
+#: frames a level): 3.8-3.10 spend C stack on every Python call (8 MB of it overflow
+#: near 16,000 frames on 3.8), 3.11+ do not
+DEEP_RECURSION_LIMIT = 25000 if PY >= (3, 13) else 10000
+
+#: ``compile`` converts an ``ast`` tree under a fixed depth, about 1,500 levels,
+#: whatever the recursion limit (3.12; 3.9-3.11 under the recursion limit, 3.8 and 3.13
+#: without one): a deeper tree compiles only as text
+TREE_DEPTH_FIXED = PY == (3, 12)

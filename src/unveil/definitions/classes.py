@@ -98,6 +98,8 @@ def without_copied_returns(stmts):
             rest = []                            # only the end follows
             if _epilogue(st):
                 return out
+        if not rest:
+            st = _loop_ending_the_body(st)
         if not _returns_inside(st):
             out.append(st)
             continue
@@ -127,6 +129,43 @@ def without_copied_returns(stmts):
         if not rest:
             return out
     return out
+
+
+def _loop_ending_the_body(st):
+    """A loop that ends a module or class body may leave it by copies of the body's return
+    (3.8 and 3.9 from a last while's test, 3.11+ for a ``break``): in the loop's own body
+    each is a ``break``, and ``while True: if not c: break; B`` is then ``while c: B``."""
+    if not isinstance(st, (ast.While, ast.For, ast.AsyncFor)):
+        return st
+    st.body = _returns_as_breaks(st.body)
+    first = st.body[0]
+    if isinstance(st, ast.While) and isinstance(st.test, ast.Constant) and st.test.value is True \
+            and isinstance(first, ast.If) and not first.orelse and len(first.body) == 1 \
+            and isinstance(first.body[0], ast.Break):
+        return ast.While(test=si.negate(first.test), body=st.body[1:] or [ast.Pass()], orelse=st.orelse)
+    return st
+
+
+def _returns_as_breaks(stmts):
+    """``stmts`` of a loop's body with each copied return of the body's end (one with no
+    value of its own) a ``break``; nested loops and scopes are left as they are."""
+    out = []
+    for st in stmts:
+        if isinstance(st, ast.Return) and _copied_value(st.value):
+            out.append(ast.Break())
+            continue
+        if not isinstance(st, (ast.For, ast.AsyncFor, ast.While) + SCOPES):
+            for field in ("body", "orelse", "finalbody"):
+                if getattr(st, field, None):
+                    setattr(st, field, _returns_as_breaks(getattr(st, field)))
+            for part in getattr(st, "handlers", None) or getattr(st, "cases", None) or ():
+                part.body = _returns_as_breaks(part.body)
+        out.append(st)
+    return out
+
+
+def _copied_value(value):
+    return value is None or _is_classcell(value) or isinstance(value, ast.Constant) and value.value is None
 
 
 def _ends(stmts):
@@ -212,10 +251,8 @@ def _annotation_key(st):
 
 def annotation_value(node, future):
     """An annotation; under ``from __future__ import annotations`` it is stored as
-    source text, which is parsed back into the expression.  ``*args: *Ts`` (3.11+)
-    unpacks the one item of ``Ts``."""
-    if isinstance(node, si.Slot) and len(node.unpack.targets) == 1 and node.unpack.star is None:
-        return ast.Starred(value=node.unpack.value, ctx=ast.Load())
+    source text, which is parsed back into the expression.  (``*args: *Ts``, 3.11+, is
+    ``structure.unpacks.starred_annotations``'.)"""
     if future and isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
             return ast.parse(node.value, mode="eval").body

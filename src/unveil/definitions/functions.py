@@ -17,11 +17,13 @@ from ..bytecode.opcodes import NO_NEXT
 from ..errors import DecompilationError
 from ..fallback import statemachine
 from ..graph.cfg import Graph
-from ..structure import stackitems as si
+from ..structure import stackitems as si, unpacks
 from ..structure.loops import _generators, rewrite_guarded_while
 from ..structure.stackitems import const, name, negate
 from ..structure.structurer import Structurer, _never_goes_on, last_return_in_else
+from ..structure.waiting import WaitingValues
 from ..syntax.astwalk import children, nodes, statement_lists
+from ..syntax.depth import deeply
 from ..syntax.notes import Notes, SignatureLines
 from . import generics
 from .classes import FUTURE_ANNOTATIONS, SCOPES, ClassBuild, annotation_value, without_copied_returns
@@ -37,12 +39,17 @@ class Lowering(collections.namedtuple("Lowering", "name line reason")):
 class Bindings:
     """What the code objects of one decompilation share: placeholder names for objects
     that have no literal form (Dynamo's co_consts), which code objects were lowered
-    to the state machine (``lowered``: code object -> :class:`Lowering`, in order), and
+    to the state machine (``lowered``: id of a code object -> (it, :class:`Lowering`), in
+    order: Dynamo's code may hold a dict constant, and is then unhashable), and
     the clock that orders the values computed and the statements written (``clock``),
-    and what is known of their nodes beyond the ``ast`` fields (``notes``)."""
+    and what is known of their nodes beyond the ``ast`` fields (``notes``).
+    ``described``: placeholder name -> what it stands for, for those a function
+    object's signature binds (``the default of key, a list of 2 items (it contains
+    itself)``)."""
 
     def __init__(self, prefix="__unveil_"):
         self.names = {}
+        self.described = {}
         self._by_id = {}
         self.prefix = prefix
         self.lowered = {}
@@ -52,8 +59,8 @@ class Bindings:
     def forget_lowerings_since(self, mark):
         """Drop the lowerings recorded after the first ``mark``: they belonged to an
         attempt that failed (its output is not used)."""
-        for code in list(self.lowered)[mark:]:
-            del self.lowered[code]
+        for key in list(self.lowered)[mark:]:
+            del self.lowered[key]
 
     def name_for(self, value):
         key = id(value)
@@ -76,6 +83,7 @@ class FunctionContext:
         self.nonlocals = set()
         self.has_annotations = False
         self.instrs = None   # the normalised instructions, once statements() ran
+        self.raw = None      # the instructions as decoded, likewise
         self.spill_copies = False   # copy stack values through temporaries (Dynamo's bytecode)
         self._temps = set()
         self._taken = None   # the code's own names, which a temporary must not be
@@ -201,12 +209,20 @@ class FunctionContext:
         if flags & 8:
             fn.closure = frame.pop()
         if flags & 4:
-            fn.annotations = frame.pop()
+            fn.annotations = unpacks.starred_annotations(frame, frame.pop())
         if flags & 2:
             fn.kwdefaults = frame.pop()
         if flags & 1:
-            fn.defaults = frame.pop()
+            fn.defaults = self.bound_tuple_as_display(frame.pop())
         frame.push(fn)
+
+    def bound_tuple_as_display(self, node):
+        """A tuple constant bound as a placeholder (Dynamo's defaults holding an object with
+        no source form) as the display of its items, which a ``def`` writes one by one."""
+        value = self.bindings.names.get(node.id) if isinstance(node, ast.Name) else None
+        if type(value) is tuple:
+            return ast.Tuple(elts=[si.as_expr(self.constant(v)) for v in value], ctx=ast.Load())
+        return node
 
     def nested_def(self, code, def_name):
         """A ``def`` named ``def_name`` for nested ``code`` (the state machine's functions)."""
@@ -289,29 +305,39 @@ class FunctionContext:
         structurable") leads to the second attempt and to the state machine; any
         other exception is a bug in unveil and propagates.  A lowering is recorded
         in ``bindings.lowered`` with the refusal that caused it."""
-        self.instrs = normalise(self.code).instrs
+        normalised = normalise(self.code)
+        self.instrs, self.raw = normalised.instrs, normalised.raw
         if is_scope(self.code):   # on its own: the code defining it calls it at once
             return generics.scope_statements(self)
         mark = len(self.bindings.lowered)
-        try:
+
+        def structured():
+            # (deep enough for whatever the compiler compiles: an attempt that recursed
+            # too deeply, comparing a long sum by ``ast.dump``, is made again deeper)
+            self.bindings.forget_lowerings_since(mark)
             return self._structured()
+
+        try:
+            return deeply(structured)
         except DecompilationError as exc:
             first = exc
         self.bindings.forget_lowerings_since(mark)
-        if self.has_locals() and any(ins.op == "COPY" for ins in self.instrs):
-            self.spill_copies = True   # a value copied and used twice: try again with temporaries
+        if self.has_locals() and (any(ins.op == "COPY" for ins in self.instrs) or isinstance(first, WaitingValues)):
+            # a value copied and used twice, or one waiting across a statement that changes
+            # it: try again with temporaries
+            self.spill_copies = True
             try:
-                return self._structured()
+                return deeply(structured)
             except DecompilationError:
                 self.bindings.forget_lowerings_since(mark)
         self.globals, self.nonlocals = set(), set()
         try:
-            stmts = statemachine.lower(self)
+            stmts = deeply(lambda: statemachine.lower(self))
         except DecompilationError:
             self.bindings.forget_lowerings_since(mark)
             raise first from None
-        self.bindings.lowered[self.code] = Lowering(
-            getattr(self.code, "co_qualname", self.code.co_name), self.code.co_firstlineno, str(first))
+        self.bindings.lowered[id(self.code)] = (self.code, Lowering(
+            getattr(self.code, "co_qualname", self.code.co_name), self.code.co_firstlineno, str(first)))
         return stmts
 
     def _structured(self):
@@ -322,7 +348,7 @@ class FunctionContext:
         else:
             self._graph.reset_loops()   # the attempt before may have changed them
         stmts = rewrite_guarded_while(Structurer(self, self._graph).body())
-        if self.has_locals() and ends_in_dead_return(self.code):
+        if self.has_locals() and ends_in_dead_return(self.raw):
             last_return_in_else(stmts)
         stmts = _returned_conditionals(self.bindings.notes, stmts)
         stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, stmts, function=self.has_locals()))
@@ -356,16 +382,32 @@ def check_single_use(stmts, notes):
     seen = set()
     for node in nodes(*stmts):
         cls = type(node)
-        ours = _OURS.get(cls)
-        if ours is None:
-            ours = _OURS[cls] = cls.__module__.startswith("unveil")
-        if ours:
-            raise DecompilationError("structuring left a %s in the output" % cls.__name__)
-        if isinstance(node, ast.expr) and cls is not ast.Name and cls is not ast.Constant:
-            if id(node) in seen:
+        kind = _KIND.get(cls)
+        if kind is None:
+            kind = _KIND[cls] = _kind_of(cls)
+        if kind is _EVALUATED:
+            key = id(node)
+            if key in seen:
                 raise DecompilationError("a copied value would be evaluated twice (line %s)"
                                          % _second_line(notes, stmts, node))
-            seen.add(id(node))
+            seen.add(key)
+        elif kind is _OURS:
+            raise DecompilationError("structuring left a %s in the output" % cls.__name__)
+
+
+#: what :func:`check_single_use` makes of a node of a class: one of unveil's own markers,
+#: an expression evaluated where it is written, or anything else (names and constants too)
+_OURS, _EVALUATED, _OTHER = "ours", "evaluated", "other"
+#: node class -> its kind (see :func:`_kind_of`)
+_KIND = {}
+
+
+def _kind_of(cls):
+    if cls.__module__.startswith("unveil"):
+        return _OURS
+    if issubclass(cls, ast.expr) and cls is not ast.Name and cls is not ast.Constant:
+        return _EVALUATED
+    return _OTHER
 
 
 def _second_line(notes, stmts, node):
@@ -382,10 +424,6 @@ def _second_line(notes, stmts, node):
             line = notes.line.get(n) or line
         out += [(c, line) for c in children(n)]
     return "?"
-
-
-#: node class -> whether it is one of unveil's own (a marker structuring must not leave)
-_OURS = {}
 
 
 def _is_lambda(defn):
@@ -491,6 +529,8 @@ def _else_from_jumped_returns(notes, run, owner):
     ran on to it in the source, so the statements after it were its ``else``
     (``if a: x = 1`` / ``elif b: ...`` then ``return x``); so in the arms of the
     ``if`` that ends ``run``."""
+    if not notes.jumped_return.values:
+        return
     final = ast.dump(owner[-1])
     todo = [(run, owner)]
     while todo:
@@ -643,31 +683,37 @@ def signature(code, defaults=None, kwdefaults=None, annotations=None, future=Fal
                          kwonlyargs=kwonly, kw_defaults=kw_defaults, kwarg=kwarg, defaults=defs)
 
 
-def signature_values(fn, func, bindings):
+def signature_values(fn, func, bindings, owner=""):
     """Give ``fn`` (a :class:`~unveil.structure.stackitems.Function` for ``func.__code__``) the
     defaults, keyword-only defaults and annotations of the function object ``func``,
     as MAKE_FUNCTION would have pushed them: a code object alone has none, a function
-    object carries them.  Each value is written as :mod:`.values` says."""
+    object carries them.  Each value is written as :mod:`.values` says; a bound one is
+    described as the default or annotation it is (``owner`` after the parameter:
+    `` of a lambda default``)."""
     values = SignatureValues(func, bindings, _lambda_of)
 
-    def mapping(d):
-        return ast.Dict(keys=[const(k) for k in d], values=[values.expr(v) for v in d.values()])
+    def mapping(d, role):
+        return ast.Dict(keys=[const(k) for k in d], values=[values.expr(v, role(k) + owner) for k, v in d.items()])
 
-    defaults = (func.__defaults__ or ())[-func.__code__.co_argcount:] if func.__code__.co_argcount else ()
+    code = func.__code__
+    defaults = (func.__defaults__ or ())[-code.co_argcount:] if code.co_argcount else ()
     if defaults:          # (set by hand, __defaults__ may be longer than the parameters it can fill)
-        fn.defaults = ast.Tuple(elts=[values.expr(v) for v in defaults], ctx=ast.Load())
+        named = code.co_varnames[code.co_argcount - len(defaults):code.co_argcount]
+        fn.defaults = ast.Tuple(elts=[values.expr(v, "the default of %s%s" % (n, owner))
+                                      for n, v in zip(named, defaults)], ctx=ast.Load())
     if func.__kwdefaults__:
-        fn.kwdefaults = mapping(func.__kwdefaults__)
+        fn.kwdefaults = mapping(func.__kwdefaults__, lambda k: "the default of %s" % k)
     annotations = getattr(func, "__annotations__", None)
     if isinstance(annotations, dict) and annotations:
-        fn.annotations = mapping(annotations)
+        fn.annotations = mapping(annotations, lambda k: "the return annotation" if k == "return"
+                                 else "the annotation of %s" % k)
 
 
 def _lambda_of(v, func, bindings):
     """The ``lambda`` expression of the lambda function ``v``, its own defaults included."""
     lam = si.Function(v.__code__)
     lam.ctx = FunctionContext(func.__code__, bindings)
-    signature_values(lam, v, bindings)
+    signature_values(lam, v, bindings, " of a lambda default")
     return lambda_expr(lam)
 
 
@@ -865,6 +911,8 @@ def _unused_free(code):
     """Free variables that no instruction of ``code`` loads, stores, deletes or passes on
     to nested code: declared ``nonlocal`` and never used (types._cell_factory's ``nonlocal
     a``).  Without the declaration the function would not close over them."""
+    if not code.co_freevars:
+        return set()
     used = {i.argval for i in decoder.read(code) if "DEREF" in i.opname or "CLOSURE" in i.opname}
     return {n for n in code.co_freevars if n not in used and n.isidentifier() and not n.startswith("__class")}
 
@@ -873,6 +921,8 @@ def _stored_by_comprehensions(code):
     """Free variables of ``code`` that a comprehension in it binds (a walrus): in source
     the binding is ``code``'s, which must declare them ``nonlocal``."""
     found = set()
+    if not code.co_freevars:
+        return found
     for nested in code.co_consts:
         if isinstance(nested, types.CodeType) and nested.co_name in COMPREHENSIONS:
             stored = {i.argval for i in decoder.read(nested) if i.opname == "STORE_DEREF"}
@@ -930,6 +980,8 @@ def _lost_locals(code, body, ctx):
     candidates = [n for n in varnames[nargs:] + code.co_cellvars
                   if n.isidentifier() and n not in arguments and n not in named
                   and n not in freevars and n not in ctx.globals and n not in ctx.nonlocals]
+    if not candidates:
+        return []
     # a store that can run is in the text (3.12+ keeps the unreachable handlers of a
     # ``try: pass``, whose stores are not)
     stores = [i for i, ins in enumerate(ctx.instrs)

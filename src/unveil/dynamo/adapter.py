@@ -38,7 +38,7 @@ import torch._dynamo  # noqa: F401  (registers the submodules used below)
 
 #: the hook points checked by ``tests/dynamo/test_adapter.py``
 HOOK_POINTS = (
-    "torch._dynamo.convert_frame.register_bytecode_hook",
+    "torch._dynamo.convert_frame._bytecode_hooks (the bytecode hooks, an ordered dict)",
     "torch._guards.CompileContext.current_compile_id",
     "logging: torch.__trace (structured trace)",
     "torch._logging._internal.trace_structured: 'if trace_log.handlers' before any payload",
@@ -60,10 +60,13 @@ HOOK_POINTS = (
     "torch.compile's wrapper: _torchdynamo_orig_callable",
     "GraphModule.meta['dynamo_compile_id'] and Node.meta['example_value'] (Dynamo's graphs)",
     "torch._C._dispatch_keys and the thread-local include/exclude sets",
+    "torch._dynamo.eval_frame.set_code_exec_strategy (what skip_code sets on Dynamo's code)",
+    "torch._dynamo.trace_rules.lookup_inner and check_file (which files Dynamo skips)",
     "torch._C._dynamo.guards.GlobalStateGuard and dict_version",
     "torch._functorch._aot_autograd.utils.top_saved_tensors_hooks and saved_tensors_hooks_are_inlineable",
     "torch.utils._device (utils_device.CURRENT_DEVICE)",
     "Dynamo's guard text: ___check_type_id, ___check_obj_id, ___dict_contains, ___dict_version, __math_isnan, "
+    "___tuple_iterator_len, ___tuple_iterator_getitem, ___odict_getitem, ___namedtuple_fields, ___dataclass_fields, "
     "___check_global_state, ___check_torch_function_mode_stack, top_saved_tensors_hooks ids",
 )
 
@@ -72,13 +75,63 @@ def torch_version():
     return torch.__version__
 
 
+#: the torch releases unveil supports, as (major, minor): measured on 2.13.0, 2.14.1 and 2.15.0
+#: (README's table).  Older ones lack hook points unveil needs (2.10.0: OutputGraph has no
+#: install_resume_function_global) and are refused up front; a newer one is tried, with a note.
+SUPPORTED_TORCH = ((2, 13), (2, 15))
+
+
+def _release(version):
+    return tuple(int(part) for part in re.findall(r"\d+", version.split("+")[0])[:2])
+
+
+def resumes_with_a_live_generator(version=None):
+    """Whether Dynamo resumes after a graph break while a generator the frame made is alive:
+    torch 2.14 and 2.15 do (a resume function takes the generator); torch 2.13 skips the
+    frame, which then runs as it is."""
+    return _release(version or torch_version()) >= (2, 14)
+
+
+def unsupported_torch(version=None):
+    """None for a torch release unveil supports; else the one line that says it is not."""
+    version = version or torch_version()
+    low, high = SUPPORTED_TORCH
+    if _release(version) < low:
+        return ("torch %s is older than unveil supports (torch %d.%d to %d.%d); the program runs on "
+                "without unveil" % ((version,) + low + high))
+    return None
+
+
+def untested_torch(version=None):
+    """A note for a release newer than unveil was tested with, else None."""
+    version = version or torch_version()
+    high = SUPPORTED_TORCH[1]
+    if _release(version) > high:
+        return "torch %s is newer than unveil was tested with (up to %d.%d): what fails is reported" % (
+            (version,) + high)
+    return None
+
+
 def register_bytecode_hook(hook):
     """Call ``hook(original_code, transformed_code)`` after every Dynamo compile.
 
     The hook may return a code object to run instead of Dynamo's.  Returns a
-    handle with ``remove()``.
+    handle with ``remove()``.  It is put among Dynamo's bytecode hooks (in torch 2.13 to
+    2.15 an ordered dict) under a key of its own: torch's ``register_bytecode_hook``
+    would take an id from ``RemovableHandle``'s class-wide counter, which the program
+    sees move on (in a graph break's text: ``setattr(RemovableHandle, 'next_id', 6)``,
+    5 without unveil).
     """
-    return torch._dynamo.convert_frame.register_bytecode_hook(hook)
+    return _BytecodeHookHandle(torch._dynamo.convert_frame._bytecode_hooks, hook)
+
+
+class _BytecodeHookHandle:
+    def __init__(self, hooks, hook):
+        self._hooks, self._key = hooks, object()
+        hooks[self._key] = hook
+
+    def remove(self):
+        self._hooks.pop(self._key, None)
 
 
 def bytecode_logger():
@@ -114,6 +167,16 @@ def record_compile_id(metadata):
     return "%s/%s" % (metadata["frame_id"], metadata.get("frame_compile_id", 0))
 
 
+def without_dynamo(callback):
+    """``callback`` run with Dynamo's frame evaluation off, and all it calls.  A hook may run
+    while the user's program runs (torch.fx's ``GraphModule.recompile`` under
+    ``symbolic_trace`` between graphs, a structured-trace record of a backward), where Dynamo
+    would compile unveil's frames, break on them and count them: 8 frames more than plainly
+    in PyTorch's ``test_multi_dot_import``, unveil's ``_trace`` in a GAN's backward.  (The
+    hooks' own file is skipped while they are attached: hub, ``SkipTracing``.)"""
+    return torch._dynamo.disable(callback, recursive=True)
+
+
 class _LogTap(logging.Handler):
     """A handler on one torch logger, enabled at DEBUG while attached."""
 
@@ -121,7 +184,7 @@ class _LogTap(logging.Handler):
 
     def __init__(self, callback):
         super().__init__(logging.DEBUG)
-        self.callback = callback
+        self.callback = without_dynamo(callback)      # (a record may come while the user's code runs)
         self.logger = logging.getLogger(self.logger_name)
         self._saved = None
 
@@ -347,6 +410,34 @@ def cache_entries(code):
     return [CacheEntry(raw) for raw in _debug_get_cache_entry_list(code)]
 
 
+def given_up_on(code):
+    """``(compile id, reason)`` when Dynamo gave up on ``code``'s frame: its last compile since
+    the last reset made no code (a skipped frame).  In torch 2.13 (and since torch 2.0)
+    ``convert_frame`` then marks the code SKIP: every later call runs it as it is, its
+    cache entries unused and no compile tried.  ``None`` otherwise (or when Dynamo's
+    compilation metrics no longer hold its last compile)."""
+    from torch._dynamo import convert_frame
+    from torch._dynamo.utils import get_compilation_metrics
+    if code not in convert_frame.input_codes:      # not seen since the last torch._dynamo.reset()
+        return None
+    for metrics in reversed(get_compilation_metrics()):
+        if (metrics.co_name, metrics.co_filename, metrics.co_firstlineno) != \
+                (code.co_name, code.co_filename, code.co_firstlineno):
+            continue
+        if metrics.has_guarded_code or not metrics.fail_type:    # compiled, or interrupted (Ctrl-C)
+            return None
+        reason = (metrics.fail_reason or metrics.fail_type).strip().splitlines()
+        return str(metrics.compile_id), reason[0] if reason else metrics.fail_type
+    return None
+
+
+def recompile_limit():
+    """How many cache entries Dynamo makes for one code object before it runs the frame as
+    it is (``torch._dynamo.config.recompile_limit``; ``cache_size_limit`` before torch 2.6)."""
+    config = torch._dynamo.config
+    return getattr(config, "recompile_limit", None) or getattr(config, "cache_size_limit", None)
+
+
 def resumed_code(resume_code):
     """The code object a resume function Dynamo generated continues, or ``None``."""
     from torch._dynamo.resume_execution import ContinueExecutionCache
@@ -447,7 +538,7 @@ class _Patch:
     owner = name = None
 
     def __init__(self, callback):
-        self.callback = callback
+        self.callback = without_dynamo(callback)
 
     def attach(self):
         owner = self.owner()
@@ -480,6 +571,74 @@ class ResumeFunctionInstall(_Patch):
                 code = replacement
             return original(output_graph, name, code, f_globals)
         return install
+
+
+class CodeExecStrategies(_Patch):
+    """Dynamo telling its frame evaluation what to do with a code object without being
+    called for it (``skip_code``: a nested graph break's leaf resume function, an FX graph's
+    ``forward``): ``callback(code, strategy)`` after it is set."""
+
+    name = "set_code_exec_strategy"
+
+    @staticmethod
+    def owner():
+        import torch._dynamo.eval_frame as eval_frame     # skip_code calls the name it imported
+        return eval_frame
+
+    def replacement(self, original):
+        callback = self.callback
+
+        def set_strategy(code, strategy):
+            original(code, strategy)
+            callback(code, strategy)
+        return set_strategy
+
+
+class _TraceRule(_Patch):
+    """A function of Dynamo's trace rules that decides by a file name: given the file of
+    code run from the dump, it decides by the file of the code that code stands for
+    (``callback(filename)`` says which), as it would have without unveil: a resume function
+    made in torch's own files is skipped, not traced from the dumped file."""
+
+    @staticmethod
+    def owner():
+        from torch._dynamo import trace_rules
+        return trace_rules
+
+
+class _LookupByOrigin(_TraceRule):
+    name = "lookup_inner"       # the rule of a function or code (the torch rule map, then its file)
+
+    def replacement(self, original):
+        origin = self.callback
+
+        def lookup_inner(obj, name=None, filename=None, *args, **kwargs):
+            return original(obj, name, origin(filename) if filename is not None else None, *args, **kwargs)
+        return lookup_inner
+
+
+class _FileByOrigin(_TraceRule):
+    name = "check_file"         # whether a file is skipped
+
+    def replacement(self, original):
+        origin = self.callback
+
+        def check_file(filename, *args, **kwargs):
+            return original(origin(filename) if filename is not None else None, *args, **kwargs)
+        return check_file
+
+
+def trace_rules_by_origin(origin):
+    """The patches that make Dynamo's trace rules see the user's or torch's file where code
+    runs from a dumped one: ``origin(filename)`` is the file a dumped file stands for, or the
+    same name."""
+    return [_LookupByOrigin(origin), _FileByOrigin(origin)]
+
+
+def set_code_exec_strategy(code, strategy):
+    """Tell Dynamo's frame evaluation to treat ``code`` as ``strategy`` says (what
+    :class:`CodeExecStrategies` saw set on the code it stands in for)."""
+    torch._C._dynamo.eval_frame.set_code_exec_strategy(code, strategy)
 
 
 def copy_code_context(source, target):
@@ -660,7 +819,18 @@ GUARD_HELPER_RENAMES = {
     DICT_CONTAINS: "dict_contains",
     "__math_isnan": "math_isnan",
     "___dict_version": "dict_version",
+    "___tuple_iterator_len": "tuple_iterator_len",
+    "___tuple_iterator_getitem": "tuple_iterator_getitem",
+    "___odict_getitem": "odict_getitem",
+    "___namedtuple_fields": "namedtuple_fields",
+    "___dataclass_fields": "dataclass_fields",
 }
+
+#: a global Dynamo installs in the frame's module for an object, by the object's id:
+#: ``{prefix}_{id}_c{compile id}`` (``OutputGraph.install_global_by_id``, ``get_safe_global_name``;
+#: torch 2.13 to 2.15); ``GUARD_READS_GLOBAL_BY_ID``: a guard reading one, ``G['_140077905027504_c6']``
+GLOBAL_BY_ID = re.compile(r"\w*?_\d+_c\d+")
+GUARD_READS_GLOBAL_BY_ID = re.compile(r"G\['(%s)'\]" % GLOBAL_BY_ID.pattern)
 
 #: GLOBAL_STATE's description (not Python): group 1 is the state at compile time, as JSON
 GLOBAL_STATE_GUARD = re.compile(r"^___check_global_state\(\) against (\{.*\})$")

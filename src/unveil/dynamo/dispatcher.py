@@ -4,15 +4,25 @@ the code object Dynamo made for that signature directly, with no guard evaluated
 
 The caller vouches for what the guards would have checked: same signature, same
 code.  A change the signature does not cover (a global the code read, a module's
-attribute) is not noticed; that is the point, and the risk.
+attribute) is not noticed; that is the point, and the risk.  ``check_guards=True``
+runs the guards of the entry the code came from on each call anyway (as Python,
+:mod:`.guards.why`) and raises :class:`GuardFailed`, naming the first guard that
+fails, instead of running code made for other values.
 """
 import inspect
 import threading
 
 import torch
 
-from . import adapter, readable
+from . import adapter
+from .dump import readable
+from .guards.why import check_guard_source, entry_guard_source
 from ..api import decompile_code
+
+
+class GuardFailed(RuntimeError):
+    """With ``check_guards=True``: the code kept for a call's signature was made for other
+    values (a guard of its cache entry fails on the call)."""
 
 
 class CustomDispatcher(torch.nn.Module):
@@ -20,13 +30,16 @@ class CustomDispatcher(torch.nn.Module):
     first time each :meth:`signature` is seen (with ``torch.compile(**options)``,
     ``fullgraph=True`` and ``dynamic=False`` unless given) and afterwards runs the code
     Dynamo made for that signature directly.  ``codes`` maps each signature to its code
-    object; :meth:`source` is the decompiled text of one."""
+    object; :meth:`source` is the decompiled text of one.  With ``check_guards=True``
+    each call also runs that code's guards and raises :class:`GuardFailed` when one
+    fails (what the signature did not cover changed: a global, an attribute)."""
 
-    def __init__(self, **options):
+    def __init__(self, check_guards=False, **options):
         super().__init__()
         options.setdefault("fullgraph", True)
         options.setdefault("dynamic", False)
         self._options = options
+        self._check_guards = check_guards
         self._compiled = None
         self.codes = {}
         self._recorded = []
@@ -47,6 +60,8 @@ class CustomDispatcher(torch.nn.Module):
         code = self.codes.get(key)
         if code is None:
             return self._compile(key, args, kwargs)
+        if self._check_guards:
+            self._check(key, code, args, kwargs)
         return self._run(code, args, kwargs)
 
     def source(self, key):
@@ -86,11 +101,29 @@ class CustomDispatcher(torch.nn.Module):
                 self.codes[key] = self._accepting_entry(original, args, kwargs)
         return out
 
-    def _accepting_entry(self, original, args, kwargs):
+    def _frame_locals(self, args, kwargs):
         bound = inspect.signature(type(self).forward).bind(self, *args, **kwargs)
         bound.apply_defaults()
+        return dict(bound.arguments)
+
+    def _check(self, key, code, args, kwargs):
+        """Raise :class:`GuardFailed` unless every guard of the entry ``code`` came from
+        holds on this call."""
+        entry = next((e for e in adapter.cache_entries(self._forward_code()) if e.transformed is code), None)
+        if entry is None:
+            raise GuardFailed("%s: no cache entry holds the code of signature %r any more (was Dynamo reset?): "
+                              "its guards cannot be checked" % (type(self).__name__, key))
+        name = "__guard"
+        verdict = check_guard_source(entry.compile_id, entry_guard_source(entry, name), name,
+                                     self._frame_locals(args, kwargs), type(self).forward.__globals__)
+        if not verdict.passes:
+            raise GuardFailed("%s: the code of signature %r was compiled for other values; its guard fails:\n%s"
+                              % (type(self).__name__, key, "\n".join(verdict.lines())))
+
+    def _accepting_entry(self, original, args, kwargs):
+        f_locals = self._frame_locals(args, kwargs)
         for entry in adapter.cache_entries(original):
-            if entry.check(dict(bound.arguments)):
+            if entry.check(f_locals):
                 return entry.transformed
         raise RuntimeError("torch.compile ran %s without compiling it and no cache entry accepts the call"
                            % type(self).__name__)

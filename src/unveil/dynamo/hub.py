@@ -8,6 +8,7 @@ Each hook call goes to every session, each guarded: a failure of one is that
 session's, reported and never raised into the user's program.
 """
 import threading
+import weakref
 
 from . import adapter
 
@@ -33,12 +34,19 @@ TRACE_METRICS = "compilation_metrics"
 TRACE_KEPT = frozenset(TRACE_KINDS) | frozenset(TRACE_ARTIFACTS) | {TRACE_METRICS}
 
 
+class HooksUnavailable(RuntimeError):
+    """The hooks could not be attached to this torch (one of its hook points moved)."""
+
+
 class Hub:
     def __init__(self):
         self.lock = threading.RLock()
         self.sessions = []
         self._base = []          # undo functions of the hooks every session needs
         self._dumped = []        # ... and of those running from the dump needs
+        self._strategies = {}    # id of a code Dynamo set an exec strategy on -> (weakref to it, strategy)
+        self._stand_ins = {}     # id of Dynamo's code -> (weakref to it, [weakrefs to the codes run instead])
+        self._origins = {}       # a dumped file code runs from -> the file of the code it stands for
 
     def add(self, session):
         with self.lock:
@@ -48,7 +56,12 @@ class Hub:
                 if other.dump_dir == session.dump_dir:
                     raise RuntimeError("another active session writes into %s" % session.dump_dir)
             self.sessions.append(session)
-            self._rehook()
+            try:
+                self._rehook()
+            except Exception as exc:
+                self.sessions.remove(session)
+                raise HooksUnavailable("a hook point unveil needs is not in this torch: %s: %s"
+                                       % (type(exc).__name__, exc)) from exc
 
     def discard(self, session):
         with self.lock:
@@ -68,6 +81,7 @@ class Hub:
     def _rehook(self):
         if self.sessions and not self._base:
             self._base = _attach([
+                adapter.SkipTracing([adapter.__name__]),        # the hooks' own file (adapter.without_dynamo)
                 adapter.StructuredTrace(self._trace, events=TRACE_KEPT),
                 adapter.GraphCodeLog(self._graph),
                 adapter.ResumeFunctionInstall(self._resume_install),
@@ -75,9 +89,12 @@ class Hub:
         dumped = any(s.run_dumped for s in self.sessions)
         if dumped and not self._dumped:
             self._dumped = _attach([adapter.AotGraphsLog(self._aot_graph), adapter.GraphRecompiles(self._recompiled),
-                                    adapter.GraphCopies(self._copied), adapter.InductorModuleLoads(self._inductor_module)])
+                                    adapter.GraphCopies(self._copied), adapter.InductorModuleLoads(self._inductor_module),
+                                    adapter.CodeExecStrategies(self._strategy_set)]
+                                   + adapter.trace_rules_by_origin(self._origin_file))
         if not dumped:
             self._dumped = _detach(self._dumped)
+            self._strategies, self._stand_ins, self._origins = {}, {}, {}
         if not self.sessions:
             self._base = _detach(self._base)
 
@@ -95,7 +112,35 @@ class Hub:
         """The code object Dynamo runs instead of ``original``: every session learns of it."""
         if replacement is not None:
             self._each("runs_instead", original, replacement)
+            self.stand_in(original, replacement)
         return replacement
+
+    # -- code run from the dump is treated as Dynamo's own -------------------------
+    def stand_in(self, original, replacement):
+        """``replacement`` runs in place of Dynamo's ``original``: what Dynamo told its
+        frame evaluation about ``original`` (skip it) holds for ``replacement`` too, now and
+        when Dynamo says it later; else Dynamo would be called for frames it never is."""
+        with self.lock:
+            if replacement.co_filename != original.co_filename:
+                self._origins[replacement.co_filename] = original.co_filename
+            _, stand_ins = self._stand_ins.setdefault(id(original), (weakref.ref(original), []))
+            stand_ins.append(weakref.ref(replacement))
+            strategy = _alive(self._strategies.get(id(original)), original)
+            if strategy is not None:
+                adapter.set_code_exec_strategy(replacement, strategy)
+
+    def _origin_file(self, filename):
+        """The file Dynamo's trace rules see for ``filename``: for a dumped file, the file of
+        the code that runs from it stands for."""
+        return self._origins.get(filename, filename)
+
+    def _strategy_set(self, code, strategy):
+        with self.lock:
+            self._strategies[id(code)] = (weakref.ref(code), strategy)
+            entry = self._stand_ins.get(id(code))
+            for ref in (entry[1] if entry is not None and entry[0]() is code else []):
+                if ref() is not None:
+                    adapter.set_code_exec_strategy(ref(), strategy)
 
     def _bytecode(self, code, transformed):
         return self._replaced(transformed, self._each("on_bytecode", code, transformed))
@@ -122,6 +167,13 @@ class Hub:
 
     def _inductor_module(self, path, module):
         self._each("on_inductor_module", path, module)
+
+
+def _alive(entry, code):
+    """The value of an ``(weakref, value)`` entry kept by id, if it is ``code``'s."""
+    if entry is None or entry[0]() is not code:
+        return None
+    return entry[1]
 
 
 def _attach(hooks):

@@ -8,7 +8,8 @@ only when that logger is on: with logging off it costs one check per compile.
 import logging
 import threading
 
-from . import adapter, readable
+from . import adapter
+from .dump import readable
 from ..api import decompile_code
 from ..errors import DecompilationError
 

@@ -19,19 +19,25 @@ import collections
 import os
 import re
 import threading
+import time
 import traceback
 import types
 import warnings
 import weakref
 
-from . import adapter, explanations, from_dump, guard_source, ranks, readable
-from .dump import DumpDir, failure_text, safe_name
-from .fullcode import full_code_text
-from .graphs import aot_file_text, backend_file_text, class_name, graph_file_text
-from .guards_file import guards_text
-from .hub import AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRACE_KINDS, TRACE_METRICS
-from .linemap import LineMap
-from ..api import decompile_code
+from . import adapter
+from .explanations import records, resume_points, summary
+from .debugging import from_dump
+from .guards.conditions import names_in
+from .dump import ranks, readable
+from .dump.directory import DumpDir, failure_text, safe_name
+from .dump.fullcode import full_code_text
+from .dump.graphs import aot_file_text, backend_file_text, class_name, graph_file_text
+from .dump.script_runtime import importable_as
+from .guards.functions import guards_text
+from .hub import HooksUnavailable, AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRACE_KINDS, TRACE_METRICS
+from .debugging.linemap import LineMap
+from ..api import bindings_prefix_for, decompile_code
 from ..errors import DecompilationError
 from ..definitions.functions import ENCLOSING_SCOPE
 
@@ -60,12 +66,13 @@ class Compile:
         self.source = None                   # decompiled transformed code, when it worked
         self.bindings = {}                   # objects its text names (Decompiled.bindings)
         self.guards = None                   # guards_file.GuardsText
-        self.breaks = []                     # explanations.graph_break of each break logged
-        self.outcome = None                  # explanations.frame_outcome, when Dynamo logged its metrics
+        self.breaks = []                     # records.graph_break of each break logged
+        self.outcome = None                  # records.frame_outcome, when Dynamo logged its metrics
         self.resume_functions = []           # Functions installed while it ran
         self.resume_globals = {}             # Function -> the global Dynamo installed it as
-        self.recompile_reasons = []          # explanations.recompile_reasons: why it was compiled anew
+        self.recompile_reasons = []          # records.recompile_reasons: why it was compiled anew
         self.fullgraph = False               # torch.compile(fullgraph=True): a break is an error
+        self.unveil_seconds = 0.0            # spent in unveil's hooks while Dynamo compiled it (in its times)
 
     @property
     def graph_break(self):
@@ -81,17 +88,19 @@ class Compile:
         return {"function": self.fn.key, "compile_id": self.cid, "generation": self.generation,
                 "compiled": self.transformed is not None, "graph_break": self.graph_break,
                 "resume_functions": [f.key for f in self.resume_functions],
+                "interrupted": bool(outcome.get("interrupted")) and self.transformed is None,
                 "skipped": None if self.fullgraph else self.skipped(),
                 "failed": self.skipped() if self.fullgraph else None, "restarts": outcome.get("restarts", []),
                 "recompile_reasons": self.recompile_reasons, "times": outcome.get("times", {}),
-                "caches": outcome.get("caches", {})}
+                "caches": outcome.get("caches", {}), "stack": outcome.get("stack", []),
+                "unveil_seconds": round(self.unveil_seconds, 4)}
 
     def skipped(self):
         """Why Dynamo made no code for this frame, or None: the failure its metrics name, and
         the break that made it give up on the whole frame.  (With fullgraph=True the error
         reached the program instead of the frame running as it is.)"""
         outcome = self.outcome or {}
-        if self.transformed is not None or outcome.get("compiled", True):
+        if self.transformed is not None or outcome.get("compiled", True) or outcome.get("interrupted"):
             return None
         skipped = dict(outcome["failure"] or {"type": None, "reason": None, "location": None})
         skipped["because"] = None
@@ -119,25 +128,30 @@ class Function:
         self.entries = []                    # (adapter.CacheEntry, Compile), in Dynamo's order
         self.captured = []                   # cache entries taken before a torch._dynamo.reset()
         self.globals = None                  # the frame's globals, from a guard
+        self.module = None                   # the frame's module's name (its globals' __name__)
         self.resume_source = None
         self.is_resume = code.co_name.startswith(RESUME_PREFIX)
         self.parent = None
         self.resume_file = None
         self.installed_as = []               # a resume function's globals (or factories) in its module
-        self.graph_break = None              # explanations.graph_break that made this resume function
+        self.graph_break = None              # records.graph_break that made this resume function
         self.continues = None                # where it goes on in the user's code
         self.bindings = {}                   # objects the decompiled resume function names
+        self.globals_by_id = {}              # a global Dynamo installed by id that guards read -> importable_as
 
     def describe(self):
         return {"name": self.code.co_name, "qualname": getattr(self.code, "co_qualname", self.code.co_name),
                 "filename": self.code.co_filename, "line": self.code.co_firstlineno,
                 "kind": "resume" if self.is_resume else "function", "key": self.key,
                 "resumes": self.parent.key if self.parent is not None else None,
+                "module": self.module, "freevars": list(self.code.co_freevars),
+                "source_lines": _source_lines(self.code),
                 "installed_as": self.installed_as,
-                "resume_reason": explanations.one_line(self.graph_break),
+                "resume_reason": records.one_line(self.graph_break),
                 "graph_break": self.graph_break, "continues": self.continues,
                 "compiles": [c.cid for c in self.compiles if c.transformed is not None],
-                "compiles_without_code": [c.cid for c in self.compiles if c.transformed is None]}
+                "compiles_without_code": [c.cid for c in self.compiles if c.transformed is None],
+                "globals_by_id": self.globals_by_id}
 
 
 class DebugSession:
@@ -157,41 +171,78 @@ class DebugSession:
         self.rank = None             # the process's rank in a distributed run (its files go to rank_<r>/)
         self.lines = LineMap()
         self.generation = 0
-        self.replaced = from_dump.Replacements()         # graph forwards, resume codes, globals
-        self.replaced_shared = from_dump.Replacements()  # Inductor modules, which torch caches by path
+        self.replaced = from_dump.Replacements(HUB.stand_in)         # graph forwards, resume codes, globals
+        self.replaced_shared = from_dump.Replacements(HUB.stand_in)  # Inductor modules, which torch caches by path
         self._tracked = weakref.WeakKeyDictionary()   # graph module -> (file, how to print it)
         self._inductor_files = {}    # path of a module Inductor wrote -> our file of it
         self._resume_runs = {}       # id of Dynamo's resume code (kept by its Function) -> ours
         self._lock = threading.RLock()
+        self._depth = 0              # hooks running now, one inside another (under the lock)
         self._warned = False
         self._active = False
+        self.inert = False           # torch is not one unveil supports, or its hooks would not attach
+        self.unwritable = None       # why the dump directory cannot be written (then nothing is dumped)
 
     # -- context manager ----------------------------------------------------
     def __enter__(self):
         if self._active:
             raise RuntimeError("this prepare_debug session is already active")
+        self._active = True
+        refused = adapter.unsupported_torch()
+        if refused is not None:          # the program runs on as if unveil were not there
+            self.inert = True
+            warnings.warn("unveil: " + refused, UnveilWarning, stacklevel=2)
+            return self
+        _note_untested_torch()
         self.rank = ranks.rank_of_process()
         path = self.dump_dir if self.rank is None else ranks.rank_dir(self.dump_dir, self.rank)
-        self.dump = DumpDir(path, adapter.torch_version())
-        HUB.add(self)
-        self._active = True
+        try:
+            self.dump = DumpDir(path, adapter.torch_version())
+            self.dump.check_writable()
+        except OSError as exc:
+            self.unwritable = exc.strerror or str(exc)
+            warnings.warn("unveil: cannot write to the dump directory %s (%s): nothing is dumped; the program "
+                          "runs on unchanged" % (path, self.unwritable), UnveilWarning, stacklevel=2)
+            return self
+        try:
+            HUB.add(self)
+        except HooksUnavailable as exc:  # torch moved a hook point: said, and the program runs on
+            self.inert = True
+            self.fail("attaching unveil's hooks to torch %s" % adapter.torch_version(), exc.__cause__ or exc)
         return self
 
     def __exit__(self, *exc):
-        HUB.discard(self)
         self._active = False
+        if self.inert or self.unwritable is not None:
+            return False
+        HUB.discard(self)
         self.guarded("finish", exc[0] is None)
         self.replaced_shared.undo_codes()
         return False
 
     # -- failures never reach the user's program -------------------------------
     def guarded(self, method, *args):
+        started = time.perf_counter()
         try:
             with self._lock:
-                return getattr(self, method)(*args)
+                self._depth += 1
+                try:
+                    return getattr(self, method)(*args)
+                finally:
+                    self._depth -= 1
+                    if not self._depth:          # (a hook called inside another is counted in it)
+                        self._spent(time.perf_counter() - started)
         except Exception as exc:  # the user's program must run on, whatever went wrong here
             self.fail("%s failed" % method, exc, detail=traceback.format_exc())
             return None
+
+    def _spent(self, seconds):
+        """Count ``seconds`` of unveil's work toward the compile running now: Dynamo's
+        metrics time the compile with unveil's hooks inside it (the report says how much)."""
+        cid = adapter.current_compile_id()
+        comp = self.compiles.get((self.generation, cid)) if cid is not None else None
+        if comp is not None:
+            comp.unveil_seconds += seconds
 
     def fail(self, what, exc, code=None, detail=None):
         entry = {"what": what, "error": "%s: %s" % (type(exc).__name__, exc)}
@@ -240,6 +291,8 @@ class DebugSession:
             if code is None:
                 code = frame.code if frame is not None else _UNKNOWN_CODE
             fn = self.function(code)
+            if fn.module is None and frame is not None and frame.code is code:
+                fn.module = frame.globals.get("__name__")
             comp = self.compiles[self.generation, cid] = Compile(cid, fn, self.generation)
             comp.fullgraph = frame is not None and frame.fullgraph
             fn.compiles.append(comp)
@@ -291,13 +344,13 @@ class DebugSession:
             comp.transformed_file = self.dump.write(
                 name, failure_text("decompile the transformed code of %s" % code.co_name, transformed, exc),
                 function=fn.key, compile_id=comp.cid, kind="transformed_code", ok=False, error=str(exc))
-            self.fail("decompiling %s's transformed code" % code.co_name, exc, code)
+            self.fail("decompiling %s's transformed code" % code.co_name, exc, code, detail=traceback.format_exc())
             return None
         comp.source, comp.bindings = decompiled.source, decompiled.bindings
         head = self._transformed_head(fn, comp, decompiled)
         comp.transformed_file = self.dump.write(name, "\n".join(head) + "\n" + decompiled.source,
                                                 function=fn.key, compile_id=comp.cid, kind="transformed_code",
-                                                ok=True)
+                                                ok=True, **_lowered_entry(decompiled))
         self.lines.add_decompiled(self.path(comp.transformed_file), len(head), decompiled.lines,
                                   transformed.co_filename, "transformed code")
         if not self.run_dumped:
@@ -321,12 +374,12 @@ class DebugSession:
             head.append("# The rest runs in %s%s%s" % (
                 f.resume_file, ", made as %s" % comp.resume_globals[f] if f in comp.resume_globals else "",
                 " (the path on which the test at line %s %s)" % (
-                branch["line"], explanations.outcome_words(branch)) if branch else ""))
+                branch["line"], summary.outcome_words(branch)) if branch else ""))
         if comp.resume_functions:
             head += _RESUME_CALL_NOTE
         for ident, value in sorted(decompiled.bindings.items()):
             head.append("# %s: an object Dynamo placed in the code: %s" % (ident, _describe(value)))
-        return head + _free_variables_note(comp.transformed)
+        return head + _free_variables_note(comp.transformed) + _lowered_note(decompiled)
 
     def _recompiled(self, fname, like, bindings, namespace, what):
         """``like`` compiled from dumped file ``fname``, its objects bound in ``namespace``."""
@@ -344,7 +397,12 @@ class DebugSession:
         fn = self.function(code)
         resumed = adapter.resumed_code(code)
         if resumed is not None and fn.parent is None:
-            fn.parent = self.function(resumed)
+            parent = self.function(resumed)
+            # one made of a resume function run from the dump: Dynamo names the function that
+            # resume function resumes when it made both (as it does without the dump)
+            while parent.is_resume and parent.parent is not None:
+                parent = parent.parent
+            fn.parent = parent
         comp = self._current_compile()
         if fn not in comp.resume_functions:          # a recompile installs the same function again
             comp.resume_functions.append(fn)
@@ -373,19 +431,20 @@ class DebugSession:
         head += ["# " + text for text in _break_text(fn.graph_break)]
         name = "%s.resume_function.py" % fn.key
         try:
-            decompiled = readable.tidy(decompile_code(fn.code, bindings_prefix="__unveil_%s_" % fn.key), fn.code)
+            decompiled = readable.tidy(decompile_code(fn.code, bindings_prefix=bindings_prefix_for(fn.key)), fn.code)
         except DecompilationError as exc:
             fn.resume_file = self.dump.write(name, failure_text("decompile resume function %s" % fn.code.co_name,
                                                                 fn.code, exc),
                                              function=fn.key, kind="resume_function", ok=False, error=str(exc))
-            self.fail("decompiling resume function %s" % fn.code.co_name, exc, fn.code)
+            self.fail("decompiling resume function %s" % fn.code.co_name, exc, fn.code, detail=traceback.format_exc())
             return
         for ident, value in sorted(decompiled.bindings.items()):
             head.append("# %s: an object Dynamo placed in the code: %s" % (ident, _describe(value)))
-        head += _free_variables_note(fn.code)
+        head += _free_variables_note(fn.code) + _lowered_note(decompiled)
         fn.resume_source, fn.bindings = decompiled.source, decompiled.bindings
         fn.resume_file = self.dump.write(name, "\n".join(head) + "\n" + decompiled.source, function=fn.key,
-                                         kind="resume_function", ok=True, resumes=parent, line=line)
+                                         kind="resume_function", ok=True, resumes=parent, line=line,
+                                         **_lowered_entry(decompiled))
         self.lines.add_decompiled(self.path(fn.resume_file), len(head), decompiled.lines, fn.code.co_filename,
                                   "resume function")
 
@@ -396,18 +455,19 @@ class DebugSession:
         if point is None:
             return None
         try:
-            where = explanations.continuation(*point)
+            where = resume_points.continuation(*point)
         except DecompilationError:          # the canonical model refuses the code
             return None
         for part in (where, where["branch"]):
             if part is not None:
                 part["filename"], part["line"] = self.lines.origin(part["filename"], part["line"])
-                part["source"] = explanations.source_line(part["filename"], part["line"])
+                part["source"] = resume_points.source_line(part["filename"], part["line"])
         return where
 
     def _in_user_lines(self, explained):
         """A break Dynamo found while tracing code run from the dump names the dump's lines:
-        the user's lines instead."""
+        the user's lines instead; and ``unveil run``'s own frames are not the user's."""
+        explained["user_stack"] = records.without_launcher(explained["user_stack"], _LAUNCHER_FILES)
         for frame in explained["user_stack"] + [explained["location"]]:
             if frame is not None:
                 frame["filename"], frame["line"] = self.lines.origin(frame["filename"], frame["line"])
@@ -418,7 +478,9 @@ class DebugSession:
     def on_trace(self, event, metadata, payload):
         comp = self._current_compile(adapter.record_compile_id(metadata))
         if event == TRACE_METRICS:
-            comp.outcome = explanations.frame_outcome(metadata[event])
+            comp.outcome = records.frame_outcome(metadata[event])
+            # (the stack a compile was reached by starts at the program, not at unveil run)
+            comp.outcome["stack"] = records.without_launcher(comp.outcome["stack"], _LAUNCHER_FILES)
             return
         if event == "artifact":
             kind = TRACE_ARTIFACTS[metadata["artifact"]["name"]]
@@ -426,7 +488,7 @@ class DebugSession:
             kind = TRACE_KINDS[event]
         self.events.setdefault((comp.generation, comp.cid), []).append((kind, payload, metadata))
         if kind == "break_reason" and payload:
-            comp.breaks.append(self._in_user_lines(explanations.graph_break(payload)))
+            comp.breaks.append(self._in_user_lines(records.graph_break(payload)))
         if kind in AOT_GRAPH_KINDS and comp.graph_modules_logged[kind]:
             comp.graph_modules_logged[kind] -= 1          # dumped already, from its graph module
         elif payload and kind in BACKEND_TEXT_KINDS:
@@ -536,8 +598,10 @@ class DebugSession:
                 self.guarded("write_full_code", fn)
         self.dump.functions = [fn.describe() for fn in self.functions.values()]
         self.dump.compiles = [c.describe() for fn in self.functions.values() for c in fn.compiles]
+        self.dump.counts = summary.counts(self.dump.compiles)
         self.dump.line_map = self.lines.table(self.dump.path)
-        self.dump.write_summary(explanations.summary_text(self.dump.functions, self.dump.compiles))
+        self.dump.write_summary(summary.summary_text(self.dump.functions, self.dump.compiles,
+                                                         self.failures, self.run_dumped))
         self.index_file = self.dump.write_index(self.failures, remove_stale=completed)
         if self.rank is not None:
             ranks.write_ranks_index(self.dump_dir)
@@ -555,13 +619,17 @@ class DebugSession:
                 continue
             fn.entries.append((entry, comp))
             fn.globals = adapter.guard_globals(entry)
+            if fn.globals is not None:
+                fn.module = fn.globals.get("__name__", fn.module)
         # oldest first: a recompile reason names the line of an earlier entry's guards
         for entry, comp in sorted(fn.entries, key=lambda pair: fn.compiles.index(pair[1])):
             comp.recompile_reasons = self._recompile_reasons(fn, comp)
             guards = comp.guards = guards_text(fn, comp, entry, comp.recompile_reasons)
+            text = guards.file_text()
+            fn.globals_by_id.update(_globals_by_id(text, fn.globals))
             entry = {"error": "%d guard(s) with no Python form, assumed to pass: %s"
                      % (len(guards.untranslated), guards.untranslated[0])} if guards.untranslated else {}
-            self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), guards.file_text(), function=fn.key,
+            self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), text, function=fn.key,
                             compile_id=comp.cid, kind="guards", ok=not guards.untranslated,
                             untranslated=guards.untranslated, **entry)
 
@@ -569,23 +637,69 @@ class DebugSession:
         """Why ``comp`` was compiled anew, parsed; a resume function's stack slots
         (``___stack0``) named by what the user's code had put there."""
         reasons = [r for payload in self.reasons(comp, "recompile_reason")
-                   for r in explanations.recompile_reasons(payload)]
+                   for r in records.recompile_reasons(payload)]
         if not reasons:
             return reasons
         slots = [n for n in fn.code.co_varnames if n.startswith("___stack")]
         point = adapter.resume_point(fn.code) if fn.is_resume and slots else None
-        names = explanations.stack_names(point[0], point[1], slots) if point is not None else {}
+        names = resume_points.stack_names(point[0], point[1], slots, self._user_line(point[0])) \
+            if point is not None else {}
         for reason in reasons:
-            used = guard_source.names_in(reason["guard"], names)
+            self._reason_in_user_lines(reason)
+            used = names_in(reason["guard"], names)
             if used:
                 reason["names"] = {slot: names[slot] for slot in used}
             failed = next((c for c in fn.compiles if c.cid == reason["failed_entry"] and c.guards is not None), None)
             reason["guard_line"] = failed.guards.line_of(reason["guard"]) if failed is not None else None
         return reasons
 
+    def _user_line(self, code):
+        """``line -> the user's line`` for lines of ``code`` (a dumped file's when Dynamo
+        traced code run from the dump)."""
+        return lambda line: self.lines.origin(code.co_filename, line)[1]
+
+    def _reason_in_user_lines(self, reason):
+        """A recompile reason Dynamo gave while tracing code run from the dump names the
+        dumped file's line and text: the user's instead."""
+        where = reason.get("location")
+        if not where:
+            return
+        path, line = self.lines.origin(where["filename"], where["line"])
+        if (path, line) != (where["filename"], where["line"]):
+            where["filename"], where["line"] = path, line
+            reason["source"] = records.code_of_line(resume_points.source_line(path, line) or "") or reason["source"]
+
     def write_full_code(self, fn):
         text = full_code_text(fn, self)
         self.dump.write("%s.full_code.py" % fn.key, text, function=fn.key, kind="full_code", ok=True)
+
+
+def _globals_by_id(guards_text_, globals_):
+    """The globals Dynamo installed by an object's id that the guards read, each as another
+    process imports it (``why-recompile`` on the dump loads the module afresh, without them)."""
+    found = {}
+    for name in adapter.GUARD_READS_GLOBAL_BY_ID.findall(guards_text_):
+        where = importable_as(globals_[name]) if globals_ is not None and name in globals_ else None
+        if where is not None:
+            found[name] = where
+    return found
+
+
+def _source_lines(code):
+    """``[first, last]``: the lines of the user's file a code object runs (a resume
+    function's: from the break on), from its line table (lines of nested code included)."""
+    lines = [code.co_firstlineno]
+    todo = [code]
+    while todo:
+        current = todo.pop()
+        lines += [line for _, _, line in current.co_lines() if line]
+        todo += [c for c in current.co_consts if isinstance(c, types.CodeType)]
+    return [min(lines), max(lines)]
+
+
+#: the files of unveil's that start a program (``unveil run``, ``python -m unveil run``)
+_LAUNCHER_FILES = frozenset(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), name)
+                            for name in ("__main__.py", "cli.py", "runner.py"))
 
 
 #: stands for the frame of a compile no hook named (its files are named after it)
@@ -595,6 +709,17 @@ _UNKNOWN_CODE = compile("pass", "<unknown>", "exec").replace(co_name="unknown_fr
 #: a resume function of a resume function Dynamo did not make (one run from the dump):
 #: Dynamo names it after that function's name, so the prefix and the lines repeat
 _NESTED_RESUME = re.compile(r"(?:%s)+(.*?)(?:_at_\d+)*(_at_\d+)$" % RESUME_PREFIX)
+
+
+_UNTESTED_NOTED = []
+
+
+def _note_untested_torch():
+    """Once per process: a note that this torch is newer than unveil was tested with."""
+    note = adapter.untested_torch()
+    if note is not None and not _UNTESTED_NOTED:
+        _UNTESTED_NOTED.append(note)
+        warnings.warn("unveil: " + note, UnveilWarning, stacklevel=3)
 
 
 def _resume_name_once(qualname):
@@ -613,6 +738,17 @@ _RESUME_CALL_NOTE = [
     "# and locals of the inlined calls the break happened in (empty when it happened in this frame's",
     "# own code), then this frame's stack and live locals. One with free variables is made first,",
     "# by calling __resume_at_N with the cells it closes over."]
+
+
+def _lowered_entry(decompiled):
+    """``{"lowered": [...]}`` for index.json: each code object of the file the decompiler
+    wrote as a state machine, and why it could not structure it; empty when none."""
+    return {"lowered": ["%s (line %s): %s" % low for low in decompiled.lowered]} if decompiled.lowered else {}
+
+
+def _lowered_note(decompiled):
+    return ["# %s is written as a state machine: the decompiler could not structure it (%s, line %s)"
+            % (low.name, low.reason, low.line) for low in decompiled.lowered]
 
 
 def _free_variables_note(code):
@@ -647,7 +783,7 @@ def _continues_text(where):
     branch = where["branch"]
     if branch:
         out.append("That is the path on which the test at line %d (%s) %s." % (
-            branch["line"], branch["source"] or "?", explanations.outcome_words(branch)))
+            branch["line"], branch["source"] or "?", summary.outcome_words(branch)))
     return out
 
 

@@ -8,7 +8,6 @@ values they pop (comparisons, unary operators, ``a[b:c]``) are used as they are.
 """
 import ast
 import inspect
-from keyword import iskeyword
 
 from ..bytecode import facts
 from ..bytecode.code_objects import is_scope
@@ -443,10 +442,6 @@ def _callable(m, has_null):
     return second, [first]
 
 
-def _keyword(key, value):
-    if key.isidentifier() and not iskeyword(key):
-        return ast.keyword(arg=key, value=value)
-    return ast.keyword(arg=None, value=ast.Dict(keys=[const(key)], values=[value]))
 
 
 @handles("CALL")
@@ -462,7 +457,7 @@ def _call(m, ins):
     func, hidden = _callable(m, has_null)
     args = hidden + args
     npos = len(args) - len(kwnames)
-    m.push(call(func, *args[:npos], keywords=[_keyword(k, v) for k, v in zip(kwnames, args[npos:])]))
+    m.push(call(func, *args[:npos], keywords=[si.keyword_argument(k, v) for k, v in zip(kwnames, args[npos:])]))
 
 
 @handles("CALL_FUNCTION_EX")

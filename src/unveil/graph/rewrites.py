@@ -20,12 +20,17 @@ _EXPRESSION_TAIL = {"BUILD_SLICE", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BU
 #: them before the op that consumes the arms' value (``f(name=s, kind=a if c else b, n=n)``)
 _PUSHES = {"LOAD_FAST", "LOAD_FAST_LOAD_FAST", "LOAD_CONST", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME",
            "KW_NAMES", "PUSH_NULL"}
+#: ops that push a value and pop none: where an expression, and so a loop's test, can
+#: begin (not ``LOAD_ATTR``, ``LOAD_METHOD``, ``LOAD_SUPER_ATTR``: they take the value below)
+_BEGINS = {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST", "LOAD_CONST", "LOAD_DEREF", "LOAD_CLASSDEREF",
+           "LOAD_GLOBAL", "LOAD_NAME", "LOAD_CLOSURE", "LOAD_ASSERTION_ERROR", "LOAD_BUILD_CLASS", "LOAD_LOCALS",
+           "PUSH_NULL"}
 
 
 def share_loop_tests(instrs):
     """Turn a loop's repeated test at the bottom into a jump back to the test at the top.
 
-    3.11+ compile ``while c: B`` as ``if c: do B while c`` with ``continue``
+    3.10+ compile ``while c: B`` as ``if c: do B while c`` with ``continue``
     jumping to the top test.  When the bottom test repeats the top test (same
     instructions, same outcomes), jumping to the top one instead is the same
     program, and the loop has a single header again.
@@ -74,7 +79,9 @@ def _jumps_to(instrs, pos):
 def _common_test(instrs, top, bottom):
     """Length of the test both blocks end with: equal instructions on the test's line.
 
-    The run must start where a statement starts (a load), not mid-expression.
+    The run must start where an expression can begin (an op in ``_BEGINS``), not
+    mid-expression: a copy shared from its ``LOAD_METHOD`` on would leave the load
+    before it on the stack at each turn.
     """
     line = instrs[top.end - 1].line
     n = best = 0
@@ -83,7 +90,7 @@ def _common_test(instrs, top, bottom):
         if not a.same(b) or a.line != line or b.line != line:
             break
         n += 1
-        if a.op.startswith("LOAD_") or a.op == "PUSH_NULL":
+        if a.op in _BEGINS:
             best = n
     return best
 
@@ -106,11 +113,12 @@ def _common_compound_test(instrs, top_end, body_start, exit_, last):
     ``top_end - 1``): the same instructions on the same lines, their jumps going to the
     same place (the body, the exit), to the same point within each copy, or to code
     alike (a chained comparison's cleanup); the whole test (no jump from before it into
-    it), and nothing jumping into the bottom copy but to its start."""
+    it; beginning where an expression can, ``_BEGINS``; from the body's start when the
+    body is empty), and nothing jumping into the bottom copy but to its start."""
     n = best = 0
     while True:
         i, j = top_end - 2 - n, last - 1 - n
-        if i < 0 or j <= body_start:
+        if i < 0 or j < body_start:
             break
         a, b = instrs[i], instrs[j]
         if not a.same_op(b) or a.line != b.line or a.handler != b.handler:
@@ -120,7 +128,7 @@ def _common_compound_test(instrs, top_end, body_start, exit_, last):
                 or same_outcome(instrs, a.target, b.target)):
             break
         n += 1
-        if a.op.startswith("LOAD_") or a.op == "PUSH_NULL":
+        if a.op in _BEGINS:
             best = n
     if best == 0:
         return 0
@@ -265,13 +273,12 @@ def share_chain_cleanups(instrs):
     body (3.11+).  The first copy becomes a jump to the one after the cleanup: the same
     program, with a merge point for the value."""
     tested = {i.target for i in instrs if i.op in _TESTS}
-    if not tested:
+    if not any(t is not None and _is_chain_cleanup(instrs, t) for t in tested):
         return
     blocks = split_blocks(instrs, by_handler=False)
     for late in blocks:
-        head = instrs[late.start:late.start + 2]
-        if len(head) < 2 or [i.op for i in head] != ["SWAP", "POP_TOP"] or head[0].argval != 2 \
-                or instrs[late.end - 1].op not in NO_NEXT or late.start not in tested:
+        if not _is_chain_cleanup(instrs, late.start) or instrs[late.end - 1].op not in NO_NEXT \
+                or late.start not in tested:
             continue
         n = late.end - late.start - 2
         for early in blocks:
@@ -286,6 +293,12 @@ def share_chain_cleanups(instrs):
             jump.handler, jump.index = first.handler, first.index
             instrs[early.end - n] = jump
             break
+
+
+def _is_chain_cleanup(instrs, pos):
+    """Whether a failed chained comparison's cleanup (``SWAP 2; POP_TOP``) begins at ``pos``."""
+    head = instrs[pos:pos + 2]
+    return len(head) == 2 and head[0].op == "SWAP" and head[1].op == "POP_TOP" and head[0].argval == 2
 
 
 def share_compare_returns(instrs):

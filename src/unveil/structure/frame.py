@@ -10,10 +10,14 @@ from ..bytecode import facts
 from ..bytecode.opcodes import CONDITIONAL, NO_NEXT
 from ..dispatch import dispatch_table
 from ..errors import DecompilationError
-from ..syntax.astwalk import children, nodes, reads_name
+from ..syntax.astwalk import reads_name
 from ..syntax.notes import ElementLines
 from ..syntax.unparse import set_elements
 from . import stackitems as si
+from . import unpacks
+from .parallel import Pending, begun_at as _begun_at, computed_at as _computed_at
+from .waiting import (WaitingValues, before_statement, began, evaluation_began, read_before_parallel, readers_of,
+                      with_readers_of_stores)
 from .stackitems import NULL, as_expr, const, name
 
 BINOPS = {
@@ -24,62 +28,26 @@ BINOPS = {
 CMPOPS = {"<": ast.Lt, "<=": ast.LtE, "==": ast.Eq, "!=": ast.NotEq, ">": ast.Gt, ">=": ast.GtE}
 
 
-_COMPOUND = tuple(getattr(ast, n) for n in ("If", "For", "AsyncFor", "While", "Try", "TryStar", "With", "AsyncWith",
-                                           "FunctionDef", "AsyncFunctionDef", "ClassDef", "Match") if hasattr(ast, n))
-
-
-def _computed_at(notes, value):
-    """When a stack value was finished: its own push, or for a node the structurer built
-    (a conditional expression) the latest push among its parts."""
-    seq = notes.seq.values
-    at = seq.get(id(value))
-    if at is not None:
-        return at
-    return max([seq.get(id(n), -1) for n in nodes(value)])
-
-
-def _begun_at(notes, value, stable=()):
-    """When the evaluation of a stack value began: the earliest push among its parts
-    (constants, which have no effect, and the names in ``stable``, which never change,
-    left out), or None if no other part was pushed."""
-    seq = notes.seq.values
-    return min([seq[id(n)] for n in nodes(value) if id(n) in seq and type(n) is not ast.Constant
-                and not (type(n) is ast.Name and n.id in stable)], default=None)
-
-
-def _walk_outside(node, skip):
-    """``ast.walk`` of ``node`` leaving out the nodes in ``skip`` (by id) and their parts."""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if id(n) in skip:
-            continue
-        yield n
-        todo += children(n)
-
-
-def _substitute(node, new):
-    """Replace, inside ``node``, the parts in ``new`` (by id) with their new nodes."""
-    if not new:
-        return
-    for n in ast.walk(node):
-        for field, value in ast.iter_fields(n):
-            if isinstance(value, list):
-                value[:] = [new.get(id(v), v) for v in value]
-            elif id(value) in new:
-                setattr(n, field, new[id(value)])
 
 
 class Frame:
     """Simulated stack plus the statement list being built."""
 
-    def __init__(self, ctx, stack=None, since=None):
+    def __init__(self, ctx, stack=None, since=None, floor=None):
         self.ctx = ctx  # the FunctionContext: code object, names, nested decompiling
         self.notes = ctx.bindings.notes   # what is known of the nodes beyond their fields
         self._computed, self._held, self._clock = self.notes.seq.values, self.notes.seq.held, ctx.bindings.clock
         self.stack = list(stack or [])
         self.out = []
         self.parallel = None
+        self.unpacks = []      # unpackings to write before the next statement (``unpacks.slot_value``)
+        # the values a branch's arm (``since``) or a loop's body starts with (the ``floor``
+        # lowest) are not its own, nor are copies of them, wherever the code moves them:
+        # they belong to the branch or loop, which evaluates them before itself where it
+        # must (waiting.settle)
+        floor = floor if floor is not None else len(self.stack) if since is not None else 0
+        self.inherited = {id(v) for v in self.stack[:floor]}
+        self.spilled = {}      # id(value) -> (value, the temporary spill evaluated it into)
         # when the last statement on this path was written (``since``: the frame this
         # one goes on from, as a branch's arm does; else now)
         self.last_emit = next(self.ctx.bindings.clock) if since is None else since
@@ -95,6 +63,12 @@ class Frame:
                 self._held[key] = value
         self.stack.append(value)
 
+    def owned(self):
+        """The positions of the values this frame owns (not ``inherited``)."""
+        if not self.inherited:
+            return range(len(self.stack))
+        return [i for i, v in enumerate(self.stack) if id(v) not in self.inherited]
+
     def pop_raw(self):
         if not self.stack:
             raise DecompilationError("stack underflow in %s" % self.ctx.code.co_name)
@@ -106,14 +80,27 @@ class Frame:
         if len(self.stack) < depth:
             raise DecompilationError("stack underflow in %s" % self.ctx.code.co_name)
 
+    def consume(self, n):
+        """Before an expression takes the top ``n`` values: where one of them waits under a
+        pending parallel assignment, which never stores it (Dynamo's call left on the
+        stack under ``v = s.bump()``), the assignment is written first, the waiting values
+        it could change evaluated before it (:func:`.waiting.read_before_parallel`)."""
+        if self.parallel is not None and len(self.stack) - n < self.parallel.top:
+            self.flush_parallel()
+
     def pop(self):
         """Pop a value used as an expression."""
-        return as_expr(self.pop_raw())
+        self.consume(1)
+        value = self.pop_raw()
+        if isinstance(value, si.Slot):
+            return unpacks.slot_value(self, value)
+        return as_expr(value)
 
     def popn(self, n, raw=False):
         """Pop ``n`` values, deepest first (as expressions unless ``raw``)."""
         if n == 0:
             return []
+        self.consume(n)
         vals = [self.pop_raw() if raw else self.pop() for _ in range(n)]
         vals.reverse()
         return vals
@@ -131,30 +118,13 @@ class Frame:
 
     def emit(self, stmt):
         local = self._local_only(stmt)
-        if self.ctx.spill_copies and not local:
-            self._spill_before(stmt)
+        if not local and any(isinstance(item, si.Slot) for item in self.stack):
+            unpacks.write_waiting(self)   # their values were computed first
+        before_statement(self, stmt, local)
         self.flush_parallel()
         self.put(stmt)
         if not local:
             self.last_emit = next(self.ctx.bindings.clock)
-
-    def _spill_before(self, stmt):
-        """Dynamo's bytecode runs statements while values computed before them wait on
-        the stack: evaluate those first, or refuse."""
-        before = None
-        if not isinstance(stmt, _COMPOUND):
-            # a waiting value the statement itself uses (Dynamo's ``lst[0][0:0] = []`` on a
-            # list it keeps) is evaluated first like the others, and the statement uses the
-            # temporary
-            waiting = {id(item): item for item in self.stack if isinstance(item, ast.AST)}
-            seq = self.notes.seq.values
-            before = min((seq[id(n)] for n in _walk_outside(stmt, waiting) if id(n) in seq
-                          and not self.ctx.stable(n) and not isinstance(n, ast.Constant)), default=None)
-        old = list(self.stack)
-        if not self.spill(before=before):
-            raise DecompilationError("a statement runs while values computed before it wait on the stack in %s"
-                                     % self.ctx.code.co_name)
-        _substitute(stmt, self.spilled_since(old))
 
     def spilled_since(self, old):
         """``{id(value): temporary}`` for the values of stack ``old`` that :meth:`spill`
@@ -179,7 +149,10 @@ class Frame:
             and self.ctx.stable(stmt.targets[0]) and self.ctx.stable(stmt.value)
 
     def put(self, stmt):
-        """Append a statement, marked with the original line it begins on."""
+        """Append a statement, marked with the original line it begins on (after the
+        unpackings an item used as a value left to write)."""
+        if self.unpacks:
+            unpacks.write_pending(self)
         if stmt not in self.notes.line:
             self.notes.line.set(stmt, self.at_line if self.line is None else self.line)
         self.line = None
@@ -213,6 +186,8 @@ class Frame:
             return self._store_slot(value, target)
         if isinstance(value, si.Saved):
             return None
+        if self.stack and isinstance(value, ast.expr) and self.top() is not value:
+            _stored_first(self, target, value)   # (not a walrus: ``(b := a - n)`` stays in its expression)
         if isinstance(value, si.Chain):
             if self.top() is value:
                 value.targets.append(target)
@@ -225,17 +200,24 @@ class Frame:
             self.notes.seq.set(value, seq)
         elif isinstance(value, si.Definition) or value in self.notes.imported or value in self.notes.imported_from:
             return self.ctx.define(self, target, value)
-        if isinstance(value, si.Marker):
-            return self.emit(ast.Assign(targets=[target], value=value))
+        if isinstance(value, si.Marker):   # (a code object stored is the bound object)
+            return self.emit(ast.Assign(targets=[target], value=si.as_expr(value)))
         if self.top() is value:
+            if self.ctx.spill_copies and not isinstance(target, ast.Name) and self.ctx.stable(value):
+                # Dynamo stores a copy into an attribute or an item and goes on with the value:
+                # ``(a.b := v)`` is no Python, so the store is a statement of its own
+                return self.emit(ast.Assign(targets=[target], value=value))
             if not self._spilled_into(target, value):
                 self.stack[-1] = si.Chain([target], value)
             return None
         aug = _augmented(self.notes, target, value)
         if aug is not None:
             return self.emit(aug)
-        if not self.ctx.spill_copies and (self.parallel is not None or _plain(self.notes, self.below_saved())):
-            return self._store_parallel(target, value)
+        if not self.ctx.spill_copies:
+            if self.parallel is not None and not self.parallel.may_join(self.notes, target, value):
+                self.flush_parallel()
+            if self.parallel is not None or _plain(self.notes, self.below_saved()):
+                return self._store_parallel(target, value)
         self.check_unread(target)
         self.emit(ast.Assign(targets=[target], value=value))
 
@@ -273,40 +255,42 @@ class Frame:
         """
         if not isinstance(target, ast.Name):
             return
-        readers = [item for item in self.stack if isinstance(item, ast.expr) and not isinstance(item, si.Marker)
-                   and reads_name(item, target.id)]
+        readers = readers_of(self, target.id)
         if readers and not self.spill(readers):
-            raise DecompilationError("a value on the stack reads %s, which changes before the value "
+            raise WaitingValues("a value on the stack reads %s, which changes before the value "
                                      "is used (in %s)" % (target.id, self.ctx.code.co_name))
 
-    def spill(self, also=(), before=None):
-        """Evaluate the waiting stack values (those a statement could change, and
-        ``also``) into temporaries, in the order they were computed: Dynamo keeps values
-        on the stack across statements and copies.  False, changing nothing, when a
-        statement has run since the first of them began, one was finished only after
-        ``before`` (a push count), or the scope has no locals."""
+    def spill(self, also=(), before=None, only=False):
+        """Evaluate the frame's own waiting stack values (those a statement could change,
+        and ``also``; with ``only``, just ``also``) into temporaries, in the order they
+        were computed: Dynamo keeps values on the stack across statements and copies.
+        False, changing nothing, when a statement has run since the first of them began,
+        one was finished only after ``before`` (a push count), or the scope has no locals."""
         also = {id(a) for a in also}
-        waiting = [(i, item.value if isinstance(item, si.Chain) else item) for i, item in enumerate(self.stack)
-                   if self._waits(item) or id(item) in also]
+        chosen = with_readers_of_stores(self, [i for i in self.owned() if id(self.stack[i]) in also
+                                               or not only and self._waits(self.stack[i])])
+        waiting = [(i, self.stack[i].value if isinstance(self.stack[i], si.Chain) else self.stack[i]) for i in chosen]
         if not waiting:
             return True
         stable = self.ctx.stable_names()   # fast locals never change
-        begun = [_begun_at(self.notes, item, stable) for _, item in waiting]
+        begun = [began(self, item, stable) for _, item in waiting]
         if not self.ctx.has_locals() or any(b is not None and b < self.last_emit for b in begun) \
                 or before is not None and any(_computed_at(self.notes, item) > before for _, item in waiting):
             return False
         if self.parallel is not None:
-            pending = self.parallel[2]
+            pending = self.parallel.values
             if max(_computed_at(self.notes, v) for v in pending) < min(_begun_at(self.notes, item) or -1 for _, item in waiting):
                 self.flush_parallel()    # the pending assignment's values came first
             elif max(_computed_at(self.notes, item) for _, item in waiting) >= min(_begun_at(self.notes, v) or -1 for v in pending):
                 return False             # its values and the waiting ones interleave
-        for (i, item), _ in sorted(zip(waiting, begun), key=lambda w: w[1] if w[1] is not None else -1):
+        # (in the order they began, names included: ``x and y`` after ``(y := v)`` reads the new y)
+        for i, item in sorted(waiting, key=lambda w: evaluation_began(self, w[1])):
             temp = self.ctx.temporary()
             stored = self.stack[i].targets if isinstance(self.stack[i], si.Chain) else []
             self.put(ast.Assign(targets=[name(temp, store=True)] + stored, value=item))
             self.last_emit = next(self.ctx.bindings.clock)
-            self.stack[i] = name(temp)
+            self.spilled[id(self.stack[i])] = (self.stack[i], name(temp))
+            self.stack[i] = self.spilled[id(self.stack[i])][1]
             self.notes.seq.set(self.stack[i], self.last_emit)
         return True
 
@@ -322,7 +306,7 @@ class Frame:
         root = unpack.root()
         if not root.complete():
             return
-        _fill_dropped(self.notes, root)
+        unnamed = unpacks.fill_dropped(self.notes, root)
         targets = root.chained + [root.node()]
         top = self.top()
         if top is root.value:
@@ -332,83 +316,58 @@ class Frame:
         if isinstance(top, si.Chain) and top.value is root.value:
             top.targets = targets  # a copy of a chain was unpacked: the chain grows
             return
-        if self.parallel is not None and not root.chained:
-            # ``a, (b, c) = c, (a, b)``: the nested target joins the pending tuple
-            base, pending, values = self.parallel
-            node = root.node()
-            self.notes.stored_at.set(node, next(self.ctx.bindings.clock))
-            pending.append(node)
-            values.append(root.value)
-            if len(self.stack) <= base:
-                self.flush_parallel()
-            return
+        node = targets[-1]
+        if self.parallel is not None and not self.parallel.may_join(self.notes, node, root.value):
+            self.flush_parallel()
+        if not root.chained and not self.ctx.spill_copies \
+                and (self.parallel is not None or _plain(self.notes, self.below_saved())):
+            # ``a, (b, c) = c, (a, b)``: the nested target joins the pending tuple, and
+            # ``(x, a), b = (a, 1), x`` starts one (``x`` waits under it)
+            return self._store_parallel(node, root.value)
+        if unnamed:
+            raise DecompilationError("an unpacked item is dropped with no later store to name it")
         self.emit(ast.Assign(targets=targets, value=root.value))
 
-    def _store_parallel(self, target, value):
+    def _store_parallel(self, target, value, at=None):
         if self.parallel is None:
             base = len(self.stack)
-            while base > 0 and (_plain(self.notes, self.stack[base - 1]) or isinstance(self.stack[base - 1], si.Saved)):
+            while base > 0 and id(self.stack[base - 1]) not in self.inherited \
+                    and (_plain(self.notes, self.stack[base - 1]) or isinstance(self.stack[base - 1], si.Saved)):
                 base -= 1
-            self.parallel = (base, [], [])
-        base, targets, values = self.parallel
-        self.notes.stored_at.set(target, next(self.ctx.bindings.clock))
-        targets.append(target)
-        values.append(value)
-        if len(self.stack) <= base:
+            self.parallel = Pending(base)
+        self.parallel.add(self.notes, target, value, next(self.ctx.bindings.clock) if at is None else at)
+        self.parallel.top = len(self.stack)
+        if len(self.stack) <= self.parallel.base:
             self.flush_parallel()
 
     def drop_into_parallel(self, value):
         """``y, y = e1, e2``: 3.12+ drops the dead first store, and ``e1``, computed
         before the pending assignment, cannot be written after it.  It goes back in,
-        stored to a pending name that a value computed later overwrites."""
-        _, targets, values = self.parallel
+        stored to a pending name that a value computed later overwrites (a dead store,
+        noted as made with the store that overwrites it)."""
+        pending = self.parallel
         at = _computed_at(self.notes, value)
-        later = [t for t, v in zip(targets, values) if isinstance(t, ast.Name) and _computed_at(self.notes, v) > at]
+        later = [t for t, v in zip(pending.targets, pending.values)
+                 if isinstance(t, ast.Name) and _computed_at(self.notes, v) > at]
         if not later:
             raise DecompilationError("a value is dropped while a parallel assignment is pending in %s"
                                      % self.ctx.code.co_name)
-        self._store_parallel(ast.Name(id=later[0].id, ctx=ast.Store()), value)
+        self._store_parallel(ast.Name(id=later[0].id, ctx=ast.Store()), value, self.notes.stored_at.get(later[0]))
 
     def flush_parallel(self):
+        """Write the pending parallel assignment (:mod:`.parallel` says in which order),
+        and the unpackings still to write: what a frame ends with."""
+        if self.unpacks:
+            unpacks.write_pending(self)
         if self.parallel is None:
             return
-        _, targets, values = self.parallel
+        pending = self.parallel
+        read_before_parallel(self, pending.targets, pending.values, _computed_at)
+        if self.parallel is None:
+            return   # (evaluating them wrote it)
         self.parallel = None
         self.last_emit = next(self.ctx.bindings.clock)
-        # 3.11+ stores ``a, b = x, y`` as STORE b; STORE a (no SWAP): list the pairs in the
-        # order their values were computed, so the text evaluates them in that order
-        pairs = sorted(zip(targets, values), key=lambda tv: _computed_at(self.notes, tv[1]))
-        targets, values = [t for t, _ in pairs], [v for _, v in pairs]
-        if len(targets) == 1:
-            self.put(ast.Assign(targets=targets, value=values[0]))
-        else:
-            self.put(ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
-                                value=ast.Tuple(elts=values, ctx=ast.Load())))
-
-
-def _fill_dropped(notes, root):
-    """Name the targets of dropped items after the later store to the same name.
-
-    3.13 compiles ``_, _, x = v`` with a POP_TOP for the first ``_`` (a dead
-    store): the name it stood for is one stored later in the same unpacking.
-    """
-    flat = []
-
-    def walk(u):
-        for i, t in enumerate(u.targets):
-            if isinstance(t, si.Unpack):
-                walk(t)
-            else:
-                flat.append((u, i, t))
-
-    walk(root)
-    for k, (u, i, t) in enumerate(flat):
-        if t not in notes.dropped:
-            continue
-        later = [x for _, _, x in flat[k + 1:] if isinstance(x, ast.Name) and x not in notes.dropped]
-        if not later:
-            raise DecompilationError("an unpacked item is dropped with no later store to name it")
-        u.targets[i] = ast.Name(id=later[0].id, ctx=ast.Store())
+        self.put(pending.assignment(self.notes))
 
 
 def _plain(notes, value):
@@ -461,6 +420,19 @@ def _load_name(f, ins):
             and _skipped_when_true(f.ctx.instrs, ins):
         f.notes.assertion.set(node)
     f.push(node)
+
+
+def _stored_first(f, target, value):
+    """A store that reads a name while a value stored into that name waits on the stack
+    (Dynamo's ``COPY 1; STORE_FAST tmp_2`` of a value it uses later, then ``LOAD_FAST
+    tmp_2`` for another store): the bytecode stored the name already, so that value is
+    evaluated, and stored, before this store is written.  (Within one expression,
+    ``(sq := v * v) + sq``, the text keeps the order: no statement comes between.)"""
+    pending = [item for item in f.stack if isinstance(item, si.Chain) and any(
+        isinstance(t, ast.Name) and (reads_name(value, t.id) or reads_name(target, t.id)) for t in item.targets)]
+    if pending and not f.spill(pending, only=True):
+        raise WaitingValues("a store reads a name while a value stored into it waits on the stack in %s"
+                            % f.ctx.code.co_name)
 
 
 def _skipped_when_true(instrs, ins):
@@ -554,20 +526,6 @@ def _push_null(f, ins):
     f.push(NULL)
 
 
-def _in_order_after(notes, value, parallel):
-    """Whether a dropped value may be written after the pending parallel assignment:
-    a constant, a name none of its targets rebinds, or a value every part of which
-    was computed after each pending value and each pending store."""
-    _, targets, values = parallel
-    if isinstance(value, ast.Constant):
-        return True
-    if isinstance(value, ast.Name):
-        return not any(reads_name(target, value.id) for target in targets)
-    begun = _begun_at(notes, value)
-    latest = max([_computed_at(notes, v) for v in values] + [notes.stored_at.get(t, -1) for t in targets])
-    return begun is not None and begun > latest
-
-
 def _computed_before(notes, stack, value):
     """Whether a value still waiting on the stack (not a name, a constant or an
     accumulator; or a value stored from the stack) was computed before ``value``, a
@@ -599,12 +557,13 @@ def _pop_top(f, ins):
         f.drop_slot(value)
     elif isinstance(value, si.Marker):
         f.ctx.discard(f, value)
-    elif f.parallel is not None and not _in_order_after(f.notes, value, f.parallel):
+    elif f.parallel is not None and not f.parallel.in_order_after(f.notes, value):
         f.drop_into_parallel(value)
-    elif _computed_before(f.notes, f.stack, value) and not f.spill(before=_begun_at(f.notes, value)):
+    elif _computed_before(f.notes, [f.stack[i] for i in f.owned()], value) \
+            and not f.spill(before=_begun_at(f.notes, value)):
         # Dynamo calls a function while arguments it already computed wait on the
         # stack: the call written as a statement would run before them
-        raise DecompilationError("a call is dropped while values computed before it wait on the stack in %s"
+        raise WaitingValues("a call is dropped while values computed before it wait on the stack in %s"
                                  % f.ctx.code.co_name)
     else:
         f.emit(ast.Expr(value=value))
@@ -747,7 +706,7 @@ def _binary(f, ins):
 @handles("BINARY_SUBSCR")
 def _subscr(f, ins):
     index, obj = f.pop(), f.pop()
-    f.push(ast.Subscript(value=obj, slice=index, ctx=ast.Load()))
+    f.push(ast.Subscript(value=obj, slice=_index(f.notes, index), ctx=ast.Load()))
 
 
 @handles("BINARY_SLICE")
@@ -772,21 +731,35 @@ def _slice(start, stop, step):
 
 @handles("BUILD_SLICE")
 def _build_slice(f, ins):
-    step = f.pop() if ins.arg == 3 else None
-    stop, start = f.pop(), f.pop()
-    f.push(_slice(start, stop, step))
+    """``slice(a, b, c)``, an expression wherever the value goes (Dynamo keeps one on the
+    stack across statements: a temporary, a store, an argument), written ``a:b:c``
+    where it is a subscript's index (:func:`_index`)."""
+    parts = f.popn(3 if ins.arg == 3 else 2)
+    node = ast.Call(func=name("slice"), args=parts, keywords=[])
+    f.notes.slice_call.set(node)
+    f.push(node)
+
+
+def _index(notes, index, in_tuple=False):
+    """A subscript's index: a slice BUILD_SLICE made as ``a:b:c``, also as an item of a
+    tuple (``x[1:2, 3]``; not of a tuple in that tuple, where ``a:b`` does not parse)."""
+    if notes.slice_call.get(index, False):
+        return _slice(*index.args) if len(index.args) == 3 else _slice(index.args[0], index.args[1], None)
+    if not in_tuple and isinstance(index, ast.Tuple) and any(notes.slice_call.get(e, False) for e in index.elts):
+        return notes.copy(index, ast.Tuple(elts=[_index(notes, e, True) for e in index.elts], ctx=ast.Load()))
+    return index
 
 
 @handles("STORE_SUBSCR")
 def _store_subscr(f, ins):
     index, obj = f.pop(), f.pop()
-    f.store(ast.Subscript(value=obj, slice=index, ctx=ast.Store()))
+    f.store(ast.Subscript(value=obj, slice=_index(f.notes, index), ctx=ast.Store()))
 
 
 @handles("DELETE_SUBSCR")
 def _delete_subscr(f, ins):
     index, obj = f.pop(), f.pop()
-    f.emit(ast.Delete(targets=[ast.Subscript(value=obj, slice=index, ctx=ast.Del())]))
+    f.emit(ast.Delete(targets=[ast.Subscript(value=obj, slice=_index(f.notes, index), ctx=ast.Del())]))
 
 
 def _unary(op):
@@ -1011,6 +984,12 @@ def _list_to_tuple(f, ins):
 def _dict_update(f, ins):
     value = f.pop()
     target = f.stack[-ins.arg]
+    if not isinstance(target, ast.Dict):
+        # Dynamo hands a resume function the dict ``{**create()}`` was building when
+        # ``create`` broke: updated in place by ``__ior__`` (``dict.update`` that returns it)
+        f.stack[-ins.arg] = ast.Call(func=ast.Attribute(value=target, attr="__ior__", ctx=ast.Load()),
+                                     args=[value], keywords=[])
+        return
     keys, values = _spread_map(f.notes, value)
     target.keys.extend(keys)
     target.values.extend(values)
@@ -1055,7 +1034,7 @@ def _push_slots(f, count, star):
 # --- calls -----------------------------------------------------------------
 
 def _keywords(names, values):
-    return [ast.keyword(arg=n, value=v) for n, v in zip(names, values)]
+    return [si.keyword_argument(n, v) for n, v in zip(names, values)]
 
 
 def _pop_callable(f, has_null):
@@ -1065,6 +1044,7 @@ def _pop_callable(f, has_null):
     methods, (callable, NULL).  A pair without NULL is ``callable(self, ...)``:
     the compiler emits it when it calls a comprehension function.
     """
+    f.consume(2 if has_null else 1)
     first = f.pop_raw()
     if not has_null:
         return first, []
@@ -1110,8 +1090,8 @@ def _call_ex(f, ins):
             for k, v in zip(kwargs.keys, kwargs.values):
                 if k is None:
                     keywords.append(ast.keyword(arg=None, value=v))
-                elif isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier():
-                    keywords.append(ast.keyword(arg=k.value, value=v))
+                elif isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    keywords.append(si.keyword_argument(k.value, v))
                 else:
                     keywords.append(ast.keyword(arg=None, value=ast.Dict(keys=[k], values=[v])))
         else:
@@ -1130,11 +1110,11 @@ def _set_function_attribute(f, ins):
     value = f.pop()
     flag = ins.arg
     if flag & 1:
-        func.defaults = value
+        func.defaults = f.ctx.bound_tuple_as_display(value)
     elif flag & 2:
         func.kwdefaults = value
     elif flag & 4:
-        func.annotations = value
+        func.annotations = unpacks.starred_annotations(f, value)
     elif flag & 8:
         func.closure = value
     f.push(func)

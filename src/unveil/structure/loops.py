@@ -20,18 +20,27 @@ def structure_loop(s, loop, frame, region):
         return _for(s, loop, frame, region)
     else_start = _while_else(s, loop)
     exit_ = loop.follow
-    body_frame = Frame(s.ctx, frame.stack)
+    body_frame = Frame(s.ctx, frame.stack, floor=len(frame.stack))   # (a loop's body owns none of it)
     inner = region.child(stop=header.start, loop=loop, blocks=None, exits=None, elide=None)
     end = s.seq(header.start, body_frame, inner, entering=header)
     body_frame.flush_parallel()
     if end is not None and end != header.start:
         raise DecompilationError("loop body at %d leaves the loop unexpectedly" % header.start)
+    if end is not None and not _same_stack(frame.stack, body_frame.stack):
+        # each turn would consume a value computed before the loop and make another: the
+        # value left for the code after the loop is not the one the text would compute
+        raise DecompilationError("the loop at %d ends each turn with other values on the stack than it began "
+                                 "with" % header.start)
     body = _drop_final_continue(frame.notes, body_frame.out) or [ast.Pass()]
     node = _while_from(frame.notes, ast.While(test=si.const(True), body=body, orelse=[]))
     if else_start is not None:
         node.orelse = _else_clause(s, else_start, exit_.start, frame, region)
     frame.emit(node)
     return s.goto(exit_.start, frame, region) if exit_ is not None else None
+
+
+def _same_stack(before, after):
+    return len(before) == len(after) and all(a is b for a, b in zip(before, after))
 
 
 def _drop_final_continue(notes, body):
@@ -84,7 +93,7 @@ def _while_else(s, loop):
 
 
 def _else_clause(s, start, stop, frame, region):
-    else_frame = Frame(s.ctx, frame.stack)
+    else_frame = Frame(s.ctx, frame.stack, floor=len(frame.stack))
     s.seq(start, else_frame, region.child(stop=stop))
     else_frame.flush_parallel()
     return else_frame.out
@@ -104,7 +113,7 @@ def _for(s, loop, frame, region):
     exit_pos = s.instrs[header.end - 1].target
     follow = _for_follow(s, loop, exit_pos)
     loop.follow = s.g.block_at.get(follow) if follow is not None else None
-    body_frame = Frame(s.ctx, frame.stack + [iterator, si.LoopItem()])
+    body_frame = Frame(s.ctx, frame.stack + [iterator, si.LoopItem()], floor=len(frame.stack))
     inner = region.child(stop=header.start, loop=loop, blocks=None, exits=None, elide=None)
     end = s.seq(header.end, body_frame, inner)
     body_frame.flush_parallel()

@@ -736,8 +736,8 @@ def structure_match(s, head, frame, region):
         nodes.append(ast.match_case(pattern=_materialize(case.pattern), guard=case.guard,
                                     body=body or [ast.Pass()]))
     if after is not None:
+        frame.stack = base   # (the subject is the statement's)
         frame.emit(ast.Match(subject=si.as_expr(subject), cases=nodes))
-        frame.stack = base
         return after
     if default is not None and (marked or (default != stop and s.jump_kind(default, region) is None)):
         body, end = _body(s, default, False, base, region, stop)
@@ -756,8 +756,8 @@ def structure_match(s, head, frame, region):
             if kind in ("break", "continue"):
                 nodes.append(ast.match_case(pattern=_wild(), guard=None,
                                             body=[ast.Break() if kind == "break" else ast.Continue()]))
-    frame.emit(ast.Match(subject=si.as_expr(subject), cases=nodes))
     frame.stack = base
+    frame.emit(ast.Match(subject=si.as_expr(subject), cases=nodes))
     if mpos is not None:
         return mpos
     return stop if reached else None

@@ -1,5 +1,6 @@
 """Values on the simulated stack that are not plain expressions, and ast helpers."""
 import ast
+from keyword import iskeyword
 
 from ..errors import DecompilationError
 
@@ -193,6 +194,9 @@ class Chain(Marker):
             return self._built[1]
         node = self.value
         for t in self.targets:
+            if not isinstance(t, ast.Name):   # ``(a.b := v)`` is no Python: a copy of Dynamo's
+                raise DecompilationError("a value stored into %s is used again as an expression"
+                                         % type(t).__name__.lower())
             node = ast.NamedExpr(target=t, value=node)
         self._built = (key, node)
         return node
@@ -244,6 +248,14 @@ def name(id_, store=False):
 
 def const(value):
     return ast.Constant(value=value, kind=None)
+
+
+def keyword_argument(key, value):
+    """``key=value`` in a call; ``**{'key': value}`` where ``key`` cannot be written so
+    (Dynamo passes ``from=`` to ``Tensor.random_``: a reserved word)."""
+    if key.isidentifier() and not iskeyword(key):
+        return ast.keyword(arg=key, value=value)
+    return ast.keyword(arg=None, value=ast.Dict(keys=[const(key)], values=[value]))
 
 
 def no_arguments():

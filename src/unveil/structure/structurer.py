@@ -24,9 +24,12 @@ from . import stackitems as si
 from .conditions import Branch, jump_condition
 from .frame import Frame
 from .loops import structure_loop
+from .stack_branches import before_branch, emit_if, values_as_statements
 from .stackitems import negate
 
 _EXIT = "exit"
+#: what a block that only drops stack values or jumps on holds (see Structurer.through_cleanup)
+_CLEANUP_OPS = ("POP_TOP", "SWAP", "JUMP")
 
 
 class Region:
@@ -551,15 +554,26 @@ class Structurer:
 
     # -- conditionals ---------------------------------------------------------
     def conditional(self, block, last, frame, region):
-        cond = frame.pop()
+        cond = before_branch(frame, frame.pop())
         jc = jump_condition(last.op, cond)
         state = Branch(jc, last.target, block.end, list(frame.stack), list(frame.stack))
         chain_end = self.absorb(state, block)
         state.simple = (cond, last.op) if chain_end == block.start else None
-        t_kind = self.jump_kind(state.t, region)
-        e_kind = self.jump_kind(state.e, region)
         merge = self.merge_point(self.g.of_instr[chain_end], region, past_returns=True)
         mpos = merge.start if merge is not None else None
+        if mpos is not None and mpos not in (state.t, state.e) and region.stop is not None \
+                and self.through_jumps(mpos) == region.stop and region.stop in (state.t, state.e) \
+                and len(state.t_stack) != len(state.e_stack):
+            # (3.11: ``a and x or y if c else 1``: the or's value jumps on, through the jump
+            # over the else arm, to where the conditional's arms meet; the other side's
+            # value runs into that jump.  The arms meet there, where the value is used)
+            mpos = region.stop
+        for side in ("t", "e"):
+            if mpos is not None and getattr(state, side) != mpos and self.instrs[mpos].op == "JUMP" \
+                    and self.through_jumps(mpos) == getattr(state, side):
+                setattr(state, side, mpos)   # (a condition joined through the lone jump where its arms meet)
+        t_kind = self.jump_kind(state.t, region)
+        e_kind = self.jump_kind(state.e, region)
         if mpos == state.e < state.t:
             # the side that never comes back is laid out after the other, which jumps
             # over it: an if/else (``elif c: a`` / ``else: raise``), not ``if not c: raise``
@@ -609,8 +623,8 @@ class Structurer:
                 and state.t == max(b.start for b in region.loop.body):
             # ``if not c: break`` ending the body: the other side runs into the loop's
             # bottom, the copy of its test (3.11), as the end of the body does
-            frame.emit(ast.If(test=negate(state.c), body=[_jump_stmt(frame.notes, "break")], orelse=[]))
-            frame.stack = list(state.t_stack)
+            emit_if(frame, ast.If(test=negate(state.c), body=[_jump_stmt(frame.notes, "break")], orelse=[]),
+                         state.t_stack)
             return state.t
         if t_kind == "break" and e_kind is None and state.e < state.t and self._only_exits(state.e, state.t, region):
             return self.exit_then_break(state, frame, region, chain_end)
@@ -1125,9 +1139,9 @@ class Structurer:
         # the other side may reach the same place through a cleanup
         # block (``not a < b < c``): compare where it finally lands
         other = "t" if which == "e" else "e"
-        pos_o, stack_o = getattr(st, other), getattr(st, other + "_stack")
-        if pos_o not in (t2, e2):
-            pos_n, stack_n = self.through_cleanup(pos_o, stack_o)
+        shared, shared_stack = getattr(st, other), getattr(st, other + "_stack")
+        if shared not in (t2, e2):
+            pos_n, stack_n = self.through_cleanup(shared, shared_stack)
             # ... or two jumps to one place (a loop's continue after a cleanup)
             # or to two copies of one return (3.12+: on the same line; two returns alike
             # on two lines are two statements)
@@ -1135,20 +1149,20 @@ class Structurer:
                 self.through_jumps(p) == self.through_jumps(pos_n)
                 or same_target(self.instrs, p, pos_n) and self._same_line(p, pos_n))), pos_n)
             if pos_n in (t2, e2):
-                setattr(st, other, pos_n)
-                setattr(st, other + "_stack", stack_n)
+                shared, shared_stack = pos_n, stack_n
         # on the false side the found condition joins by ``or`` (it must share the true
         # target), on the true side by ``and`` (it must share the false target)
         combine = _or if which == "e" else _and
-        shared, shared_stack = getattr(st, other), getattr(st, other + "_stack")
         same, rest = ((t2, st2_t), (e2, st2_e)) if which == "e" else ((e2, st2_e), (t2, st2_t))
         if same[0] == shared and _same_stack(same[1], shared_stack):
             c, (pos, stack) = c2, rest
         elif rest[0] == shared and _same_stack(rest[1], shared_stack):
             c, (pos, stack) = negate(c2), same
         else:
-            return False
+            return False      # (and ``st`` as it was: a join that fails changes nothing)
         st.c = combine(st.c, c)
+        setattr(st, other, shared)
+        setattr(st, other + "_stack", shared_stack)
         setattr(st, which, pos)
         setattr(st, which + "_stack", stack)
         return True
@@ -1199,8 +1213,8 @@ class Structurer:
             f.run(self.instrs[block.start:block.end - 1])
         except DecompilationError:
             return None
-        if f.out or not f.stack or not si.is_expr(f.top()):
-            return None
+        if f.out or f.parallel is not None or not f.stack or not si.is_expr(f.top()):
+            return None   # (a store waiting to join a parallel assignment is a statement too)
         cond = f.pop()
         t, ts = self.through_cleanup(last.target, list(f.stack))
         e, es = self.through_cleanup(block.end, list(f.stack))
@@ -1219,11 +1233,12 @@ class Structurer:
         """Skip blocks that only drop stack values (chained-comparison cleanups) or jump."""
         for _ in range(4):
             block = self.g.of_instr[pos] if pos < len(self.instrs) else None
-            if block is None or block.start != pos or len(block.preds) < 1:
+            if block is None or block.start != pos or len(block.preds) < 1 \
+                    or self.instrs[pos].op not in _CLEANUP_OPS:   # (the usual case, before any list is built)
                 return pos, stack
             body = self.instrs[block.start:block.end]
             ops = [i.op for i in body]
-            if not ops or any(op not in ("POP_TOP", "SWAP", "JUMP") for op in ops) or (
+            if not ops or any(op not in _CLEANUP_OPS for op in ops) or (
                     "POP_TOP" not in ops and not (ops == ["JUMP"] and body[0].target > pos)):
                 return pos, stack
             if ops[-1] == "JUMP":
@@ -1235,7 +1250,7 @@ class Structurer:
                 f.run(body)
             except DecompilationError:  # pops what this path does not hold: not a cleanup
                 return pos, stack
-            if f.out:
+            if f.out or f.parallel is not None:
                 return pos, stack
             pos, stack = nxt, f.stack
         return pos, stack
@@ -1250,13 +1265,11 @@ class Structurer:
                 arm = Frame(self.ctx, st.e_stack, since=frame.last_emit)
                 if self.seq(st.e, arm, region.child(stop=end)) == end:
                     arm.flush_parallel()
-                    frame.emit(ast.If(test=negate(st.c), body=arm.out or [ast.Pass()],
-                                      orelse=[_jump_stmt(frame.notes, t_kind)]))
-                    frame.stack = arm.stack
+                    emit_if(frame, ast.If(test=negate(st.c), body=arm.out or [ast.Pass()],
+                                               orelse=[_jump_stmt(frame.notes, t_kind)]), arm)
                     return end
         if t_kind in _JUMP_KINDS:
-            frame.emit(ast.If(test=st.c, body=[_jump_stmt(frame.notes, t_kind)], orelse=[]))
-            frame.stack = list(st.e_stack)
+            emit_if(frame, ast.If(test=st.c, body=[_jump_stmt(frame.notes, t_kind)], orelse=[]), st.e_stack)
             return self.goto(st.e, frame, region)
         end = self._else_after_jump(st, region) if t_kind is None else None
         if end is not None:
@@ -1264,13 +1277,9 @@ class Structurer:
             arm = Frame(self.ctx, st.e_stack, since=frame.last_emit)
             arm.emit(_jump_stmt(frame.notes, e_kind))
             frame.notes.before_dead_jump.set(arm.out[-1])
-            other, other_end = self._else_side(st.t, st.t_stack, negate(st.c), arm, frame, region, end, st.e)
-            # an else clause that never comes back (a ``return`` in a for loop popped the
-            # iterator) leaves the stack the dead jump would have gone on with
-            frame.stack = arm.stack if other_end is None else other.stack
+            self._else_side(st.t, st.t_stack, negate(st.c), arm, frame, region, end, st.e)
             return end
-        frame.emit(ast.If(test=negate(st.c), body=[_jump_stmt(frame.notes, e_kind)], orelse=[]))
-        frame.stack = list(st.t_stack)
+        emit_if(frame, ast.If(test=negate(st.c), body=[_jump_stmt(frame.notes, e_kind)], orelse=[]), st.t_stack)
         return self.goto(st.t, frame, region)
 
     def _dead_jump_clause_end(self, st, kind, region):
@@ -1308,8 +1317,7 @@ class Structurer:
         if self.seq(st.e, arm, region.child(stop=None)) is not None:
             raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
         arm.flush_parallel()
-        frame.emit(ast.If(test=negate(st.c), body=arm.out or [ast.Pass()], orelse=[]))
-        frame.stack = list(st.t_stack)
+        emit_if(frame, ast.If(test=negate(st.c), body=arm.out or [ast.Pass()], orelse=[]), st.t_stack)
         return self.goto(st.t, frame, region)
 
     def _else_after_jump(self, st, region):
@@ -1357,8 +1365,7 @@ class Structurer:
         if meets and end == region.stop:
             # the side runs to where the enclosing if's arms meet (an ``elif`` whose own
             # else arm raises): the other side is the else arm, up to there as well
-            other, other_end = self._else_side(rest_pos, rest_stack, test, arm, frame, region, region.stop, chain_end)
-            frame.stack = arm.stack if other_end is None else other.stack
+            self._else_side(rest_pos, rest_stack, test, arm, frame, region, region.stop, chain_end)
             return region.stop
         if end is not None:
             raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
@@ -1367,12 +1374,7 @@ class Structurer:
             # other side, as the else branch, not as code after the if
             self._else_side(rest_pos, rest_stack, test, arm, frame, region, None, chain_end)
             return None
-        waiting = list(frame.stack)
-        frame.emit(ast.If(test=test, body=arm.out or [ast.Pass()], orelse=[]))
-        # values Dynamo keeps on the stack, evaluated into temporaries before the if,
-        # are those temporaries on the other side too
-        spilled = frame.spilled_since(waiting)
-        frame.stack = [spilled.get(id(v), v) for v in rest_stack]
+        emit_if(frame, ast.If(test=test, body=arm.out or [ast.Pass()], orelse=[]), rest_stack)
         return rest_pos
 
     def _arms_end_the_loop(self, body_pos, rest_pos, region):
@@ -1391,8 +1393,11 @@ class Structurer:
 
     def _else_side(self, pos, stack, test, arm, frame, region, stop, chain_end):
         """Structure the other side of a branch, from ``pos`` to ``stop`` or to its own
-        end, as the else arm of ``if test: <arm>``; emit the ``if``; return the side's
-        frame and where it ended (``stop``, or None)."""
+        end, as the else arm of ``if test: <arm>``; emit the ``if``, the frame going on
+        with the stack of the side that does (an else side that never comes back, a
+        ``return`` in a for loop that popped the iterator, leaves the stack the dead jump
+        over it would have gone on with); return the side's frame and where it ended
+        (``stop``, or None)."""
         other = Frame(self.ctx, stack, since=frame.last_emit)
         # (an else side up to where the enclosing if's arms meet is an elif chain whose
         # own arms stop there too: one of them running on through the code after the if
@@ -1402,7 +1407,7 @@ class Structurer:
         if end not in (None, stop):
             raise DecompilationError("branch at %d neither merges nor ends" % chain_end)
         other.flush_parallel()
-        frame.emit(_if(test, arm.out, other.out))
+        emit_if(frame, _if(test, arm.out, other.out), arm if end is None else other)
         return other, end
 
     def branch_merge(self, st, mpos, frame, region, done, done_arm, done_end):
@@ -1419,8 +1424,11 @@ class Structurer:
         if (fend == mpos and tend == mpos and _same_stack(fa.stack, ta.stack)
                 and _same_stack(fa.stack, split[:len(fa.stack)])):
             split = frame.stack = list(fa.stack)  # both sides dropped the same copies
+        goes_on, pushed = mpos, []
         if fend == mpos and tend == mpos and not (_same_stack(fa.stack, split) and _same_stack(ta.stack, split)):
-            return self.value_merge(st, fa, ta, frame, mpos)
+            if not (fa.out or ta.out):
+                return self.value_merge(st, fa, ta, frame, mpos)
+            goes_on, pushed = values_as_statements(self, st, fa, ta, split, mpos, region)
         test = negate(st.c)
         body, orelse = fa.out, ta.out
         if body and orelse and st.t < st.e:
@@ -1439,14 +1447,11 @@ class Structurer:
         elif body and not orelse and st.e < st.t == mpos and fend == mpos and self._lone_jump(mpos - 1, mpos) \
                 and not isinstance(body[-1], _COMPOUND):
             orelse = [ast.Pass()]   # the body's jump over an empty else clause (not an inner statement's)
-        frame.emit(_if(test, body, orelse))
-        if fend == mpos:
-            frame.stack = fa.stack
-        elif tend == mpos:
-            frame.stack = ta.stack
-        else:
+        emit_if(frame, _if(test, body, orelse), ta if tend == mpos != fend else fa)
+        if fend != mpos and tend != mpos:
             return None
-        return mpos
+        frame.stack += pushed
+        return goes_on
 
     def _lone_jump(self, pos, target):
         """Whether the instruction at ``pos``, the last of its block, is a forward jump
@@ -1498,8 +1503,7 @@ class Structurer:
     # -- match statements: see patterns.py ----------------------------------------
     def match(self, heads, pos, block, frame, region):
         """Try a match statement at each candidate head: (True, continuation) or (False, None)."""
-        saved = (list(frame.stack), len(frame.out), frame.parallel and
-                 (frame.parallel[0], list(frame.parallel[1]), list(frame.parallel[2])))
+        saved = (list(frame.stack), len(frame.out), frame.parallel and frame.parallel.copy())
         error = None
         for head in heads:
             try:
@@ -1507,7 +1511,7 @@ class Structurer:
                 return True, patterns.structure_match(self, head, frame, region)
             except DecompilationError as exc:
                 error = exc
-                frame.stack, frame.parallel = list(saved[0]), saved[2]
+                frame.stack, frame.parallel = list(saved[0]), saved[2] and saved[2].copy()
                 del frame.out[saved[1]:]
         if patterns.block_needs_match(self.instrs, pos, block.end):
             raise error

@@ -14,6 +14,7 @@ from ..bytecode.opcodes import EXITS
 from ..errors import DecompilationError
 from ..graph.blocks import past_clause_ends, past_pop_except, same_code, same_target
 from . import stackitems as si
+from . import waiting
 from .frame import Frame
 
 
@@ -450,9 +451,12 @@ def _else_end(s, start, stop, region):
 
 def _one(s, exits, what):
     """The one place ``exits`` lead to; identical copies of a terminal tail (3.11+
-    copies a clause's ``return`` into each path) count as one place."""
+    copies a clause's ``return`` into each path) count as one place, and so do copies of
+    straight code that jump to one place (3.13: each arm of an if ending a try body
+    inside an except clause leaves through its own ``POP_EXCEPT`` and jump)."""
     distinct = sorted(set(exits))
-    if any(not same_target(s.instrs, distinct[0], other) for other in distinct[1:]):
+    if any(not same_target(s.instrs, distinct[0], other) and not same_code(s.instrs, distinct[0], other)
+           for other in distinct[1:]):
         raise DecompilationError("%s leaves to several places %s" % (what, distinct))
     return distinct[0] if distinct else None
 
@@ -856,7 +860,8 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
     frame.emit(node)
     _join_items(s.ctx.bindings.notes, node)
     exit_ = _one(s, exits, "with body")
-    frame.stack = _stack_after(list(outer), body_frame, exit_, "with body")
+    body_frame.stack = waiting.restack(frame, body_frame.stack)   # (values evaluated before the with)
+    frame.stack = _stack_after(waiting.restack(frame, outer), body_frame, exit_, "with body")
     if exit_ is None:
         exit_ = _suppressed(s, hblock)
     return exit_

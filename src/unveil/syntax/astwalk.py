@@ -54,6 +54,19 @@ def reads_name(node, ident):
     return False
 
 
+def substitute(node, new):
+    """Replace, inside ``node``, the parts in ``new`` (``{id(part): replacement}``) with
+    their replacements."""
+    if not new:
+        return
+    for n in ast.walk(node):
+        for field, value in ast.iter_fields(n):
+            if isinstance(value, list):
+                value[:] = [new.get(id(v), v) for v in value]
+            elif id(value) in new:
+                setattr(n, field, new[id(value)])
+
+
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 

@@ -72,6 +72,8 @@ class Notes:
                        "building with LIST_APPEND and the like: not a finished value",
         "set_call": "a ``set()`` call that 3.8 starts a set display with",
         "inplace": "a binary operation an in-place opcode computed (the value of ``x += y``)",
+        "slice_call": "a ``slice(a, b, c)`` call BUILD_SLICE made: written ``a:b:c`` where it is a "
+                      "subscript's index (or an item of a tuple that is one)",
         "copied": "a value the bytecode copied (COPY): written once, so evaluated once",
         "dropped": "a target whose value an unpacking drops at once (``a, _ = ...`` without the store)",
         "imported": "an IMPORT_NAME value: (module, fromlist, level)",
@@ -105,17 +107,24 @@ class Notes:
                          "per path: this one is a ``return`` of the source)",
     }
 
-    __slots__ = tuple(FACTS) + ("_held",)
+    __slots__ = tuple(FACTS) + ("_held", "_made")
 
     def __init__(self):
         self._held = {}
-        for name in self.FACTS:
-            setattr(self, name, Fact(self._held))
+        self._made = []     # the facts made so far: most decompilations note a few of them
+
+    def __getattr__(self, name):
+        """A fact's :class:`Fact`, made when it is first asked for."""
+        if name not in self.FACTS:
+            raise AttributeError(name)
+        fact = Fact(self._held)
+        setattr(self, name, fact)
+        self._made.append(fact)
+        return fact
 
     def copy(self, src, dst):
         """Give ``dst`` (a copy or a rebuild of ``src``) every fact ``src`` has."""
-        for name in self.FACTS:
-            fact = getattr(self, name)
+        for fact in list(self._made):
             if src in fact:
                 fact.set(dst, fact.get(src))
         return dst

@@ -13,6 +13,7 @@ valid f-string exists an equivalent ``'...'.format(...)`` call is printed.
 from ast import AST, Constant, Expr as _Expr, FormattedValue, Index, JoinedStr, Name, Starred, Tuple
 
 from ..bytecode import facts
+from .depth import deep_enough
 
 __all__ = ["unparse"]
 
@@ -902,8 +903,11 @@ def _docstring_literal(value):
     """``value`` as a triple-quoted literal whose line breaks are real ones (backslashes
     and characters that do not print, tabs and carriage returns included, escaped), or
     None when both triple quotes occur in it."""
-    escaped = "".join([c if c == "\n" or (c.isprintable() and c != "\\")
-                       else c.encode("unicode_escape").decode("ascii") for c in value])
+    if "\\" not in value and value.replace("\n", "").isprintable():
+        escaped = value     # (most docstrings: nothing to escape, no walk over each character)
+    else:
+        escaped = "".join([c if c == "\n" or (c.isprintable() and c != "\\")
+                           else c.encode("unicode_escape").decode("ascii") for c in value])
     quotes = [q for q in ('"""', "'''") if q not in escaped]
     if not quotes:
         return None
@@ -936,6 +940,7 @@ def set_elements(value):
     return sorted(value, key=key)
 
 
+@deep_enough
 def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lines=None, one_line_trys=None,
                          signature_lines=None):
     """``unparse`` of a module, and per line of the text the original line of the
@@ -967,6 +972,7 @@ def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lin
     return "\n".join(u.lines), u.origins
 
 
+@deep_enough
 def unparse(node):
     """Return Python source text for ``node`` (valid on the running Python)."""
     u = _Unparser()

@@ -8,16 +8,19 @@ reads and the user's line Dynamo made it from; the first entry whose conditions
 all hold is the one that runs, and if none does, Dynamo compiles anew.
 """
 import ast
+import collections
 import inspect
 import json
 import os
+import re
 
 import torch
 
-from . import adapter, guard_runtime
-from .guard_source import GuardWriter
-from .guards_file import GUARD_PARAMS
-from .script_runtime import module_globals
+from .. import adapter
+from . import runtime as guard_runtime
+from .conditions import GuardWriter
+from .functions import GUARD_PARAMS
+from ..dump.script_runtime import imported, module_globals
 
 
 class EntryVerdict:
@@ -34,7 +37,7 @@ class EntryVerdict:
         self.error = error              # a value it reads is missing (Dynamo's accessor fails too)
 
     def lines(self):
-        assumed = ["    (%d object-identity checks assumed to hold: the ids are the compiling process's)"
+        assumed = ["    (%d identity and dict-version checks assumed to hold: they are the compiling process's)"
                    % self.assumed] if self.assumed else []
         if self.passes:
             return ["compile %s: every guard passes" % self.compile_id] + assumed
@@ -50,25 +53,53 @@ class EntryVerdict:
 
 
 class WhyRecompile:
-    """What Dynamo would do on a call: each entry's verdict, and the entry that runs."""
+    """What Dynamo would do on a call: each entry's verdict, and the entry that runs;
+    ``notes``: what the answer rests on; ``given_up``: ``(compile id, reason)`` when Dynamo
+    gave up on the frame (then it runs it as it is, whatever the guards say);
+    ``limit``: the number of entries past which Dynamo compiles no more."""
 
-    def __init__(self, function, verdicts):
+    def __init__(self, function, verdicts, notes=(), given_up=None, limit=None):
         self.function = function
         self.verdicts = verdicts
+        self.notes = list(notes)
+        self.given_up = given_up
+        self.limit = limit
 
     @property
     def runs(self):
-        """The compile id of the entry that runs, or ``None``: a new compile."""
+        """The compile id of the entry that runs, or ``None`` (a new compile, or the frame as
+        it is: see :attr:`recompiles`)."""
+        if self.given_up is not None:
+            return None
         return next((v.compile_id for v in self.verdicts if v.passes), None)
+
+    @property
+    def recompiles(self):
+        """Whether Dynamo compiles the frame anew on this call."""
+        return self.given_up is None and self.runs is None and not self._at_limit()
+
+    def _at_limit(self):
+        return self.limit is not None and len(self.verdicts) >= self.limit
 
     def __str__(self):
         out = ["%s: %d cache entr%s, in the order Dynamo tries them" % (
             self.function, len(self.verdicts), "y" if len(self.verdicts) == 1 else "ies")]
+        if self.given_up is not None:
+            out.append("=> Dynamo gave up on this frame at compile %s (%s): every call runs it as it is, with no "
+                       "guard checked and no compile tried" % self.given_up)
+            return "\n".join(out)
         for verdict in self.verdicts:
             out += ["  " + line for line in verdict.lines()]
             if verdict.passes:
                 break
-        out.append("=> compile %s runs" % self.runs if self.runs else "=> no entry's guards pass: Dynamo compiles anew")
+        out += self.notes
+        if self.runs:
+            out.append("=> compile %s runs" % self.runs)
+        elif self._at_limit():
+            out.append("=> no entry's guards pass, and the frame has Dynamo's limit of %d entries: it runs as it "
+                       "is, not compiled anew" % self.limit)
+        else:
+            out.append("=> no entry's guards pass: Dynamo compiles anew")
         return "\n".join(out)
 
 
@@ -80,16 +111,31 @@ def why_recompile(fn, *args, **kwargs):
     verdicts = []
     for entry in adapter.cache_entries(code):
         name = "__guard"
-        # (the torch function modes active at compile time are not kept: none, as is usual)
-        source = GuardWriter({"function_modes": []}).write(name, entry.guard_tree(), GUARD_PARAMS, "")
-        verdicts.append(check_guard_source(entry.compile_id, source, name, f_locals, original.__globals__))
-    return WhyRecompile(code.co_qualname if hasattr(code, "co_qualname") else code.co_name, verdicts)
+        verdicts.append(check_guard_source(entry.compile_id, entry_guard_source(entry, name), name, f_locals,
+                                           original.__globals__))
+    return WhyRecompile(code.co_qualname if hasattr(code, "co_qualname") else code.co_name, verdicts,
+                        given_up=adapter.given_up_on(code), limit=adapter.recompile_limit())
 
 
-def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None):
+def entry_guard_source(entry, name):
+    """The source of guard function ``name`` of a live cache entry."""
+    # (the torch function modes active at compile time are not kept: none, as is usual)
+    return GuardWriter({"function_modes": []}).write(name, entry.guard_tree(), GUARD_PARAMS, "")
+
+
+class MissingValue(LookupError):
+    """A value the guards read that the call cannot give (a variable of an enclosing
+    function); :func:`why_recompile_in_dump` takes it in ``settings``."""
+
+
+def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, settings=None):
     """The same for the function ``function`` (its key, or its name) of a dump, with the
     dumped guard files; its globals are its module's, loaded from its file (or ``globals_``).
-    Raises LookupError for an unknown function, TypeError for arguments that do not fit."""
+    ``settings`` (``{name: value}``) gives a global its value at the time of the call (a
+    flag the program changed after import), or a variable of an enclosing function the
+    compiled frame reads (which the call's arguments cannot give).
+    Raises LookupError for an unknown function or a value the guards read that is missing
+    (:class:`MissingValue`), TypeError for arguments that do not fit."""
     index, entry = dumped_function(dump_dir, function)
     files = {a["compile_id"]: a["file"] for a in index["artifacts"]
              if a["kind"] == "guards" and a["function"] == entry["key"]}
@@ -97,17 +143,70 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None):
         globals_ = function_globals(entry)
     original = _compiled_frame_function(_function_in(globals_, entry), entry) or _dumped_signature(dump_dir, index, entry)
     f_locals = frame_locals(original, None, args, kwargs) if original is not None else dict(kwargs)
+    sources = {}
+    for cid in entry["compiles"]:
+        if cid in files:
+            with open(os.path.join(dump_dir, files[cid]), encoding="utf-8") as fh:
+                sources[cid] = fh.read()
+    freevars = entry.get("freevars") or []
+    for name, value in (settings or {}).items():
+        if name in f_locals and name not in freevars:
+            raise ValueError("%s is a parameter of %s: give it in the call, not as a setting" % (name, entry["key"]))
+        if name in freevars:
+            f_locals[name] = value
+        else:
+            globals_[name] = value
+    made = {name: imported(where) for name, where in entry.get("globals_by_id", {}).items() if name not in globals_}
+    if made:                   # (a new process: not in the module loaded from its file)
+        globals_ = collections.ChainMap(made, globals_)
+    read = [n for n in freevars if n not in f_locals and any("L[%r]" % n in text for text in sources.values())]
+    if read:
+        raise MissingValue("the guards of %s read %s, a variable of the function it was made in, which the "
+                           "call cannot give: set it (--set %s=EXPR)" % (entry["key"], ", ".join(read), read[0]))
     verdicts = []
     for cid in reversed(entry["compiles"]):          # Dynamo tries the newest entry first
-        if cid not in files:
+        if cid not in sources:
             continue
-        with open(os.path.join(dump_dir, files[cid]), encoding="utf-8") as fh:
-            source = fh.read()
+        source = sources[cid]
         name = "__guard_compile_%s_for_" % cid.replace("/", "_")
         function_name = next(node.name for node in ast.parse(source).body
                              if isinstance(node, ast.FunctionDef) and node.name.startswith(name))
         verdicts.append(check_guard_source(cid, source, function_name, f_locals, globals_))
-    return WhyRecompile(entry["key"], verdicts)
+    return WhyRecompile(entry["key"], verdicts, _global_notes(verdicts, settings or {}),
+                        given_up=_given_up_in_dump(index, entry))
+
+
+def _given_up_in_dump(index, entry):
+    """``(compile id, reason)`` when the function's last compile in the dump made no code
+    (Dynamo skipped the frame: from then on it runs as it is), else None."""
+    compiles = [c for c in index.get("compiles", []) if c["function"] == entry["key"]]
+    if not compiles:
+        return None
+    last = max(compiles, key=lambda c: (c.get("generation", 0), [int(n) for n in c["compile_id"].split("/")]
+                                        if re.fullmatch(r"\d+/\d+", c["compile_id"]) else [0]))
+    skipped = last.get("skipped")
+    if not skipped:
+        return None
+    because = skipped.get("because") or {}
+    return last["compile_id"], because.get("reason") or skipped.get("reason") or skipped.get("type")
+
+
+#: a global a condition reads: ``G['FLAG']``
+_GLOBAL = re.compile(r"^G\[('[^']*')\]")
+
+
+def _global_notes(verdicts, settings):
+    """For a failing condition that reads a global the call did not set: its value is
+    the one the module's top-level code gave it."""
+    names = []
+    for verdict in verdicts:
+        for text in verdict.values if not verdict.passes else ():
+            match = _GLOBAL.match(text)
+            name = ast.literal_eval(match.group(1)) if match else None
+            if name and name not in settings and not name.startswith("__") and name not in names:
+                names.append(name)
+    return ["  (%s: the value the module's top-level code gives it; if the program changed it before the call, "
+            "give that value with --set %s=EXPR)" % (name, name) for name in names]
 
 
 def dumped_function(dump_dir, function):
@@ -123,8 +222,9 @@ def dumped_function(dump_dir, function):
 
 def function_globals(entry):
     """The globals of a dumped function's module (its file loaded, top-level code run,
-    when it is not the live module)."""
-    return module_globals(_module_name(entry["filename"]), entry["filename"])
+    when it is not the live module), under the module name the compiling process had
+    (``__main__`` for a script), which guards check types by."""
+    return module_globals(entry.get("module") or _module_name(entry["filename"]), entry["filename"])
 
 
 def _compiled_frame_function(found, entry):

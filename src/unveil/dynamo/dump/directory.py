@@ -9,7 +9,10 @@ import json
 import os
 import platform
 import re
+import sys
 import threading
+
+from ...volatile import ids_replaced
 
 SCHEMA = "unveil.dump/1"
 
@@ -19,26 +22,39 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 def safe_name(text, limit=60):
     """A file-name fragment for any function name (``<lambda>``, ``a/b``, non-ASCII ...);
     a long one loses its middle, so that both the class and the function's own name
-    (and a resume function's line) stay."""
+    (and a resume function's line) stay: whole parts of a qualified name first
+    (``GradientCheckpointingLayer.forward_with_checkpointing`` for the function made in
+    its ``__init_subclass__``; cut through, that read ``Layer.______.forward...``), else
+    characters."""
     name = _UNSAFE.sub("_", str(text)).strip(".") or "unnamed"     # (``__call__`` keeps its underscores)
     if len(name) <= limit:
         return name
+    parts = name.split(".")
+    while len(parts) > 2 and len(".".join(parts)) > limit:
+        del parts[-2]                    # the innermost enclosing name goes first, the class stays
+    if len(".".join(parts)) <= limit:
+        return ".".join(parts)
     keep = (limit - 2) // 2
     return name[:keep] + "__" + name[-(limit - 2 - keep):]
 
 
 #: text that differs between runs of the same program: uuids and process-wide counters
-#: in Dynamo's global names, object addresses in reprs and ids in guards
+#: in Dynamo's global names and object addresses in reprs (ids: ``volatile.ids_replaced``)
 _VOLATILE = re.compile(r"[0-9a-f]{8}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{12}|0x[0-9a-fA-F]+"
-                       r"|(?<=__compiled_fn_)\d+|(?<=__resume_at_)\d+_\d+|\b\d{9,}\b")
+                       r"|(?<=__compiled_fn_)\d+|(?<=__resume_at_)\d+_\d+")
 
 
 INDEX, SUMMARY = "index.json", "summary.txt"
 
 
 def content_digest(text):
-    """A short hash of ``text`` with what differs between runs of the same program left out."""
-    return hashlib.sha1(_VOLATILE.sub("#", text).encode("utf-8")).hexdigest()[:8]
+    """A short hash of ``text``'s code, line for line: what differs between runs of the same
+    program left out, and comment lines blank (a header naming another file, a graph's
+    ``# File: ...:42`` comment): a file keeps its name while its code stays on its lines,
+    which is what a breakpoint in it needs."""
+    code = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
+    # (uuids first: a uuid's group of digits alone, 12345678, would read as an id in a name)
+    return hashlib.sha1(ids_replaced(_VOLATILE.sub("#", code), "#").encode("utf-8")).hexdigest()[:8]
 
 
 class DumpDir:
@@ -67,8 +83,17 @@ class DumpDir:
         self.artifacts = []
         self.functions = []
         self.compiles = []
+        self.counts = {}             # explanations.summary.counts: what summary.txt and the report count
         self.line_map = {}           # file -> [[user file, user line, dumped line]] (LineMap.table)
         self.torch_version = torch_version
+
+    def check_writable(self):
+        """Raise the OSError that writing a file into the directory meets (a read-only
+        directory, another user's, a file system that takes none), if any."""
+        probe = os.path.join(self.path, ".unveil-write-check.%d" % os.getpid())
+        with open(probe, "w", encoding="utf-8"):
+            pass
+        os.remove(probe)
 
     def _claim(self, name, text):
         """``(file name, digest of text, digest of what the plain name stands for)``.  The
@@ -135,9 +160,11 @@ class DumpDir:
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "python": platform.python_version(),
             "torch": self.torch_version,
+            "program_dir": os.path.abspath(sys.path[0] or os.curdir) if sys.path else os.getcwd(),
             "functions": self.functions,
             "compiles": self.compiles,
             "skipped_frames": [c for c in self.compiles if c["skipped"]],
+            "counts": self.counts,
             "artifacts": self.artifacts,
             "failures": failures,
             "line_map": self.line_map,

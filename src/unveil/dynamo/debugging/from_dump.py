@@ -16,8 +16,8 @@ a debugger's breakpoint in a dumped file stops there, a traceback names it, and
 import ast
 import types
 
-from ..errors import DecompilationError
-from ..recompile import recompile
+from ...errors import DecompilationError
+from ...recompile import recompile
 
 #: code object fields that make two code objects the same program (line numbers aside)
 _PROGRAM_FIELDS = ("co_code", "co_names", "co_varnames", "co_freevars", "co_cellvars", "co_argcount",
@@ -30,8 +30,13 @@ def read(path):
 
 
 def recompiled(path, like):
-    """``like`` (transformed code, resume function) recompiled from the dumped file at ``path``."""
-    return recompile(read(path), like, filename=path, as_written=True)
+    """``like`` (transformed code, resume function) recompiled from the dumped file at ``path``.
+    Its names (``co_names``) are then ``like``'s too, after its own: Dynamo decides whether
+    to trace a frame by them (a global naming torch makes a frame worth compiling), and a
+    resume function keeps every name of the function it was made from."""
+    code = recompile(read(path), like, filename=path, as_written=True)
+    missing = tuple(name for name in like.co_names if name not in code.co_names)
+    return code.replace(co_names=code.co_names + missing) if missing else code
 
 
 def same_program(ours, theirs):
@@ -65,10 +70,20 @@ def same_function_from(path, theirs, qualname, imports=True):
 
     ``imports=False`` leaves out the file's top-level imports, for code torch compiled
     without them (a graph's ``forward``, whose globals torch provides): a name the
-    module imports is called differently (``LOAD_ATTR`` where it was ``LOAD_METHOD``)."""
+    module imports is called differently (``LOAD_ATTR`` where it was ``LOAD_METHOD``).
+    A method the file writes in its class (``GraphModule.forward``) that torch compiled
+    on its own (``forward``) is compiled on its own too: the class body would mangle its
+    private names (a graph node Dynamo named ``__s0``)."""
     tree = ast.parse(read(path), path)
-    if not imports:
-        tree.body = [node for node in tree.body if not isinstance(node, (ast.Import, ast.ImportFrom))]
+    compiled_as = getattr(theirs, "co_qualname", qualname)
+    body = [node for node in tree.body if imports or not isinstance(node, (ast.Import, ast.ImportFrom))]
+    if compiled_as != qualname and qualname.endswith("." + compiled_as):
+        defs = _defs_at(tree.body, qualname.split("."))
+        if len(defs) != 1:
+            raise DecompilationError("%s defines %d functions %s" % (path, len(defs), qualname))
+        body = [node for node in body if isinstance(node, (ast.Import, ast.ImportFrom))] + defs
+        qualname = compiled_as
+    tree.body = body
     module = compile(tree, path, "exec", dont_inherit=True)
     found = [c for c in nested_codes(module) if getattr(c, "co_qualname", c.co_name) == qualname]
     if len(found) != 1:
@@ -78,17 +93,28 @@ def same_function_from(path, theirs, qualname, imports=True):
     return found[0]
 
 
+def _defs_at(body, path):
+    """The statements of ``body`` defining the class or function at ``path`` (names)."""
+    found = [node for node in body if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name == path[0]]
+    if len(path) == 1:
+        return found
+    return [inner for node in found for inner in _defs_at(node.body, path[1:])]
+
+
 class Replacements:
     """Function codes replaced and globals bound for code run from the dump, to undo."""
 
     _MISSING = object()
 
-    def __init__(self):
+    def __init__(self, announce=None):
         self._codes = []
         self._globals = []
+        self._announce = announce     # told (torch's code, ours) of each code replaced
 
     def replace_code(self, function, code):
         self._codes.append((function, function.__code__))
+        if self._announce is not None:
+            self._announce(function.__code__, code)
         function.__code__ = code
 
     def bind(self, namespace, bindings):

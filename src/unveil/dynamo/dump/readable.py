@@ -18,7 +18,10 @@ temporaries; only the list shuffling goes.  Anything it does not follow leaves
 that function as the decompiler wrote it.  Then, each on its own:
 
 * the profiler's ``record_pregraph_bytecode_enter`` / ``_exit`` calls lose the
-  local that held each function for one statement;
+  local that held each function for one statement, and the locals that held
+  the profiler's flag and Dynamo's utils module where the marks are made only
+  while the profiler runs (``tmp_1 = utils.record_pregraph_bytecode_enter() if
+  profiler._is_profiler_enabled else None``);
 * a local Dynamo binds once to an argument (``(tmp_1 := self).weight``) is
   written as that argument, when nothing assigns it;
 * a temporary holding a compiled graph or a resume function, read once, is
@@ -36,13 +39,13 @@ import copy
 import itertools
 import re
 
-from ..api import Decompiled
-from ..syntax.notes import Notes
-from ..syntax.unparse import unparse_with_origins
+from ...api import Decompiled
+from ...syntax.notes import Notes
+from ...syntax.unparse import unparse_with_origins
 
 _TEMP = re.compile(r"__t(\d+)$")
 #: globals Dynamo creates and never rebinds: reading one later reads the same object
-_DYNAMO_GLOBAL = re.compile(r"__(compiled_fn|resume_at)_\w+$")
+_DYNAMO_GLOBAL = re.compile(r"__(compiled_fn|resume_at|import)_\w+$")
 _PROFILER_MARKS = ("record_pregraph_bytecode_enter", "record_pregraph_bytecode_exit")
 
 
@@ -54,12 +57,12 @@ def tidy(decompiled, code):
     if fn is None:
         return decompiled
     changed = [_lists_followed(fn, code)] + [rewrite(fn) for rewrite in (
-        _profiler_marks, _argument_aliases, _dynamo_globals_inlined, _declared_locals_dropped,
+        _profiler_marks, _conditional_marks, _argument_aliases, _dynamo_globals_inlined, _declared_locals_dropped,
         _temporaries_renumbered)]
     if not any(changed):
         return decompiled
     source, lines = unparse_with_origins(tree, _original_lines(tree, decompiled.lines))
-    return Decompiled(source + "\n", decompiled.bindings, lines)
+    return Decompiled(source + "\n", decompiled.bindings, lines, decompiled.lowered, decompiled.comments)
 
 
 def _original_lines(tree, lines):
@@ -390,6 +393,79 @@ def _profiler_marks(fn):
         return False
     _Substitute(values, unwrap, drop).visit(fn)
     return True
+
+
+def _conditional_marks(fn):
+    """Marks made only while the profiler runs (torch 2.15's transformed code; 2.13's makes
+    them always, :func:`_profiler_marks`)::
+
+        tmp_3 = profiler._is_profiler_enabled
+        tmp_2 = utils
+        tmp_1 = None
+        if tmp_3:
+            tmp_1 = tmp_2.record_pregraph_bytecode_enter()
+        ... tmp_2.record_pregraph_bytecode_exit(tmp_1)
+
+    as ``tmp_1 = utils.record_pregraph_bytecode_enter() if profiler._is_profiler_enabled
+    else None`` and ``utils.record_pregraph_bytecode_exit(tmp_1)``: the flag (an
+    attribute of a global, read once, by the ``if``) is read where the ``if`` tests it,
+    after stores of no effect; the module (a Dynamo global, never rebound) where each
+    mark is called."""
+    loads, stores, values, drop = _loads(fn), _stored_counts(fn), {}, []
+    for block in _blocks(fn):
+        for i in range(3, len(block)):
+            found = _conditional_enter(block[i - 3:i + 1], loads, stores)
+            if found is None:
+                continue
+            (flag, module, target, test), (first, second, third, branch) = found
+            values[module.targets[0].id] = module.value
+            branch.body[0].value = ast.IfExp(test=flag.value, body=branch.body[0].value,
+                                             orelse=ast.Constant(value=None))
+            block[i] = _at(branch.body[0], branch)
+            drop += [first, second, third]
+    if not values:
+        return False
+    _Substitute(values, drop=drop).visit(fn)
+    return True
+
+
+def _conditional_enter(window, loads, stores):
+    """The four statements of :func:`_conditional_marks`' ``if`` and the three stores
+    before it (in any order), as (flag store, module store, ``None`` store, the if) and
+    as written; else None."""
+    *before, branch = window
+    if not (isinstance(branch, ast.If) and not branch.orelse and len(branch.body) == 1
+            and isinstance(branch.test, ast.Name) and _is_mark_call(branch.body[0], "record_pregraph_bytecode_enter")):
+        return None
+    enter = branch.body[0]
+    target, module_name = enter.targets[0].id, enter.value.func.value.id
+    by_target = {s.targets[0].id: s for s in before if isinstance(s, ast.Assign) and len(s.targets) == 1
+                 and isinstance(s.targets[0], ast.Name)}
+    flag, module, none = by_target.get(branch.test.id), by_target.get(module_name), by_target.get(target)
+    if None in (flag, module, none) or len({flag.targets[0].id, module_name, target}) != 3:
+        return None
+    if not (isinstance(none.value, ast.Constant) and none.value.value is None and stores.get(target) == 2
+            and isinstance(flag.value, ast.Attribute) and isinstance(flag.value.value, ast.Name)
+            and _DYNAMO_GLOBAL.match(flag.value.value.id) and loads.get(flag.targets[0].id) == 1
+            and stores.get(flag.targets[0].id) == 1 and isinstance(module.value, ast.Name)
+            and _DYNAMO_GLOBAL.match(module.value.id) and stores.get(module_name) == 1):
+        return None
+    return (flag, module, none, branch), tuple(window)
+
+
+def _is_mark_call(stmt, mark):
+    """Whether ``stmt`` is ``name = local.mark()``."""
+    return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+        and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) \
+        and stmt.value.func.attr == mark and isinstance(stmt.value.func.value, ast.Name)
+
+
+def _stored_counts(fn):
+    counts = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    return counts
 
 
 def _is_mark(node):

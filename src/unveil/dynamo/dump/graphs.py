@@ -1,7 +1,7 @@
 """FX graphs as Python files: ``forward`` with its inputs' shapes, dtypes and strides."""
 import re
 
-from . import adapter
+from .. import adapter
 
 
 def describe_input(value):

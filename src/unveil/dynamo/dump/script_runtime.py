@@ -18,7 +18,7 @@ import types
 
 import torch
 
-from . import guard_runtime
+from ..guards import runtime as guard_runtime
 
 
 def here(namespace):
@@ -35,21 +35,36 @@ def module_globals(name, path):
         return module.__dict__
     guard_runtime.ids_from_another_process()      # the module is not the one that compiled
     stand_in = "__unveil_user_module_%s" % name.replace(".", "_")
-    if stand_in in sys.modules:
-        return sys.modules[stand_in].__dict__
+    if stand_in in _LOADED:
+        return _LOADED[stand_in]
     spec = importlib.util.spec_from_file_location(stand_in, path)
     if spec is None or spec.loader is None:
         raise ImportError("cannot load %s from %s" % (name, path))
     module = importlib.util.module_from_spec(spec)
     sys.modules[stand_in] = module
+    guard_runtime.stands_for(stand_in, name)      # its classes are checked by the names they had
     spec.loader.exec_module(module)
-    return _WithDynamoGlobals(module.__dict__)
+    made = _LOADED[stand_in] = _WithDynamoGlobals(module.__dict__)
+    return made
+
+
+#: the stand-in modules loaded in this process -> their globals (as module_globals gave them)
+_LOADED = {}
 
 
 class _WithDynamoGlobals(dict):
     """A fresh module's globals, and on demand the ones Dynamo adds to the compiling
     process's module that guards read: ``__import_torch_dot_nn`` (a module it imported) and
-    ``__builtins_dict___N`` (the builtins' namespace)."""
+    ``__builtins_dict___N`` (the builtins' namespace).  A global set here is set in the
+    module too (its functions read the module's own dict)."""
+
+    def __init__(self, module_dict):
+        super().__init__(module_dict)
+        self._module_dict = module_dict
+
+    def __setitem__(self, name, value):
+        super().__setitem__(name, value)
+        self._module_dict[name] = value
 
     def __missing__(self, name):
         if name.startswith("__import_"):
@@ -65,13 +80,37 @@ def dynamo_global(globals_, name, directory=None, graph=None, module=None, modul
     the module Dynamo imported; ``module_dict``: the module whose namespace it is)."""
     if name in globals_:
         return globals_[name]
-    if module is not None:
-        return importlib.import_module(module)
+    if module is not None:                   # a module's name, or module:qualname (importable_as)
+        return imported(module)
     if module_dict is not None:
         return vars(importlib.import_module(module_dict))
     if graph is not None and directory is not None:
         return _graph_forward(os.path.join(directory, graph))
     raise LookupError("%s exists only in the process that compiled (no file of it was dumped)" % name)
+
+
+def importable_as(value):
+    """How another process gets ``value`` again: a module's name, ``module:qualname`` for a
+    class or function defined at a module's top level, else ``None``."""
+    if isinstance(value, types.ModuleType):
+        return value.__name__
+    module, qualname = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    if isinstance(module, str) and isinstance(qualname, str) and "<" not in qualname:
+        try:
+            if imported("%s:%s" % (module, qualname)) is value:
+                return "%s:%s" % (module, qualname)
+        except (ImportError, AttributeError):     # defined in a module that cannot be imported by name
+            return None
+    return None
+
+
+def imported(where):
+    """The object ``importable_as`` described."""
+    module, _, qualname = where.partition(":")
+    value = importlib.import_module(module)
+    for part in qualname.split(".") if qualname else ():
+        value = getattr(value, part)
+    return value
 
 
 def _graph_forward(path):
@@ -124,6 +163,40 @@ def example_tensor(dtype, size, requires_grad=False):
     return torch.ones(size, dtype=dtype)
 
 
+class CannotMake:
+    """An input the script could not make (a class whose constructor needs arguments)."""
+
+    def __init__(self, reason):
+        self.reason = reason
+
+
+def instance_of(globals_, qualified):
+    """An instance of the class named ``qualified`` (as the compiling process named it: a
+    class of the user's module, looked up in its globals, else imported), made by calling
+    it with no argument; a :class:`CannotMake` when that fails."""
+    cls = _class_in(globals_, qualified)
+    try:
+        if cls is None:
+            cls = guard_runtime.class_named(qualified)
+        return cls()
+    except Exception as exc:  # the user's constructor, whatever it raises
+        return CannotMake("%s() raised %s: %s" % (qualified, type(exc).__name__, exc))
+
+
+def _class_in(globals_, qualified):
+    """The class ``qualified`` names in the user's module whose globals are ``globals_``."""
+    module = globals_.get("__name__", "")
+    module = guard_runtime.compiled_name(module)
+    if not qualified.startswith(module + "."):
+        return None
+    value = globals_
+    for part in qualified[len(module) + 1:].split("."):
+        value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
+        if value is None:
+            return None
+    return value if isinstance(value, type) else None
+
+
 def run_as_script(dispatch, entries, globals_):
     """For each entry (``(compile id, guard, transformed code, inputs, missing)``, Dynamo's
     order), on inputs made from its own guards: what every entry's guard decides, the
@@ -131,7 +204,11 @@ def run_as_script(dispatch, entries, globals_):
     for cid, _, transformed, inputs, missing in entries:
         if missing:
             print("compile %s: not run: no recorded value for %s (only tensors and constants a guard"
-                  " checks are rebuilt)" % (cid, ", ".join(missing)))
+                  " checks, and instances of a class it checks, are rebuilt)" % (cid, ", ".join(missing)))
+            continue
+        unmade = ["%s (%s)" % (name, value.reason) for name, value in inputs.items() if isinstance(value, CannotMake)]
+        if unmade:
+            print("compile %s: not run: cannot make %s" % (cid, "; ".join(unmade)))
             continue
         print("inputs made from the guards of compile %s:" % cid)
         guard_runtime.identities_assumed(reset=True)
@@ -140,7 +217,7 @@ def run_as_script(dispatch, entries, globals_):
         print("  guards: " + ", ".join(verdicts))
         assumed = guard_runtime.identities_assumed(reset=True)
         if assumed:
-            print("  (%d object-identity checks assumed to hold: the ids are the compiling process's)" % assumed)
+            print("  (%d identity and dict-version checks assumed to hold: they are the compiling process's)" % assumed)
         out = dispatch(**inputs)
         print("  result of the dispatch:", _describe(out))
         if transformed is not None:

@@ -4,13 +4,15 @@ Each mirrors one kind of Dynamo leaf guard (C++ in torch/csrc/dynamo/guards.cpp)
 what they read of torch's internals comes from :mod:`.adapter`.
 """
 import builtins
+import collections
+import dataclasses
 import importlib
 import json
 import math
 
 import torch
 
-from . import adapter
+from .. import adapter
 
 inf = float("inf")
 utils_device = adapter.default_device_module()   # dumped guards name it
@@ -18,11 +20,30 @@ utils_device = adapter.default_device_module()   # dumped guards name it
 #: what dumped guard files import from here
 __all__ = ["check_type_id", "check_obj_id", "dict_contains", "check_tensor", "check_no_aliasing",
            "check_global_state", "check_torch_function_mode_stack", "check_saved_tensors_hooks",
-           "math_isnan", "utils_device", "inf", "dict_version", "class_named", "of_type"]
+           "math_isnan", "utils_device", "inf", "dict_version", "class_named", "of_type", "tuple_iterator_len",
+           "tuple_iterator_getitem", "odict_getitem", "namedtuple_fields", "dataclass_fields"]
 
 
 def qualified_name(cls):
-    return "%s.%s" % (cls.__module__, cls.__qualname__)
+    """``module.Class``, with the module as the compiling process named it (a module
+    loaded here under a stand-in name, :func:`stands_for`, by the name it stands for)."""
+    return "%s.%s" % (_STAND_INS.get(cls.__module__, cls.__module__), cls.__qualname__)
+
+
+#: a module loaded under another name in a process that did not compile (the user's
+#: file, which was ``__main__`` or ``mymod`` there) -> the name it stands for
+_STAND_INS = {}
+
+
+def compiled_name(module):
+    """The name the compiling process had for module ``module`` (a stand-in's, or itself)."""
+    return _STAND_INS.get(module, module)
+
+
+def stands_for(stand_in, name):
+    """Module ``stand_in`` is the compiling process's module ``name``: its classes are
+    named by ``name`` where guards check a type by its name."""
+    _STAND_INS[stand_in] = name
 
 
 #: in a process other than the one that compiled (a full-code script, why-recompile over a
@@ -37,7 +58,7 @@ def ids_from_another_process():
 
 
 def identities_assumed(reset=False):
-    """How many object-identity checks were assumed to hold so far (``reset`` sets it to 0)."""
+    """How many identity (and dict-version) checks were assumed to hold so far (``reset`` sets it to 0)."""
     count = _ELSEWHERE["assumed"]
     if reset:
         _ELSEWHERE["assumed"] = 0
@@ -147,9 +168,56 @@ def math_isnan(value):
     return math.isnan(value)
 
 
+def tuple_iterator_len(iterator):
+    """TUPLE_ITERATOR_LEN: how many items a tuple's iterator has left (Dynamo's guard on an
+    iterator a frame keeps across a graph break)."""
+    return _TUPLE_ITERATOR.__length_hint__(iterator)
+
+
+_TUPLE_ITERATOR = type(iter(()))
+
+
+def tuple_iterator_getitem(iterator, index):
+    """The item ``index`` places past where a tuple's iterator stands."""
+    _, (items,), start = iterator.__reduce__()
+    return items[start + index]
+
+
+def odict_getitem(mapping, key):
+    """An OrderedDict's item, without a subclass's ``__getitem__``."""
+    return collections.OrderedDict.__getitem__(mapping, key)
+
+
+def namedtuple_fields(value):
+    return value._fields
+
+
+def dataclass_fields(cls):
+    return dataclasses.fields(cls)
+
+
 def dict_version(mapping):
-    """DICT_VERSION: the dict's version tag, which any change to it moves on."""
+    """DICT_VERSION: the dict's version tag, which any change to it moves on (in another
+    process the tag recorded means nothing: it is assumed equal, and counted)."""
+    if _ELSEWHERE["on"]:
+        return _ANY_VERSION
     return adapter.dict_version(mapping)
+
+
+class _AnyVersion:
+    """A dict version from another process: equal to the recorded one, an assumption counted."""
+
+    def __eq__(self, other):
+        _ELSEWHERE["assumed"] += 1
+        return True
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = None
+
+
+_ANY_VERSION = _AnyVersion()
 
 
 def class_named(qualified):

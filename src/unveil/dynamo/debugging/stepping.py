@@ -14,9 +14,10 @@ import os
 import pdb
 import sys
 
-from . import adapter
-from .hub import HUB
-from .session import DebugSession
+from .. import adapter
+from ..explanations.summary import failure_lines
+from ..hub import HUB
+from ..session import DebugSession
 
 #: the debuggers' own modules, which Dynamo must not trace (see adapter.SkipTracing): it
 #: skips only some of the standard library, and compiled bdb's dispatch_return when pdb
@@ -37,10 +38,17 @@ class DebugRun(DebugSession):
         self.lines.listener = self._set_breakpoints
 
     def __enter__(self):
+        if adapter.unsupported_torch() is not None:
+            return super().__enter__()       # says so; the block runs as if unveil were not there
         HUB.reset_torch()
         self._debuggers_skipped = adapter.SkipTracing(DEBUGGER_MODULES)
         self._debuggers_skipped.attach()
         super().__enter__()
+        if self.inert:
+            self._debuggers_skipped.detach()
+            return self
+        if self.unwritable is not None:       # nothing is dumped: the program runs as it is
+            return self
         print(self._banner(), file=sys.stderr, flush=True)
         if self.pause:
             try:
@@ -50,6 +58,8 @@ class DebugRun(DebugSession):
         return self
 
     def __exit__(self, *exc):
+        if self.inert:
+            return super().__exit__(*exc)
         try:
             return super().__exit__(*exc)
         finally:
@@ -58,6 +68,11 @@ class DebugRun(DebugSession):
             self.replaced.undo_codes()
             self.replaced.undo_globals()
             self._clear_breakpoints()
+            if self.failures:
+                lines = failure_lines(self.failures, True)
+                lines[0] = "unveil.debug: " + lines[0]
+                lines.append("  (summary.txt and index.json in %s list them too)" % self.dump_dir)
+                print("\n".join(lines), file=sys.stderr, flush=True)
 
     def _banner(self):
         lines = ["unveil.debug: code torch.compile makes in this block runs from files in %s," % self.dump.path,

@@ -12,12 +12,14 @@ import inspect
 import re
 import types
 
-from ..api import decompile
-from ..errors import DecompilationError
-from ..bytecode.code_objects import argument_count, identifier as source_name
-from ..definitions.functions import ENCLOSING_SCOPE
-from .from_dump import nested_codes
-from .guards_file import identifier
+from ...api import decompile_code
+from ...errors import DecompilationError
+from ...bytecode.code_objects import argument_count, identifier as source_name
+from ...definitions.functions import ENCLOSING_SCOPE
+from .. import adapter
+from ..debugging.from_dump import nested_codes
+from .script_runtime import importable_as
+from ..guards.functions import identifier
 
 
 def signature_text(code):
@@ -84,7 +86,7 @@ def _code_blocks(fn, session, out, used):
     source = fn.resume_source if fn.is_resume else None
     if source is None:
         try:
-            source = decompile(fn.code)
+            source = decompile_code(fn.code).source
         except DecompilationError as exc:
             source = None
             out.append("# the original bytecode could not be decompiled: %s" % exc)
@@ -207,10 +209,10 @@ def full_code_text(fn, session):
     _name_resume_functions(fn, session)
     body, used = [], set()
     _code_blocks(fn, session, body, used)
-    imports = {"import torch", "from unveil.dynamo.script_runtime import dynamo_global, here, module_globals"}
+    imports = {"import torch", "from unveil.dynamo.dump.script_runtime import dynamo_global, here, module_globals"}
     for helper in ("with_cells", "nested_code"):
         if any(helper + "(" in line for line in body):
-            imports.add("from unveil.dynamo.script_runtime import " + helper)
+            imports.add("from unveil.dynamo.dump.script_runtime import " + helper)
     for f in session.functions.values():
         for _, comp in f.entries:
             if comp.guards is not None:
@@ -232,6 +234,11 @@ def full_code_text(fn, session):
     if taken:
         head.append("# Names the transformed code reads from those globals:")
         head += [_global_line(n, fn.globals[n], session) for n in taken]
+    by_id = {n: where for f in session.functions.values() if f.globals is fn.globals
+             for n, where in f.globals_by_id.items()}
+    if by_id:
+        head.append("# Objects Dynamo put in those globals under their ids, which guards read:")
+        head += ["G[%r] = dynamo_global(G, %r, module=%r)" % (n, n, by_id[n]) for n in sorted(by_id, key=_in_number_order)]
     return "\n".join(head + body + _script_block(fn)) + "\n"
 
 
@@ -252,6 +259,9 @@ def _global_line(name, value, session):
             return "%s = dynamo_global(G, %r, HERE, graph=%r)  # %s" % (name, name, graph, comment)
     if name.startswith("__import_") and getattr(value, "__name__", None):
         return "%s = dynamo_global(G, %r, module=%r)  # %s" % (name, name, value.__name__, comment)
+    where = importable_as(value) if adapter.GLOBAL_BY_ID.fullmatch(name) else None
+    if where is not None:
+        return "%s = dynamo_global(G, %r, module=%r)  # %s" % (name, name, where, comment)
     if value is builtins.__dict__:
         return "%s = dynamo_global(G, %r, module_dict='builtins')  # the builtins' namespace" % (name, name)
     if name.startswith("__"):
@@ -286,13 +296,20 @@ def _script_block(fn):
         rows.append("        (%r, %s, %s, %s, %r)," % (comp.cid, comp.guards.name, transformed, inputs, missing))
     return _section("run as a script: per entry, inputs of the dtypes and sizes its guards record") + [
         'if __name__ == "__main__":',
-        "    from unveil.dynamo.script_runtime import example_tensor, run_as_script",
+        "    from unveil.dynamo.dump.script_runtime import example_tensor, instance_of, run_as_script",
         "    run_as_script(%s, [" % dispatch_name(fn)] + rows + ["    ], G)"]
 
 
+#: an exact-type guard on a local (a method's ``self``): the class, by the name it had
+_TYPE_GUARD = re.compile(r"check_type_id\(L\[(?P<name>'[^']+')\], \d+, (?P<cls>'[\w.]+')\)")
+
+
 def _recorded_inputs(guards_body):
-    """``{local: source of a value}`` from a guard function's tensor and value checks."""
+    """``{local: source of a value}`` from a guard function's tensor and value checks, and
+    an instance of the class its exact-type check names (a method's ``self``)."""
     recorded = {}
+    for match in _TYPE_GUARD.finditer(guards_body):
+        recorded.setdefault(match.group("name")[1:-1], "instance_of(G, %s)" % match.group("cls"))
     for match in _TENSOR_GUARD.finditer(guards_body):
         recorded.setdefault(match.group("name")[1:-1], "example_tensor(%s, %s, requires_grad=%s)" % (
             match.group("dtype"), match.group("size"), match.group("grad")))

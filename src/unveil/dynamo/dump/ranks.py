@@ -9,7 +9,7 @@ import json
 import os
 import re
 
-from ..dumpdiff import DumpError, diff_dumps
+from ...dumpdiff import DumpError, diff_dumps
 
 RANKS_INDEX = "ranks.json"
 _RANK_DIR = re.compile(r"rank_(\d+)$")

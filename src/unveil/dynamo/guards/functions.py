@@ -3,8 +3,8 @@ import ast
 import builtins
 import re
 
-from . import adapter
-from .guard_source import RUNTIME_NAMES, GuardWriter, names_in
+from .. import adapter
+from .conditions import RUNTIME_NAMES, GuardWriter, names_in
 
 
 #: every dumped guard takes the frame's locals and globals (Dynamo's own guards may skip G)
@@ -75,7 +75,7 @@ def _user_form(text):
 
 
 def recompile_lines(reason, key):
-    """A recompile reason (``explanations.recompile_reasons``) as readable lines: the entry
+    """A recompile reason (``explanations.records.recompile_reasons``) as readable lines: the entry
     whose guard failed and its guards file, the guard with the user's names for Dynamo's
     stack slots, and the user's line it came from."""
     entry = reason["failed_entry"]
@@ -93,7 +93,7 @@ def recompile_lines(reason, key):
 
 def guards_text(fn, comp, entry, recompile_reasons):
     """The :class:`GuardsText` of cache entry ``entry`` (compile ``comp``) of ``fn``;
-    ``recompile_reasons`` as :func:`explanations.recompile_reasons` gives them."""
+    ``recompile_reasons`` as :func:`explanations.records.recompile_reasons` gives them."""
     writer = GuardWriter({"function_modes": comp.function_modes})
     name = guard_function_name(fn, comp)
     doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.cid, fn.code.co_name)
@@ -114,7 +114,7 @@ def guards_text(fn, comp, entry, recompile_reasons):
                         % len(writer.untranslated))
     imports = ["import torch"]
     if runtime:
-        imports.append("from unveil.dynamo.guard_runtime import %s" % ", ".join(runtime))
+        imports.append("from unveil.dynamo.guards.runtime import %s" % ", ".join(runtime))
     needed = sorted(n for n in free - _RUNTIME - {"torch"} if n in sympy)
     if needed:
         imports.append("from torch.fx.experimental.symbolic_shapes import SYMPY_INTERP")

@@ -3,7 +3,7 @@
 Dynamo checks guards in C++; each leaf guard only carries a description
 ("verbose code part") that is Python for most kinds and prose for a few.  This
 module turns every leaf into a Python condition (calling the checks in
-:mod:`unveil.dynamo.guard_runtime`) with a comment saying what it checks, and
+:mod:`unveil.dynamo.guards.runtime`) with a comment saying what it checks, and
 writes one function per cache entry that returns what Dynamo's guard returns.
 The names of Dynamo's own helpers and its descriptions that are not Python are
 :mod:`.adapter`'s (its "Dynamo's guard text").
@@ -12,7 +12,8 @@ import ast
 import keyword
 import re
 
-from . import adapter, guard_runtime
+from .. import adapter
+from . import runtime as guard_runtime
 
 
 #: guard kind -> what the comment says it checks

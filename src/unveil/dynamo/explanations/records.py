@@ -1,0 +1,242 @@
+"""Dynamo's records as plain dicts: a graph-break reason's text (where in user code, the
+reason's title, explanation, hints, the user code's traceback), a compile's metrics (compiled
+or not, why it failed, why it restarted, its stage times and cache counts) and a recompile
+reason's text.  Text only; nothing of torch."""
+import json
+import os
+import re
+
+_LOCATION = re.compile(r"^Graph break in user code at (.+):(\d+)$", re.M)
+
+
+_FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+)$')
+
+
+_FIELD = re.compile(r"^  (Explanation|Hint|Developer debug context): ?(.*)$")
+
+
+_URL = re.compile(r"please visit: (\S+)")
+
+
+_REASON_PREFIX = "Graph Break Reason: "
+
+
+#: the text Dynamo puts before the reason when it gave up on the whole frame
+_FRAME_SKIPPED = "Skipping the function and falling back to eager"
+
+
+#: the text Dynamo puts before the reason when it cannot resume after the break: it compiles
+#: up to the last point it could resume from, and the rest of the function runs as it is
+_NOT_RESUMABLE = "Encountered graph break that we cannot resume from"
+
+
+def graph_break(payload):
+    """A ``dynamo_graph_break_reason`` text as ``{reason, explanation, hints, url, location,
+    user_stack, frame_skipped, resumable, also}``: ``reason`` and the rest are the first
+    block's (the break itself), ``also`` the blocks (``reason, explanation, hints, url``) of
+    the breaks met while handling it (why Dynamo gave up on the frame, when it did);
+    ``resumable`` is False when Dynamo could not resume after the break (its graph ends at
+    the last point it could resume from and the rest of the function runs uncompiled)."""
+    head, _, rest = payload.partition("User code traceback:")
+    blocks = _blocks(head)
+    first = blocks[0] if blocks else {"reason": _first_reason_line(head), "explanation": None, "hints": [],
+                                      "url": None}
+    stack = _user_stack(rest)
+    where = _LOCATION.search(head)
+    location = stack[-1] if stack else None
+    if where is not None and (location is None or (location["filename"], location["line"])
+                              != (where.group(1), int(where.group(2)))):
+        location = {"filename": where.group(1), "line": int(where.group(2)), "function": None}
+    return dict(first, location=location, user_stack=stack, frame_skipped=_FRAME_SKIPPED in head,
+                resumable=_NOT_RESUMABLE not in head, also=blocks[1:])
+
+
+def without_launcher(stack, launcher_files):
+    """``stack`` (outermost first) without the frames that started the program: those
+    up to the last one in ``launcher_files`` (``unveil run``'s own), then ``runpy``'s
+    (which ``python -m`` and ``unveil run -m`` go through).  Dynamo's user stack goes
+    out to the process's first frame."""
+    last = max((k for k, frame in enumerate(stack) if frame["filename"] in launcher_files
+                or os.path.abspath(frame["filename"]) in launcher_files), default=-1)
+    stack = stack[last + 1:]
+    while stack and _is_runpy(stack[0]["filename"]):
+        stack = stack[1:]
+    return stack
+
+
+def _is_runpy(filename):
+    return filename == "<frozen runpy>" or filename.endswith(("/runpy.py", "\\runpy.py"))
+
+
+def one_line(explained):
+    """``reason (file:line)``, for a header or a summary."""
+    if not explained:
+        return None
+    where = explained.get("location")
+    at = " (%s:%d)" % (where["filename"], where["line"]) if where else ""
+    return "%s%s" % (explained["reason"], at)
+
+
+def _first_reason_line(head):
+    for line in head.splitlines():
+        if line.startswith(_REASON_PREFIX):
+            return line[len(_REASON_PREFIX):].rstrip(":")
+    return head.strip().splitlines()[0] if head.strip() else None
+
+
+def _blocks(head):
+    """Each reason block: a title line, then two-space-indented fields (continued by deeper
+    indented lines), then a link."""
+    lines = head.splitlines()
+    blocks = []
+    for k, line in enumerate(lines):
+        if not line.startswith("  Explanation:"):
+            continue
+        title = next((t for t in reversed(lines[:k]) if t.strip()), "")
+        if title.startswith(_REASON_PREFIX):
+            title = title[len(_REASON_PREFIX):]
+        blocks.append(_fields(lines, k, title.strip()))
+    return blocks
+
+
+def _fields(lines, start, title):
+    block = {"reason": title, "explanation": None, "hints": [], "url": None}
+    current = None
+    for line in lines[start:]:
+        field = _FIELD.match(line)
+        if field is not None:
+            current = [field.group(2).strip()]
+            if field.group(1) == "Explanation":
+                block["explanation"] = current
+            elif field.group(1) == "Hint":
+                block["hints"].append(current)
+            else:
+                current = None                  # Dynamo's own debug context: not for the user
+            continue
+        url = _URL.search(line)
+        if url is not None:
+            block["url"] = url.group(1)
+            break
+        if line.startswith("   ") and current is not None:
+            current.append(line.strip())
+        elif line.strip() and not line.startswith(" "):
+            break                               # the next block's title
+    join = lambda parts: "\n".join(p for p in parts if p) if parts else None  # noqa: E731
+    block["explanation"] = join(block["explanation"])
+    block["hints"] = [join(h) for h in block["hints"]]
+    return block
+
+
+def _user_stack(text):
+    stack = []
+    for line in text.splitlines():
+        if line.startswith("Traceback (most recent call last)"):
+            break
+        frame = _FRAME.match(line)
+        if frame is not None:
+            stack.append({"filename": frame.group(1), "line": int(frame.group(2)), "function": frame.group(3)})
+    return stack
+
+
+def frame_outcome(metrics):
+    """What one compile of a frame came to, from Dynamo's compilation metrics (logged by
+    its last attempt): ``{compiled, failure, interrupted, restarts}``; ``failure``
+    (``{type, reason, location}``) is None when it compiled or was interrupted (by an
+    exception that is not an ``Exception``: Ctrl-C, an exit)."""
+    compiled = bool(metrics.get("has_guarded_code"))
+    # Dynamo records the type and text of an Exception it met; what else ends a compile
+    # (KeyboardInterrupt, SystemExit) goes on to the program unrecorded
+    interrupted = not compiled and not metrics.get("fail_type") and not metrics.get("fail_reason")
+    failure = None
+    if metrics.get("fail_type") or (not compiled and not interrupted):
+        where = None
+        if metrics.get("fail_user_frame_filename"):
+            where = {"filename": metrics["fail_user_frame_filename"], "line": metrics.get("fail_user_frame_lineno"),
+                     "function": None}
+        reason = (metrics.get("fail_reason") or "").strip()
+        failure = {"type": metrics.get("fail_type"), "reason": reason.splitlines()[0] if reason else None,
+                   "location": where}
+    restarts = sorted(metrics.get("restart_reasons") or [])
+    times = {stage: metrics.get(field) for stage, field in _STAGE_TIMES if metrics.get(field) is not None}
+    caches = {name: metrics.get(field) or 0 for name, field in _CACHE_COUNTS}
+    return {"compiled": compiled, "failure": failure, "interrupted": interrupted,
+            "restarts": [_restart_words(r.strip().splitlines()[0]) for r in restarts if r.strip()],
+            "times": times, "caches": {k: v for k, v in caches.items() if v},
+            "stack": compile_stack(metrics.get("stack_trace"))}
+
+
+#: a frame of the stack Dynamo's compilation metrics record (``stack_trace``)
+_STACK_FRAME = re.compile(r"^Line: (-?\d+), Name: (.*), Filename: (.*)$")
+
+
+def compile_stack(frames):
+    """The Python stack a compile started from, outermost first, the compiled frame last,
+    as ``[{filename, line, function}]`` (Dynamo's own frames are not in it)."""
+    out = []
+    for frame in frames or ():
+        match = _STACK_FRAME.match(frame) if isinstance(frame, str) else None
+        if match:
+            out.append({"filename": match.group(3), "line": int(match.group(1)), "function": match.group(2)})
+    return out
+
+
+#: a restart Dynamo gave no reason for: it logs the exception's class
+_UNNAMED_RESTART = re.compile(r"^<class '(?:[\w.]+\.)?(\w+)'>$")
+#: what those restarts mean
+_RESTARTS = {"TensorifyScalarRestartAnalysis": "a Python float it had made a graph input was specialized to its "
+                                                "value, so it traced the frame again with it as a constant"}
+
+
+def _restart_words(reason):
+    """A restart reason in words (Dynamo gives a class's repr when it has none)."""
+    match = _UNNAMED_RESTART.match(reason)
+    if match is None:
+        return reason
+    return "%s: %s" % (match.group(1), _RESTARTS.get(match.group(1), "Dynamo's own restart, with no reason given"))
+
+
+#: seconds a compile spent, per stage, as Dynamo's compilation metrics name them
+_STAGE_TIMES = [("frame", "entire_frame_compile_time_s"), ("backend", "backend_compile_time_s"),
+                ("inductor", "inductor_compile_time_s"), ("code_gen", "code_gen_time_s")]
+
+
+#: cache hits and misses a compile had, as Dynamo's compilation metrics count them
+_CACHE_COUNTS = [("fx_graph_local_hits", "inductor_fx_local_cache_hit_count"),
+                 ("fx_graph_local_misses", "inductor_fx_local_cache_miss_count"),
+                 ("fx_graph_remote_hits", "inductor_fx_remote_cache_hit_count"),
+                 ("fx_graph_remote_misses", "inductor_fx_remote_cache_miss_count"),
+                 ("aot_autograd_local_hits", "aotautograd_local_cache_hit_count"),
+                 ("aot_autograd_local_misses", "aotautograd_local_cache_miss_count"),
+                 ("aot_autograd_remote_hits", "aotautograd_remote_cache_hit_count"),
+                 ("aot_autograd_remote_misses", "aotautograd_remote_cache_miss_count")]
+
+
+_FAILED_ENTRY = re.compile(r"^(\d+/\d+): (.*)$", re.S)
+
+
+def code_of_line(text):
+    """A line of code as a recompile reason gives it: what comes before the first ``  #``
+    (Dynamo puts the line's place after it, and the code's own comment goes with it)."""
+    return text.split("  # ")[0].strip() or None
+
+
+def recompile_reasons(payload):
+    """Dynamo's ``recompile_reasons`` text (one reason, or a JSON list of them) as
+    ``[{failed_entry, guard, source, location}]``: the compile id of the entry whose guard
+    failed, the failed guard as Dynamo words it, the user's line it came from and where."""
+    text = payload.strip()
+    try:
+        items = json.loads(text) if text.startswith("[") else [text]
+    except ValueError:
+        items = [text]
+    out = []
+    for item in items:
+        first, _, stack = str(item).partition("User stack trace:")
+        match = _FAILED_ENTRY.match(first.strip())
+        entry, rest = (match.group(1), match.group(2)) if match else (None, first.strip())
+        guard, _, note = rest.partition("#")
+        frames = _user_stack(stack)
+        out.append({"failed_entry": entry, "guard": " ".join(guard.split()),
+                    "source": code_of_line(note),
+                    "location": frames[-1] if frames else None})
+    return out

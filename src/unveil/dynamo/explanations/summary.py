@@ -1,0 +1,177 @@
+"""``summary.txt``: per function, each compile and what it came to, in words."""
+from .records import one_line
+
+def summary_text(functions, compiles, failures=(), ran_from_dump=False):
+    """``summary.txt``: per function, each compile and what it came to, in words; first,
+    what unveil itself failed to do (``failures``, the session's)."""
+    out = ["What torch.compile did, function by function (index.json has the same, and the files).", ""]
+    if failures:
+        out += failure_lines(failures, ran_from_dump) + [""]
+    out += _overview(compiles, counts(compiles)) + [""]
+    by_function = {}
+    for comp in compiles:
+        by_function.setdefault(comp["function"], []).append(comp)
+    for fn in functions:
+        where = "%s:%d" % (fn["filename"], fn["line"])
+        if fn["kind"] == "resume":
+            out.append("%s: resume function of %s, made at a graph break: %s" % (
+                fn["key"], fn["resumes"], one_line(fn["graph_break"]) or "reason not logged"))
+            continues = fn.get("continues") or {}
+            if continues.get("branch"):
+                branch = continues["branch"]
+                out.append("  goes on from line %s, the path on which `%s` (line %s) %s" % (
+                    continues["line"], branch.get("source") or "?", branch["line"],
+                    outcome_words(branch)))
+        else:
+            out.append("%s (%s)" % (fn["key"], where))
+        for comp in by_function.get(fn["key"], []):
+            out += ["  " + line for line in _compile_lines(comp)]
+        if fn["kind"] == "resume" and not by_function.get(fn["key"]):
+            out.append("  not compiled: Dynamo made no compile of it (when it ran, it ran as it is)")
+        out.append("")
+    return "\n".join(out)
+
+
+def _count(n, noun):
+    return "%d %s%s" % (n, noun, "" if n == 1 else "s")
+
+
+def counts(compiles):
+    """What the dump counts, from one place (``index.json``'s ``counts``; the summary and the
+    report say these): compiles, graph breaks (a compile's graph ended at one, or one made
+    Dynamo skip the frame or fail), those in skipped frames, recompiles (made anew after a
+    guard failed), skipped frames, failed and interrupted compiles."""
+    return {"compiles": len(compiles),
+            "graph_breaks": sum(1 for c in compiles if c["graph_break"]),
+            "graph_breaks_in_skipped_frames": sum(1 for c in compiles if c["graph_break"] and c["skipped"]),
+            "recompiles": sum(1 for c in compiles if c.get("recompile_reasons")),
+            "skipped_frames": sum(1 for c in compiles if c["skipped"]),
+            "failed": sum(1 for c in compiles if c.get("failed")),
+            "interrupted": sum(1 for c in compiles if c.get("interrupted"))}
+
+
+def _overview(compiles, counted):
+    """The counts, and the frames that run as they are (what a user most often wants first)."""
+    breaks = _count(counted["graph_breaks"], "graph break")
+    if counted["graph_breaks_in_skipped_frames"]:
+        breaks += " (%d of them made Dynamo skip the frame)" % counted["graph_breaks_in_skipped_frames"]
+    others = "".join(", %d %s" % (counted[k], words) for k, words in (("failed", "failed (fullgraph=True)"),
+                                                                      ("interrupted", "interrupted")) if counted[k])
+    out = ["In all: %s, %s, %d made anew after a guard failed, %s skipped%s."
+           % (_count(counted["compiles"], "compile"), breaks, counted["recompiles"],
+              _count(counted["skipped_frames"], "frame"), others)]
+    for comp in compiles:
+        if comp["skipped"]:
+            because = comp["skipped"].get("because") or {}
+            out.append("  skipped: %s (%s): %s" % (comp["function"], comp["compile_id"],
+                                                   because.get("reason") or comp["skipped"].get("reason")
+                                                   or comp["skipped"].get("type")))
+    return out
+
+
+def _compile_lines(comp):
+    out = []
+    skipped = comp["skipped"]
+    if skipped is not None:
+        because = skipped.get("because") or {}
+        first = comp["graph_break"] or {}
+        out.append("compile %s: skipped, the frame runs as it is: %s" % (
+            comp["compile_id"], because.get("reason") or skipped.get("reason") or skipped.get("type")))
+        if because.get("explanation"):
+            out.append("  " + because["explanation"].splitlines()[0])
+        if first and first.get("reason") != because.get("reason"):
+            out.append("  set off by: " + one_line(first))          # the break the user can act on
+            out += _hint_lines(first)
+        elif skipped.get("location"):
+            out.append("  at %s:%s" % (skipped["location"]["filename"], skipped["location"]["line"]))
+            out += _hint_lines(because)
+    elif comp.get("failed"):
+        failed = comp["failed"]
+        where = failed.get("location")
+        out.append("compile %s: failed (fullgraph=True), the error reached the program: %s%s" % (
+            comp["compile_id"], failed.get("reason") or failed.get("type"),
+            " (%s:%s)" % (where["filename"], where["line"]) if where else ""))
+    elif comp.get("interrupted"):
+        out.append("compile %s: interrupted while Dynamo compiled (by Ctrl-C or an exit, which went on to the "
+                   "program): no code was made" % comp["compile_id"])
+    elif comp["compiled"]:
+        brk = comp["graph_break"]
+        out.append("compile %s: compiled%s" % (comp["compile_id"], ", graph break: " + one_line(brk) if brk else ""))
+        if brk:
+            out += _hint_lines(brk) + _called_from(brk, comp["function"]) + _the_rest(comp, brk)
+        elif comp["resume_functions"]:
+            out.append("  the rest runs in " + ", ".join(comp["resume_functions"]))
+    else:
+        out.append("compile %s: no compiled code (Dynamo found nothing to compile; the frame runs as it is)"
+                   % comp["compile_id"])
+    for reason in comp.get("recompile_reasons") or []:
+        where = reason.get("location") or {}
+        out.append("  compiled anew: the guard of compile %s failed%s: %s%s" % (
+            reason["failed_entry"], " (line %d of its guards file)" % reason["guard_line"]
+            if reason.get("guard_line") else "", reason["guard"], "  (line %s: %s)" % (where["line"], reason["source"])
+            if where and reason.get("source") else ""))
+        out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
+    brk = comp["graph_break"]
+    for reason in comp["restarts"]:
+        # a break makes Dynamo trace again up to it; an unnamed restart is Dynamo's own affair
+        if (not brk or reason != brk["reason"]) and not reason.startswith("Unknown"):
+            out.append("  traced again after: " + reason)
+    return out
+
+
+def _the_rest(comp, brk):
+    """What runs after the break a compiled frame's graph ended at."""
+    name = comp["function"].rpartition(".")[2]
+    if brk.get("resumable") is False:
+        return ["  Dynamo cannot resume after this break: the graph ends at the last point it could resume from, "
+                "and the rest of %s runs uncompiled, as written" % name]
+    if comp["resume_functions"]:
+        return ["  the rest runs in " + ", ".join(comp["resume_functions"])]
+    stack = brk.get("user_stack") or []
+    frame = max((k for k, f in enumerate(stack) if f["function"] == name), default=None)
+    line = stack[frame]["line"] if frame is not None else (brk.get("location") or {}).get("line")
+    return ["  no resume function: after the call at line %s, made as it is (what it calls is a frame of its own "
+            "for Dynamo), %s only returns its result" % (line, name)]
+
+
+def _hint_lines(explained):
+    """Dynamo's first hint on a break, if it gave one."""
+    hints = explained.get("hints") or []
+    return ["  hint: " + hints[0].splitlines()[0]] if hints else []
+
+
+def _called_from(explained, key):
+    """For a break inside a function the compiled frame called: the calls from the frame."""
+    stack = explained.get("user_stack") or []
+    name = key.rpartition(".")[2]
+    frame = max((k for k, f in enumerate(stack) if f["function"] == name), default=None)
+    if frame is None or frame == len(stack) - 1:
+        return []
+    calls = ["%s (line %s)" % (f["function"], f["line"]) for f in reversed(stack[frame:-1])]
+    return ["  inside %s, called from %s" % (stack[-1]["function"], " <- ".join(calls))]
+
+
+#: (what a conditional jump tests, whether it holds) -> in words
+_OUTCOME = {("true", True): "is true", ("true", False): "is false",
+            ("None", True): "is None", ("None", False): "is not None"}
+
+
+def outcome_words(branch):
+    """``is true`` / ``is false`` / ``is None`` / ``is not None``: the path a ``branch`` of
+    :func:`continuation` is."""
+    return _OUTCOME[branch["test"], branch["condition_holds"]]
+
+
+def failure_lines(failures, ran_from_dump):
+    """unveil's own failures in words: how many, what each one cost the user.  Under
+    ``debug()`` a failure means Dynamo's own code ran there instead of the dumped file (a
+    breakpoint in that file does not stop); under ``prepare_debug`` a file is missing or
+    says what could not be written."""
+    if ran_from_dump:
+        head = ("unveil failed %s here; in each place Dynamo's own code ran instead of the dumped file, "
+                "so a breakpoint there does not stop:" % _count(len(failures), "time"))
+    else:
+        head = ("unveil failed %s here; what it could not write is missing from the dump "
+                "or is a file saying what failed:" % _count(len(failures), "time"))
+    return [head] + ["  - %s (%s)" % (f["what"], f["error"].splitlines()[0] if f["error"] else "?")
+                     for f in failures]

@@ -1,0 +1,191 @@
+"""The report's pictures, as SVG that opens from disk: an FX graph drawn as a graph, and
+a function's compiles, breaks and resume functions as a flow.  pydot describes them
+and Graphviz's ``dot`` lays them out (Debian's ``graphviz``, ``pip install pydot``);
+without either the report still builds and says which is missing.  (The compile-time
+chart is drawn by the index's template: bars need no layout.)
+"""
+import concurrent.futures
+import html
+import re
+import shutil
+import subprocess
+
+#: an FX graph with more nodes is not drawn (its code is on the page)
+MAX_NODES = 600
+#: graphs not drawn: AOT Autograd's joint graph is its forward and backward graphs together
+NOT_DRAWN = {"aot_joint": "the joint graph is the forward and backward graphs together; each is drawn on its page"}
+#: Graphviz's attributes shared by every picture
+_FONT = "Helvetica"
+_COLORS = {"placeholder": "#dbe9f6", "output": "#e8e8e8", "get_attr": "#eee6f6", "call": "#ffffff",
+           "user": "#fff4c2"}
+
+
+class Missing(Exception):
+    """What the pictures need and this machine lacks."""
+
+
+def check_tools():
+    """Raise :class:`Missing` (one line) when pydot or Graphviz's ``dot`` is not there."""
+    try:
+        import pydot  # noqa: F401
+    except ImportError:
+        raise Missing("pydot is not installed (pip install 'unveil[report]')") from None
+    if shutil.which("dot") is None:
+        raise Missing("Graphviz's dot is not on PATH (apt-get install graphviz)")
+
+
+def _text(value, limit=None):
+    value = str(value)
+    if limit and len(value) > limit:
+        value = value[:limit - 1] + "\u2026"
+    return html.escape(value, quote=True)
+
+
+def _cell(text, href=None, tooltip=None, bold=False, size=None, color=None, colspan=None):
+    attrs = ""
+    if href:
+        attrs += ' HREF="%s"' % _text(href)
+    if tooltip or href:
+        attrs += ' TOOLTIP="%s"' % _text(tooltip or text)
+    if color:
+        attrs += ' BGCOLOR="%s"' % color
+    if colspan:
+        attrs += ' COLSPAN="%d"' % colspan
+    body = '<FONT COLOR="#0b57d0">%s</FONT>' % text if href else text
+    if size:
+        body = '<FONT POINT-SIZE="%d">%s</FONT>' % (size, body)
+    if bold:
+        body = "<B>%s</B>" % body
+    return "<TD%s>%s</TD>" % (attrs, body)
+
+
+def graph_picture(graph, links):
+    """A ``pydot.Dot`` of an FX graph (:class:`fxgraph.Graph`).  ``links(node)`` gives
+    ``{"code": url, "source": (label, url, title) or None, "kernels": [(label, url)],
+    "user": bool}``: the op links to the node's line of the graph file, the source cell
+    to the user's line, each kernel cell to the Inductor code computing the node."""
+    import pydot
+    dot = pydot.Dot(graph_type="digraph", rankdir="TB", nodesep="0.2", ranksep="0.3", bgcolor="transparent")
+    dot.set_node_defaults(shape="plain", fontname=_FONT, fontsize="10")
+    dot.set_edge_defaults(arrowsize="0.6", color="#666666")
+    ids = {}
+    for number, node in enumerate(graph.nodes):
+        ids[node.name] = "n%d" % number
+        link = links(node)
+        color = _COLORS["user"] if link.get("user") and node.kind == "call" else _COLORS[node.kind]
+        rows = [_cell(_text(node.op, 48), href=link.get("code"), tooltip=node.target or node.op, bold=True,
+                      color=color, colspan=2)]
+        name = _input_name(node.name) if node.kind == "placeholder" else node.name
+        detail = _text(name, 40) + (" &#183; " + _text(node.shape) if node.shape else "")
+        rows.append(_cell(detail, size=9, color=color, colspan=2, tooltip=node.name if name != node.name else None))
+        extra = []
+        if link.get("source"):
+            label, url, title = link["source"]
+            extra.append(dict(text=_text(label, 40), href=url, tooltip=title, size=9, color=color))
+        for label, url in link.get("kernels", [])[:2 - len(extra)]:
+            extra.append(dict(text=_text(label), href=url, tooltip="the Inductor code that computes this node",
+                              size=9, color="#e3f3e0"))
+        if extra:
+            rows.append("".join(_cell(colspan=2 if len(extra) == 1 else None, **cell) for cell in extra))
+        label = '<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">%s</TABLE>>' % "".join(
+            "<TR>%s</TR>" % row for row in rows)
+        dot.add_node(pydot.Node(ids[node.name], label=label, id="node-" + _safe_id(node.name)))
+    for node in graph.nodes:
+        for name in node.inputs:
+            dot.add_edge(pydot.Edge(ids[name], ids[node.name]))
+    return dot
+
+
+def flow_picture(steps):
+    """A ``pydot.Dot`` of a function's flow.  ``steps`` is a list of
+    ``("node", id, label lines, url, kind)`` and ``("edge", from, to, label, url, kind)``;
+    kinds pick the colors (``function``, ``resume``, ``compiled``, ``skipped``, ``nocode``;
+    edges ``call``, ``fail``, ``break``)."""
+    import pydot
+    dot = pydot.Dot(graph_type="digraph", rankdir="LR", nodesep="0.3", ranksep="0.45", bgcolor="transparent")
+    dot.set_node_defaults(shape="box", style="rounded,filled", fontname=_FONT, fontsize="10", margin="0.12,0.06")
+    dot.set_edge_defaults(fontname=_FONT, fontsize="9", arrowsize="0.7")
+    fills = {"function": "#dbe9f6", "resume": "#fff4c2", "compiled": "#e3f3e0", "skipped": "#fde2cf",
+             "nocode": "#eeeeee"}
+    edges = {"call": dict(color="#444444"), "fail": dict(color="#888888", style="dashed", fontcolor="#555555"),
+             "break": dict(color="#c0392b", fontcolor="#c0392b", penwidth="1.6")}
+    for step in steps:
+        if step[0] == "node":
+            _, ident, lines, url, kind = step
+            label = "<%s>" % "<BR/>".join(("<B>%s</B>" if i == 0 else "%s") % _text(line, 60)
+                                        for i, line in enumerate(lines))
+            attrs = dict(label=label, fillcolor=fills[kind], id="flow-" + ident)
+            if url:
+                attrs.update(URL=url, tooltip=lines[0])
+            dot.add_node(pydot.Node(ident, **attrs))
+        else:
+            _, a, b, label, url, kind = step
+            attrs = dict(edges[kind])
+            if label:
+                attrs["label"] = "<%s>" % "<BR/>".join(_text(line, 50) for line in label)
+            if url:
+                attrs.update(URL=url, tooltip=label[0] if label else "")
+            dot.add_edge(pydot.Edge(a, b, **attrs))
+    return dot
+
+
+def render(dots, batches=2):
+    """Each ``pydot.Dot`` laid out by Graphviz as inline SVG: ``[(svg or None, error or
+    None)]`` in order.  The pictures go to ``batches`` ``dot`` processes running side by
+    side, each laying out its share one after the other (one process per picture would
+    spend more starting than drawing)."""
+    texts = [d.to_string() for d in dots]
+    shares = [[] for _ in range(max(1, min(batches, len(texts))))]
+    for number in sorted(range(len(texts)), key=lambda n: -len(texts[n])):
+        min(shares, key=lambda share: sum(len(texts[n]) for n in share)).append(number)
+    results = [None] * len(texts)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(shares)) as pool:
+        for share, svgs in zip(shares, pool.map(lambda share: _layout([texts[n] for n in share]), shares)):
+            for number, result in zip(share, svgs):
+                results[number] = result
+    return results
+
+
+def _layout(texts):
+    """``dot -Tsvg`` on several graphs at once (it writes one SVG document per graph);
+    when that fails, each on its own, to say which failed and why."""
+    if not texts:
+        return []
+    done = _dot("".join(texts))
+    if done is not None and done[0] is not None:
+        documents = done[0].split("<?xml ")[1:]
+        if len(documents) == len(texts):
+            return [(_inline(d), None) for d in documents]
+    return [_one(text) for text in texts] if len(texts) > 1 else [_one(texts[0], done)]
+
+
+def _one(text, done=None):
+    svg, error = done or _dot(text)
+    return (_inline(svg), None) if svg is not None else (None, error)
+
+
+def _dot(text):
+    try:
+        done = subprocess.run(["dot", "-Tsvg"], input=text.encode("utf-8"), capture_output=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        return None, "Graphviz took more than 300 s"
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return None, "Graphviz failed: %s" % (message[0] if message else "exit status %d" % done.returncode)
+    return done.stdout.decode("utf-8"), None
+
+
+def _inline(document):
+    """An SVG document as an element to put in a page: no XML declaration or doctype."""
+    return document[document.index("<svg"):]
+
+
+def _input_name(name):
+    """A Dynamo placeholder's name as the source it reads: ``l_self_modules_ln_1_parameters_bias_``
+    is ``self.ln_1.bias``."""
+    text = re.sub(r"_(?:modules|parameters|buffers)_", ".", re.sub(r"^[LG]_", "", name, flags=re.I))
+    return text.rstrip("_") or name
+
+
+def _safe_id(name):
+    return re.sub(r"[^A-Za-z0-9_-]", "_", name)

@@ -1,0 +1,132 @@
+"""The report's parts that need no torch and no browser: where a file is (the user's or
+a library's, and its short name), and an FX graph read back from a dumped graph file."""
+from unveil.report.fxgraph import parse_graph
+from unveil.report.places import STDLIB, Places
+
+PROGRAM = "/home/u/proj"
+
+
+def test_the_users_files_are_shown_relative_to_the_programs_directory():
+    places = Places(PROGRAM)
+    assert places.package("/home/u/proj/train.py") is None
+    assert places.short("/home/u/proj/models/gpt.py") == "models/gpt.py"
+    assert places.short("/home/u/lib/util.py") == "../lib/util.py"          # close by: still relative
+    assert places.is_user("/opt/elsewhere/deep/x.py") and places.short("/opt/elsewhere/deep/x.py") == \
+        "/opt/elsewhere/deep/x.py"                                          # far away: whole
+
+
+def test_a_librarys_files_are_named_by_their_package():
+    places = Places(PROGRAM)
+    site = "/home/u/proj/.venv/lib/python3.11/site-packages/"
+    assert places.package(site + "transformers/models/gpt2/modeling_gpt2.py") == "transformers"
+    assert places.short(site + "transformers/models/gpt2/modeling_gpt2.py") == "transformers/models/gpt2/modeling_gpt2.py"
+    assert places.package(site + "six.py") == "six"                      # a venv inside the program's directory
+    assert places.package("/usr/lib/python3/dist-packages/numpy/core/x.py") == "numpy"
+    assert places.package("/usr/lib/python3.11/contextlib.py") == STDLIB
+    assert places.short("/usr/lib/python3.11/contextlib.py") == "contextlib.py"
+    assert places.package("<frozen runpy>") == STDLIB
+    assert places.package("/src/pytorch/torch/nn/modules/module.py") == "torch"     # a source tree
+    assert places.short("/src/unveil/src/unveil/runner.py") == "unveil/runner.py"
+    assert places.package("C:\\Python311\\Lib\\site-packages\\torch\\nn\\functional.py") == "torch"
+
+
+def test_without_a_program_directory_the_users_files_share_one():
+    places = Places(None, ["/a/b/c.py", "/a/b/d/e.py", "/x/site-packages/t/u.py"])
+    assert places.program_dir == "/a/b" and places.short("/a/b/d/e.py") == "d/e.py"
+
+
+DYNAMO_GRAPH = '''# FX graph __compiled_fn_1
+import torch
+
+
+class GraphModule(torch.nn.Module):
+    def forward(self, L_x_: "f32[2, 8][8, 1]cpu", L_w_: "f32[16, 8][8, 1]cpu"):
+        l_x_ = L_x_
+        l_w_ = L_w_
+
+        # File: /home/u/proj/model.py:12 in forward, code: y = torch.nn.functional.linear(x, w)
+        y: "f32[2, 16][16, 1]cpu" = torch._C._nn.linear(l_x_, l_w_);  l_x_ = l_w_ = None
+
+        # File: /home/u/proj/model.py:13 in forward, code: return y.relu() * 2
+        relu: "f32[2, 16][16, 1]cpu" = y.relu();  y = None
+        mul: "f32[2, 16][16, 1]cpu" = relu * 2;  relu = None
+        split = mul.split(8, dim = 1)
+        getitem: "f32[2, 8][16, 1]cpu" = split[0];  split = None
+        return (getitem,)
+'''
+
+JOINT_GRAPH = '''class inner_f(torch.nn.Module):
+    def forward(
+        self,
+        primals,
+        tangents,
+    ):
+        primals_1: "f32[4][1]cpu"  # PlainAOTInput(idx=0)
+        tangents_1: "f32[4][1]cpu"  # TangentAOTInput(output=PlainAOTOutput(idx=0))
+        primals_1, tangents_1, = fx_pytree.tree_flatten_spec([primals, tangents], self._in_spec)
+        sin: "f32[4][1]cpu" = torch.ops.aten.sin.default(primals_1)
+        cos: "f32[4][1]cpu" = torch.ops.aten.cos.default(primals_1);  primals_1 = None
+        mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(tangents_1, cos);  tangents_1 = cos = None
+        return pytree.tree_unflatten([sin, mul], self._out_spec)
+'''
+
+
+def test_a_dynamo_graph_reads_back_as_nodes_with_ops_shapes_inputs_and_lines():
+    graph = parse_graph(DYNAMO_GRAPH)
+    nodes = {n.name: n for n in graph.nodes}
+    assert [n.name for n in graph.nodes] == ["l_x_", "l_w_", "y", "relu", "mul", "split", "getitem", "output"]
+    assert nodes["l_x_"].kind == "placeholder" and nodes["l_x_"].shape == "f32[2, 8]"
+    assert (nodes["y"].op, nodes["y"].target, nodes["y"].shape) == ("linear", "torch._C._nn.linear", "f32[2, 16]")
+    assert nodes["y"].inputs == ["l_x_", "l_w_"] and nodes["y"].source == (
+        "/home/u/proj/model.py", 12, "y = torch.nn.functional.linear(x, w)")
+    assert (nodes["relu"].op, nodes["relu"].inputs, nodes["relu"].source[1]) == (".relu", ["y"], 13)
+    assert (nodes["mul"].op, nodes["mul"].inputs) == ("mul", ["relu"])         # written ``relu * 2``
+    assert (nodes["getitem"].op, nodes["getitem"].inputs) == ("getitem [0]", ["split"])
+    assert nodes["output"].inputs == ["getitem"] and nodes["output"].source is None
+    assert nodes["y"].line == DYNAMO_GRAPH.splitlines().index(
+        '        y: "f32[2, 16][16, 1]cpu" = torch._C._nn.linear(l_x_, l_w_);  l_x_ = l_w_ = None') + 1
+
+
+def test_an_aot_joint_graph_reads_back_with_its_placeholders_and_aten_ops():
+    graph = parse_graph(JOINT_GRAPH)
+    nodes = {n.name: n for n in graph.nodes}
+    assert [n.name for n in graph.nodes] == ["primals_1", "tangents_1", "sin", "cos", "mul", "output"]
+    assert nodes["sin"].op == "aten.sin" and nodes["mul"].op == "aten.mul.Tensor"
+    assert nodes["mul"].inputs == ["tangents_1", "cos"] and nodes["output"].inputs == ["sin", "mul"]
+    assert nodes["tangents_1"].shape == "f32[4]"
+
+
+def test_text_that_is_no_graph_reads_as_none():
+    assert parse_graph("def f(:\n") is None
+    assert parse_graph("x = 1\n") is None
+
+
+def test_a_dynamo_input_is_shown_as_the_source_it_reads():
+    from unveil.report.pictures import _input_name
+    assert _input_name("l_self_modules_attn_modules_c_attn_parameters_weight_") == "self.attn.c_attn.weight"
+    assert _input_name("L_x_") == "x" and _input_name("primals_1") == "primals_1"
+
+
+def test_a_flow_draws_a_resume_function_two_compiles_break_into_once(tmp_path):
+    """A data-dependent ``if`` recompiled: both compiles break into the same two resume
+    functions (its two paths); each is one node, and every edge joins two nodes."""
+    from unveil.report import _Site
+    where = {"filename": str(tmp_path / "m.py"), "line": 3, "function": "f"}
+    brk = {"reason": "Data-dependent branching", "location": where}
+    resumes = ["f_resume_true", "f_resume_false"]
+    functions = [{"key": "f", "name": "f", "qualname": "f", "filename": where["filename"], "line": 1,
+                  "kind": "function", "resumes": None}] + [
+        {"key": key, "name": key, "qualname": key, "filename": where["filename"], "line": 3, "kind": "resume",
+         "resumes": "f", "continues": {"line": 4, "source": "return x",
+                                       "branch": {"source": "if x.sum() > 0:", "line": 3, "condition_holds": holds}}}
+        for key, holds in zip(resumes, (True, False))]
+    compiles = [{"function": "f", "compile_id": cid, "compiled": True, "graph_break": brk, "resume_functions": resumes,
+                 "recompile_reasons": [], "times": {"frame": 0.5}} for cid in ("0/0", "0/1")]
+    site = _Site(str(tmp_path), {"functions": functions, "compiles": compiles, "artifacts": []})
+    steps = site._flow_steps(functions[0])
+    nodes = [s[1] for s in steps if s[0] == "node"]
+    assert len(nodes) == len(set(nodes)) == 5                     # f, two compiles, two resume functions
+    assert all(s[1] in nodes and s[2] in nodes for s in steps if s[0] == "edge")
+    labels = [s[2] for s in steps if s[0] == "node" and s[4] == "resume"]
+    assert ["where `if x.sum() > 0:` holds", "where `if x.sum() > 0:` does not hold"] == [l[3] for l in labels]
+    assert sum(1 for s in steps if s[0] == "edge" and s[5] == "break") == 4
