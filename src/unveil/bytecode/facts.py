@@ -167,6 +167,10 @@ RETURN_COPIED_INTO_BRANCHES = PY >= (3, 10)
 #: each arm in ``return y``
 RETURN_COPIED_ON_ITS_LINE = PY == (3, 10) or PY >= (3, 12)
 
+#: the most canonical instructions of a ``return`` the compiler copies in place of a
+#: jump to it (4 raw ones)
+COPIED_RETURN_LENGTH = 6
+
 #: the compiler fuses two fast-local loads or stores (LOAD_FAST_LOAD_FAST,
 #: STORE_FAST_STORE_FAST, STORE_FAST_LOAD_FAST) only where both are on one line (3.13+):
 #: an expression printed on one line where the original spread it over several fuses

@@ -13,7 +13,9 @@ from ..bytecode import facts
 from ..bytecode.code_objects import is_scope
 from ..dispatch import dispatch_table
 from ..errors import DecompilationError
-from ..structure import frame
+from ..structure import ops
+from ..structure.ops.names import cell_of
+from ..structure.ops.values import BINOPS
 from ..structure import stackitems as si
 from ..structure.stackitems import const, name
 from ..syntax.astwalk import reads_name
@@ -27,7 +29,7 @@ HANDLERS, handles = dispatch_table()
 FRAME_HANDLED = ("COMPARE_OP", "IS_OP", "CONTAINS_OP", "UNARY_NOT", "UNARY_NEGATIVE", "UNARY_INVERT",
                  "UNARY_POSITIVE", "BINARY_SLICE", "LOAD_ASSERTION_ERROR", "LOAD_ATTR", "LOAD_METHOD",
                  "PUSH_NULL")
-HANDLERS.update((op, frame.HANDLERS[op]) for op in FRAME_HANDLED)
+HANDLERS.update((op, ops.HANDLERS[op]) for op in FRAME_HANDLED)
 
 #: the test a conditional jump takes its target under, given its operand
 #: (``POP_JUMP_IF_FALSE``'s is the operand too, its arms swapped)
@@ -80,7 +82,7 @@ def _load_local(m, ins):
 def _load_closure(m, ins):
     """The cell of a local itself (a closure tuple's item, or a cell Dynamo passes on)."""
     local = m.low.local(ins.argval)
-    m.push(frame.cell_of(local), reads=frozenset([local]))
+    m.push(cell_of(local), reads=frozenset([local]))
 
 
 @handles("LOAD_GLOBAL")
@@ -211,7 +213,7 @@ def _make_function(m, ins):
 def _check_closure(m, code, closure):
     """The closure must be the enclosing function's own cells of the same names, which
     the nested ``def`` then closes over by name."""
-    wanted = [unparse(frame.cell_of(m.low.local(n))) for n in code.co_freevars]
+    wanted = [unparse(cell_of(m.low.local(n))) for n in code.co_freevars]
     if not (isinstance(closure, ast.Tuple) and [unparse(e) for e in closure.elts] == wanted):
         raise DecompilationError("closure of %s (%s) is not its enclosing cells in %s"
                                  % (code.co_name, unparse(closure), m.low.code.co_name))
@@ -267,7 +269,7 @@ def _import_name(m, ins):
 @handles("BINARY_OP")
 def _binary(m, ins):
     right, left = m.pop(), m.pop()
-    op = frame.BINOPS[ins.argval.rstrip("=")]()
+    op = BINOPS[ins.argval.rstrip("=")]()
     if not ins.argval.endswith("="):
         m.push(ast.BinOp(left=left, op=op, right=right))
         return

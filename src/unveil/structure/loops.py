@@ -26,7 +26,7 @@ def structure_loop(s, loop, frame, region):
     body_frame.flush_parallel()
     if end is not None and end != header.start:
         raise DecompilationError("loop body at %d leaves the loop unexpectedly" % header.start)
-    if end is not None and not _same_stack(frame.stack, body_frame.stack):
+    if end is not None and not si.same_stack(frame.stack, body_frame.stack):
         # each turn would consume a value computed before the loop and make another: the
         # value left for the code after the loop is not the one the text would compute
         raise DecompilationError("the loop at %d ends each turn with other values on the stack than it began "
@@ -37,10 +37,6 @@ def structure_loop(s, loop, frame, region):
         node.orelse = _else_clause(s, else_start, exit_.start, frame, region)
     frame.emit(node)
     return s.goto(exit_.start, frame, region) if exit_ is not None else None
-
-
-def _same_stack(before, after):
-    return len(before) == len(after) and all(a is b for a, b in zip(before, after))
 
 
 def _drop_final_continue(notes, body):

@@ -303,3 +303,8 @@ def as_expr(value):
     if isinstance(value, (Chain, Definition, CodeConstant)):
         return value.expr()
     return value
+
+
+def same_stack(a, b):
+    """Whether two stacks hold the very same values, in the same order."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
