@@ -340,3 +340,38 @@ def two_items_returning_at_the_end(suppress):
     with Recorder(log, "a"), Recorder(log, "b", suppress):
         log.append("body")
         return log, len(log) / (not suppress)
+
+
+@case(([1, 2],), ([1, "x", 2],), ([],), structured=True)
+def for_with_try_whose_except_clause_returns_nothing(items):
+    """boltons' jsonutils._main (3.12+): ``return`` in an except clause of a try in a with
+    in a for loop runs the with's exit copy, drops the iterator, then loads None: laid out
+    after the loop, it was taken for where a ``break`` goes ("stack underflow")."""
+    log = []
+    for item in items:
+        with Recorder(log, str(item)):
+            try:
+                log.append(int(item))
+            except ValueError:
+                return
+    return log
+
+
+@case(([1, 2], [3]), ([1, "x"], [3]), ([], []), structured=True)
+def for_with_while_try_whose_except_clauses_return_and_break(items, more):
+    """The same shape with a ``while 1`` and a second except clause that breaks (boltons'
+    whole function): each item's iterator is read until StopIteration."""
+    log = []
+    for item in items:
+        with Recorder(log, str(item)):
+            source = iter(more)
+            while 1:
+                try:
+                    log.append(int(item) + next(source))
+                except ValueError:
+                    log.append("bad")
+                    return
+                except StopIteration:
+                    break
+            log.append("done")
+    return log

@@ -209,12 +209,12 @@ def _ends_inner_clause(s, loop, pos):
 
 
 def _returns_through_with(s, pos):
-    """Whether ``pos`` moves a value under a ``with``'s exit, runs the exit copy and
-    returns the value: a ``return`` from the with's body (from an except clause in it,
-    laid out after the loop on 3.12+), no place a ``break`` goes to."""
+    """Whether ``pos`` runs a ``with``'s exit copy and returns: a ``return`` from the
+    with's body (from an except clause in it, laid out after the loop on 3.12+), no
+    place a ``break`` goes to.  A value to return is moved under the exit first; a
+    constant is loaded after it (``for``/``with``/``try``/``except E: return``)."""
     block = s.g.block_at.get(pos)
-    return block is not None and not block.succs and s.instrs[pos].op == "SWAP" \
-        and s.instrs[pos].argval == 2 and s.g.starts_with_exit_copy(block) \
+    return block is not None and not block.succs and s.g.starts_with_exit_copy(block) \
         and s.instrs[block.end - 1].op == "RETURN_VALUE"
 
 
