@@ -3089,3 +3089,22 @@ def keyword_argument_named_by_a_reserved_word(n):
     """Dynamo's suite (torch.Tensor.random_(from=..., to=...) called with **kwargs): a
     keyword that is a reserved word was written ``dict(from=n)``, invalid source."""
     return dict(**{"from": n, "to": n + 1}), dict(**{"class": n}, x=2)
+
+
+@case(("ab", 1, 1), ("ab", 1632, 1), ("a\u06f5", 1632, 1), ("", 1640, 2), ("ab", 9, 1), structured=True)
+def chained_comparison_in_a_loop_after_a_long_arm(label, code_point, pad):
+    """idna's ``valid_contexto`` (3.8/3.9): past 256 bytes of code, the chained comparison's
+    cleanup in the loop jumps to an ``EXTENDED_ARG``-ed jump back to the loop, which 3.8
+    and 3.9 leave unthreaded, laid out after the ``return`` of the next line: that jump
+    was taken for a ``continue`` statement of its own, and the condition was not joined."""
+    if code_point == 1:
+        pad = pad + 1 + pad * 2 + pad * 3 + pad * 4 + pad * 5 + pad * 6 + pad * 7 + pad * 8 + pad * 9 + pad * 10
+        pad = pad + 1 + pad * 2 + pad * 3 + pad * 4 + pad * 5 + pad * 6 + pad * 7 + pad * 8 + pad * 9 + pad * 10
+        pad = pad + 1 + pad * 2 + pad * 3 + pad * 4 + pad * 5 + pad * 6 + pad * 7 + pad * 8 + pad * 9 + pad * 10
+        return pad
+    elif 0x660 <= code_point <= 0x669:
+        for cp in label:
+            if 0x6F0 <= ord(cp) <= 0x06F9:
+                return False
+        return True
+    return False

@@ -7,7 +7,7 @@ before the structurer makes a branch of it (a mixin of
 import ast
 import itertools
 
-from ..bytecode.opcodes import CONDITIONAL
+from ..bytecode.opcodes import CONDITIONAL, NO_NEXT
 from ..errors import DecompilationError
 from ..graph.blocks import same_target
 from . import stackitems as si
@@ -118,10 +118,18 @@ class ShortCircuits:
         return a != b and (self._jump_statement(a) or self._jump_statement(b))
 
     def _jump_statement(self, pos):
+        """Whether ``pos`` is a block of only a jump on a line of its own.  Not one laid
+        out right after a ``return`` or ``raise`` of its line, whose line it only inherits:
+        3.8/3.9 do not thread a jump to a jump that needs an ``EXTENDED_ARG`` (a chained
+        comparison's cleanup in a loop then jumps to a jump back to the loop, after the
+        return that ends the body: idna's ``valid_contexto``)."""
         block = self.g.of_instr[pos] if pos < len(self.instrs) else None
         if block is None or block.start != pos or block.end != pos + 1 or self.instrs[pos].op != "JUMP":
             return False
         line = self.instrs[pos].line
+        before = self.instrs[pos - 1] if pos else None
+        if before is not None and before.line == line and before.op in NO_NEXT:
+            return False
         return line is not None and all(self.instrs[p.end - 1].line != line for p in block.preds)
 
     def condition_at(self, pos, stack, chain, compound, pure):
