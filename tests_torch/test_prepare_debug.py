@@ -5,6 +5,9 @@ Each program runs three times: plainly, inside ``prepare_debug``, and inside
 dumped files runs in place of Dynamo's).  Outputs and gradients must agree;
 the dump must be complete, every file must compile, nothing may have failed,
 and each dumped guard must agree with Dynamo's own on passing and failing inputs.
+Dynamo's counters (frames compiled, graphs, captured calls, graph breaks) must be those
+of the plain run under ``prepare_debug`` and under ``debug()``: unveil changes where code
+runs from, never what Dynamo compiles.
 """
 import collections
 import contextlib
@@ -28,6 +31,9 @@ from unveil.dynamo.guards.why import check_guard_source
 from unveil.bytecode.code_objects import argument_count
 
 from programs import PROGRAM_KWARGS, PROGRAMS
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
+from dynamo_suite_plugin import snapshot as dynamo_counters  # noqa: E402  (the groups the suite compares)
 
 #: the errors a guard's read may raise on an input without the value (a dict without the key)
 LOOKUP_ERRORS = ("KeyError:", "IndexError:", "AttributeError:")
@@ -156,11 +162,13 @@ def check_full_code(program, fn, calls, dump_dir, index, expected):
 
 @contextlib.contextmanager
 def code_run(filenames):
-    """Collect the file name of every Python function called in this thread."""
+    """Collect the file name of every Python function called in this thread.  (The
+    profile function runs with Dynamo off: Dynamo would compile it, one frame more in its
+    counters than in the plain run.)"""
     def profile(frame, event, arg):
         if event == "call":
             filenames.add(frame.f_code.co_filename)
-    sys.setprofile(profile)
+    sys.setprofile(torch._dynamo.disable(profile))
     try:
         yield
     finally:
@@ -255,12 +263,15 @@ def check_explanations(program, fn, index, dynamo_breaks):
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=repr)
 def test_program(program, tmp_path):
+    counters.clear()
     _, plain, plain_grads, _ = execute(program)
+    plain_counters = dynamo_counters()
 
     dump_dir = tmp_path / "dump"
     counters.clear()
     with unveil.prepare_debug(dump_dir) as session:
         fn, dumped, dumped_grads, calls = execute(program)
+    assert dynamo_counters() == plain_counters      # prepare_debug changes nothing Dynamo does
     dynamo_breaks = collections.Counter({reason.strip().splitlines()[0]: n
                                          for reason, n in counters["graph_break"].items()})
     assert_same(plain, dumped)
@@ -308,9 +319,11 @@ def test_program(program, tmp_path):
     assert session.failures == []
 
     ran = set()
+    counters.clear()
     with code_run(ran), unveil.debug(tmp_path / "debug") as session:
         _, rerun, rerun_grads, _ = execute(program)
     assert session.failures == [], session.failures
+    assert dynamo_counters() == plain_counters      # nor does debug(), running the dumped code
     assert_same(plain, rerun)
     assert_same(plain_grads, rerun_grads)
     check_ran_from_the_dump(program, session, ran)
