@@ -3,7 +3,8 @@ under debug() (dynamo_suite.py) and prepare_debug's overhead against depyf's, pe
 
     python3.11 benchmarks/torch_versions.py 2.13.0 2.15.0          # a row of README's table each
     python3.11 benchmarks/torch_versions.py 2.15.0 --only tests    # tests_torch alone
-    options: --only tests|suite|overhead (repeatable), --json OUT, -- ARGS (given to pytest)
+    options: --only tests|suite|overhead (repeatable), --json OUT, -- ARGS (given to pytest; files of
+    tests_torch among them are run instead of all of it)
 
 Each release gets its own venv, benchmarks/.venv-torch-<version>, made on first use:
 torch first (2.13.0 and 2.14.1 lie on this machine's disk, under pip's cap; a newer release
@@ -53,8 +54,11 @@ def refusal(python):
 
 
 def run_tests(python, pytest_args):
-    done = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "900", "tests_torch"]
-                          + pytest_args, cwd=ROOT, env=dict(os.environ, HF_HUB_OFFLINE="1"),
+    """tests_torch, or the files and tests of it named among ``pytest_args``."""
+    named = any(arg.startswith("tests_torch") for arg in pytest_args)
+    done = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "900"]
+                          + ([] if named else ["tests_torch"]) + pytest_args, cwd=ROOT,
+                          env=dict(os.environ, HF_HUB_OFFLINE="1"),
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     counts = dict.fromkeys(("passed", "failed", "skipped", "error"), 0)
     for n, word in re.findall(r"(\d+) (passed|failed|skipped|errors?)\b", done.stdout.splitlines()[-1]):
