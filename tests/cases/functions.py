@@ -401,6 +401,17 @@ def lambdas_returning_conditional_and_boolean_values(n):
     return pick(n), both(n), either(n), maybe_none(n)
 
 
+@case(([1, 0],), ([],), ([1, 2],), ([0],))
+def lambdas_whose_arms_return_on_their_own(b):
+    """pyparsing's ``indentedBlock`` (3.8/3.9): the peephole optimiser leaves each arm of
+    ``(b and c) if b else None`` through a return of its own, and the ``and`` jumps
+    straight to the last return with its value: a lambda's body came back as statements."""
+    popped = lambda: (b.pop(-1) and None) if b else None  # noqa: E731
+    kept = lambda c: (b and c) if b else None  # noqa: E731
+    either = lambda c: (b or c) if c else (c and b)  # noqa: E731
+    return kept(3), either(0), either(4), popped(), list(b)
+
+
 @case((3,),)
 def lambda_passed_to_a_call_is_not_a_decorator(n):
     def apply(f):

@@ -17,6 +17,7 @@ from ..bytecode.opcodes import NO_NEXT
 from ..errors import DecompilationError
 from ..fallback import statemachine
 from ..graph.cfg import Graph
+from ..graph.rewrites import share_returns
 from ..structure import stackitems as si, unpacks
 from ..structure.loops import _generators, rewrite_guarded_while
 from ..structure.stackitems import const, name, negate
@@ -85,6 +86,7 @@ class FunctionContext:
         self.instrs = None   # the normalised instructions, once statements() ran
         self.raw = None      # the instructions as decoded, likewise
         self.spill_copies = False   # copy stack values through temporaries (Dynamo's bytecode)
+        self.share_returns = False  # every return a jump to the last one (a lambda's expression)
         self._temps = set()
         self._taken = None   # the code's own names, which a temporary must not be
         self._stable = None  # see stable_names()
@@ -307,6 +309,8 @@ class FunctionContext:
         in ``bindings.lowered`` with the refusal that caused it."""
         normalised = normalise(self.code)
         self.instrs, self.raw = normalised.instrs, normalised.raw
+        if self.share_returns:
+            share_returns(self.instrs)
         if is_scope(self.code):   # on its own: the code defining it calls it at once
             return generics.scope_statements(self)
         mark = len(self.bindings.lowered)
@@ -1059,20 +1063,31 @@ def _docstring(code, instrs):
 
 def lambda_expr(fn):
     sub = fn.ctx.subcontext(fn.code)
-    stmts = sub.statements()
-    if len(stmts) == 1 and isinstance(stmts[0], ast.Return) and stmts[0].value is not None:
-        body = stmts[0].value
-    elif not stmts:
-        body = const(None)
-    elif len(stmts) == 1 and isinstance(stmts[0], ast.Expr) and isinstance(stmts[0].value, ast.Yield):
-        body = stmts[0].value
-    else:
-        body = _returns_as_expr(stmts)
+    mark = len(sub.bindings.lowered)
+    body = _lambda_body(sub.statements())
+    if body is None:
+        # (3.8/3.9 return from the arms of its expression: once more, their returns
+        # joined into the last one)
+        sub.bindings.forget_lowerings_since(mark)
+        sub = fn.ctx.subcontext(fn.code)
+        sub.share_returns = True
+        body = _lambda_body(sub.statements())
         if body is None:
             raise DecompilationError("lambda body is not an expression")
     node = ast.Lambda(args=signature(fn.code, fn.defaults, fn.kwdefaults), body=body)
     sub.bindings.notes.def_code.set(node, fn.code)
     return node
+
+
+def _lambda_body(stmts):
+    """The expression a lambda's ``stmts`` return, or None."""
+    if len(stmts) == 1 and isinstance(stmts[0], ast.Return) and stmts[0].value is not None:
+        return stmts[0].value
+    if not stmts:
+        return const(None)
+    if len(stmts) == 1 and isinstance(stmts[0], ast.Expr) and isinstance(stmts[0].value, ast.Yield):
+        return stmts[0].value
+    return _returns_as_expr(stmts)
 
 
 def _returns_as_expr(stmts):

@@ -316,6 +316,21 @@ def share_compare_returns(instrs):
             instrs[i] = jump
 
 
+def share_returns(instrs):
+    """Every ``RETURN_VALUE`` outside a try becomes a jump to the last one, when the code
+    ends in it: a lambda's one expression, whose arms the compiler (3.8/3.9's peephole
+    optimiser) left through returns of their own, ``lambda: (b and c) if b else None``.
+    The same program, with a merge point for the value."""
+    last = len(instrs) - 1
+    if last < 0 or instrs[last].op != "RETURN_VALUE" or instrs[last].handler is not None:
+        return
+    for i, ret in enumerate(instrs[:last]):
+        if ret.op == "RETURN_VALUE" and ret.handler is None:
+            jump = Instr("JUMP", target=last, line=ret.line, offset=ret.offset)
+            jump.handler, jump.index = ret.handler, ret.index
+            instrs[i] = jump
+
+
 def _loop_test_outcomes(instrs, blocks, k):
     """(where the loop goes on, where it exits) for a bottom test block, or (None, None).
 
