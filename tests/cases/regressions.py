@@ -3108,3 +3108,29 @@ def chained_comparison_in_a_loop_after_a_long_arm(label, code_point, pad):
                 return False
         return True
     return False
+
+
+@case(([1, 2, 3], 3, False), ([1, 0, 3], 3, False), ([1, 2], 1, True), ([2, 1], 2, False), ([1, "a"], 2, False))
+def returns_alike_in_a_try_from_a_while_and_a_for(l, n, res):
+    """dateutil's ``_tzparser.parse`` (3.8-3.10): a ``return None`` of a try body in a
+    while loop was taken for a copy the compiler made of the one in a for loop after
+    it, the exit of a finally body, and jumped into that for loop's way out: a jump
+    from the while's body past its test's exit, read as a ``break`` over an else
+    clause that is not there."""
+    try:
+        i = 0
+        while i < n:
+            if l[i] > 0:
+                i += 1
+            else:
+                return None
+            if res:
+                break
+        for x in l:
+            if x > 1:
+                i += x
+            else:
+                return None
+    except (ValueError, TypeError):
+        return -1
+    return i

@@ -290,8 +290,8 @@ def _merge_exit_copies(instrs):
     3.10 gives every path leaving a ``try`` with ``finally`` its own copy of
     the inlined finally body and of what follows it; 3.9 and 3.11 make the
     except clauses jump to the copy that ends the ``else`` path.  A copy that is
-    entered by jumps only and repeats one entered by falling through is
-    replaced by a jump to that one (or, failing that, to an earlier copy).
+    entered by jumps only and repeats one entered by falling through, on the same
+    lines, is replaced by a jump to that one (or, failing that, to an earlier copy).
     """
     starts = [k for k, i in enumerate(instrs) if i.op == "POP_BLOCK"]
     if len(starts) < 2:
@@ -329,8 +329,12 @@ def _same_span(instrs, a, a_end, b, b_end):
         return False
     pos_a = {id(instrs[k]): k - a for k in range(a, a_end)}
     pos_b = {id(instrs[k]): k - b for k in range(b, b_end)}
-    for x, y in zip(instrs[a:a_end], instrs[b:b_end]):
+    for k, (x, y) in enumerate(zip(instrs[a:a_end], instrs[b:b_end])):
         if x.op != y.op or x.arg != y.arg or type(x.argval) is not type(y.argval):
+            return False
+        # (a copy the compiler made has the lines of what it copies: two ``return None``
+        # of a try body on lines of their own are two statements, not one shared)
+        if k and _line_at(instrs, a + k) != _line_at(instrs, b + k):
             return False
         if x.target is not None or y.target is not None:
             if x.target is None or y.target is None:
@@ -344,6 +348,13 @@ def _same_span(instrs, a, a_end, b, b_end):
         elif x.argval != y.argval:
             return False
     return True
+
+
+def _line_at(instrs, k):
+    """The line ``instrs[k]`` runs on (the last line started at or before it)."""
+    while k > 0 and instrs[k].line is None:
+        k -= 1
+    return instrs[k].line
 
 
 # --- step 2: block-stack simulation and rewriting --------------------------------
