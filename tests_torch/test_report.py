@@ -5,6 +5,7 @@ Chromium checks what a reader sees: no page scrolls sideways at 1,280 px, the us
 function comes first, the pictures name what they should and a graph node leads to its
 line; its screenshots are kept in ``tests_torch/artifacts/report/`` (CI's artifacts)."""
 import html.parser
+import inspect
 import json
 import os
 import re
@@ -95,6 +96,26 @@ def gpt2_report(gpt2_dump):
     return index_page
 
 
+def _line_of(path, statement):
+    """The line of the one line of ``path`` that is ``statement`` (found, not written
+    down: a line number written in a test goes stale when the file grows)."""
+    with open(path) as f:
+        (line,) = [n for n, text in enumerate(f, 1) if text.strip() == statement]
+    return line
+
+
+def _break_after_line():
+    """The line of the break in ``programs._break_after``, the hook the layer breaks in."""
+    import programs
+    return programs._break_after.__code__.co_firstlineno + 1
+
+
+def _gpt2_block_forward_line():
+    """Where the installed transformers defines ``GPT2Block.forward``."""
+    from transformers.models.gpt2.modeling_gpt2 import GPT2Block
+    return inspect.unwrap(GPT2Block.forward).__code__.co_firstlineno
+
+
 def _numbers(index_text, name):
     """The numbers of a function's row of the index."""
     row = re.search(r'>%s</a></td>(.*?)</tr>' % re.escape(name), index_text, re.S).group(1)
@@ -130,17 +151,15 @@ def test_the_dump_records_each_compiles_stack_and_the_programs_directory(gpt2_du
     assert os.path.isabs(index["program_dir"]) and os.path.isdir(index["program_dir"])
     run = next(c for c in index["compiles"] if c["function"] == "_hf.make.run")
     programs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs.py")
-    with open(programs) as f:
-        line = next(n for n, text in enumerate(f, 1) if text.strip() == "def run(ids):")
+    line = _line_of(programs, "def run(ids):")
     assert run["stack"][-1] == {"filename": programs, "line": line, "function": "run"}    # the compiled frame
     layer = next(c for c in index["compiles"] if c["function"] == "GPT2Block.forward")
     caller = os.path.join(os.path.dirname(programs), "test_prepare_debug.py")
-    with open(caller) as f:   # (found, not written down: a line written here went stale when that file grew)
-        call = next(n for n, text in enumerate(f, 1) if text.strip() == "out = compiled(*args, **kwargs)")
+    call = _line_of(caller, "out = compiled(*args, **kwargs)")
     assert {"filename": caller, "line": call, "function": "execute"} in layer["stack"]   # who called it
     names = [f["function"] for f in layer["stack"]]
     assert names.index("execute") < names.index("run") < len(names) - 1
-    assert names[-1] == "forward" and layer["stack"][-1]["line"] == 264
+    assert names[-1] == "forward" and layer["stack"][-1]["line"] == _gpt2_block_forward_line()
 
 
 def test_graph_breaks_show_at_their_line_and_files_link_what_they_call(gpt2_dump, gpt2_report):
@@ -345,10 +364,11 @@ def test_the_index_shows_the_users_code_first_and_folds_the_libraries(gpt2_dump,
             where = first.locator("td").nth(1).locator("span.path")
             programs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs.py")
             program_dir = json.loads((gpt2_dump / "index.json").read_text())["program_dir"]
-            assert where.inner_text() == os.path.relpath(programs, program_dir) + ":356"   # (sys.path[0]: pytest's)
-            assert where.get_attribute("title") == programs + ":356"
+            run, hook = _line_of(programs, "def run(ids):"), _break_after_line()
+            assert where.inner_text() == "%s:%d" % (os.path.relpath(programs, program_dir), run)  # (sys.path[0]: pytest's)
+            assert where.get_attribute("title") == "%s:%d" % (programs, run)
             broke = page.locator("ul.breaks > li").first                     # where it broke, at the top
-            assert broke.locator("span.path").first.inner_text() == where.inner_text().replace(":356", ":363")
+            assert broke.locator("span.path").first.inner_text() == where.inner_text().replace(":%d" % run, ":%d" % hook)
             assert "torch._dynamo.graph_break()" in broke.locator("code.source").inner_text()
             # and the layer it broke in: the hook's caller, past torch's module-call frames
             assert re.search(r"reached through .*forward .*modeling_gpt2\.py:\d+", broke.inner_text())
@@ -356,7 +376,8 @@ def test_the_index_shows_the_users_code_first_and_folds_the_libraries(gpt2_dump,
             library = page.locator("details.library[data-package=transformers] table.functions")
             assert not library.is_visible()                                # folded under its package
             layer = page.locator("table.functions tr", has_text="GPT2Block.forward").first
-            assert layer.locator("span.path").text_content() == "transformers/models/gpt2/modeling_gpt2.py:264"
+            assert layer.locator("span.path").text_content() == \
+                "transformers/models/gpt2/modeling_gpt2.py:%d" % _gpt2_block_forward_line()
             _shot(page, "index.png")
             page.check("#show-libraries")
             assert library.is_visible() and layer.is_visible()
