@@ -3134,3 +3134,26 @@ def returns_alike_in_a_try_from_a_while_and_a_for(l, n, res):
     except (ValueError, TypeError):
         return -1
     return i
+
+
+@case(([1, 2, 3, 2, 5], [3]), ([2, 2], []), ([5, 3, 2], [3]))
+def inner_continue_then_the_jump_over_the_else_clauses(params, keywords):
+    """toolz's ``curry.__signature__`` (3.8/3.9): an ``elif`` arm that is ``if c: continue``
+    ends in the continue's jump back, then the dead jump over the other clauses; that
+    jump back was read as the arm's own ending ``continue`` as well, and a second one,
+    always taken, was written after the if: a parameter went missing."""
+    kwonly = False
+    out = []
+    for p in params:
+        kind = p
+        if kind == 1:
+            pass
+        elif kind == 2:
+            if kwonly:
+                continue
+        elif kind in keywords:
+            kwonly = True
+        else:
+            kind = 0
+        out.append(kind)
+    return out
