@@ -3157,3 +3157,23 @@ def inner_continue_then_the_jump_over_the_else_clauses(params, keywords):
             kind = 0
         out.append(kind)
     return out
+
+
+@case(([1, 2, 3, 4, 6], 2), ([3, 5], 3), ([], 2), ([2, 4], 5))
+def inverted_inner_continue_then_the_jump_over_the_else_clauses(params, m):
+    """The same as the case above with the inner if the other way round (3.8/3.9):
+    ``if not c: x() / else: continue`` comes back as ``if c: continue`` then ``x()``,
+    and a second ``continue``, always taken, was added after it."""
+    out = []
+    for p in params:
+        if p == 1:
+            pass
+        elif p % m:
+            if not p % 3:
+                out.append(-p)
+            else:
+                continue
+        else:
+            out.append(0)
+        out.append(p)
+    return out

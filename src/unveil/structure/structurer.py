@@ -851,11 +851,11 @@ class Structurer(ShortCircuits, Layout):
             test, body, orelse = st.c, orelse, body
         if body and orelse and st.e < st.t and self._dead_jump_before(st.t):
             last_return_in_else(body)   # the jump over the else clause stayed: the body ends in no return
-            if fend == mpos == region.stop and region.loop is not None \
-                    and self.instrs[st.t - 2].target == region.loop.header.start \
-                    and not isinstance(_laid_out_last(body), ast.Continue):
-                # and it ended in a jump back to the loop's start, which was no if's end: a
-                # continue (unless that jump was one already, an inner ``if c: continue``'s)
+            if region.loop is not None and fend == mpos == region.stop == region.loop.header.start \
+                    and self.instrs[st.t - 2].target == region.loop.header.start:
+                # and it ended in a jump back to the loop's start, the stop of the region, so
+                # no statement yet: the source's ``continue`` (anywhere else that jump was a
+                # ``continue`` written already, an inner ``if c: continue``'s)
                 body.append(_jump_stmt(frame.notes, "continue"))
                 frame.notes.before_dead_jump.set(body[-1])
         if not body and orelse and not self._lone_jump(st.e, mpos):
@@ -1030,16 +1030,6 @@ def _inside(region, loop):
             return True
         region = region.parent
     return False
-
-
-def _laid_out_last(stmts):
-    """The simple statement whose code ``stmts`` lay out last: the last one, or inside
-    a last ``if``, the last of its else clause, or of its body without one."""
-    last = stmts[-1] if stmts else None
-    while isinstance(last, ast.If):
-        arm = last.orelse or last.body
-        last = arm[-1] if arm else None
-    return last
 
 
 def _jump_stmt(notes, kind):
