@@ -26,7 +26,7 @@ CHROMIUM = os.environ.get("UNVEIL_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "artifacts", "report")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from programs import PROGRAMS  # noqa: E402
+from programs import PROGRAMS, _break_after  # noqa: E402
 from test_prepare_debug import execute  # noqa: E402
 
 
@@ -106,8 +106,7 @@ def _line_of(path, statement):
 
 def _break_after_line():
     """The line of the break in ``programs._break_after``, the hook the layer breaks in."""
-    import programs
-    return programs._break_after.__code__.co_firstlineno + 1
+    return _break_after.__code__.co_firstlineno + 1
 
 
 def _gpt2_block_forward_line():

@@ -329,12 +329,15 @@ def _same_span(instrs, a, a_end, b, b_end):
         return False
     pos_a = {id(instrs[k]): k - a for k in range(a, a_end)}
     pos_b = {id(instrs[k]): k - b for k in range(b, b_end)}
+    # (a copy the compiler made has the lines of what it copies: two ``return None``
+    # of a try body on lines of their own are two statements, not one shared)
+    line_a, line_b = _line_at(instrs, a), _line_at(instrs, b)
     for k, (x, y) in enumerate(zip(instrs[a:a_end], instrs[b:b_end])):
         if x.op != y.op or x.arg != y.arg or type(x.argval) is not type(y.argval):
             return False
-        # (a copy the compiler made has the lines of what it copies: two ``return None``
-        # of a try body on lines of their own are two statements, not one shared)
-        if k and _line_at(instrs, a + k) != _line_at(instrs, b + k):
+        line_a = x.line if x.line is not None else line_a
+        line_b = y.line if y.line is not None else line_b
+        if k and line_a != line_b:
             return False
         if x.target is not None or y.target is not None:
             if x.target is None or y.target is None:
