@@ -13,9 +13,18 @@ from . import decoder, facts
 
 def identifier(ident):
     """``ident``, or a valid stand-in for a name the compiler made (``.0``) or Dynamo chose."""
-    if ident.isidentifier() and not keyword.iskeyword(ident):
-        return ident
-    return "_unveil_" + "".join(c if c.isalnum() or c == "_" else "_" for c in ident)
+    known = _IDENTIFIERS.get(ident)
+    if known is None:
+        known = ident if ident.isidentifier() and not keyword.iskeyword(ident) \
+            else "_unveil_" + "".join(c if c.isalnum() or c == "_" else "_" for c in ident)
+        if len(_IDENTIFIERS) < _IDENTIFIERS_KEPT:
+            _IDENTIFIERS[ident] = known
+    return known
+
+
+#: name -> :func:`identifier` of it, for the names read most (every load and store asks)
+_IDENTIFIERS = {}
+_IDENTIFIERS_KEPT = 100000
 
 
 def argument_count(code):

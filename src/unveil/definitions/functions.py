@@ -114,8 +114,7 @@ class FunctionContext:
             return const(value)
         return name(self.bindings.name_for(value))
 
-    def identifier(self, ident):
-        return identifier(ident)
+    identifier = staticmethod(identifier)
 
     def has_locals(self):
         return bool(self.code.co_flags & inspect.CO_NEWLOCALS)
