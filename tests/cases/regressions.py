@@ -3177,3 +3177,115 @@ def inverted_inner_continue_then_the_jump_over_the_else_clauses(params, m):
             out.append(0)
         out.append(p)
     return out
+
+
+@case(([1, 2],), ([0, 5],), ([0, 0, 0, 4],), ([0, 0],), ([],))
+def return_in_a_nested_try_in_an_endless_loop_in_a_clause(xs):
+    """lark's ``LALR_Parser.parse`` (every version): ``return`` inside a try in a ``while
+    True:`` loop inside an except clause moves its value under the exception within the
+    clause's cleanup range and pops the exception outside it; that second half was taken
+    for where the loop goes on, and the loop ran into the return's ``POP_EXCEPT`` with
+    no exception under the value (lowered: "stack underflow")."""
+    it = iter(xs)
+    try:
+        return 10 // next(it)
+    except ZeroDivisionError:
+        while True:
+            try:
+                return 100 // next(it)
+            except ZeroDivisionError:
+                pass
+
+
+@case(([1, 2],), ([0, 5],), ([0, 0, 0, 4],), ([0, "a", 0, 2],), ([0, 0],), ([],))
+def return_in_a_nested_try_in_an_endless_loop_in_a_named_clause(xs):
+    """The case above with the clause's exception named and rebound in the loop (lark's
+    own shape, ``e = e2``): the return also clears the name after popping the exception."""
+    it = iter(xs)
+    try:
+        return 10 // next(it), None
+    except (ZeroDivisionError, StopIteration) as e:
+        while True:
+            try:
+                return 100 // next(it), type(e).__name__
+            except ZeroDivisionError as e2:
+                e = e2
+            except TypeError as e2:
+                e = e2
+            except StopIteration:
+                return None, type(e).__name__
+
+
+@case(([0, 2, 1], []), ([5], []), ([], []))
+def endless_loop_beginning_a_try_with_finally_left_by_a_clause_break(xs, out):
+    """mpmath's ``sqrtm`` (3.10+): a ``while 1:`` that begins the code, inside a try with a
+    finally body, left only by a ``break`` in an except clause of a try inside it.  The
+    loop's header was the first instruction, entered from nowhere outside the loop, and
+    the try around the loop was taken from the header's own: the inner try, so the
+    clause's ``break`` was no way out and the loop seemed to leave the finally's try."""
+    try:
+        while 1:
+            try:
+                out.append(10 // xs.pop())
+            except (ZeroDivisionError, IndexError):
+                break
+    finally:
+        out.append("done")
+    return out
+
+
+@case(([0, 2, 1], []), ([5], []), ([], []), ([3, 4, 0], []))
+def endless_loop_first_in_a_try_with_finally_left_by_a_clause_break(xs, out):
+    """The case above with code before the try (3.10, 3.12, 3.13; lowered still on 3.8
+    and 3.9): the code before the loop is outside the try, which covers the loop's back
+    edge."""
+    n = len(xs)
+    try:
+        while 1:
+            try:
+                out.append(10 // xs.pop())
+            except (ZeroDivisionError, IndexError):
+                break
+    finally:
+        out.append(n)
+    return out
+
+
+@case((0,), (2,), (4,), (7,))
+def break_and_return_in_an_endless_loop_in_a_try_with_finally(n):
+    """mpmath's ``adaptive_extrapolation`` (every version): a ``while 1:`` in a try with a
+    finally body, left by a ``break`` and by a ``return``.  The return's value is loaded
+    inside the try and the finally body copied after it outside: two blocks, the first of
+    which seemed to go on, and was taken for where the loop goes on."""
+    log = []
+    try:
+        while 1:
+            if n > 5:
+                break
+            n += 1
+            if n == 3:
+                return n, log
+    finally:
+        log.append(n)
+    return -n, log
+
+
+@case(([2, 1, 5, 4, 3], True), ([2, 0], True), ([0, 1], True), ([], True), ([1, 2, 3, 4, 5, 6], True))
+def clause_break_and_return_in_an_endless_loop_in_a_try_with_finally(xs, rot, out=None):
+    """mpmath's ``sqrtm`` (3.10+; lowered still on 3.8 and 3.9): the loop is left by a
+    ``break`` in an except clause and by a ``return``, which only returns: an arm inside
+    the loop, so the loop goes on where the clause leaves it."""
+    out = []
+    try:
+        while 1:
+            try:
+                out.append(10 // xs.pop())
+            except (ZeroDivisionError, IndexError):
+                if rot:
+                    break
+                raise
+            if len(out) > 3:
+                return out[1:]
+    finally:
+        out.append("done")
+    return out

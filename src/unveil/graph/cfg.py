@@ -85,6 +85,16 @@ class Graph:
         return loops
 
     def _loop_follow(self, loop, loops):
+        """The block where ``loop`` goes on, or None.  Never a copy of the finally body of
+        a try in the loop that a ``break`` or ``return`` runs on its way out (3.10, 3.12+
+        copy the code after the loop in after it too): written after the loop, the copy
+        would run twice; with no follow, the way out is written inside the try."""
+        follow = self._loop_follow_found(loop, loops)
+        if follow is not None and self._past_finally_copy(follow, loop) is not None:
+            return None
+        return follow
+
+    def _loop_follow_found(self, loop, loops):
         header_last = self.instrs[loop.header.end - 1]
         if header_last.op == "FOR_ITER":
             return self.block_at.get(header_last.target)
@@ -114,8 +124,7 @@ class Graph:
             exits = [s for s in exits if s not in inner]
         # code after the loop is in the same try as the code before it (the header's
         # own try may be one inside the loop), not in a handler's clause
-        before = {p.handler for p in loop.header.preds if p not in loop.body}
-        around = before.pop() if len(before) == 1 else loop.header.handler
+        around = self._try_around(loop)
         # (the header of an enclosing loop may be in a try of its own: a ``break`` that
         # ends that loop's body goes straight back to its top)
         enclosing = {other.header for other in loops.values() if other is not loop and loop.header in other.body}
@@ -154,6 +163,8 @@ class Graph:
                 if last.op != "JUMP":
                     continue  # the with exit then the function's return
                 s = self.block_at.get(last.target)  # ``break`` out of a with: exit, then jump
+            elif self._past_finally_copy(s, loop) == s.end - 1 and self.instrs[s.end - 1].op == "JUMP":
+                s = self.block_at.get(self.instrs[s.end - 1].target)  # ``break`` out of a try's finally
             if s is not None and s not in going_on and s not in loop.body:
                 going_on.append(s)
         # ``try: return x`` in the loop: the return after the try's range is not where the loop goes on
@@ -162,9 +173,10 @@ class Graph:
                  and not self._returns_from_a_clause(s, loop)]
         if not exits or self._returns_in_span(loop, exits):
             return self._follow_from_clauses(loop, around)
-        if all(self._only_raises(s, loop) for s in exits):
-            # ways out that raise are arms inside the loop: it goes on where its except
-            # clauses leave it, if they do (inspect.Signature._bind)
+        if all(self.only_ends(s, loop) for s in exits):
+            # ways out that raise or return are arms inside the loop: it goes on where its
+            # except clauses leave it, if they do (inspect.Signature._bind; mpmath's
+            # ``sqrtm``: ``except E: break`` and ``if c: return x`` in a try's finally)
             follow = self._follow_from_clauses(loop, around)
             if follow is not None:
                 return follow
@@ -211,9 +223,24 @@ class Graph:
         landing = self._common_landing(going, loop, enclosing) if len(going) > 1 else None
         if landing is not None:
             return landing
-        best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)), bool(s.succs) and s in going,
+        # (a return's value loaded inside a try, then its finally body copied outside it,
+        # then the return, is one straight run: a return, though split in two blocks)
+        best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)),
+                                         bool(s.succs) and s in going and not self._straight_return(s),
                                          self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
         return self._past_chain_cleanup(best)
+
+    def _try_around(self, loop):
+        """The handler of the try the loop is in: the code before it is in that try, unless
+        the loop begins the code, or begins the body of a try outside any other; then the
+        try covers its back edges, when they all jump back from one try that is not the one
+        the loop's body begins with (a ``continue`` in that try's body jumps back from
+        inside it)."""
+        before = {p.handler for p in loop.header.preds if p not in loop.body}
+        back = {p.handler for p in loop.header.preds if p in loop.body}
+        if not before or (before == {None} and len(back) == 1 and loop.header.handler not in back):
+            before = back
+        return before.pop() if len(before) == 1 else loop.header.handler
 
     def _returns_in_span(self, loop, exits):
         """Whether a loop without a test leaves only by returns that only a test in the loop
@@ -223,10 +250,13 @@ class Graph:
         last = self.instrs[loop.header.end - 1]
         if last.op in CONDITIONAL and (last.target not in self.block_at or self.block_at[last.target] in exits):
             return False   # a while test (an ``if`` first in the body falls into its return)
-        return all(not s.succs and self.instrs[s.end - 1].op == "RETURN_VALUE"
+        # (a return from a try in the loop runs the finally body's copy first: outside the
+        # try's range, a block of its own before the return's)
+        return all(self._straight_return(s)
                    and all(p in loop.body for p in s.preds)
                    and any(p.end == s.start and self.instrs[p.end - 1].op in CONDITIONAL for p in s.preds)
-                   and not self.instrs[s.start].after_nop for s in exits)
+                   and (not self.instrs[s.start].after_nop or self._past_finally_copy(s, loop) is not None)
+                   for s in exits)
 
     def _common_landing(self, ways, loop, enclosing, limit=256):
         """The block outside ``loop`` that every one of ``ways`` reaches (staying out of
@@ -314,6 +344,8 @@ class Graph:
                       for b in loop.body if loop.header in b.succs)
         ways = []
         for b in outs:
+            if self._straight_return(b):
+                continue   # a ``return`` in a clause: not where the loop goes on
             pos = past_clause_ends(self.instrs, b.start)
             jumps = not latched and self.instrs[b.end - 1].op == "JUMP"
             b = self.of_instr[pos] if pos < len(self.instrs) else None
@@ -333,14 +365,50 @@ class Graph:
         """``block`` ends an except clause of a try in ``loop`` (``POP_EXCEPT``, the
         ``name = None; del name`` of ``except E as name``) and returns: a ``return``
         in the clause, not where the loop goes on."""
-        start = block.start
+        start, end = block.start, self._straight_end(block)
         if self.instrs[start].op == "SWAP" and self.instrs[start].argval == 2:
             start += 1   # the value to return is computed in the clause, under the exception
-        if self.instrs[start].op != "POP_EXCEPT" or self.instrs[block.end - 1].op != "RETURN_VALUE":
+        if self.instrs[start].op != "POP_EXCEPT" or self.instrs[end - 1].op != "RETURN_VALUE":
             return False
-        rest = self.instrs[past_pop_except(self.instrs, start):block.end - 1]
+        rest = self.instrs[past_pop_except(self.instrs, start):end - 1]
         return all(i.op in ("LOAD_CONST", "LOAD_FAST") for i in rest) \
             and any(p in loop.body for p in block.preds)
+
+    def _straight_end(self, block):
+        """Where the straight run of code from ``block`` ends: past the blocks it falls
+        into that nothing else enters (split where only the try covering them changes:
+        a ``return`` in a clause's nested try moves its value under the exception inside
+        the clause's cleanup range, and pops the exception outside it)."""
+        while len(block.succs) == 1 and block.succs[0].start == block.end and block.succs[0].preds == [block] \
+                and self.instrs[block.end - 1].op not in JUMPS:
+            block = block.succs[0]
+        return block.end
+
+    def _past_finally_copy(self, block, loop):
+        """Where ``block`` goes on past a copy of the finally body of a try in ``loop`` that
+        it begins with (straight code, the same instructions as the handler's between its
+        ``PUSH_EXC_INFO`` and its ``RERAISE 0``), or None: a ``break`` or ``return`` from
+        the try's body runs the copy first."""
+        inside = {b.handler[0] for b in loop.body if b.handler} \
+            - {b.handler[0] for b in self.blocks if b.handler and b not in loop.body}
+        for start in inside:   # (the tries in the loop: none of them covers code outside it)
+            if self.instrs[start].op != "PUSH_EXC_INFO":
+                continue
+            end = start + 1
+            while end < len(self.instrs) and self.instrs[end].target is None and self.instrs[end].op not in NO_NEXT:
+                end += 1
+            ending = self.instrs[end] if end < len(self.instrs) else None
+            size = end - start - 1
+            if ending is None or ending.op != "RERAISE" or ending.argval != 0 or not size \
+                    or block.start + size >= len(self.instrs):
+                continue
+            if all(a.same(b) for a, b in zip(self.instrs[start + 1:end], self.instrs[block.start:block.start + size])):
+                return block.start + size
+        return None
+
+    def _straight_return(self, block):
+        """Whether the straight run of code from ``block`` ends in a return."""
+        return self.instrs[self._straight_end(block) - 1].op == "RETURN_VALUE"
 
     def past_cleanup(self, block):
         """The block after ``block`` if it only pops (a chained comparison's cleanup)
