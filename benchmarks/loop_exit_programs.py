@@ -106,19 +106,21 @@ def judge(source):
     return ("lowered" if result.lowered else "same"), None
 
 
-def run(every=1):
-    """{kind: [(index, source, detail)]} over every ``every``-th program."""
+def run(every=1, make=programs, judge_one=judge):
+    """{kind: [(index, source, detail)]} over every ``every``-th program of ``make()``."""
     found = {}
-    for index, source in enumerate(programs()):
+    for index, source in enumerate(make()):
         if index % every:
             continue
-        kind, detail = judge(source)
+        kind, detail = judge_one(source)
         found.setdefault(kind, []).append((index, source, detail))
     return found
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv=None, make=programs, judge_one=judge, script=__file__, doc=__doc__):
+    """The command line of this script, and of another made the same way (``script``,
+    its ``doc``, programs from ``make()`` judged by ``judge_one``)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--every", type=int, default=1, help="judge every K-th program only")
     parser.add_argument("--show", type=int, default=2, help="failures to print")
     parser.add_argument("--json", help="write the counts and failures to this file")
@@ -128,11 +130,11 @@ def main(argv=None):
         sys.path.insert(0, HERE)
         import bench_functions
         rest = ["--every", str(args.every), "--show", str(args.show)]
-        results = bench_functions.run_each_version(__file__, args.versions, rest)
+        results = bench_functions.run_each_version(script, args.versions, rest)
         for res in results:
             print("Python %s: %d programs, %s" % (res["python"], sum(res["counts"].values()), res["counts"]))
         return 1 if any(res["failures"] for res in results) or not results else 0
-    found = run(args.every)
+    found = run(args.every, make, judge_one)
     counts = {kind: len(items) for kind, items in sorted(found.items())}
     failures = [f for kind in ("wrong", "refused") for f in found.get(kind, ())]
     print("Python %s: %d programs, %s" % (sys.version.split()[0], sum(counts.values()), counts))
