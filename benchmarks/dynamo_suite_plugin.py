@@ -14,6 +14,8 @@ import warnings
 
 import pytest
 
+from pytest_records import append, first_error_line
+
 MODE = os.environ.get("UNVEIL_SUITE_MODE", "plain")
 #: the counter groups compared between a plain run and one under debug(): what Dynamo
 #: compiled (frames, graphs, captured calls) and where it broke
@@ -148,20 +150,10 @@ def pytest_runtest_logreport(report):
     if report.when == "call" or report.outcome != "passed":
         error = ""
         if report.failed:
-            error = _first_error_line(report.longreprtext)
+            error = first_error_line(report.longreprtext)
         _append({"test": report.nodeid, "phase": report.when, "outcome": report.outcome, "error": error,
                  "seconds": round(report.duration, 3)})
 
 
-def _first_error_line(text):
-    """The exception line of a failure's report (``E   Type: message``), else its last line."""
-    for line in text.splitlines():
-        if line.startswith("E   ") and ("Error" in line or "Exception" in line or "assert" in line.lower()):
-            return line[4:].strip()[:300]
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[-1].strip()[:300] if lines else ""
-
-
 def _append(record):
-    with open(os.environ["UNVEIL_SUITE_RECORD"], "a") as f:
-        f.write(json.dumps(record, default=str) + "\n")
+    append(os.environ["UNVEIL_SUITE_RECORD"], record)

@@ -67,6 +67,7 @@ ROOT = os.path.dirname(HERE)
 CONSTRAINTS = os.path.join(ROOT, ".ci", "constraints.txt")
 CACHE = os.path.join(HERE, ".venv-pkgjudge-cache")
 PLUGIN = os.path.join(HERE, "package_judge_plugin.py")
+RECORDS = os.path.join(HERE, "pytest_records.py")   # what the plugin imports
 VERSIONS = ("3.8", "3.11", "3.12", "3.13")
 #: seconds unveil may take on one module
 DECOMPILE_LIMIT = 300
@@ -115,6 +116,14 @@ PACKAGES = collections.OrderedDict((p.dist, p) for p in [
             ["-W", "ignore:Passing a non-Collection iterable to parametrize"]),
     # its tests live inside the package: the installed copies are decompiled with the rest
     Package("toolz", "1.0.0", ["toolz", "tlz"], ["toolz/tests"], [], [], []),
+    Package("pyflakes", "3.2.0", ["pyflakes"], ["pyflakes/test"], [], [], []),
+    Package("sqlparse", "0.5.1", ["sqlparse"], ["tests"], [], [], []),
+    Package("parso", "0.8.4", ["parso"], ["test"], ["conftest.py", "pytest.ini"], [], []),
+    Package("pycparser", "2.22", ["pycparser"], ["tests"], ["examples", "utils"], [], []),
+    # its standalone tool copies the code between ``###{standalone`` and ``###}`` comments out
+    # of its own source files, which no decompiled text has (KeyError: 'standalone')
+    Package("lark", "1.2.2", ["lark"], ["tests"], [], [], ["--deselect", "tests/test_tools.py::TestStandalone"]),
+    Package("mpmath", "1.3.0", ["mpmath"], ["mpmath/tests"], [], [], []),
 ])
 #: what every run needs: pinned in .ci/constraints.txt
 RUNNER = ["pytest", "pytest-timeout"]
@@ -384,7 +393,8 @@ def run_pytest(python, package, workdir, tree, timeout, log):
     """Run the package's tests in ``workdir`` with ``tree`` first on the path; (records, the
     pytest summary line, seconds)."""
     plugin_dir = tempfile.mkdtemp(prefix="pkgjudge-plugin-")
-    shutil.copyfile(PLUGIN, os.path.join(plugin_dir, "package_judge_plugin.py"))
+    for path in (PLUGIN, RECORDS):
+        shutil.copyfile(path, os.path.join(plugin_dir, os.path.basename(path)))
     fd, record = tempfile.mkstemp(prefix="pkgjudge-", suffix=".jsonl")
     os.close(fd)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0", UNVEIL_PKGJUDGE_RECORD=record,

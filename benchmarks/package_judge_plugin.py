@@ -4,9 +4,10 @@ file ``$UNVEIL_PKGJUDGE_RECORD``.  ``$UNVEIL_PKGJUDGE_MODULES`` names the judged
 modules (comma-separated).  Loaded with ``-p package_judge_plugin`` (benchmarks/ on
 ``PYTHONPATH``, after the decompiled tree).
 """
-import json
 import os
 import sys
+
+from pytest_records import append, first_error_line
 
 RECORD = os.environ["UNVEIL_PKGJUDGE_RECORD"]
 MODULES = [m for m in os.environ.get("UNVEIL_PKGJUDGE_MODULES", "").split(",") if m]
@@ -14,7 +15,7 @@ MODULES = [m for m in os.environ.get("UNVEIL_PKGJUDGE_MODULES", "").split(",") i
 
 def pytest_runtest_logreport(report):
     if report.when == "call" or report.outcome != "passed":
-        error = _first_error_line(report.longreprtext) if report.failed else ""
+        error = first_error_line(report.longreprtext) if report.failed else ""
         _append({"test": report.nodeid, "phase": report.when, "outcome": report.outcome, "error": error,
                  "xfail": hasattr(report, "wasxfail")})
 
@@ -22,7 +23,7 @@ def pytest_runtest_logreport(report):
 def pytest_collectreport(report):
     if report.failed:
         _append({"test": report.nodeid, "phase": "collect", "outcome": "failed",
-                 "error": _first_error_line(report.longreprtext), "xfail": False})
+                 "error": first_error_line(report.longreprtext), "xfail": False})
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -34,15 +35,5 @@ def pytest_sessionfinish(session, exitstatus):
     _append({"phase": "modules", "files": files, "exitstatus": int(exitstatus)})
 
 
-def _first_error_line(text):
-    """The exception line of a failure's report (``E   Type: message``), else its last line."""
-    for line in text.splitlines():
-        if line.startswith("E   ") and ("Error" in line or "Exception" in line or "assert" in line.lower()):
-            return line[4:].strip()[:300]
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[-1].strip()[:300] if lines else ""
-
-
 def _append(record):
-    with open(RECORD, "a") as f:
-        f.write(json.dumps(record, default=str) + "\n")
+    append(RECORD, record)
