@@ -3289,3 +3289,23 @@ def clause_break_and_return_in_an_endless_loop_in_a_try_with_finally(xs, rot, ou
     finally:
         out.append("done")
     return out
+
+
+@case(([1, 2, 3, 4],), ([7, 5, 1],), ([2, 4],), ([],))
+def returns_from_a_loop_in_a_try_with_finally(ps):
+    """Found by benchmarks/try_loop_programs.py (every version): two ``return out`` in a
+    loop in a try with a finally body each run a copy of the finally body, then return;
+    the copies were shared as if an expression's tail duplicated into two arms (they
+    begin where the try's range ends), and the loop seemed to leave the try."""
+    out = []
+    try:
+        while ps:
+            p = ps.pop()
+            if p % 3 == 0:
+                return out
+            if p % 5 == 0:
+                return out
+            out.append(p)
+    finally:
+        out.append("f")
+    return out

@@ -185,6 +185,10 @@ def share_return_tails(instrs):
             if n < 2 or not cleanup and (not _consumes_arm_value(instrs, early, late, n) or (
                     early.end - n == early.start and late.end - n == late.start)):
                 continue
+            if any(b.end - n > b.start and instrs[b.end - n].handler != instrs[b.end - n - 1].handler
+                   for b in (early, late)):
+                continue   # (it begins where a try's range ends: the copy of a finally body that
+                #            each ``return`` in the try runs on its way out, not an arms' tail)
             first = instrs[early.end - n]
             jump = Instr("JUMP", target=late.end - n, line=first.line, offset=first.offset)
             jump.handler, jump.index = first.handler, first.index
