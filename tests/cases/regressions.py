@@ -3309,3 +3309,36 @@ def returns_from_a_loop_in_a_try_with_finally(ps):
     finally:
         out.append("f")
     return out
+
+
+@case(([1, 2, 3],), ([4, 6, 5],), ([],), ([3],))
+def break_in_a_try_with_finally_in_a_for(ps):
+    """Found by benchmarks/try_loop_programs.py (3.10, 3.12, 3.13): a ``break`` out of a
+    try with a finally body in a ``for`` runs the finally body's copy, drops the iterator
+    and runs a copy of the short code after the loop, where the other versions jump to
+    it: that copy was taken for a second place the try body leaves to (lowered).  The
+    finally body's copy that ends the try's body is the last one."""
+    out = []
+    for p in ps:
+        try:
+            if p % 3 == 0:
+                break
+        finally:
+            out.append(-1)
+        out.append(p)
+    return out
+
+
+@case(([1, 2, 3],), ([4, 6, 5],), ([],), ([3],))
+def break_in_a_try_with_finally_in_a_while(ps):
+    """The case above in a ``while`` loop: no iterator to drop before the copy."""
+    out = []
+    while ps:
+        p = ps.pop()
+        try:
+            if p % 3 == 0:
+                break
+        finally:
+            out.append(-1)
+        out.append(p)
+    return out

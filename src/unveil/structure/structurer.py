@@ -210,9 +210,18 @@ class Structurer(ShortCircuits, Layout):
             # likewise ``except: return x`` in an except clause (3.11+)
             trys.run_return_tail(frame, tail, pos)
             return None
+        # (3.10, 3.12+: a ``break`` from inside a try with a finally body runs the body's
+        # copy, then a copy of the short code after the loop; a copy of the finally body
+        # that is not the last one, which ends the try's body, is such a way out)
+        inner_copy = skipped and hasattr(region.elide, "copied_again_after") and region.elide.copied_again_after(copied)
+        if inner_copy and self.jump_kind(pos, region.parent or region) == "break":
+            self.jump_out("break", frame)
+            return None
         if ins is not None and ins.op == "POP_TOP" and isinstance(frame.top(), si.Iter) \
-                and pos + 1 < len(self.instrs) and self.instrs[pos + 1].op == "JUMP" \
-                and self.jump_kind(self.instrs[pos + 1].target, region.parent or region) == "break":
+                and pos + 1 < len(self.instrs) and (
+                    self.instrs[pos + 1].op == "JUMP"
+                    and self.jump_kind(self.instrs[pos + 1].target, region.parent or region) == "break"
+                    or inner_copy and self.jump_kind(pos + 1, region.parent or region) == "break"):
             # ``break`` out of a for loop from inside a try/with: drop the iterator, jump
             frame.pop_raw()
             self.jump_out("break", frame)

@@ -767,6 +767,21 @@ def _finally_elider(s, start, own):
         if any(not same_target(instrs, first, e) for e in exits):
             return None  # (3.11+ copy a short return after the body into each path: one place)
         return first if exits else max(pairs.values()) + 1  # every path returns or raises
+
+    def copied_again_after(pos):
+        """Whether the straight finally body is copied again past a copy of it at ``pos``
+        (before its handler copy): the copy laid out last ends the try's body, one before
+        it is a ``break``, ``continue`` or ``return`` from inside the body."""
+        end = start
+        while end < len(instrs) and not is_end(end) and instrs[end].target is None:
+            end += 1
+        n = end - start
+        if not n or end >= len(instrs) or not is_end(end):
+            return False
+        body = instrs[start:end]
+        return any(all(a.same(b) for a, b in zip(body, instrs[q:q + n]))
+                   for q in range(pos + n, start - n) if instrs[q].same(body[0]))
+    elide.copied_again_after = copied_again_after
     return elide
 
 
