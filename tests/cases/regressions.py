@@ -3342,3 +3342,91 @@ def break_in_a_try_with_finally_in_a_while(ps):
             out.append(-1)
         out.append(p)
     return out
+
+
+@case(([1, 2, 3, 4],), ([7, 5, 1],), ([2, 9],), ([],))
+def return_of_a_value_loaded_in_a_try_in_an_endless_loop_in_a_try_with_finally(ps):
+    """Found by benchmarks/try_loop_programs.py (every version): ``return out`` from a
+    try inside a ``while True`` inside a try with a finally body loads the value inside
+    the inner try, then runs the finally body's copy outside both and returns.  That way
+    out was taken for where the loop goes on, the ``return`` became a ``break`` with the
+    value left on the stack (stack underflow: lowered)."""
+    out = []
+    table = {1: 1, 2: 0, 3: 1, 7: 1, 5: 0}
+    try:
+        while True:
+            p = ps.pop()
+            try:
+                if table[p]:
+                    return out
+            except KeyError:
+                pass
+            out.append(p)
+    finally:
+        out.append("f")
+    return out
+
+
+@case(([1, 2, 3, 4],), ([7, 5, 1],), ([2, 9],), ([],))
+def return_of_a_value_loaded_in_a_try_in_an_endless_loop_in_a_with(ps):
+    """The case above in a ``with``: the way out runs the with's exit copy, then returns."""
+    out = []
+    table = {1: 1, 2: 0, 3: 1, 7: 1, 5: 0}
+    with contextlib.suppress(IndexError):
+        while True:
+            p = ps.pop()
+            try:
+                if table[p]:
+                    return out
+            except KeyError:
+                pass
+            out.append(p)
+    return out + [0]
+
+
+@case(([1, 2, 3, 4],), ([7, 5, 1],), ([2, 9],), ([],))
+def return_of_a_value_loaded_in_a_try_in_a_for_in_a_try_with_finally(ps):
+    """The case above in a ``for`` loop: the value is moved over the iterator, which is
+    dropped (``SWAP 2; POP_TOP``) before the finally body's copy (the try body seemed to
+    leave to two places: lowered)."""
+    out = []
+    table = {1: 1, 2: 0, 3: 1, 7: 1, 5: 0}
+    try:
+        for p in ps:
+            try:
+                if table[p]:
+                    return out
+            except KeyError:
+                pass
+            out.append(p)
+    finally:
+        out.append("f")
+    return out
+
+
+@case(([{"a": 1}], "a"), ([{"b": 1}, {"a": "x"}], "a"), ([{"a": "x"}, {"a": 2}], "a"), ([], "a"))
+def return_in_the_else_clause_of_a_try_in_a_for_after_a_nested_try(scopes, name):
+    """Found by the package judge (pyflakes' ``Checker.handleNodeLoad``, 3.12): in a
+    ``for`` loop, a try's else clause returns after a nested try whose except clause
+    passes.  3.12 copies the ``return`` (the iterator's ``POP_TOP`` first) after that
+    clause's ``POP_EXCEPT``, past the outer try's range; that copy was taken for where
+    a ``break`` goes, the loop's end (stack underflow: lowered).  With the iterator
+    still on the stack there, it is no way past the loop."""
+    out = []
+
+    def find():
+        for scope in scopes:
+            try:
+                n = scope[name]
+                try:
+                    out.append(n + 1)
+                except TypeError:
+                    pass
+            except KeyError:
+                pass
+            else:
+                return
+        out.append("end")
+
+    find()
+    return out

@@ -354,12 +354,31 @@ class Graph:
         return ways[0] if len(ways) == 1 else None
 
     def _returns_from_a_try(self, block, loop):
-        """``block`` only drops what is under the value and returns it, and is entered
-        from a try in ``loop`` whose range ends before the return."""
-        ops = [i.op for i in self.instrs[block.start:block.end]]
-        return ops[-1:] == ["RETURN_VALUE"] and set(ops[:-1]) <= {"SWAP", "POP_TOP", "NOP"} \
-            and any(p in loop.body and p.handler is not None and p.handler != block.handler
-                    and self.instrs[p.end - 1].op not in JUMPS for p in block.preds)
+        """``block`` only drops what is under the value, runs the exit copies of the
+        tries and withs the loop is in, and returns the value; it is entered from a try in
+        ``loop`` whose range ends before the return."""
+        if not any(p in loop.body and p.handler is not None and p.handler != block.handler
+                   and self.instrs[p.end - 1].op not in JUMPS for p in block.preds):
+            return False
+        outside = {b.handler[0] for b in self.blocks if b.handler and b not in loop.body}
+        pos, end = block.start, self._straight_end(block)
+        while pos < end:
+            after = self._past_with_exit_copy(pos) or self._past_copy_of(pos, outside)
+            if after is None:
+                break
+            pos = after
+        ops = [i.op for i in self.instrs[pos:end]]
+        return ops[-1:] == ["RETURN_VALUE"] and set(ops[:-1]) <= {"SWAP", "POP_TOP", "NOP"}
+
+    def _past_with_exit_copy(self, pos):
+        """Where the code at ``pos`` goes on past a ``with``'s exit call and the ``POP_TOP``
+        of its result (after moving a value to return below the exit), or None."""
+        start = pos + (self.instrs[pos].op == "SWAP" and self.instrs[pos].argval == 2)
+        ops = [(i.op, i.argval) for i in self.instrs[start:start + 5]]
+        if ops[:3] == [("LOAD_CONST", None)] * 3 and len(ops) == 5 and ops[3][0] == "CALL" \
+                and ops[4][0] == "POP_TOP":
+            return start + 5
+        return None
 
     def _returns_from_a_clause(self, block, loop):
         """``block`` ends an except clause of a try in ``loop`` (``POP_EXCEPT``, the
@@ -389,9 +408,15 @@ class Graph:
         it begins with (straight code, the same instructions as the handler's between its
         ``PUSH_EXC_INFO`` and its ``RERAISE 0``), or None: a ``break`` or ``return`` from
         the try's body runs the copy first."""
+        # (the tries in the loop: none of them covers code outside it)
         inside = {b.handler[0] for b in loop.body if b.handler} \
             - {b.handler[0] for b in self.blocks if b.handler and b not in loop.body}
-        for start in inside:   # (the tries in the loop: none of them covers code outside it)
+        return self._past_copy_of(block.start, inside)
+
+    def _past_copy_of(self, pos, tries):
+        """Where the code at ``pos`` goes on past a copy of the finally body of one of
+        ``tries`` (their handlers' starts), or None."""
+        for start in tries:
             if self.instrs[start].op != "PUSH_EXC_INFO":
                 continue
             end = start + 1
@@ -400,10 +425,10 @@ class Graph:
             ending = self.instrs[end] if end < len(self.instrs) else None
             size = end - start - 1
             if ending is None or ending.op != "RERAISE" or ending.argval != 0 or not size \
-                    or block.start + size >= len(self.instrs):
+                    or pos + size >= len(self.instrs):
                 continue
-            if all(a.same(b) for a, b in zip(self.instrs[start + 1:end], self.instrs[block.start:block.start + size])):
-                return block.start + size
+            if all(a.same(b) for a, b in zip(self.instrs[start + 1:end], self.instrs[pos:pos + size])):
+                return pos + size
         return None
 
     def _straight_return(self, block):

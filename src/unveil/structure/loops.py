@@ -107,7 +107,7 @@ def _for(s, loop, frame, region):
         # an async generator expression gets its ``.0`` ready from GET_AITER
         iterator = si.Iter(iterator.expr, is_async=True)
     exit_pos = s.instrs[header.end - 1].target
-    follow = _for_follow(s, loop, exit_pos)
+    follow = _for_follow(s, loop, exit_pos, iterator_depth=len(frame.stack) + 1)
     loop.follow = s.g.block_at.get(follow) if follow is not None else None
     body_frame = Frame(s.ctx, frame.stack + [iterator, si.LoopItem()], floor=len(frame.stack))
     inner = region.child(stop=header.start, loop=loop, blocks=None, exits=None, elide=None)
@@ -131,25 +131,30 @@ def _for(s, loop, frame, region):
     return s.goto(follow, frame, region)
 
 
-def _for_follow(s, loop, exit_pos):
+def _for_follow(s, loop, exit_pos, iterator_depth=None):
     """Where ``break`` goes: past an ``else`` clause if there is one.
 
     A jump out of the body to a point after the normal exit is a ``break``
     over an ``else`` clause (jump threading may send it straight on to where
-    the clause itself ends, e.g. an enclosing loop's header).
+    the clause itself ends, e.g. an enclosing loop's header).  A ``for`` loop
+    gives ``iterator_depth``, the stack's depth holding its iterator.
     """
-    targets = set()
+    jumped, fallen, kept = set(), set(), set()
     for b in loop.body:
         last = s.instrs[b.end - 1]
         for succ in b.succs:
-            if succ not in loop.body and succ.start != exit_pos and (
-                    last.op in ("JUMP", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE") or succ.start != b.end
-                    or succ.handler != b.handler):   # falling out of the try the loop is in
-                targets.add(succ.start)
+            if succ in loop.body or succ.start == exit_pos:
+                continue
+            if last.op in ("JUMP", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE") or succ.start != b.end:
+                jumped.add(succ.start)
+            elif succ.handler != b.handler:   # falling out of the try the loop is in
+                (kept if _keeps_iterator(b, iterator_depth) else fallen).add(succ.start)
     # break paths leave the natural loop before they jump: scan the loop's span
     for ins in s.instrs[loop.header.end:exit_pos]:
         if ins.op == "JUMP" and ins.target is not None and (ins.target > exit_pos or ins.target < loop.header.start):
-            targets.add(ins.target)
+            jumped.add(ins.target)
+    targets = jumped | fallen | kept
+    kept -= jumped | fallen
     # a block laid out inside the loop (``elif c: raise``) is not past an else clause
     span_end = max(b.end for b in _reached_normally(loop))
     # (3.13 may lay out first a break path that leaves the loop's try, then an else
@@ -160,12 +165,13 @@ def _for_follow(s, loop, exit_pos):
                     and not same_code(s.instrs, p, exit_pos)}
     # (a break that is only a jump to where the test leaves goes there: no else clause;
     # code still in a try or except clause inside the loop, as the value of a ``return``
-    # from a clause laid out after the loop (3.12+), is no place a ``break`` goes to)
+    # from a clause laid out after the loop (3.12+), is no place a ``break`` goes to, nor
+    # is code that a try in a for loop falls out to with the iterator still on the stack)
     inner = {b.handler for b in loop.body if b.handler != loop.header.handler}
     candidates = sorted(t for t in targets if (t > exit_pos or else_leaves and _leaves_try(s, loop, t))
                         and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, loop, exit_pos, t)
                         and not _ends_inner_clause(s, loop, t) and not _returns_through_with(s, t)
-                        and s.through_jumps(t) != exit_pos
+                        and s.through_jumps(t) != exit_pos and t not in kept
                         and (t not in s.g.block_at or s.g.block_at[t].handler not in inner))
     if candidates:
         return candidates[0]
@@ -185,6 +191,14 @@ def _for_follow(s, loop, exit_pos):
             and outer.header.start in {s.through_jumps(t) for t in targets if not _jumps_via(s, t, exit_pos)}:
         return outer.header.start  # a break over an else clause, threaded to the next iteration
     return exit_pos if exit_pos < len(s.instrs) else None
+
+
+def _keeps_iterator(block, iterator_depth):
+    """Whether falling out of ``block``'s try leaves a ``for`` loop's iterator on the
+    stack: the try is inside the loop, so what follows still pops it (a ``return`` from
+    an except clause that 3.12 lays out after the loop), which no ``break`` goes to.
+    Falling out of the try the loop is in is a way past the loop."""
+    return iterator_depth is not None and block.handler is not None and block.handler[1] >= iterator_depth
 
 
 def _jumps_via(s, pos, via):

@@ -247,10 +247,7 @@ class Structurer(ShortCircuits, Layout):
         jumped = pos < len(self.instrs) and self.instrs[pos].op == "JUMP"
         outer, inner_blocks = region.parent, region.blocks
         while outer is not None:
-            while (pos < len(self.instrs) and self.instrs[pos].op == "POP_TOP"
-                   and isinstance(frame.top(), si.Iter)):
-                frame.pop_raw()  # a return inside a for loop drops its iterator
-                pos += 1
+            pos = self._drop_iterators(pos, frame)
             if outer.elide is not None and outer.blocks is not inner_blocks:
                 inner_blocks = outer.blocks
                 after = outer.elide(self, pos, frame)
@@ -281,6 +278,22 @@ class Structurer(ShortCircuits, Layout):
         frame.stack[:] = saved_stack
         del frame.out[saved_out:]
         return False
+
+    def _drop_iterators(self, pos, frame):
+        """Past the code at ``pos`` that drops the iterators of the for loops a ``return``
+        leaves (``POP_TOP``, or ``SWAP 2; POP_TOP`` under a value loaded before), popped
+        from ``frame``."""
+        while pos < len(self.instrs):
+            if self.instrs[pos].op == "POP_TOP" and isinstance(frame.top(), si.Iter):
+                frame.pop_raw()
+                pos += 1
+            elif [i.op for i in self.instrs[pos:pos + 2]] == ["SWAP", "POP_TOP"] and self.instrs[pos].argval == 2 \
+                    and len(frame.stack) >= 2 and isinstance(frame.stack[-2], si.Iter) and si.is_expr(frame.top()):
+                frame.stack = frame.stack[:-2] + frame.stack[-1:]   # (a new list: the old may be saved)
+                pos += 2
+            else:
+                return pos
+        return pos
 
     def _constant_return(self, pos, frame=None):
         """``[LOAD_CONST] RETURN_VALUE`` at ``pos`` as a list, else None (a constant
