@@ -1,0 +1,395 @@
+"""Where a natural loop goes on (its follow): the block its ``break``s reach, told
+apart from the other ways out of the loop that the compiler lays out past it (returns,
+raises, except clauses' ends, the copies of finally bodies and with exits that a way
+out of a try or with runs first)."""
+from ..bytecode.opcodes import CONDITIONAL, JUMPS, NO_NEXT
+from .blocks import past_clause_ends, past_pop_except, same_target
+
+
+class LoopFollows:
+    """The follow rules of :class:`~unveil.graph.cfg.Graph`, mixed into it: ``self`` is
+    the graph (its instructions, blocks and loops)."""
+
+    def _loop_follow(self, loop, loops):
+        """The block where ``loop`` goes on, or None.  Never a copy of the finally body of
+        a try in the loop that a ``break`` or ``return`` runs on its way out (3.10, 3.12+
+        copy the code after the loop in after it too): written after the loop, the copy
+        would run twice; with no follow, the way out is written inside the try."""
+        follow = self._loop_follow_found(loop, loops)
+        if follow is not None and self._past_finally_copy(follow, loop) is not None:
+            return None
+        return follow
+
+    def _loop_follow_found(self, loop, loops):
+        header_last = self.instrs[loop.header.end - 1]
+        if header_last.op == "FOR_ITER":
+            return self.block_at.get(header_last.target)
+        nested = set()
+        for other in loops.values():
+            if other is not loop and other.header in loop.body:
+                nested |= other.body
+        exits = []
+        for b in sorted(loop.body, key=lambda x: x.start):
+            inner_for = self.instrs[b.end - 1].op == "FOR_ITER"
+            for s in b.succs:
+                # a handler's re-raise is exception machinery, not where the loop goes on;
+                # the body of a for loop that never loops back (it returns) is inside it,
+                # and so is a return or raise in a nested loop (no break leaves two loops),
+                # and a nested for's else clause that only returns or raises (``else: if n:
+                # return``)
+                if s not in loop.body and s not in exits and self.instrs[s.end - 1].op != "RERAISE" \
+                        and not (inner_for and s.start == b.end) and not (b in nested and not s.succs) \
+                        and not (inner_for and b in nested and s.start == self.instrs[b.end - 1].target
+                                 and self.only_ends(s, loop)):
+                    exits.append(s)
+        # so is code only nested loops go to that only returns or raises (``return a if c
+        # else b`` in a for loop), when the loop has other ways out (a ``while True`` that
+        # only such returns leave goes on at one of them)
+        inner = [s for s in exits if all(p in nested for p in s.preds if p in loop.body) and self.only_ends(s, loop)]
+        if inner and len(inner) < len(exits):
+            exits = [s for s in exits if s not in inner]
+        # code after the loop is in the same try as the code before it (the header's
+        # own try may be one inside the loop), not in a handler's clause
+        around = self._try_around(loop)
+        # (the header of an enclosing loop may be in a try of its own: a ``break`` that
+        # ends that loop's body goes straight back to its top)
+        enclosing = {other.header for other in loops.values() if other is not loop and loop.header in other.body}
+        # a loop whose test fails into the exit copy of the ``with`` it is in ends the
+        # with's body: it goes on there, outside the with's try, though another way
+        # out stays inside (an ``if`` arm that runs code and returns: pdb.Pdb.default)
+        outs = [s for s in loop.header.succs if s not in loop.body]
+        if around is not None and len(outs) == 1 and self._is_with_cleanup(around) \
+                and self.starts_with_exit_copy(outs[0]) and outs[0].handler != around:
+            return outs[0]
+        same_try = [s for s in exits if s.handler == around or s in enclosing]
+        # (a loop that ends its try's body and whose ways out in that try all raise
+        # goes on where it leaves the try: ``try: while a: if c: raise E`` then
+        # ``except E:``; its test fails past the try's range)
+        leaving = [s for s in exits if s not in same_try and not self._only_raises(s, loop)]
+        if same_try and leaving and all(self._only_raises(s, loop) for s in same_try):
+            same_try = leaving
+        # (a loop that ends its try's body and whose ways out in that try run code and
+        # then jump to where its test fails past the try's range goes on there: ``try:
+        # while a: if c: x(); break``)
+        elif same_try and len(outs) == 1 and outs[0] in leaving \
+                and all(self._jumps_to(s, outs[0]) for s in same_try):
+            same_try = outs
+        # (the next except clause of a try in the loop is inside the loop, though only
+        # its way out comes back: it runs under the same cleanup handler as the clauses
+        # before it)
+        exits = same_try or [s for s in exits if s.handler is None or s.handler == around or not s.handler[2]
+                             or not any(b.handler == s.handler for b in loop.body)]
+        # leaving a ``with`` inside the loop runs its exit copy first: the loop
+        # goes on where that copy jumps, or nowhere if it returns.  (An exit copy
+        # outside the try the loop runs in ends a ``with`` around the loop.)
+        going_on = []
+        for s in exits:
+            if self.starts_with_exit_copy(s) and s.handler == loop.header.handler:
+                last = self.instrs[s.end - 1]
+                if last.op != "JUMP":
+                    continue  # the with exit then the function's return
+                s = self.block_at.get(last.target)  # ``break`` out of a with: exit, then jump
+            elif self._past_finally_copy(s, loop) == s.end - 1 and self.instrs[s.end - 1].op == "JUMP":
+                s = self.block_at.get(self.instrs[s.end - 1].target)  # ``break`` out of a try's finally
+            if s is not None and s not in going_on and s not in loop.body:
+                going_on.append(s)
+        # ``try: return x`` in the loop: the return after the try's range is not where the loop goes on
+        # and ``except E: return`` in the loop: the clause's end and the return are in it
+        exits = [s for s in going_on if not self._returns_from_a_try(s, loop)
+                 and not self._returns_from_a_clause(s, loop)]
+        if not exits or self._returns_in_span(loop, exits):
+            return self._follow_from_clauses(loop, around)
+        if all(self.only_ends(s, loop) for s in exits):
+            # ways out that raise or return are arms inside the loop: it goes on where its
+            # except clauses leave it, if they do (inspect.Signature._bind; mpmath's
+            # ``sqrtm``: ``except E: break`` and ``if c: return x`` in a try's finally)
+            follow = self._follow_from_clauses(loop, around)
+            if follow is not None:
+                return follow
+        # ways out that only drop a chained comparison's middle value or jump, all to
+        # one place: that place (``while a == b == c`` at the bottom, 3.11+)
+        # (3.12+ copy a return there into each: copies are one place)
+        passed = [self.past_cleanup(s) for s in exits]
+        if len(exits) > 1 and None not in passed and not any(p in loop.body for p in passed) \
+                and all(same_target(self.instrs, p.start, passed[0].start) for p in passed):
+            return max(passed, key=lambda p: p.start)
+        # the way out the others lead to; else one that goes on (one that returns or
+        # raises can be an arm inside the loop), else a return (3.12+ copy the one after
+        # the loop; a raise is an arm laid out after it), else the last
+        # ways out that end except clauses or jump, all to one place: that place (a
+        # ``break`` after a try in the loop, and the end of a clause that did not continue)
+        # (3.10 and 3.12+ copy a short tail into each: copies are one place)
+        landings = sorted({past_clause_ends(self.instrs, s.start) for s in exits}, key=lambda p: p or 0)
+        if len(exits) > 1 and None not in landings \
+                and all(same_target(self.instrs, landings[0], other) for other in landings[1:]):
+            landing = next((self.block_at[p] for p in reversed(landings) if p in self.block_at), None)
+            if landing is not None and landing not in loop.body:
+                return landing
+        # ways out that run code and jump, all to one place outside the loop: that place
+        # (``if a: x(); break`` twice, the breaks threaded on to an enclosing loop's end;
+        # one, if the except clauses go on there too, past its jump: a clause's ``if c:
+        # break`` that 3.11+ thread to the enclosing loop's test)
+        # (ways out from which every path raises are arms inside the loop: ``else: c =
+        # get(); if c is None: raise E; raise F`` among ``break``s, sre_parse._parse)
+        # (one such way out and the loop's except clauses all going on at one place: a
+        # ``break`` after code of its own in a try's else clause, and ``break``s in the
+        # except clauses, inspect.Signature._bind)
+        going = [s for s in exits if not self._only_raises(s, loop)]
+        jumping = going or exits
+        ends = {self.instrs[s.end - 1].target if self.instrs[s.end - 1].op == "JUMP" else None for s in jumping}
+        if len(ends) == 1 and None not in ends:
+            landing = self.block_at.get(ends.pop())
+            if landing is not None and landing not in loop.body and (
+                    len(jumping) > 1 or self._follow_from_clauses(loop, around) in (
+                        landing, self.block_at.get(past_clause_ends(self.instrs, landing.start)))):
+                return landing
+        # ways out that go on after code of their own, all reaching one place outside the
+        # loop: the nearest such place (a ``break`` and an ``if`` arm ending in ``break``
+        # among ways out that raise, sre_parse._parse)
+        landing = self._common_landing(going, loop, enclosing) if len(going) > 1 else None
+        if landing is not None:
+            return landing
+        # (a return's value loaded inside a try, then its finally body copied outside it,
+        # then the return, is one straight run: a return, though split in two blocks)
+        best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)),
+                                         bool(s.succs) and s in going and not self._straight_return(s),
+                                         self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
+        return self._past_chain_cleanup(best)
+
+    def _try_around(self, loop):
+        """The handler of the try the loop is in: the code before it is in that try, unless
+        the loop begins the code, or begins the body of a try outside any other; then the
+        try covers its back edges, when they all jump back from one try that is not the one
+        the loop's body begins with (a ``continue`` in that try's body jumps back from
+        inside it)."""
+        before = {p.handler for p in loop.header.preds if p not in loop.body}
+        back = {p.handler for p in loop.header.preds if p in loop.body}
+        if not before or (before == {None} and len(back) == 1 and loop.header.handler not in back):
+            before = back
+        return before.pop() if len(before) == 1 else loop.header.handler
+
+    def _returns_in_span(self, loop, exits):
+        """Whether a loop without a test leaves only by returns that only a test in the loop
+        falls into: ``while True: ... if c: return x`` (a ``break`` to a return after the loop
+        jumps there, or, when the return is copied in, runs the ``break``'s ``NOP``
+        first, 3.10+)."""
+        last = self.instrs[loop.header.end - 1]
+        if last.op in CONDITIONAL and (last.target not in self.block_at or self.block_at[last.target] in exits):
+            return False   # a while test (an ``if`` first in the body falls into its return)
+        # (a return from a try in the loop runs the finally body's copy first: outside the
+        # try's range, a block of its own before the return's)
+        return all(self._straight_return(s)
+                   and all(p in loop.body for p in s.preds)
+                   and any(p.end == s.start and self.instrs[p.end - 1].op in CONDITIONAL for p in s.preds)
+                   and (not self.instrs[s.start].after_nop or self._past_finally_copy(s, loop) is not None)
+                   for s in exits)
+
+    def _common_landing(self, ways, loop, enclosing, limit=256):
+        """The block outside ``loop`` that every one of ``ways`` reaches (staying out of
+        the loop, not past the header of a loop around it, within ``limit`` blocks
+        each), nearest to the farthest of them (then first in the code), or None."""
+        dists = []
+        for w in ways:
+            dist, todo = {w: 0}, [w]
+            for x in todo:
+                if len(dist) > limit:
+                    return None
+                if x in enclosing:
+                    continue   # a ``continue`` of the loop around: not a place past this one
+                for s in x.succs:
+                    if s not in dist and s not in loop.body:
+                        dist[s] = dist[x] + 1
+                        todo.append(s)
+            dists.append(dist)
+        common = set(dists[0]).intersection(*dists[1:])
+        if not common:
+            return None
+        return min(common, key=lambda b: (max(d[b] for d in dists), b.start))
+
+    def _only_raises(self, block, loop):
+        """Whether every path from ``block``, staying out of ``loop``, ends in a raise
+        (within 64 blocks; a longer way is taken to go on)."""
+        return self.only_ends(block, loop, ("RAISE_VARARGS", "RERAISE"))
+
+    def only_ends(self, block, loop, ends=("RAISE_VARARGS", "RERAISE", "RETURN_VALUE"), limit=64):
+        """Whether every path from ``block``, staying out of ``loop``, ends in one of
+        ``ends`` (within ``limit`` blocks; a longer way is taken to go on)."""
+        seen, todo = set(), [block]
+        while todo:
+            x = todo.pop()
+            if x in seen:
+                continue
+            if x in loop.body or len(seen) >= limit:
+                return False
+            seen.add(x)
+            if not x.succs and self.instrs[x.end - 1].op not in ends:
+                return False
+            todo.extend(x.succs)
+        return True
+
+    def _jumps_to(self, block, target):
+        """Whether ``block`` ends in an unconditional jump to the block ``target``."""
+        last = self.instrs[block.end - 1]
+        return last.op == "JUMP" and last.target == target.start
+
+    def _past_chain_cleanup(self, block):
+        """Past ``block`` if it only drops the middle value of a chained comparison that
+        failed (``while a < b < c`` in 3.11+: the break from the body is a return copy)."""
+        ops = [i.op for i in self.instrs[block.start:block.end]]
+        if ops[:1] != ["POP_TOP"] or block.preds == [] or any(
+                self.instrs[p.end - 1].op not in CONDITIONAL or p.end - p.start < 2
+                or self.instrs[p.end - 2].op != "COMPARE_OP" for p in block.preds):
+            return block
+        return self.past_cleanup(block)
+
+    def _follow_from_clauses(self, loop, around):
+        """Where a loop that only except clauses leave goes on (``os.walk``: ``break`` in an
+        ``except StopIteration`` inside the loop's try): the one way out of the clauses'
+        tries, past their ends, that goes on."""
+        inside = {b.handler[0] for b in loop.body if b.handler and b.handler != around}
+        todo = [self.block_at[t] for t in inside if t in self.block_at]
+        seen, outs = set(), []
+        while todo:
+            b = todo.pop()
+            if b in seen:
+                continue
+            seen.add(b)
+            if b in loop.body and not (b.handler and b.handler != around and b.handler[0] in inside):
+                continue   # (a clause whose other arm goes back to the loop is in its body: past it)
+            if b.handler and b.handler != around and b.handler[0] not in inside:
+                inside.add(b.handler[0])
+                todo.append(self.block_at[b.handler[0]])
+            if b.handler is None or b.handler == around:
+                outs.append(b)
+                continue
+            todo.extend(b.succs)
+        # (a clause's ``break`` jumps to the code after the loop, which may return:
+        # ``except StopIteration: break`` twice, then ``return out``, inspect's _bind;
+        # not the clause of a try around the loop's back edge, around the whole loop)
+        latched = any(b.handler is not None and b.handler != around and b.handler[0] in inside
+                      for b in loop.body if loop.header in b.succs)
+        ways = []
+        for b in outs:
+            if self._straight_return(b):
+                continue   # a ``return`` in a clause: not where the loop goes on
+            pos = past_clause_ends(self.instrs, b.start)
+            jumps = not latched and self.instrs[b.end - 1].op == "JUMP"
+            b = self.of_instr[pos] if pos < len(self.instrs) else None
+            if b is not None and (b.succs or jumps) and b not in loop.body and b not in ways:
+                ways.append(b)
+        return ways[0] if len(ways) == 1 else None
+
+    def _returns_from_a_try(self, block, loop):
+        """``block`` only drops what is under the value, runs the exit copies of the
+        tries and withs the loop is in, and returns the value; it is entered from a try in
+        ``loop`` whose range ends before the return."""
+        if not any(p in loop.body and p.handler is not None and p.handler != block.handler
+                   and self.instrs[p.end - 1].op not in JUMPS for p in block.preds):
+            return False
+        outside = {b.handler[0] for b in self.blocks if b.handler and b not in loop.body}
+        pos, end = block.start, self._straight_end(block)
+        while pos < end:
+            after = self._past_with_exit_copy(pos) or self._past_copy_of(pos, outside)
+            if after is None:
+                break
+            pos = after
+        ops = [i.op for i in self.instrs[pos:end]]
+        return ops[-1:] == ["RETURN_VALUE"] and set(ops[:-1]) <= {"SWAP", "POP_TOP", "NOP"}
+
+    def _past_with_exit_copy(self, pos):
+        """Where the code at ``pos`` goes on past a ``with``'s exit call and the ``POP_TOP``
+        of its result (after moving a value to return below the exit), or None."""
+        start = pos + (self.instrs[pos].op == "SWAP" and self.instrs[pos].argval == 2)
+        ops = [(i.op, i.argval) for i in self.instrs[start:start + 5]]
+        if ops[:3] == [("LOAD_CONST", None)] * 3 and len(ops) == 5 and ops[3][0] == "CALL" \
+                and ops[4][0] == "POP_TOP":
+            return start + 5
+        return None
+
+    def _returns_from_a_clause(self, block, loop):
+        """``block`` ends an except clause of a try in ``loop`` (``POP_EXCEPT``, the
+        ``name = None; del name`` of ``except E as name``) and returns: a ``return``
+        in the clause, not where the loop goes on."""
+        start, end = block.start, self._straight_end(block)
+        if self.instrs[start].op == "SWAP" and self.instrs[start].argval == 2:
+            start += 1   # the value to return is computed in the clause, under the exception
+        if self.instrs[start].op != "POP_EXCEPT" or self.instrs[end - 1].op != "RETURN_VALUE":
+            return False
+        rest = self.instrs[past_pop_except(self.instrs, start):end - 1]
+        return all(i.op in ("LOAD_CONST", "LOAD_FAST") for i in rest) \
+            and any(p in loop.body for p in block.preds)
+
+    def _straight_end(self, block):
+        """Where the straight run of code from ``block`` ends: past the blocks it falls
+        into that nothing else enters (split where only the try covering them changes:
+        a ``return`` in a clause's nested try moves its value under the exception inside
+        the clause's cleanup range, and pops the exception outside it)."""
+        while len(block.succs) == 1 and block.succs[0].start == block.end and block.succs[0].preds == [block] \
+                and self.instrs[block.end - 1].op not in JUMPS:
+            block = block.succs[0]
+        return block.end
+
+    def _past_finally_copy(self, block, loop):
+        """Where ``block`` goes on past a copy of the finally body of a try in ``loop`` that
+        it begins with (straight code, the same instructions as the handler's between its
+        ``PUSH_EXC_INFO`` and its ``RERAISE 0``), or None: a ``break`` or ``return`` from
+        the try's body runs the copy first."""
+        # (the tries in the loop: none of them covers code outside it)
+        inside = {b.handler[0] for b in loop.body if b.handler} \
+            - {b.handler[0] for b in self.blocks if b.handler and b not in loop.body}
+        return self._past_copy_of(block.start, inside)
+
+    def _past_copy_of(self, pos, tries):
+        """Where the code at ``pos`` goes on past a copy of the finally body of one of
+        ``tries`` (their handlers' starts), or None."""
+        for start in tries:
+            if self.instrs[start].op != "PUSH_EXC_INFO":
+                continue
+            end = start + 1
+            while end < len(self.instrs) and self.instrs[end].target is None and self.instrs[end].op not in NO_NEXT:
+                end += 1
+            ending = self.instrs[end] if end < len(self.instrs) else None
+            size = end - start - 1
+            if ending is None or ending.op != "RERAISE" or ending.argval != 0 or not size \
+                    or pos + size >= len(self.instrs):
+                continue
+            if all(a.same(b) for a, b in zip(self.instrs[start + 1:end], self.instrs[pos:pos + size])):
+                return pos + size
+        return None
+
+    def _straight_return(self, block):
+        """Whether the straight run of code from ``block`` ends in a return."""
+        return self.instrs[self._straight_end(block) - 1].op == "RETURN_VALUE"
+
+    def past_cleanup(self, block):
+        """The block after ``block`` if it only pops (a chained comparison's cleanup)
+        and jumps or falls through there, else ``block``; None at the end."""
+        ops = [i.op for i in self.instrs[block.start:block.end]]
+        if ops in (["POP_TOP"], ["POP_TOP", "JUMP"], ["JUMP"]) and len(block.succs) == 1:
+            return block.succs[0]
+        return block
+
+    def _is_with_cleanup(self, handler):
+        """Whether ``handler`` is a ``with``'s cleanup (``PUSH_EXC_INFO``, ``WITH_EXCEPT_START``)."""
+        ops = [i.op for i in self.instrs[handler[0]:handler[0] + 2]]
+        return ops == ["PUSH_EXC_INFO", "WITH_EXCEPT_START"]
+
+    def starts_with_exit_copy(self, block):
+        """A terminal block that starts with a ``with`` exit call (``None, None, None``),
+        after moving a value to return below the exit (``return x`` in the ``with``)."""
+        start = block.start + (self.instrs[block.start].op == "SWAP" and self.instrs[block.start].argval == 2)
+        ops = [(i.op, i.argval) for i in self.instrs[start:start + 4]]
+        return ops[:3] == [("LOAD_CONST", None)] * 3 and len(ops) == 4 and ops[3][0] == "CALL"
+
+    def reaches(self, a, b, loop=None):
+        """Whether ``b`` is reachable from ``a`` by normal edges, staying out of ``loop``."""
+        seen, todo = set(), [a]
+        while todo:
+            x = todo.pop()
+            if x is b:
+                return True
+            if x in seen or (loop is not None and x in loop.body):
+                continue
+            seen.add(x)
+            todo.extend(x.succs)
+        return False
