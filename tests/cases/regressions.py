@@ -3430,3 +3430,66 @@ def return_in_the_else_clause_of_a_try_in_a_for_after_a_nested_try(scopes, name)
 
     find()
     return out
+
+
+def _check_positive(ps):
+    if not all(p > 0 for p in ps):
+        raise ValueError("not positive: %r" % (ps,))
+
+
+@case(([1, 2],), ([3, -1, 2],), ([],), ([-5],))
+def while_loop_ending_an_except_clause(ps):
+    """Found by benchmarks/try_loop_programs.py (3.12, 3.13): a ``while`` loop ends an
+    except clause, and 3.12+ copy the short code after the try to the clause's end,
+    after its ``POP_EXCEPT``.  That copy was taken for a ``return`` in a clause of a try
+    inside the loop, not the loop's way on, and the loop seemed to leave the clause
+    (lowered)."""
+    out = []
+    try:
+        _check_positive(ps)
+    except ValueError:
+        while ps:
+            p = ps.pop()
+            out.append(p)
+    return out
+
+
+@case(([1, 2],), ([3, -1, 2],), ([],), ([-5],))
+def while_loop_ending_a_named_except_clause(ps):
+    """The case above with ``except ValueError as e`` (lowered on 3.10 too): the clause
+    ends by deleting the name before the copy."""
+    out = []
+    try:
+        _check_positive(ps)
+    except ValueError as e:
+        out.append(str(e))
+        while ps:
+            p = ps.pop()
+            out.append(p)
+    return out
+
+
+@case(([1, 2, 3, 4],), ([7, 5, 1],), ([2, 9],), ([6],))
+def endless_loop_beginning_a_try_with_finally_left_by_break_and_a_nested_return(ps):
+    """Found by benchmarks/try_loop_programs.py (3.10, 3.12, 3.13): a ``while True`` that
+    begins the body of a try with a finally body, left by a ``break`` and by a ``return``
+    from a try inside it.  No code before the loop is in the outer try, so the loop's way
+    on was looked for outside it, where only the ``return``'s lies (its value loaded in
+    the inner try, then the finally body's copy and the return): no way on, and the loop
+    had none (lowered).  A ``return`` out of a try is now set aside first."""
+    out = []
+    table = {1: 1, 2: 0, 3: 1, 7: 1, 5: 0}
+    try:
+        while True:
+            p = ps.pop()
+            if p % 3 == 0:
+                break
+            try:
+                if table[p]:
+                    return out
+            except KeyError:
+                pass
+            out.append(p)
+    finally:
+        out.append("f")
+    return out

@@ -61,6 +61,9 @@ class LoopFollows:
         if around is not None and len(outs) == 1 and self._is_with_cleanup(around) \
                 and self.starts_with_exit_copy(outs[0]) and outs[0].handler != around:
             return outs[0]
+        # (``try: return x`` in the loop: the value leaves the try, then the return; not
+        # where the loop goes on, in whichever try it lies)
+        exits = [s for s in exits if not self._returns_from_a_try(s, loop)]
         same_try = [s for s in exits if s.handler == around or s in enclosing]
         # (a loop that ends its try's body and whose ways out in that try all raise
         # goes on where it leaves the try: ``try: while a: if c: raise E`` then
@@ -161,8 +164,8 @@ class LoopFollows:
         the loop begins the code, or begins the body of a try outside any other; then the
         try covers its back edges, when they all jump back from one try that is not the one
         the loop's body begins with (a ``continue`` in that try's body jumps back from
-        inside it)."""
-        before = {p.handler for p in loop.header.preds if p not in loop.body}
+        inside it).  Dead code before the loop (a jump after a clause's raise) is none of it."""
+        before = {p.handler for p in loop.header.preds if p not in loop.body and p in self.idom}
         back = {p.handler for p in loop.header.preds if p in loop.body}
         if not before or (before == {None} and len(back) == 1 and loop.header.handler not in back):
             before = back
@@ -309,7 +312,9 @@ class LoopFollows:
     def _returns_from_a_clause(self, block, loop):
         """``block`` ends an except clause of a try in ``loop`` (``POP_EXCEPT``, the
         ``name = None; del name`` of ``except E as name``) and returns: a ``return``
-        in the clause, not where the loop goes on."""
+        in the clause, not where the loop goes on.  (The end of the clause the loop
+        itself is in, reached from the loop's code under that clause's cleanup handler,
+        is the loop's way on: 3.12+ copy the short code after the try there.)"""
         start, end = block.start, self._straight_end(block)
         if self.instrs[start].op == "SWAP" and self.instrs[start].argval == 2:
             start += 1   # the value to return is computed in the clause, under the exception
@@ -317,7 +322,7 @@ class LoopFollows:
             return False
         rest = self.instrs[past_pop_except(self.instrs, start):end - 1]
         return all(i.op in ("LOAD_CONST", "LOAD_FAST") for i in rest) \
-            and any(p in loop.body for p in block.preds)
+            and any(p in loop.body and p.handler != self._try_around(loop) for p in block.preds)
 
     def _straight_end(self, block):
         """Where the straight run of code from ``block`` ends: past the blocks it falls
