@@ -3493,3 +3493,23 @@ def endless_loop_beginning_a_try_with_finally_left_by_break_and_a_nested_return(
     finally:
         out.append("f")
     return out
+
+
+@case(([1, 2],), ([3, -1, 2],), ([],), ([-5],), ([6, -1, 9],))
+def return_from_a_while_loop_ending_a_named_except_clause(ps):
+    """Found by benchmarks/try_loop_programs.py (every version): a ``return`` inside a
+    ``while`` loop that ends an except clause computes its value in the loop, under the
+    clause's handler, then moves it under the exception and pops that: the loop's way on
+    was looked for among the ways out in the clause's try, and only that ``return`` was
+    there (lowered).  A value moved under the exception and returned is a ``return``."""
+    out = []
+    try:
+        _check_positive(ps)
+    except ValueError as e:
+        out.append(str(e))
+        while ps:
+            p = ps.pop()
+            if p % 3 == 0:
+                return out
+            out.append(p)
+    return out + [0]

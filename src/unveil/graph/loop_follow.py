@@ -61,9 +61,9 @@ class LoopFollows:
         if around is not None and len(outs) == 1 and self._is_with_cleanup(around) \
                 and self.starts_with_exit_copy(outs[0]) and outs[0].handler != around:
             return outs[0]
-        # (``try: return x`` in the loop: the value leaves the try, then the return; not
-        # where the loop goes on, in whichever try it lies)
-        exits = [s for s in exits if not self._returns_from_a_try(s, loop)]
+        # (``try: return x`` and ``except E: return x`` in the loop: the value leaves the
+        # try or clause, then the return; not where the loop goes on, in whichever try it lies)
+        exits = [s for s in exits if not self._returns_from_a_try(s, loop) and not self._returns_from_a_clause(s, loop)]
         same_try = [s for s in exits if s.handler == around or s in enclosing]
         # (a loop that ends its try's body and whose ways out in that try all raise
         # goes on where it leaves the try: ``try: while a: if c: raise E`` then
@@ -310,19 +310,24 @@ class LoopFollows:
         return None
 
     def _returns_from_a_clause(self, block, loop):
-        """``block`` ends an except clause of a try in ``loop`` (``POP_EXCEPT``, the
-        ``name = None; del name`` of ``except E as name``) and returns: a ``return``
-        in the clause, not where the loop goes on.  (The end of the clause the loop
-        itself is in, reached from the loop's code under that clause's cleanup handler,
-        is the loop's way on: 3.12+ copy the short code after the try there.)"""
+        """``block`` ends an except clause (``POP_EXCEPT``, the ``name = None; del name``
+        of ``except E as name``) and returns: a ``return`` in the clause, not where the
+        loop goes on.  The value is computed in the clause and moved under the exception
+        first (``SWAP 2``), or loaded after it is popped.  (Without a value computed
+        first, the end of the clause the loop itself is in, reached from the loop's code
+        under that clause's cleanup handler, is the loop's way on: 3.12+ copy the short
+        code after the try there; so is what the loop's test leaves to.)"""
         start, end = block.start, self._straight_end(block)
-        if self.instrs[start].op == "SWAP" and self.instrs[start].argval == 2:
-            start += 1   # the value to return is computed in the clause, under the exception
+        moved = next((i for i in range(start, end - 1) if self.instrs[i].op == "SWAP"
+                      and self.instrs[i].argval == 2 and self.instrs[i + 1].op == "POP_EXCEPT"), None)
+        valued = moved is not None and (moved == start or loop.header not in block.preds)
+        if valued:
+            start = moved + 1
         if self.instrs[start].op != "POP_EXCEPT" or self.instrs[end - 1].op != "RETURN_VALUE":
             return False
         rest = self.instrs[past_pop_except(self.instrs, start):end - 1]
         return all(i.op in ("LOAD_CONST", "LOAD_FAST") for i in rest) \
-            and any(p in loop.body and p.handler != self._try_around(loop) for p in block.preds)
+            and any(p in loop.body and (valued or p.handler != self._try_around(loop)) for p in block.preds)
 
     def _straight_end(self, block):
         """Where the straight run of code from ``block`` ends: past the blocks it falls
