@@ -3513,3 +3513,23 @@ def return_from_a_while_loop_ending_a_named_except_clause(ps):
                 return out
             out.append(p)
     return out + [0]
+
+
+@case(([1, 2, 3],), ([4, 6, 5],), ([],), ([3],), ([1, "x"],))
+def break_in_a_with_in_a_for_in_a_try(ps):
+    """Found by benchmarks/try_loop_programs.py (3.10, 3.12, 3.13): a ``break`` in a
+    ``with`` in a ``for`` loop in a try runs the with's exit copy, drops the iterator and
+    runs a copy of the short code after the try (the other versions jump to the code after
+    the loop): the with body seemed to leave to two places (lowered).  Dropping the
+    iterator after an exit copy leaves the loop: a ``break``."""
+    out = []
+    try:
+        for p in ps:
+            with contextlib.suppress(ZeroDivisionError):
+                if p % 3 == 0:
+                    break
+                out.append(10 // (p % 2))
+            out.append(p + 1)
+    except TypeError:
+        out.append("t")
+    return out

@@ -221,8 +221,11 @@ class Structurer(ShortCircuits, Layout):
                 and pos + 1 < len(self.instrs) and (
                     self.instrs[pos + 1].op == "JUMP"
                     and self.jump_kind(self.instrs[pos + 1].target, region.parent or region) == "break"
-                    or inner_copy and self.jump_kind(pos + 1, region.parent or region) == "break"):
+                    or skipped and self.jump_kind(pos + 1, region.parent or region) == "break"):
             # ``break`` out of a for loop from inside a try/with: drop the iterator, jump
+            # (3.10, 3.12+: or run a copy of the short code after the loop; the end of the
+            # body, whose exit copy is followed by the code after the try or with, never
+            # drops the iterator)
             frame.pop_raw()
             self.jump_out("break", frame)
             return None
