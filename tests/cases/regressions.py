@@ -3533,3 +3533,45 @@ def break_in_a_with_in_a_for_in_a_try(ps):
     except TypeError:
         out.append("t")
     return out
+
+
+@case(([1, 2, 3],), ([4, 6, 5],), ([],), ([3],), ([1, "x"],))
+def break_in_a_try_with_finally_in_an_endless_loop_in_a_try(ps):
+    """Found by benchmarks/try_loop_programs.py (3.10, 3.12, 3.13): a ``break`` out of a
+    try with a finally body, in a ``while True`` in a try with an except clause, runs the
+    finally body's copy and then a copy of the ``return out`` after the outer try.  The
+    try body seemed to leave to two places (lowered).  The finally body does not bind
+    ``out``, so the return can load it first: written inside the inner try."""
+    out = []
+    try:
+        while True:
+            p = ps.pop()
+            try:
+                if p % 3 == 0:
+                    break
+            finally:
+                out.append(-1)
+            out.append(10 // (p % 2))
+    except (IndexError, ZeroDivisionError, TypeError):
+        out.append("e")
+    return out
+
+
+@case(([1, 2, 3],), ([4, 6, 5],), ([],), ([3],), ([1, "x"],))
+def break_in_a_try_with_finally_rebinding_the_returned_name(ps):
+    """The case above with a finally body that rebinds the name returned after the
+    outer try: loaded before the finally body ran, the return would give the old list.
+    Not written inside the try (3.10, 3.12, 3.13: lowered; a known lowering)."""
+    out = []
+    try:
+        while True:
+            p = ps.pop()
+            try:
+                if p % 3 == 0:
+                    break
+            finally:
+                out = out + [-1]
+            out.append(10 // (p % 2))
+    except (IndexError, ZeroDivisionError, TypeError):
+        out.append("e")
+    return out

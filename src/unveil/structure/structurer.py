@@ -192,11 +192,12 @@ class Structurer(ShortCircuits, Layout):
         if not skipped and region.elide is None and self._return_after_try(pos, region):
             region.exits.append(pos)
             return None
-        if (not skipped or getattr(region.elide, "keeps_order", False)) and self.return_tail(pos, region):
+        if (not skipped or getattr(region.elide, "keeps_order", False) or self._loads_what_the_copy_keeps(copied, pos)) \
+                and self.return_tail(pos, region):
             # 3.12+ copies a short ``return`` tail (``break`` then ``return x``
             # after the loop) to the end of the path: it cannot raise, so it
             # may as well be inside (not after a finally or with exit copy,
-            # which must run before the value is loaded)
+            # which must run before the value is loaded, unless it binds none of it)
             frame.run(self.instrs[pos:self.g.of_instr[pos].end])
             return None
         ins = self.instrs[pos] if pos < len(self.instrs) else None
@@ -387,6 +388,14 @@ class Structurer(ShortCircuits, Layout):
         return facts.TRY_RANGE_ENDS_IN_AN_INSTRUCTION and region.handler is not None \
             and region.exits is not None and region.loop is None \
             and self.instrs[pos].op == "LOAD_FAST" and self.after_statement(pos, region)
+
+    def _loads_what_the_copy_keeps(self, start, pos):
+        """Whether the block from ``pos`` only loads locals that the exit copy from
+        ``start`` to ``pos`` does not bind, and returns: loaded before the copy runs, the
+        value is the same."""
+        loaded = {ins.argval for ins in self.instrs[pos:self.g.of_instr[pos].end] if ins.op == "LOAD_FAST"}
+        return self._returns_a_local(pos) and not any(
+            ins.op in ("STORE_FAST", "DELETE_FAST") and ins.argval in loaded for ins in self.instrs[start:pos])
 
     def _returns_a_local(self, pos):
         """Whether the block from ``pos`` only loads locals and returns."""
