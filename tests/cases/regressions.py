@@ -3575,3 +3575,44 @@ def break_in_a_try_with_finally_rebinding_the_returned_name(ps):
     except (IndexError, ZeroDivisionError, TypeError):
         out.append("e")
     return out
+
+
+@case(([1, 2],), ([3, -1, 2],), ([],), ([-5, 3],), ([6, -1, 9],))
+def break_in_a_with_in_a_while_loop_ending_an_except_clause(ps):
+    """Found by benchmarks/try_loop_programs.py (3.12, 3.13): a ``break`` in a ``with``
+    in a ``while`` loop that ends an except clause runs the with's exit copy and then a
+    copy of the clause's end and of the short code after the try, the code the loop's
+    test leaves to: taken for a return through the with, the loop had no way on
+    (lowered).  The copy of what the test leaves to is a way on."""
+    out = []
+    try:
+        _check_positive(ps)
+    except ValueError:
+        while ps:
+            p = ps.pop()
+            with contextlib.suppress(ZeroDivisionError):
+                if p % 3 == 0:
+                    break
+                out.append(10 // (p % 2))
+            out.append(p)
+    return out
+
+
+@case(([1, 2],), ([3, -1, 2],), ([],), ([-5, 3],), ([6, -1, 9],))
+def break_in_a_with_in_a_while_loop_beginning_a_named_except_clause(ps):
+    """The case above with ``except ValueError as e`` and the loop first in the clause:
+    the clause's code runs under the handler that clears the name, the code before the
+    loop under the clause's own; both are the clause the loop is in (lowered on 3.12,
+    3.13)."""
+    out = []
+    try:
+        _check_positive(ps)
+    except ValueError as e:
+        while ps:
+            p = ps.pop()
+            with contextlib.suppress(ZeroDivisionError):
+                if p % 3 == 0:
+                    break
+                out.append(10 // (p % 2))
+            out.append(type(e).__name__)
+    return out

@@ -89,9 +89,13 @@ class LoopFollows:
         for s in exits:
             if self.starts_with_exit_copy(s) and s.handler == loop.header.handler:
                 last = self.instrs[s.end - 1]
-                if last.op != "JUMP":
+                past = self._past_with_exit_copy(s.start)
+                if last.op == "JUMP":
+                    s = self.block_at.get(last.target)  # ``break`` out of a with: exit, then jump
+                elif past is not None and len(outs) == 1 and same_target(self.instrs, past, outs[0].start):
+                    s = outs[0]   # (3.12+: exit, then a copy of what the loop's test leaves to)
+                else:
                     continue  # the with exit then the function's return
-                s = self.block_at.get(last.target)  # ``break`` out of a with: exit, then jump
             elif self._past_finally_copy(s, loop) == s.end - 1 and self.instrs[s.end - 1].op == "JUMP":
                 s = self.block_at.get(self.instrs[s.end - 1].target)  # ``break`` out of a try's finally
             if s is not None and s not in going_on and s not in loop.body:
@@ -327,7 +331,24 @@ class LoopFollows:
             return False
         rest = self.instrs[past_pop_except(self.instrs, start):end - 1]
         return all(i.op in ("LOAD_CONST", "LOAD_FAST") for i in rest) \
-            and any(p in loop.body and (valued or p.handler != self._try_around(loop)) for p in block.preds)
+            and any(p in loop.body and (valued or p.handler not in self._clause_handlers(loop)) for p in block.preds)
+
+    def _clause_handlers(self, loop):
+        """The handlers the code of the clause (or try body) the loop is in runs under:
+        that of the try around the loop, and the one of ``except E as name`` that clears
+        the name (``name = None; del name``, re-raise) and runs under it."""
+        around = self._try_around(loop)
+        own = {around}
+        for b in loop.body:
+            handler = b.handler
+            if handler is None or handler in own or handler[0] not in self.block_at:
+                continue
+            ops = [(i.op, i.argval) for i in self.instrs[handler[0]:handler[0] + 4]]
+            if len(ops) == 4 and ops[0] == ("LOAD_CONST", None) and ops[1][0] == "STORE_FAST" \
+                    and ops[2] == ("DELETE_FAST", ops[1][1]) and ops[3][0] == "RERAISE" \
+                    and self.block_at[handler[0]].handler == around:
+                own.add(handler)
+        return own
 
     def _straight_end(self, block):
         """Where the straight run of code from ``block`` ends: past the blocks it falls

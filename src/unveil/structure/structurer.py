@@ -192,12 +192,11 @@ class Structurer(ShortCircuits, Layout):
         if not skipped and region.elide is None and self._return_after_try(pos, region):
             region.exits.append(pos)
             return None
-        if (not skipped or getattr(region.elide, "keeps_order", False) or self._loads_what_the_copy_keeps(copied, pos)) \
-                and self.return_tail(pos, region):
+        if (not skipped or getattr(region.elide, "keeps_order", False)) and self.return_tail(pos, region):
             # 3.12+ copies a short ``return`` tail (``break`` then ``return x``
             # after the loop) to the end of the path: it cannot raise, so it
             # may as well be inside (not after a finally or with exit copy,
-            # which must run before the value is loaded, unless it binds none of it)
+            # which must run before the value is loaded)
             frame.run(self.instrs[pos:self.g.of_instr[pos].end])
             return None
         ins = self.instrs[pos] if pos < len(self.instrs) else None
@@ -213,10 +212,19 @@ class Structurer(ShortCircuits, Layout):
             return None
         # (3.10, 3.12+: a ``break`` from inside a try with a finally body runs the body's
         # copy, then a copy of the short code after the loop; a copy of the finally body
-        # that is not the last one, which ends the try's body, is such a way out)
+        # that is not the last one, which ends the try's body, is such a way out; so is
+        # a with's exit copy or a clause's end followed by such a copy: even at the end
+        # of the with or clause, going on there is leaving the loop)
         inner_copy = skipped and hasattr(region.elide, "copied_again_after") and region.elide.copied_again_after(copied)
-        if inner_copy and self.jump_kind(pos, region.parent or region) == "break":
+        if (inner_copy or skipped and getattr(region.elide, "keeps_order", False)) \
+                and self.jump_kind(pos, region.parent or region) == "break":
             self.jump_out("break", frame)
+            return None
+        if inner_copy and self._loads_what_the_copy_keeps(copied, pos) and self.return_tail(pos, region):
+            # (a way out of a loop that leaves the enclosing try too: the short return
+            # after that try, copied in; inside, it loads its value before the finally
+            # body runs, so only where that body binds none of it)
+            frame.run(self.instrs[pos:self.g.of_instr[pos].end])
             return None
         if ins is not None and ins.op == "POP_TOP" and isinstance(frame.top(), si.Iter) \
                 and pos + 1 < len(self.instrs) and (
