@@ -305,12 +305,20 @@ class LoopFollows:
 
     def _past_with_exit_copy(self, pos):
         """Where the code at ``pos`` goes on past a ``with``'s exit call and the ``POP_TOP``
-        of its result (after moving a value to return below the exit), or None."""
+        of its result, or None."""
+        after = self._past_exit_call(pos)
+        if after is not None and after < len(self.instrs) and self.instrs[after].op == "POP_TOP":
+            return after + 1
+        return None
+
+    def _past_exit_call(self, pos):
+        """Where the code at ``pos`` goes on past a ``with``'s exit call (``None, None,
+        None``, then the call; first, maybe, a value to return moved below the exit), or
+        None."""
         start = pos + (self.instrs[pos].op == "SWAP" and self.instrs[pos].argval == 2)
-        ops = [(i.op, i.argval) for i in self.instrs[start:start + 5]]
-        if ops[:3] == [("LOAD_CONST", None)] * 3 and len(ops) == 5 and ops[3][0] == "CALL" \
-                and ops[4][0] == "POP_TOP":
-            return start + 5
+        ops = [(i.op, i.argval) for i in self.instrs[start:start + 4]]
+        if ops[:3] == [("LOAD_CONST", None)] * 3 and len(ops) == 4 and ops[3][0] == "CALL":
+            return start + 4
         return None
 
     def _returns_from_a_clause(self, block, loop):
@@ -330,8 +338,13 @@ class LoopFollows:
         if self.instrs[start].op != "POP_EXCEPT" or self.instrs[end - 1].op != "RETURN_VALUE":
             return False
         rest = self.instrs[past_pop_except(self.instrs, start):end - 1]
-        return all(i.op in ("LOAD_CONST", "LOAD_FAST") for i in rest) \
-            and any(p in loop.body and (valued or p.handler not in self._clause_handlers(loop)) for p in block.preds)
+        inside = [p for p in block.preds if p in loop.body]
+        if not inside or not all(i.op in ("LOAD_CONST", "LOAD_FAST") for i in rest):
+            return False
+        if valued:
+            return True
+        own = self._clause_handlers(loop)
+        return any(p.handler not in own for p in inside)
 
     def _clause_handlers(self, loop):
         """The handlers the code of the clause (or try body) the loop is in runs under:
@@ -408,9 +421,7 @@ class LoopFollows:
     def starts_with_exit_copy(self, block):
         """A terminal block that starts with a ``with`` exit call (``None, None, None``),
         after moving a value to return below the exit (``return x`` in the ``with``)."""
-        start = block.start + (self.instrs[block.start].op == "SWAP" and self.instrs[block.start].argval == 2)
-        ops = [(i.op, i.argval) for i in self.instrs[start:start + 4]]
-        return ops[:3] == [("LOAD_CONST", None)] * 3 and len(ops) == 4 and ops[3][0] == "CALL"
+        return self._past_exit_call(block.start) is not None
 
     def reaches(self, a, b, loop=None):
         """Whether ``b`` is reachable from ``a`` by normal edges, staying out of ``loop``."""
