@@ -3616,3 +3616,64 @@ def break_in_a_with_in_a_while_loop_beginning_a_named_except_clause(ps):
                 out.append(10 // (p % 2))
             out.append(type(e).__name__)
     return out
+
+
+@case((["1", "2"],), (["3", "x", "2"],), ([],), (["4", "6", "y"],))
+def break_in_an_except_clause_in_a_while_loop_beginning_a_try_with_a_finally_body(ps):
+    """Found by benchmarks/try_loop_programs.py (3.10, 3.12, 3.13): ``try: while 1:``
+    with a finally body, left by a ``break`` in an except clause of a try inside the loop
+    (items parsed until one is not a number).  The break jumps to the finally body's copy
+    past the try's range; the loop jumps back from inside the range, the code before it
+    runs outside: the loop was not taken to be in the try, and had no way on (lowered)."""
+    out = []
+    try:
+        while 1:
+            item = ps.pop()
+            try:
+                n = int(item)
+            except ValueError:
+                break
+            out.append(n)
+    finally:
+        out.append('f')
+    return out
+
+
+@case((["1", "2"],), (["3", "x", "2"],), ([],), (["4", "6", "y"],))
+def break_in_an_except_clause_in_a_while_loop_with_code_after_it_in_a_try_with_a_finally_body(ps):
+    """The case above with code after the loop in the try body (lowered on 3.10, 3.12,
+    3.13)."""
+    out = []
+    try:
+        while 1:
+            item = ps.pop()
+            try:
+                n = int(item)
+            except ValueError:
+                break
+            out.append(n)
+        out.append('stopped')
+    finally:
+        out.append('f')
+    return out
+
+
+@case(([1, 2],), ([3, 1, 2],), ([],), ([4, 6, 5],), ([7, 9],))
+def while_loop_beginning_a_try_with_a_finally_body_and_returning_from_it(ps):
+    """A ``while ps:`` loop that begins a try with a finally body, left by two returns
+    from it: its test fails into the finally body's copy past the try's range, the way
+    on.  (Once the loop was taken to be in the try, for the cases above, the returns
+    were its only ways out there until the copy counted as the way on: lowered on every
+    version.)"""
+    out = []
+    try:
+        while ps:
+            p = ps.pop()
+            if p % 3 == 0:
+                return out
+            if p > 6:
+                return out
+            out.append(p)
+    finally:
+        out.append('f')
+    return out

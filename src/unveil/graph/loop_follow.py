@@ -54,12 +54,14 @@ class LoopFollows:
         # (the header of an enclosing loop may be in a try of its own: a ``break`` that
         # ends that loop's body goes straight back to its top)
         enclosing = {other.header for other in loops.values() if other is not loop and loop.header in other.body}
-        # a loop whose test fails into the exit copy of the ``with`` it is in ends the
-        # with's body: it goes on there, outside the with's try, though another way
-        # out stays inside (an ``if`` arm that runs code and returns: pdb.Pdb.default)
+        # a loop whose test fails into the exit copy of the ``with`` (or the copy of the
+        # finally body of the try) it is in ends the with's body: it goes on there,
+        # outside the with's try, though another way out stays inside (an ``if`` arm
+        # that runs code and returns: pdb.Pdb.default)
         outs = [s for s in loop.header.succs if s not in loop.body]
-        if around is not None and len(outs) == 1 and self._is_with_cleanup(around) \
-                and self.starts_with_exit_copy(outs[0]) and outs[0].handler != around:
+        if around is not None and len(outs) == 1 and outs[0].handler != around and (
+                self._is_with_cleanup(around) and self.starts_with_exit_copy(outs[0])
+                or self._past_copy_of(outs[0].start, {around[0]}) is not None):
             return outs[0]
         # (``try: return x`` and ``except E: return x`` in the loop: the value leaves the
         # try or clause, then the return; not where the loop goes on, in whichever try it lies)
@@ -168,12 +170,36 @@ class LoopFollows:
         the loop begins the code, or begins the body of a try outside any other; then the
         try covers its back edges, when they all jump back from one try that is not the one
         the loop's body begins with (a ``continue`` in that try's body jumps back from
-        inside it).  Dead code before the loop (a jump after a clause's raise) is none of it."""
+        inside it).  Dead code before the loop (a jump after a clause's raise) is none of it.
+        A try with a finally body, or a with, whose body the loop begins, is around it when
+        the loop jumps back only from inside it: from one inside the loop, a ``continue``
+        runs the exit copy first, outside its range.  (Not so for an except clause's: a
+        ``break`` to a copy of the code after that try leaves its range, as a way on
+        leaves the code around the loop.)"""
         before = {p.handler for p in loop.header.preds if p not in loop.body and p in self.idom}
         back = {p.handler for p in loop.header.preds if p in loop.body}
-        if not before or (before == {None} and len(back) == 1 and loop.header.handler not in back):
+        if not before or (before == {None} and len(back) == 1 and (
+                loop.header.handler not in back or self._only_cleans_up(loop.header.handler))):
             before = back
         return before.pop() if len(before) == 1 else loop.header.handler
+
+    def _only_cleans_up(self, handler):
+        """Whether ``handler`` is a finally body's or a with's: no code it runs tests
+        the exception for an except clause (within 64 blocks)."""
+        if handler is None or handler[0] not in self.block_at:
+            return False
+        seen, todo = set(), [self.block_at[handler[0]]]
+        while todo:
+            b = todo.pop()
+            if b in seen:
+                continue
+            if len(seen) >= 64:
+                return False
+            seen.add(b)
+            if any(i.op in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH") for i in self.instrs[b.start:b.end]):
+                return False
+            todo.extend(b.succs)
+        return True
 
     def _returns_in_span(self, loop, exits):
         """Whether a loop without a test leaves only by returns that only a test in the loop
