@@ -5,13 +5,15 @@ inner tries and clauses, decompiled and run.
 
 Each program is one function ``f(ps, c0, c1, c2, cm, check)``.  A loop (``while 1:``
 popping ``ps`` until it raises ``IndexError``, ``while ps:`` popping it, or ``for p in
-ps:``) sits in one of ``CONTEXTS``: the body of a try with a finally body, of a try with
-an except clause, of a ``with``, or inside an except clause itself; with or without a
-statement before the try.  Its body is two of ``ARMS`` (``break``, ``return`` and
-``continue`` under a test, a ``try`` whose except clause breaks, returns or passes, a
-``return`` in a try body, a ``break`` in a try with a finally body, a ``raise``, a
-``return`` from a nested ``for``, a ``break`` in a ``with``, a plain statement), then
-``out.append(p)``.  Every combination is made, in a fixed order.
+ps:``) sits in one of ``CONTEXTS``: the body of a try with a finally body (one that
+appends to ``out``, one that rebinds it), of a try with an except clause, of a ``with``,
+or inside an except clause itself; with or without a statement before the try.  Its
+body is two of ``ARMS`` (``break``, ``return`` and ``continue`` under a test, a ``try``
+whose except clause breaks, returns or passes, a ``return`` in a try body, a ``break``
+in a try with a finally body that appends or rebinds, a ``raise``, a ``return`` from a
+nested ``for``, a ``break`` in a ``with``, a plain statement), then ``out.append(p)``.
+Every combination is made, in a fixed order.  (A finally body that rebinds ``out``
+catches a ``return out`` written before it where the code loads ``out`` after it.)
 
 Made after the package judge found lark's ``LALR_Parser.parse`` and mpmath's ``sqrtm``
 and ``adaptive_extrapolation`` lowered to the state machine on every version: a loop's
@@ -38,6 +40,7 @@ import loop_exit_programs  # noqa: E402
 
 CONTEXTS = (
     "try:\n{loop}\nfinally:\n    out.append('f')",
+    "try:\n{loop}\nfinally:\n    out = out + ['f']",
     "try:\n{loop}\nexcept KeyError:\n    out.append('k')",
     "with cm(out):\n{loop}",
     "try:\n    check(ps)\nexcept ValueError as e:\n    out.append(str(e))\n{loop}",
@@ -53,6 +56,7 @@ ARMS = (
     "try:\n    q = 10 // (p % 3)\nexcept ZeroDivisionError:\n    pass",
     "try:\n    if c{k}(p): return out\nexcept KeyError:\n    pass",
     "try:\n    if c{k}(p): break\nfinally:\n    out.append(-1)",
+    "try:\n    if c{k}(p): break\nfinally:\n    out = out + [-1]",
     "if c{k}(p):\n    raise KeyError(p)",
     "for q in range(2):\n    if c{k}(q + p): return out",
     "with cm(out):\n    if c{k}(p): break",

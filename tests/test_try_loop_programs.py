@@ -50,9 +50,9 @@ def test_the_judge_fails_on_a_wrong_decompilation(monkeypatch):
 
 def test_the_programs_are_fixed_and_hold_each_arm():
     first = try_loop_programs.programs()
-    assert first == try_loop_programs.programs() and len(first) == 3456
+    assert first == try_loop_programs.programs() and len(first) == 5070
     text = "\n".join(first[::EVERY])
     for part in ("finally:", "except KeyError", "with cm(out)", "except ValueError as e", "while 1:",
                  "while ps:", "for p in ps:", "raise KeyError", "except ZeroDivisionError:\n                break",
-                 "if c1(p): return out"):
+                 "if c1(p): return out", "out = out + ['f']", "out = out + [-1]"):
         assert part in text, part

@@ -3561,7 +3561,8 @@ def break_in_a_try_with_finally_in_an_endless_loop_in_a_try(ps):
 def break_in_a_try_with_finally_rebinding_the_returned_name(ps):
     """The case above with a finally body that rebinds the name returned after the
     outer try: loaded before the finally body ran, the return would give the old list.
-    Not written inside the try (3.10, 3.12, 3.13: lowered; a known lowering)."""
+    Not written inside the try (3.10, 3.12, 3.13: lowered, a known lowering, until the
+    copied return past the finally copy counted as the loop's way on: a ``break``)."""
     out = []
     try:
         while True:
@@ -3676,4 +3677,169 @@ def while_loop_beginning_a_try_with_a_finally_body_and_returning_from_it(ps):
             out.append(p)
     finally:
         out.append('f')
+    return out
+
+
+@case((["1", "2"],), (["3", "x", "2"],), ([],), (["4", "6", "y"],), (["z"],))
+def break_in_an_except_clause_in_a_while_loop_beginning_a_try_with_an_except_clause(ps):
+    """Found by benchmarks/try_loop_programs.py (3.8, 3.9, 3.11): ``try: while 1:`` with
+    an except clause, left by a ``break`` in an except clause of a try inside the loop.
+    The loop jumps back from inside the outer try's range, the code before it runs
+    outside: that try's handler was searched as one of the loop's own clauses, and its
+    end taken for a second way on (lowered).  A try the loop begins whose handler never
+    comes back to the loop is none of the loop's clauses."""
+    out = []
+    try:
+        while 1:
+            item = ps.pop()
+            try:
+                n = int(item)
+            except ValueError:
+                break
+            out.append(n)
+    except IndexError:
+        out.append('empty')
+    return out
+
+
+@case((["1", "2"],), (["3", "x", "2"],), ([],), (["4", "6", "y"],))
+def break_in_an_except_clause_in_a_while_loop_in_a_named_except_clause(ps):
+    """Found by benchmarks/try_loop_programs.py (3.8, 3.9, 3.11): a ``while 1:`` loop in
+    ``except E as e``, left by a ``break`` in an except clause of a try inside it.  The
+    break ends the inner clause and jumps to the end of the outer one; past both clause
+    ends, the loop's way on was taken to be the code after the outer try, outside the
+    clause the loop is in (lowered).  Only the inner clause's end is passed."""
+    out = []
+    try:
+        _check_positive([-1] if ps else [])
+    except ValueError as e:
+        out.append(str(e))
+        while 1:
+            item = ps.pop()
+            try:
+                n = int(item)
+            except ValueError:
+                break
+            out.append(n)
+    return out
+
+
+@case(([1, 2],), ([3, 1, 2],), ([],), ([4, 6, 5],), ([7, 9, 2],))
+def break_in_a_try_with_a_finally_body_in_a_while_loop_in_a_named_except_clause(ps):
+    """Found by benchmarks/try_loop_programs.py (3.13): a ``break`` in a try with a
+    finally body, in a ``while ps:`` loop in ``except E as e``.  3.12+ run the finally
+    body's copy, then a copy of the outer clause's end and the ``return out`` after the
+    try, the code the loop's test leaves to: the loop had no way on (lowered), and with
+    one, the copy was read as a ``return`` inside the try, which loads ``out`` before
+    the finally body rebinds it (wrong).  After a finally copy that is not the last, a
+    copy of the code after the loop is a break."""
+    out = []
+    try:
+        _check_positive([-1] if ps else [])
+    except ValueError as e:
+        out.append(str(e))
+        while ps:
+            p = ps.pop()
+            try:
+                if p % 3 == 0:
+                    break
+            finally:
+                out = out + [-1]
+            out.append(p)
+    return out
+
+
+@case(([1, 2],), ([3, 1, 2],), ([],), ([4, 6, 5],), ([7, 10, 2],))
+def break_in_a_try_with_a_rebinding_finally_body_in_a_while_true_loop_in_a_named_except_clause(ps):
+    """Found by benchmarks/try_loop_programs.py once its finally bodies rebind ``out``
+    (3.13, wrong): ``while 1:`` in ``except E as e``, left by a plain ``break`` and by one
+    in a try with a finally body.  3.12+ end the clause and run a copy of the ``return
+    out`` after the try on both paths; with no way on, both became ``return out``, the
+    second inside the try, loading ``out`` before the finally body rebinds it.  The end
+    of a clause that then loads a local is a way on (a ``return x`` in the clause loads
+    ``x`` first), and so is the same code past a finally copy."""
+    out = []
+    try:
+        _check_positive([-1] if ps else [])
+    except ValueError as e:
+        out.append(str(e))
+        while 1:
+            p = ps.pop() if ps else 0
+            if p == 0:
+                break
+            try:
+                if p % 3 == 0:
+                    break
+            finally:
+                out = out + [-1]
+            out.append(p)
+    return out
+
+
+@case(([1, 2],), ([3, 1, 2],), ([],), ([4, 6, 5],), ([7, 10, 2],))
+def break_in_a_try_with_a_rebinding_finally_body_in_a_while_true_loop_in_a_try(ps):
+    """The same ``break`` in a ``while 1:`` loop in a try with an except clause, the loop's
+    other way out a ``return`` (lowered on 3.12 and 3.13 once the return tail was no longer
+    written inside the try): past the finally copy, a copy of the short ``return out``
+    after the try loads the local, as no ``return`` in the try does; it is the way on."""
+    out = []
+    try:
+        while 1:
+            p = ps.pop()
+            if p > 6:
+                return out
+            try:
+                if p % 3 == 0:
+                    break
+            finally:
+                out = out + [-1]
+            out.append(p)
+    except IndexError:
+        out.append('empty')
+    return out
+
+
+@case(([1, 2],), ([3, 1, 2],), ([],), ([4, 6, 5],), ([7, 10, 2],))
+def break_in_a_try_with_a_rebinding_finally_body_in_a_while_true_loop_returning_in_a_named_except_clause(ps):
+    """The case above in ``except E as e`` (lowered on 3.13): past the finally copy, the
+    clause's end and then the copy of ``return out``."""
+    out = []
+    try:
+        _check_positive([-1] if ps else [])
+    except ValueError as e:
+        out.append(str(e))
+        while 1:
+            p = ps.pop()
+            if p > 6:
+                return out
+            try:
+                if p % 3 == 0:
+                    break
+            finally:
+                out = out + [-1]
+            out.append(p)
+    return out
+
+
+@case(([1, 2],), ([3, 1, 2],), ([],), ([4, 6, 5],), ([7, 10, 2],))
+def break_in_a_try_with_a_rebinding_finally_body_in_a_for_loop_in_a_named_except_clause(ps):
+    """The ``break`` above in a ``for`` loop (wrong on 3.13): past the finally copy, the
+    iterator is dropped, the clause ended and the ``return out`` after the try copied in.
+    Taken for a ``return`` through the enclosing clause, it was written inside the try,
+    loading ``out`` before the finally body rebinds it.  A return copied past a finally
+    copy is written where it is only if that copy binds none of what it loads."""
+    out = []
+    try:
+        _check_positive([-1] if ps else [])
+    except ValueError as e:
+        out.append(str(e))
+        for p in ps:
+            if p > 6:
+                break
+            try:
+                if p % 3 == 0:
+                    break
+            finally:
+                out = out + [-1]
+            out.append(p)
     return out

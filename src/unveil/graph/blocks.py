@@ -115,12 +115,14 @@ def past_pop_except(instrs, pos):
     return pos + 3 if cleanup else pos
 
 
-def past_clause_ends(instrs, pos):
-    """Where ``pos`` leads past ``POP_EXCEPT`` (with its ``name = None; del name``) and jumps."""
+def past_clause_ends(instrs, pos, within=None):
+    """Where ``pos`` leads past ``POP_EXCEPT`` (with its ``name = None; del name``) and jumps;
+    with ``within``, only past those the handler ``within`` covers (the ends of clauses
+    inside the code it covers, not of the clause that code is)."""
     for _ in range(8):
         if pos is None or pos >= len(instrs):
             return pos
-        if instrs[pos].op == "POP_EXCEPT":
+        if instrs[pos].op == "POP_EXCEPT" and (within is None or instrs[pos].handler == within):
             pos = past_pop_except(instrs, pos)
         elif instrs[pos].op == "JUMP":
             pos = instrs[pos].target

@@ -98,8 +98,17 @@ class LoopFollows:
                     s = outs[0]   # (3.12+: exit, then a copy of what the loop's test leaves to)
                 else:
                     continue  # the with exit then the function's return
-            elif self._past_finally_copy(s, loop) == s.end - 1 and self.instrs[s.end - 1].op == "JUMP":
-                s = self.block_at.get(self.instrs[s.end - 1].target)  # ``break`` out of a try's finally
+            elif self._past_finally_copy(s, loop) is not None:
+                past = self._past_finally_copy(s, loop)
+                if past == s.end - 1 and self.instrs[s.end - 1].op == "JUMP":
+                    s = self.block_at.get(self.instrs[s.end - 1].target)  # ``break`` out of a try's finally
+                else:
+                    # (3.12+: the finally body, then a copy of what the loop's test
+                    # leaves to; or a copy of the short code after the loop, which loads
+                    # a local after the copy, as no ``return`` in the try does, maybe
+                    # after ending the clause the loop is in)
+                    s = next((o for o in outs if same_target(self.instrs, past, o.start)),
+                             self.block_at.get(past) if self._returns_a_local_at(past) else s)
             if s is not None and s not in going_on and s not in loop.body:
                 going_on.append(s)
         # ``try: return x`` in the loop: the return after the try's range is not where the loop goes on
@@ -178,10 +187,32 @@ class LoopFollows:
         leaves the code around the loop.)"""
         before = {p.handler for p in loop.header.preds if p not in loop.body and p in self.idom}
         back = {p.handler for p in loop.header.preds if p in loop.body}
-        if not before or (before == {None} and len(back) == 1 and (
-                loop.header.handler not in back or self._only_cleans_up(loop.header.handler))):
+        if not before or (before == {None} and len(back) == 1 and loop.header.handler not in back):
+            before = back
+        elif self._try_begun_by(loop) is not None and self._only_cleans_up(loop.header.handler):
             before = back
         return before.pop() if len(before) == 1 else loop.header.handler
+
+    def _try_begun_by(self, loop):
+        """The handler of the try whose body ``loop`` begins, if the loop jumps back only
+        from inside that try, the code before the loop runs outside any, and the try's
+        handler never comes back to the loop; else None.  (Such a try is around the
+        loop, or one in it whose clauses all leave it.)"""
+        handler = loop.header.handler
+        if handler is None or handler[0] not in self.block_at \
+                or {p.handler for p in loop.header.preds if p in loop.body} != {handler} \
+                or {p.handler for p in loop.header.preds if p not in loop.body and p in self.idom} != {None}:
+            return None
+        seen, todo = set(), [self.block_at[handler[0]]]
+        while todo:
+            b = todo.pop()
+            if b in seen:
+                continue
+            if b is loop.header or len(seen) >= 64:
+                return None
+            seen.add(b)
+            todo.extend(b.succs)
+        return handler
 
     def _only_cleans_up(self, handler):
         """Whether ``handler`` is a finally body's or a with's: no code it runs tests
@@ -211,11 +242,26 @@ class LoopFollows:
             return False   # a while test (an ``if`` first in the body falls into its return)
         # (a return from a try in the loop runs the finally body's copy first: outside the
         # try's range, a block of its own before the return's)
-        return all(self._straight_return(s)
+        return all(self._straight_return(s) and not self._copied_after_a_clause(s)
                    and all(p in loop.body for p in s.preds)
                    and any(p.end == s.start and self.instrs[p.end - 1].op in CONDITIONAL for p in s.preds)
                    and (not self.instrs[s.start].after_nop or self._past_finally_copy(s, loop) is not None)
                    for s in exits)
+
+    def _returns_a_local_at(self, pos):
+        """Whether the block at ``pos`` loads a local and returns it, maybe after ending
+        except clauses."""
+        if pos not in self.block_at:
+            return False
+        pos = past_clause_ends(self.instrs, pos)
+        return [i.op for i in self.instrs[pos:pos + 2]] == ["LOAD_FAST", "RETURN_VALUE"]
+
+    def _copied_after_a_clause(self, block):
+        """Whether ``block`` ends an except clause and then loads a local: a copy of the
+        code after the clause's try (a ``return x`` in the clause loads ``x`` first)."""
+        if self.instrs[block.start].op != "POP_EXCEPT":
+            return False
+        return any(i.op == "LOAD_FAST" for i in self.instrs[past_pop_except(self.instrs, block.start):block.end])
 
     def _common_landing(self, ways, loop, enclosing, limit=256):
         """The block outside ``loop`` that every one of ``ways`` reaches (staying out of
@@ -279,7 +325,10 @@ class LoopFollows:
         """Where a loop that only except clauses leave goes on (``os.walk``: ``break`` in an
         ``except StopIteration`` inside the loop's try): the one way out of the clauses'
         tries, past their ends, that goes on."""
-        inside = {b.handler[0] for b in loop.body if b.handler and b.handler != around}
+        # (not a try the loop begins whose handler never comes back: around it, or one in
+        # it whose clauses all leave it, and so not one whose ways out are the loop's)
+        outer = {None, around, self._try_begun_by(loop)}
+        inside = {b.handler[0] for b in loop.body if b.handler not in outer}
         todo = [self.block_at[t] for t in inside if t in self.block_at]
         seen, outs = set(), []
         while todo:
@@ -287,25 +336,25 @@ class LoopFollows:
             if b in seen:
                 continue
             seen.add(b)
-            if b in loop.body and not (b.handler and b.handler != around and b.handler[0] in inside):
+            if b in loop.body and not (b.handler not in outer and b.handler[0] in inside):
                 continue   # (a clause whose other arm goes back to the loop is in its body: past it)
-            if b.handler and b.handler != around and b.handler[0] not in inside:
+            if b.handler not in outer and b.handler[0] not in inside:
                 inside.add(b.handler[0])
                 todo.append(self.block_at[b.handler[0]])
-            if b.handler is None or b.handler == around:
+            if b.handler in outer:
                 outs.append(b)
                 continue
             todo.extend(b.succs)
         # (a clause's ``break`` jumps to the code after the loop, which may return:
         # ``except StopIteration: break`` twice, then ``return out``, inspect's _bind;
         # not the clause of a try around the loop's back edge, around the whole loop)
-        latched = any(b.handler is not None and b.handler != around and b.handler[0] in inside
+        latched = any(b.handler not in outer and b.handler[0] in inside
                       for b in loop.body if loop.header in b.succs)
         ways = []
         for b in outs:
             if self._straight_return(b):
                 continue   # a ``return`` in a clause: not where the loop goes on
-            pos = past_clause_ends(self.instrs, b.start)
+            pos = past_clause_ends(self.instrs, b.start, around)
             jumps = not latched and self.instrs[b.end - 1].op == "JUMP"
             b = self.of_instr[pos] if pos < len(self.instrs) else None
             if b is not None and (b.succs or jumps) and b not in loop.body and b not in ways:

@@ -176,7 +176,12 @@ class Structurer(ShortCircuits, Layout):
                     # return (a constant is loaded only after the exit copy)
                     self._run_after_exit(tail, frame)
                     return None
-                if self.return_through_enclosing(pos, frame, region):
+                if self._breaks_after_inner_copy(copied, pos, region):
+                    # (3.12+: a ``break`` runs the finally body's copy, then a copy of what
+                    # the loop's test leaves to, which may end a clause and return)
+                    self.jump_out("break", frame)
+                    return None
+                if self.return_through_enclosing(pos, frame, region, copied):
                     return None
         if skipped and getattr(region.elide, "keeps_order", False) and self.after_statement(pos, region):
             # 3.10 and 3.12+ copy the short ``return`` after a try or with (or after the loop
@@ -215,8 +220,9 @@ class Structurer(ShortCircuits, Layout):
         # that is not the last one, which ends the try's body, is such a way out; so is
         # a with's exit copy or a clause's end followed by such a copy: even at the end
         # of the with or clause, going on there is leaving the loop)
+        # (a finally copy that is not the last one, then a ``break``: above)
         inner_copy = skipped and hasattr(region.elide, "copied_again_after") and region.elide.copied_again_after(copied)
-        if (inner_copy or skipped and getattr(region.elide, "keeps_order", False)) \
+        if skipped and getattr(region.elide, "keeps_order", False) \
                 and self.jump_kind(pos, region.parent or region) == "break":
             self.jump_out("break", frame)
             return None
@@ -248,13 +254,21 @@ class Structurer(ShortCircuits, Layout):
             region.exits.append(pos)
         return None
 
-    def return_through_enclosing(self, pos, frame, region):
+    def _breaks_after_inner_copy(self, copied, pos, region):
+        """Whether the code at ``pos``, past a copy of a finally body at ``copied`` that
+        is not the body's last one, is a copy of the code after the loop."""
+        return hasattr(region.elide, "copied_again_after") and region.elide.copied_again_after(copied) \
+            and self.jump_kind(pos, region.parent or region) == "break"
+
+    def return_through_enclosing(self, pos, frame, region, copied=None):
         """``return``/``break``/``continue`` from nested with/finally bodies: each
         enclosing region's exit copy follows the inner one; if skipping them
         reaches the return or the loop jump, emit it.  A ``return`` runs the copies
         where it is; a jump to them (3.10+: to the copy that ends the function with
         its implicit return, which 3.10 gives each way out of the try) is the end of
-        a body or clause that goes on after the statement."""
+        a body or clause that goes on after the statement.  ``copied``: where the
+        region's own exit copy, already skipped, began; a copied return that loads its
+        value after it is written where it is only if that copy binds none of it."""
         saved_stack, saved_out = list(frame.stack), len(frame.out)
         jumped = pos < len(self.instrs) and self.instrs[pos].op == "JUMP"
         outer, inner_blocks = region.parent, region.blocks
@@ -272,7 +286,8 @@ class Structurer(ShortCircuits, Layout):
                 if tail:
                     self._run_after_exit(tail, frame)  # ``return`` (of a value loaded before or after the copies)
                     return True
-                if getattr(outer.elide, "keeps_order", False) and self.return_tail(pos, outer):
+                if getattr(outer.elide, "keeps_order", False) and self.return_tail(pos, outer) \
+                        and (copied is None or self._loads_what_the_copy_keeps(copied, pos)):
                     # the copies ran no code (an except clause's end): 3.13 copied the
                     # ``return member`` after the try into a ``break`` path
                     frame.run(self.instrs[pos:self.g.of_instr[pos].end])
