@@ -3541,7 +3541,8 @@ def break_in_a_try_with_finally_in_an_endless_loop_in_a_try(ps):
     try with a finally body, in a ``while True`` in a try with an except clause, runs the
     finally body's copy and then a copy of the ``return out`` after the outer try.  The
     try body seemed to leave to two places (lowered).  The finally body does not bind
-    ``out``, so the return can load it first: written inside the inner try."""
+    ``out``, so the return can load it first: it was written inside the inner try; since
+    the copied return past a finally copy is the loop's way on, it is the ``break``."""
     out = []
     try:
         while True:
@@ -3827,7 +3828,9 @@ def break_in_a_try_with_a_rebinding_finally_body_in_a_for_loop_in_a_named_except
     iterator is dropped, the clause ended and the ``return out`` after the try copied in.
     Taken for a ``return`` through the enclosing clause, it was written inside the try,
     loading ``out`` before the finally body rebinds it.  A return copied past a finally
-    copy is written where it is only if that copy binds none of what it loads."""
+    copy is written where it is only if that copy binds none of what it loads.  (3.10:
+    lowered, "try body leaves to several places", until a clause's end that loads a
+    local after it was no return of its own.)"""
     out = []
     try:
         _check_positive([-1] if ps else [])
@@ -3841,5 +3844,58 @@ def break_in_a_try_with_a_rebinding_finally_body_in_a_for_loop_in_a_named_except
                     break
             finally:
                 out = out + [-1]
+            out.append(p)
+    return out
+
+
+@case(([1, 2],), ([3, 1, 2],), ([],), ([4, 6, 5],), ([7, 10, 2],))
+def break_in_a_try_with_a_rebinding_finally_body_and_a_plain_break_in_a_while_true_loop_in_a_try(ps):
+    """Found by benchmarks/try_loop_programs.py (3.10): a ``while 1:`` loop in a try with an
+    except clause, left by a ``break`` in a try with a finally body that rebinds ``out``
+    and by a plain ``break``.  3.10 gives each a copy of the ``return out`` after the
+    try, outside the try's range: taken for returns in the loop, the loop had no way on
+    (lowered).  A return that loads a local outside the range the code before it runs
+    in is a copy of the code after the try (a ``return x`` in the try loads ``x`` inside)."""
+    out = []
+    try:
+        while 1:
+            p = ps.pop()
+            try:
+                if p % 3 == 0:
+                    break
+            finally:
+                out = out + [-1]
+            if p > 6:
+                break
+            out.append(p)
+    except IndexError:
+        out.append('empty')
+    return out
+
+
+@case(([1, 2],), ([3, 1, 2],), ([],), ([4, 6, 5],), ([7, 10, 2],))
+def break_in_an_except_clause_and_in_a_try_with_a_finally_body_in_a_while_true_loop_in_a_named_except_clause(ps):
+    """Found by benchmarks/try_loop_programs.py (3.10): a ``while 1:`` loop in ``except E as
+    e``, left by a ``break`` in an except clause and one in a try with a finally body.
+    Each jumps to its own copy of the clause's end and the ``return out`` after the try;
+    the second copy was taken for a ``return`` of its own, the try body left to two
+    places (lowered).  A clause's end that then loads a local is a copy: a ``return`` in
+    the clause loads its value before ending it."""
+    out = []
+    try:
+        _check_positive([-1] if ps else [])
+    except ValueError as e:
+        out.append(str(e))
+        while 1:
+            p = ps.pop()
+            try:
+                q = 10 // (p % 3)
+            except ZeroDivisionError:
+                break
+            try:
+                if p > 6:
+                    break
+            finally:
+                out.append(-q)
             out.append(p)
     return out

@@ -242,7 +242,7 @@ class LoopFollows:
             return False   # a while test (an ``if`` first in the body falls into its return)
         # (a return from a try in the loop runs the finally body's copy first: outside the
         # try's range, a block of its own before the return's)
-        return all(self._straight_return(s) and not self._copied_after_a_clause(s)
+        return all(self._straight_return(s) and not self.copied_after(s)
                    and all(p in loop.body for p in s.preds)
                    and any(p.end == s.start and self.instrs[p.end - 1].op in CONDITIONAL for p in s.preds)
                    and (not self.instrs[s.start].after_nop or self._past_finally_copy(s, loop) is not None)
@@ -256,12 +256,15 @@ class LoopFollows:
         pos = past_clause_ends(self.instrs, pos)
         return [i.op for i in self.instrs[pos:pos + 2]] == ["LOAD_FAST", "RETURN_VALUE"]
 
-    def _copied_after_a_clause(self, block):
-        """Whether ``block`` ends an except clause and then loads a local: a copy of the
-        code after the clause's try (a ``return x`` in the clause loads ``x`` first)."""
-        if self.instrs[block.start].op != "POP_EXCEPT":
-            return False
-        return any(i.op == "LOAD_FAST" for i in self.instrs[past_pop_except(self.instrs, block.start):block.end])
+    def copied_after(self, block):
+        """Whether ``block`` ends an except clause and then loads a local, or loads one
+        outside the range of the try that the code entering it runs in: a copy of the
+        code after the try (a ``return x`` in a clause or a try body loads ``x`` first,
+        inside)."""
+        if self.instrs[block.start].op == "POP_EXCEPT":
+            return any(i.op == "LOAD_FAST" for i in self.instrs[past_pop_except(self.instrs, block.start):block.end])
+        return self.instrs[block.start].op == "LOAD_FAST" \
+            and all(p.handler is not None and p.handler != block.handler for p in block.preds)
 
     def _common_landing(self, ways, loop, enclosing, limit=256):
         """The block outside ``loop`` that every one of ``ways`` reaches (staying out of

@@ -268,7 +268,7 @@ class Structurer(ShortCircuits, Layout):
         its implicit return, which 3.10 gives each way out of the try) is the end of
         a body or clause that goes on after the statement.  ``copied``: where the
         region's own exit copy, already skipped, began; a copied return that loads its
-        value after it is written where it is only if that copy binds none of it."""
+        value after the copies is written where it is only if they bind none of it."""
         saved_stack, saved_out = list(frame.stack), len(frame.out)
         jumped = pos < len(self.instrs) and self.instrs[pos].op == "JUMP"
         outer, inner_blocks = region.parent, region.blocks
@@ -287,7 +287,7 @@ class Structurer(ShortCircuits, Layout):
                     self._run_after_exit(tail, frame)  # ``return`` (of a value loaded before or after the copies)
                     return True
                 if getattr(outer.elide, "keeps_order", False) and self.return_tail(pos, outer) \
-                        and (copied is None or self._loads_what_the_copy_keeps(copied, pos)):
+                        and (copied is None or not self._copy_binds_what_it_loads(copied, pos)):
                     # the copies ran no code (an except clause's end): 3.13 copied the
                     # ``return member`` after the try into a ``break`` path
                     frame.run(self.instrs[pos:self.g.of_instr[pos].end])
@@ -416,9 +416,13 @@ class Structurer(ShortCircuits, Layout):
         """Whether the block from ``pos`` only loads locals that the exit copy from
         ``start`` to ``pos`` does not bind, and returns: loaded before the copy runs, the
         value is the same."""
+        return self._returns_a_local(pos) and not self._copy_binds_what_it_loads(start, pos)
+
+    def _copy_binds_what_it_loads(self, start, pos):
+        """Whether the code from ``start`` to ``pos`` binds a local that the block from
+        ``pos`` loads."""
         loaded = {ins.argval for ins in self.instrs[pos:self.g.of_instr[pos].end] if ins.op == "LOAD_FAST"}
-        return self._returns_a_local(pos) and not any(
-            ins.op in ("STORE_FAST", "DELETE_FAST") and ins.argval in loaded for ins in self.instrs[start:pos])
+        return any(ins.op in ("STORE_FAST", "DELETE_FAST") and ins.argval in loaded for ins in self.instrs[start:pos])
 
     def _returns_a_local(self, pos):
         """Whether the block from ``pos`` only loads locals and returns."""
@@ -500,8 +504,9 @@ class Structurer(ShortCircuits, Layout):
         after the ``POP_EXCEPT`` ending the clause the break is in): a test falls into
         it, or jumps reach it."""
         ins = self.instrs[pos]
-        if ins.after_nop:
-            return False
+        block = self.g.of_instr[pos]
+        if ins.after_nop or block.start == pos and self.g.copied_after(block):
+            return False   # (a return in a clause loads its value before ending it)
         before = self.instrs[pos - 1] if pos else None
         if before is None or before.op not in CONDITIONAL and before.op not in NO_NEXT \
                 or before.line == ins.line:
