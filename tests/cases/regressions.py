@@ -3899,3 +3899,22 @@ def break_in_an_except_clause_and_in_a_try_with_a_finally_body_in_a_while_true_l
                 out.append(-q)
             out.append(p)
     return out
+
+
+@case(([1, 2],), ([3, 1, 2],), ([],), ([4, 6, 5],))
+def continue_in_a_while_loop_that_is_a_try_body_with_a_finally_body(ps):
+    """Found by benchmarks/try_loop_programs.py (3.8, 3.9): a ``while ps:`` loop that is
+    the whole body of a try with a finally body, with a ``continue``.  The loop's test
+    fails into the finally body's copy; the try covers only the loop, so it was taken
+    for a try inside the loop whose copy a ``break`` runs, and the loop had no way on
+    (lowered).  The try the loop is in is not one of the loop's."""
+    out = []
+    try:
+        while ps:
+            p = ps.pop()
+            if p % 3 == 0:
+                continue
+            out.append(p)
+    finally:
+        out.append('f')
+    return out

@@ -456,8 +456,10 @@ class LoopFollows:
         it begins with (straight code, the same instructions as the handler's between its
         ``PUSH_EXC_INFO`` and its ``RERAISE 0``), or None: a ``break`` or ``return`` from
         the try's body runs the copy first."""
-        # (the tries in the loop: none of them covers code outside it)
-        inside = {b.handler[0] for b in loop.body if b.handler} \
+        # (the tries in the loop: none of them covers code outside it, and none is the
+        # try whose body the loop is, all of it)
+        around = self._try_around(loop)
+        inside = {b.handler[0] for b in loop.body if b.handler and b.handler != around} \
             - {b.handler[0] for b in self.blocks if b.handler and b not in loop.body}
         return self._past_copy_of(block.start, inside)
 
