@@ -182,9 +182,9 @@ class LoopFollows:
         inside it).  Dead code before the loop (a jump after a clause's raise) is none of it.
         A try with a finally body, or a with, whose body the loop begins, is around it when
         the loop jumps back only from inside it: from one inside the loop, a ``continue``
-        runs the exit copy first, outside its range.  (Not so for an except clause's: a
-        ``break`` to a copy of the code after that try leaves its range, as a way on
-        leaves the code around the loop.)"""
+        runs the exit copy first, outside its range.  (Not so a try with except clauses:
+        its ways on, copies of the code after it, lie outside its range, and the loop's
+        follow rules read them from there.)"""
         before = {p.handler for p in loop.header.preds if p not in loop.body and p in self.idom}
         back = {p.handler for p in loop.header.preds if p in loop.body}
         if not before or (before == {None} and len(back) == 1 and loop.header.handler not in back):
@@ -199,38 +199,35 @@ class LoopFollows:
         handler never comes back to the loop; else None.  (Such a try is around the
         loop, or one in it whose clauses all leave it.)"""
         handler = loop.header.handler
-        if handler is None or handler[0] not in self.block_at \
+        if handler is None \
                 or {p.handler for p in loop.header.preds if p in loop.body} != {handler} \
                 or {p.handler for p in loop.header.preds if p not in loop.body and p in self.idom} != {None}:
+            return None
+        code = self._handler_code(handler)
+        return handler if code is not None and loop.header not in code else None
+
+    def _only_cleans_up(self, handler):
+        """Whether ``handler`` is a finally body's or a with's: no code it runs tests
+        the exception for an except clause."""
+        code = self._handler_code(handler)
+        return code is not None and not any(i.op in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH")
+                                            for b in code for i in self.instrs[b.start:b.end])
+
+    def _handler_code(self, handler, limit=64):
+        """The blocks that ``handler``'s code runs through by normal edges, or None when
+        there is none or they are more than ``limit``."""
+        if handler is None or handler[0] not in self.block_at:
             return None
         seen, todo = set(), [self.block_at[handler[0]]]
         while todo:
             b = todo.pop()
             if b in seen:
                 continue
-            if b is loop.header or len(seen) >= 64:
+            if len(seen) >= limit:
                 return None
             seen.add(b)
             todo.extend(b.succs)
-        return handler
-
-    def _only_cleans_up(self, handler):
-        """Whether ``handler`` is a finally body's or a with's: no code it runs tests
-        the exception for an except clause (within 64 blocks)."""
-        if handler is None or handler[0] not in self.block_at:
-            return False
-        seen, todo = set(), [self.block_at[handler[0]]]
-        while todo:
-            b = todo.pop()
-            if b in seen:
-                continue
-            if len(seen) >= 64:
-                return False
-            seen.add(b)
-            if any(i.op in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH") for i in self.instrs[b.start:b.end]):
-                return False
-            todo.extend(b.succs)
-        return True
+        return seen
 
     def _returns_in_span(self, loop, exits):
         """Whether a loop without a test leaves only by returns that only a test in the loop
