@@ -34,6 +34,7 @@ class Graph(LoopFollows):
         self.entry = self.blocks[0] if self.blocks else None
         self.idom = dominators(self.entry, self._all_succs) if self.entry else {}
         self._dom_span = dominator_spans(self.idom)
+        self._arounds = {}   # loop -> the handler of the try it is in (LoopFollows._try_around)
         self.loops = self._find_loops()
 
     # -- edges --------------------------------------------------------------

@@ -98,8 +98,7 @@ class LoopFollows:
                     s = outs[0]   # (3.12+: exit, then a copy of what the loop's test leaves to)
                 else:
                     continue  # the with exit then the function's return
-            elif self._past_finally_copy(s, loop) is not None:
-                past = self._past_finally_copy(s, loop)
+            elif (past := self._past_finally_copy(s, loop)) is not None:
                 if past == s.end - 1 and self.instrs[s.end - 1].op == "JUMP":
                     s = self.block_at.get(self.instrs[s.end - 1].target)  # ``break`` out of a try's finally
                 else:
@@ -185,6 +184,11 @@ class LoopFollows:
         runs the exit copy first, outside its range.  (Not so a try with except clauses:
         its ways on, copies of the code after it, lie outside its range, and the loop's
         follow rules read them from there.)"""
+        if loop not in self._arounds:
+            self._arounds[loop] = self._find_try_around(loop)
+        return self._arounds[loop]
+
+    def _find_try_around(self, loop):
         before = {p.handler for p in loop.header.preds if p not in loop.body and p in self.idom}
         back = {p.handler for p in loop.header.preds if p in loop.body}
         if not before or (before == {None} and len(back) == 1 and loop.header.handler not in back):

@@ -215,13 +215,11 @@ class Structurer(ShortCircuits, Layout):
             # likewise ``except: return x`` in an except clause (3.11+)
             trys.run_return_tail(frame, tail, pos)
             return None
-        # (3.10, 3.12+: a ``break`` from inside a try with a finally body runs the body's
-        # copy, then a copy of the short code after the loop; a copy of the finally body
-        # that is not the last one, which ends the try's body, is such a way out; so is
-        # a with's exit copy or a clause's end followed by such a copy: even at the end
-        # of the with or clause, going on there is leaving the loop)
-        # (a finally copy that is not the last one, then a ``break``: above)
-        inner_copy = skipped and hasattr(region.elide, "copied_again_after") and region.elide.copied_again_after(copied)
+        # (3.10, 3.12+: a ``break`` from inside a with or an except clause runs the
+        # with's exit copy or the clause's end, then a copy of the short code after the
+        # loop: even at the end of the with or clause, going on there is leaving the
+        # loop; after a finally copy that is not the last one, see above)
+        inner_copy = skipped and self._inner_copy(copied, region)
         if skipped and getattr(region.elide, "keeps_order", False) \
                 and self.jump_kind(pos, region.parent or region) == "break":
             self.jump_out("break", frame)
@@ -257,8 +255,13 @@ class Structurer(ShortCircuits, Layout):
     def _breaks_after_inner_copy(self, copied, pos, region):
         """Whether the code at ``pos``, past a copy of a finally body at ``copied`` that
         is not the body's last one, is a copy of the code after the loop."""
-        return hasattr(region.elide, "copied_again_after") and region.elide.copied_again_after(copied) \
-            and self.jump_kind(pos, region.parent or region) == "break"
+        return self._inner_copy(copied, region) and self.jump_kind(pos, region.parent or region) == "break"
+
+    @staticmethod
+    def _inner_copy(copied, region):
+        """Whether the exit copy at ``copied`` is a finally body's copy that is not the
+        last one (which ends the try's body)."""
+        return hasattr(region.elide, "copied_again_after") and region.elide.copied_again_after(copied)
 
     def return_through_enclosing(self, pos, frame, region, copied=None):
         """``return``/``break``/``continue`` from nested with/finally bodies: each
@@ -506,7 +509,7 @@ class Structurer(ShortCircuits, Layout):
         ins = self.instrs[pos]
         block = self.g.of_instr[pos]
         if ins.after_nop or block.start == pos and self.g.copied_after(block):
-            return False   # (a return in a clause loads its value before ending it)
+            return False   # (a return in a clause or try loads its value inside it: a copy)
         before = self.instrs[pos - 1] if pos else None
         if before is None or before.op not in CONDITIONAL and before.op not in NO_NEXT \
                 or before.line == ins.line:
