@@ -78,7 +78,7 @@ def programs():
     return out
 
 
-class _Recording:
+class Recording:
     """A context manager that writes its enter and exit (with the exception's type) to a list."""
 
     def __init__(self, out):
@@ -102,7 +102,7 @@ def _call(fn, run):
     preds = [lambda p, m=m: p % m == 0 for m in _MODULI]
     preds = preds[run % 3:] + preds[:run % 3]
     try:
-        return fn(ps, *preds, _Recording, _check)
+        return fn(ps, *preds, Recording, _check)
     except Exception as exc:   # the program's own exception is part of what it does
         return type(exc).__name__
 

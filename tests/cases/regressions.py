@@ -3918,3 +3918,34 @@ def continue_in_a_while_loop_that_is_a_try_body_with_a_finally_body(ps):
     finally:
         out.append('f')
     return out
+
+
+@case(([1], True, False), ([1], False, True), ([1], False, False), ([1, 2], False, False), ([], True, True),
+      structured=True)
+def raise_as_the_else_arm_of_an_inner_if_in_a_try_with_code_after_the_ifs(field, a, b):
+    """Found by the package judge (docutils 0.20.1's ``DocInfo.extract_authors``, 3.8
+    and 3.9): in a try body, ``if n: if a: x = 1 elif b: x = 2 else: raise E`` then ``else:
+    x = 3``, then code after the ifs.  The inner if's arms never meet (one raises), and
+    the outer if's second arm was structured without knowing that its own end is where
+    the outer arms meet: the code after the ifs was written into each inner arm as well,
+    and ran twice (silently wrong)."""
+    out = []
+    try:
+        if len(field) == 1:
+            if a:
+                n = 1
+            elif b:
+                n = 2
+            else:
+                raise KeyError(b)
+        else:
+            n = 3
+        nodes = [x for x in range(n)]
+        if len(nodes) >= 1:
+            out.append(nodes)
+        else:
+            raise KeyError(n)
+    except KeyError:
+        out.append("k")
+    return out
+

@@ -896,7 +896,7 @@ class Structurer(ShortCircuits, Layout):
         other = "e" if done == "t" else "t"
         arm = Frame(self.ctx, getattr(st, other + "_stack"), since=frame.last_emit)
         pos = getattr(st, other)
-        end = self.seq(pos, arm, region.child(stop=mpos)) if pos != mpos else mpos
+        end = self.seq(pos, arm, region.child(stop=mpos, meets=True)) if pos != mpos else mpos
         arm.flush_parallel()
         (fa, fend), (ta, tend) = ((done_arm, done_end), (arm, end)) if done == "e" else ((arm, end), (done_arm, done_end))
         split = frame.stack
