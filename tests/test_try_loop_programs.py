@@ -1,8 +1,9 @@
 """A slice of benchmarks/try_loop_programs.py: loops inside a try, a with or an except
-clause, left by break, return and raise from inner tries and clauses (a ``break`` out of a
-try with a finally body in a ``while 1:`` ran the finally body twice), each decompiled,
-recompiled and run against the original.  Every 25th program, the same on every Python;
-the whole run: ``python benchmarks/try_loop_programs.py --versions``."""
+clause (and of nested_try_loop_programs.py: two deep), left by break, return and raise
+from inner tries and clauses (a ``break`` out of a try with a finally body in a ``while
+1:`` ran the finally body twice), each decompiled, recompiled and run against the
+original.  Every 25th program, the same on every Python; the whole runs: ``python
+benchmarks/try_loop_programs.py --versions`` and ``nested_try_loop_programs.py``."""
 import importlib.util
 import os
 import sys
@@ -13,6 +14,10 @@ _spec = importlib.util.spec_from_file_location("try_loop_programs",
                                                os.path.join(ROOT, "benchmarks", "try_loop_programs.py"))
 try_loop_programs = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(try_loop_programs)
+_spec = importlib.util.spec_from_file_location("nested_try_loop_programs",
+                                               os.path.join(ROOT, "benchmarks", "nested_try_loop_programs.py"))
+nested_try_loop_programs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(nested_try_loop_programs)
 
 EVERY = 25
 #: the shape the judge found written wrong on every version: the finally body's copy on
@@ -27,6 +32,14 @@ def test_the_slice_runs_as_the_originals_do():
     failures = found.get("wrong", []) + found.get("refused", [])
     assert not failures, "\n".join("program %d:\n%s%s" % f for f in failures[:2])
     assert sum(len(v) for v in found.values()) == len(try_loop_programs.programs()[::EVERY])
+
+
+def test_the_nested_slice_runs_as_the_originals_do():
+    """Loops two deep in try machinery (``nested_try_loop_programs.py``): every 25th."""
+    found = nested_try_loop_programs.run(EVERY)
+    failures = found.get("wrong", []) + found.get("refused", [])
+    assert not failures, "\n".join("program %d:\n%s%s" % f for f in failures[:2])
+    assert sum(len(v) for v in found.values()) == len(nested_try_loop_programs.programs()[::EVERY]) == 156
 
 
 def test_a_break_out_of_a_try_with_a_finally_body_runs_it_once():

@@ -3949,3 +3949,100 @@ def raise_as_the_else_arm_of_an_inner_if_in_a_try_with_code_after_the_ifs(field,
         out.append("k")
     return out
 
+
+@case(([1, 2, 3],), ([2, 4],), ([],), ([5, 1],), structured=True)
+def break_from_a_while_loop_in_an_except_clause_in_a_for_loop(items):
+    """Found by benchmarks/nested_try_loop_programs.py (3.13): a ``while`` loop in an
+    except clause, in a for loop, with a ``break``, the clause's last statement.  3.13 copies
+    the clause's end (``POP_EXCEPT``, the jump to the code after the try) into the
+    ``break``: both ways out of the loop jump
+    to one place past the clause's end, which was taken for where the loop goes on ("a
+    loop leaves its enclosing try or with": lowered).  The loop goes on at the end of
+    the clause it is in."""
+    out = []
+    for p in items:
+        try:
+            if p % 2:
+                raise ValueError(p)
+        except ValueError:
+            q = 0
+            while q < p:
+                q += 1
+                out.append(q)
+                if q * q > p:
+                    break
+        out.append(p)
+    return out
+
+
+@case(([1, 2],), ([3, 0, 4],), ([],), ([0],), structured=True)
+def return_from_an_except_clause_in_a_for_loop_in_a_try_in_a_while_loop(items):
+    """Found by benchmarks/nested_try_loop_programs.py (3.12, 3.13): ``return`` from an
+    except clause in a for loop, in a try with an except clause that is the body of a
+    ``while`` loop.  The return's value is moved under the exception, the clause ended
+    and the iterator dropped inside the outer try's range, and its bare ``RETURN_VALUE``
+    is laid out past it: taken for where a ``break`` goes, past an else clause (stack
+    underflow: lowered)."""
+    out = []
+    while items:
+        try:
+            for q in items:
+                try:
+                    out.append(10 // q)
+                except ZeroDivisionError:
+                    return out
+            items = items[1:]
+        except KeyError:
+            pass
+        out.append(len(items))
+    return out
+
+
+@case(([1, 3],), ([2, 5],), ([],), ([3, 4],), structured=True)
+def break_in_a_try_with_finally_from_a_while_loop_ending_an_except_clause_in_a_for_loop(items):
+    """Found by benchmarks/nested_try_loop_programs.py (3.13): a ``break`` from a try with
+    a finally body, in a while loop that ends an ``except E as e`` clause in a for loop,
+    runs the finally copy, then 3.13's copy of the clause's end (``POP_EXCEPT``, ``e =
+    None; del e``, the jump past the try): a copy of where the loop's test leaves to,
+    which was not taken for the loop's way on ("a loop leaves its enclosing try or
+    with": lowered)."""
+    out = []
+    for p in items:
+        try:
+            if p % 2:
+                raise ValueError(p)
+        except ValueError as e:
+            q = 0
+            while q < p:
+                q += 1
+                try:
+                    if q == 2:
+                        break
+                finally:
+                    out.append(-q)
+        out.append(p)
+    return out
+
+
+@case(([1, 3],), ([2, 5],), ([],), ([3, 4],), structured=True)
+def break_from_a_for_loop_ending_an_except_clause_in_a_for_loop_in_an_except_clause(items):
+    """Found by benchmarks/nested_try_loop_programs.py (3.13): a ``break`` from a for loop
+    that ends an ``except E as e`` clause (in a for loop in another such clause) runs
+    3.13's copy of the clause's end, whose jump past the try was taken for a ``break``
+    over a for loop's else clause ("a loop leaves its enclosing try or with": lowered)."""
+    out = []
+    try:
+        if len(items) % 2:
+            raise ValueError(len(items))
+    except ValueError as e:
+        for p in items:
+            try:
+                if p % 2:
+                    raise ValueError(p)
+            except ValueError as e:
+                for q in range(p):
+                    if q == 1:
+                        break
+                    out.append(q)
+            out.append(p)
+    return out

@@ -375,3 +375,112 @@ def for_with_while_try_whose_except_clauses_return_and_break(items, more):
                     break
             log.append("done")
     return log
+
+
+@case(([1, 2], False), ([1, 2], True), ([], True), structured=True)
+def return_from_an_except_clause_through_two_withs_in_a_loop(items, fail):
+    """Found by benchmarks/nested_try_loop_programs.py (3.12, 3.13): ``return`` from an
+    except clause inside two withs, the inner one in a ``while`` loop, runs each with's
+    exit copy outside the range of the one before: a straight run of blocks.  It was
+    taken for where a ``break`` goes, past an else clause (stack underflow: lowered)."""
+    log = []
+    with Recorder(log, "a"):
+        while items:
+            with Recorder(log, "b"):
+                try:
+                    log.append(10 // (not fail))
+                except ZeroDivisionError:
+                    return log, items.pop()
+            items.pop()
+    return log
+
+
+@case(([1, 3],), ([2, 5],), ([],), structured=True)
+def return_from_a_while_loop_in_a_try_in_a_for_loop_in_a_with(items):
+    """Found by benchmarks/nested_try_loop_programs.py (every version): ``return log``
+    from a while loop that a statement in a try body comes before loads ``log`` in the
+    try's range, then drops the for loop's iterator and runs the with's exit copy outside
+    it.  The load was taken for the loop's way on ("a loop leaves its enclosing try or
+    with": lowered)."""
+    log = []
+    with Recorder(log, "a"):
+        for p in items:
+            try:
+                q = 0
+                while q < p:
+                    q += 1
+                    if q == 2:
+                        return log
+                    log.append(q)
+            except KeyError:
+                log.append("k")
+            log.append(-p)
+    return log
+
+
+@case(([1, 3],), ([2, 5],), ([],), ([4],), structured=True)
+def return_from_a_while_loop_in_a_with_in_a_for_loop_in_an_except_clause(items):
+    """Found by benchmarks/nested_try_loop_programs.py (every version): the same
+    ``return`` in a with in a for loop in ``except E as e``: past the exit copy and the
+    iterator's drop, the value is moved under the exception and the clause ended (``SWAP
+    2``, ``POP_EXCEPT``, ``e = None; del e``), which the clause's elision did not skip
+    ("a loop leaves its enclosing try or with": lowered)."""
+    log = []
+    try:
+        if items and items[0] % 2 == 0:
+            raise ValueError(items[0])
+    except ValueError as e:
+        log.append(str(e))
+        for p in items:
+            with Recorder(log, str(p)):
+                q = 0
+                while q < p:
+                    q += 1
+                    if q == 3:
+                        return log
+            log.append(-p)
+    return log
+
+
+@case(([1, 2],), ([1, 0],), ([],), structured=True)
+def return_from_an_except_clause_in_a_for_loop_in_a_with_in_a_while_loop_in_a_try_with_finally(items):
+    """Found by benchmarks/nested_try_loop_programs.py (3.12, 3.13): the same ``return``
+    as above in a with in a ``while`` loop in a try with a finally body runs the with's
+    exit copy, then the finally body's copy, then its bare ``RETURN_VALUE``: taken for
+    where a ``break`` goes, past an else clause (stack underflow: lowered)."""
+    log = []
+    try:
+        while items:
+            with Recorder(log, "w"):
+                for q in items:
+                    try:
+                        log.append(10 // q)
+                    except ZeroDivisionError:
+                        return log
+            items = items[1:]
+    finally:
+        log.append("f")
+    return log
+
+
+@case(([1, 3],), ([2, 5],), ([],), ([3, 4],), structured=True)
+def break_in_a_with_from_a_while_loop_ending_an_except_clause_in_a_for_loop(items):
+    """Found by benchmarks/nested_try_loop_programs.py (3.13): a ``break`` from a with, in
+    a while loop that ends an ``except E as e`` clause in a for loop, runs the with's exit
+    copy, then 3.13's copy of the clause's end: a copy of where the loop's test leaves
+    to, which was not taken for the loop's way on ("a loop leaves its enclosing try or
+    with": lowered)."""
+    log = []
+    for p in items:
+        try:
+            if p % 2:
+                raise ValueError(p)
+        except ValueError as e:
+            q = 0
+            while q < p:
+                q += 1
+                with Recorder(log, str(q)):
+                    if q == 2:
+                        break
+        log.append(p)
+    return log

@@ -3,7 +3,7 @@ apart from the other ways out of the loop that the compiler lays out past it (re
 raises, except clauses' ends, the copies of finally bodies and with exits that a way
 out of a try or with runs first)."""
 from ..bytecode.opcodes import CONDITIONAL, JUMPS, NO_NEXT
-from .blocks import past_clause_ends, past_pop_except, same_target
+from .blocks import past_clause_ends, past_pop_except, same_outcome, same_target
 
 
 class LoopFollows:
@@ -94,8 +94,10 @@ class LoopFollows:
                 past = self._past_with_exit_copy(s.start)
                 if last.op == "JUMP":
                     s = self.block_at.get(last.target)  # ``break`` out of a with: exit, then jump
-                elif past is not None and len(outs) == 1 and same_target(self.instrs, past, outs[0].start):
-                    s = outs[0]   # (3.12+: exit, then a copy of what the loop's test leaves to)
+                elif past is not None and len(outs) == 1 and same_outcome(self.instrs, past, outs[0].start):
+                    # (3.12+: exit, then a copy of what the loop's test leaves to: in 3.13, the
+                    # end of the clause the loop is in)
+                    s = outs[0]
                 else:
                     continue  # the with exit then the function's return
             elif (past := self._past_finally_copy(s, loop)) is not None:
@@ -106,7 +108,7 @@ class LoopFollows:
                     # leaves to; or a copy of the short code after the loop, which loads
                     # a local after the copy, as no ``return`` in the try does, maybe
                     # after ending the clause the loop is in)
-                    s = next((o for o in outs if same_target(self.instrs, past, o.start)),
+                    s = next((o for o in outs if same_outcome(self.instrs, past, o.start)),
                              self.block_at.get(past) if self._returns_a_local_at(past) else s)
             if s is not None and s not in going_on and s not in loop.body:
                 going_on.append(s)
@@ -135,10 +137,13 @@ class LoopFollows:
         # the loop; a raise is an arm laid out after it), else the last
         # ways out that end except clauses or jump, all to one place: that place (a
         # ``break`` after a try in the loop, and the end of a clause that did not continue)
-        # (3.10 and 3.12+ copy a short tail into each: copies are one place)
-        landings = sorted({past_clause_ends(self.instrs, s.start) for s in exits}, key=lambda p: p or 0)
+        # (3.10 and 3.12+ copy a short tail into each: copies are one place)  Never past
+        # the end of the clause the loop is in: 3.13 copies it into each ``break``, and
+        # the loop goes on at it
+        landings = sorted({past_clause_ends(self.instrs, s.start, within=around) for s in exits},
+                          key=lambda p: p or 0)
         if len(exits) > 1 and None not in landings \
-                and all(same_target(self.instrs, landings[0], other) for other in landings[1:]):
+                and all(same_outcome(self.instrs, landings[0], other) for other in landings[1:]):
             landing = next((self.block_at[p] for p in reversed(landings) if p in self.block_at), None)
             if landing is not None and landing not in loop.body:
                 return landing
@@ -368,19 +373,44 @@ class LoopFollows:
     def _returns_from_a_try(self, block, loop):
         """``block`` only drops what is under the value, runs the exit copies of the
         tries and withs the loop is in, and returns the value; it is entered from a try in
-        ``loop`` whose range ends before the return."""
-        if not any(p in loop.body and p.handler is not None and p.handler != block.handler
-                   and self.instrs[p.end - 1].op not in JUMPS for p in block.preds):
+        ``loop`` whose range ends before the return.  The value may be computed inside
+        that range (``block`` is then the return's first half, which the loop enters), and
+        an iterator under it dropped between exit copies (``SWAP 2``, ``POP_TOP``)."""
+        if self._value_then_leaves(block, loop):
+            block = block.succs[0]
+        elif not any(p in loop.body and p.handler is not None and p.handler != block.handler
+                     and self.instrs[p.end - 1].op not in JUMPS for p in block.preds):
             return False
         outside = {b.handler[0] for b in self.blocks if b.handler and b not in loop.body}
         pos, end = block.start, self._straight_end(block)
         while pos < end:
-            after = self._past_with_exit_copy(pos) or self._past_copy_of(pos, outside)
+            after = self._past_with_exit_copy(pos) or self._past_copy_of(pos, outside) or self._past_drop(pos)
             if after is None:
                 break
             pos = after
         ops = [i.op for i in self.instrs[pos:end]]
         return ops[-1:] == ["RETURN_VALUE"] and set(ops[:-1]) <= {"SWAP", "POP_TOP", "NOP"}
+
+    def _value_then_leaves(self, block, loop):
+        """Whether ``block``, entered only from ``loop`` under the handler of a try, only
+        falls into code outside that try that nothing else enters: the first half of a
+        ``return`` from the try's body, which computes the value inside its range."""
+        succs = block.succs
+        return block.handler is not None and len(succs) == 1 and succs[0].start == block.end and succs[0].preds == [block] \
+            and succs[0].handler != block.handler and self.instrs[block.end - 1].op not in JUMPS \
+            and bool(block.preds) and all(p in loop.body and p.handler == block.handler for p in block.preds)
+
+    def _past_drop(self, pos):
+        """Where the code at ``pos`` goes on past dropping what lies under a value to
+        return, or None: a ``for`` loop's iterator (``SWAP 2``, ``POP_TOP``), or the
+        exception of the clause the code is in (``SWAP 2``, ``POP_EXCEPT``, then the
+        ``name = None; del name`` of ``except E as name``)."""
+        ops = [(i.op, i.argval) for i in self.instrs[pos:pos + 2]]
+        if ops == [("SWAP", 2), ("POP_TOP", None)]:
+            return pos + 2
+        if ops == [("SWAP", 2), ("POP_EXCEPT", None)]:
+            return past_pop_except(self.instrs, pos + 1)
+        return None
 
     def _past_with_exit_copy(self, pos):
         """Where the code at ``pos`` goes on past a ``with``'s exit call and the ``POP_TOP``
@@ -481,6 +511,19 @@ class LoopFollows:
             if all(a.same(b) for a, b in zip(self.instrs[start + 1:end], self.instrs[pos:pos + size])):
                 return pos + size
         return None
+
+    def returns_a_value_from_before(self, pos):
+        """Whether the code at ``pos``, maybe past the exit copies of withs and the copies
+        of finally bodies it leaves (and iterators dropped from under the value), is a
+        bare ``RETURN_VALUE``: the second half of a ``return`` whose value was loaded
+        before (in a clause or try it leaves), never code a ``break`` goes to."""
+        tries = {b.handler[0] for b in self.blocks if b.handler}
+        for _ in range(16):
+            after = self._past_with_exit_copy(pos) or self._past_copy_of(pos, tries) or self._past_drop(pos)
+            if after is None:
+                break
+            pos = after
+        return pos < len(self.instrs) and self.instrs[pos].op == "RETURN_VALUE"
 
     def _straight_return(self, block):
         """Whether the straight run of code from ``block`` ends in a return."""

@@ -2,7 +2,7 @@
 import ast
 
 from ..bytecode import facts
-from ..bytecode.opcodes import CONDITIONAL
+from ..bytecode.opcodes import CONDITIONAL, JUMPS, NO_NEXT
 from ..errors import DecompilationError
 from ..graph.blocks import same_code
 from ..syntax.astwalk import statement_lists
@@ -149,9 +149,14 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
                 jumped.add(succ.start)
             elif succ.handler != b.handler:   # falling out of the try the loop is in
                 (kept if _keeps_iterator(b, iterator_depth) else fallen).add(succ.start)
-    # break paths leave the natural loop before they jump: scan the loop's span
-    for ins in s.instrs[loop.header.end:exit_pos]:
-        if ins.op == "JUMP" and ins.target is not None and (ins.target > exit_pos or ins.target < loop.header.start):
+    # break paths leave the natural loop before they jump: scan the loop's span (but for
+    # the jump that ends a copy of the code the loop leaves to: 3.13 copies the end of
+    # the clause the loop is in into a ``break``, which skips no else clause)
+    copied = _copy_of_exit(s, exit_pos)
+    for pos in range(loop.header.end, exit_pos):
+        ins = s.instrs[pos]
+        if ins.op == "JUMP" and ins.target is not None and (ins.target > exit_pos or ins.target < loop.header.start) \
+                and not (copied and pos - copied >= loop.header.end and same_code(s.instrs, pos - copied, exit_pos)):
             jumped.add(ins.target)
     targets = jumped | fallen | kept
     kept -= jumped | fallen
@@ -166,11 +171,13 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
     # (a break that is only a jump to where the test leaves goes there: no else clause;
     # code still in a try or except clause inside the loop, as the value of a ``return``
     # from a clause laid out after the loop (3.12+), is no place a ``break`` goes to, nor
+    # is the bare ``RETURN_VALUE`` of such a return (maybe after finally copies), nor
     # is code that a try in a for loop falls out to with the iterator still on the stack)
     inner = {b.handler for b in loop.body if b.handler != loop.header.handler}
     candidates = sorted(t for t in targets if (t > exit_pos or else_leaves and _leaves_try(s, loop, t))
                         and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, loop, exit_pos, t)
                         and not _ends_inner_clause(s, loop, t) and not _returns_through_with(s, t)
+                        and not s.g.returns_a_value_from_before(t)
                         and s.through_jumps(t) != exit_pos and t not in kept
                         and (t not in s.g.block_at or s.g.block_at[t].handler not in inner))
     if candidates:
@@ -222,14 +229,33 @@ def _ends_inner_clause(s, loop, pos):
         and any(p in loop.body and p.handler != loop.header.handler for p in block.preds)
 
 
+def _copy_of_exit(s, exit_pos):
+    """How far the code at ``exit_pos`` runs, straight, to the jump that ends it (the end
+    of an except clause, then the jump past the try), or 0 if it does not."""
+    for end in range(exit_pos, min(len(s.instrs), exit_pos + 8)):
+        op = s.instrs[end].op
+        if op == "JUMP":
+            return end - exit_pos
+        if op in JUMPS or op in NO_NEXT:
+            return 0
+    return 0
+
+
 def _returns_through_with(s, pos):
     """Whether ``pos`` runs a ``with``'s exit copy and returns: a ``return`` from the
     with's body (from an except clause in it, laid out after the loop on 3.12+), no
     place a ``break`` goes to.  A value to return is moved under the exit first; a
-    constant is loaded after it (``for``/``with``/``try``/``except E: return``)."""
+    constant is loaded after it (``for``/``with``/``try``/``except E: return``).  From
+    nested withs the return runs each one's exit copy, innermost first, each outside the
+    range of the one before: a straight run of blocks that each start with one."""
     block = s.g.block_at.get(pos)
-    return block is not None and not block.succs and s.g.starts_with_exit_copy(block) \
-        and s.instrs[block.end - 1].op == "RETURN_VALUE"
+    while block is not None and s.g.starts_with_exit_copy(block):
+        if not block.succs:
+            return s.instrs[block.end - 1].op == "RETURN_VALUE"
+        if len(block.succs) != 1 or block.succs[0].start != block.end:
+            return False
+        block = block.succs[0]
+    return False
 
 
 def _reached_normally(loop):

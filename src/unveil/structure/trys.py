@@ -462,8 +462,12 @@ def _one(s, exits, what):
 
 
 def _elide_except(s, pos, frame):
-    """``POP_EXCEPT`` then ``name = None; del name`` at the end of an except clause."""
+    """``POP_EXCEPT`` then ``name = None; del name`` at the end of an except clause (a
+    ``return`` first moves its value under the exception: ``SWAP 2``)."""
     instrs = s.instrs
+    if pos + 1 < len(instrs) and instrs[pos].op == "SWAP" and instrs[pos].argval == 2 \
+            and instrs[pos + 1].op == "POP_EXCEPT" and len(frame.stack) >= 2 and isinstance(frame.stack[-2], si.PrevExc):
+        pos += 1
     if pos >= len(instrs) or instrs[pos].op != "POP_EXCEPT":
         return _follow_jump(s, pos)
     _remove_marker(frame, si.PrevExc)
