@@ -4046,3 +4046,29 @@ def break_from_a_for_loop_ending_an_except_clause_in_a_for_loop_in_an_except_cla
                     out.append(q)
             out.append(p)
     return out
+
+
+@case(([1, 3],), ([2, 5],), ([],), ([3, 4],), structured=True)
+def return_from_a_while_loop_ending_an_except_clause_in_a_for_loop_in_a_try_with_finally(items):
+    """Found by benchmarks/nested_try_loop_programs.py (3.8): ``return log`` from a while
+    loop that ends an ``except E as e`` clause, in a for loop in a try with a finally
+    body, moves the value under the exception, ends the clause, drops the iterator and
+    runs the finally body's copy before it returns.  With the drop and the copy between
+    the clause's end and the return, it was taken for the loop's way on ("a loop leaves
+    its enclosing try or with": lowered)."""
+    log = []
+    try:
+        for p in items:
+            try:
+                if p % 2:
+                    raise ValueError(p)
+            except ValueError as e:
+                q = 0
+                while q < p:
+                    q += 1
+                    if q == 2:
+                        return log
+            log.append(p)
+    finally:
+        log.append("f")
+    return log

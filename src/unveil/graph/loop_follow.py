@@ -381,15 +381,23 @@ class LoopFollows:
         elif not any(p in loop.body and p.handler is not None and p.handler != block.handler
                      and self.instrs[p.end - 1].op not in JUMPS for p in block.preds):
             return False
+        end = self._straight_end(block)
+        pos = self._past_exits(block.start, end, loop)
+        ops = [i.op for i in self.instrs[pos:end]]
+        return ops[-1:] == ["RETURN_VALUE"] and set(ops[:-1]) <= {"SWAP", "POP_TOP", "NOP"}
+
+    def _past_exits(self, pos, end, loop):
+        """Where the straight code from ``pos`` goes on (before ``end``) past what a
+        ``return`` from ``loop`` runs on its way out: the exit copies of withs, the
+        copies of the finally bodies of tries outside the loop, the iterators of for
+        loops and the exceptions of clauses dropped from under the value."""
         outside = {b.handler[0] for b in self.blocks if b.handler and b not in loop.body}
-        pos, end = block.start, self._straight_end(block)
         while pos < end:
             after = self._past_with_exit_copy(pos) or self._past_copy_of(pos, outside) or self._past_drop(pos)
             if after is None:
                 break
             pos = after
-        ops = [i.op for i in self.instrs[pos:end]]
-        return ops[-1:] == ["RETURN_VALUE"] and set(ops[:-1]) <= {"SWAP", "POP_TOP", "NOP"}
+        return pos
 
     def _value_then_leaves(self, block, loop):
         """Whether ``block``, entered only from ``loop`` under the handler of a try, only
@@ -446,7 +454,7 @@ class LoopFollows:
             start = moved + 1
         if self.instrs[start].op != "POP_EXCEPT" or self.instrs[end - 1].op != "RETURN_VALUE":
             return False
-        rest = self.instrs[past_pop_except(self.instrs, start):end - 1]
+        rest = self.instrs[self._past_exits(past_pop_except(self.instrs, start), end - 1, loop):end - 1]
         inside = [p for p in block.preds if p in loop.body]
         if not inside or not all(i.op in ("LOAD_CONST", "LOAD_FAST") for i in rest):
             return False
