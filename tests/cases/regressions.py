@@ -4072,3 +4072,22 @@ def return_from_a_while_loop_ending_an_except_clause_in_a_for_loop_in_a_try_with
     finally:
         log.append("f")
     return log
+
+
+@case(([1, 2, 3], 2), ([4, 5], 3), ([], 1), ([6, 7, 8], 5), structured=True)
+def while_else_continue_in_a_for_loop(items, limit):
+    """Found by benchmarks/loop_exit_programs.py (3.8, 3.9: 348 of its 350 lowered
+    programs): ``while c: ... break`` with ``else: continue`` in a for loop.  The while's
+    test jumps straight to the for loop's top, where the else clause's ``continue``
+    goes; the else clause was structured from there, the top of the enclosing loop ("jump
+    back into the loop": lowered).  It is that ``continue``."""
+    out = []
+    for p in items:
+        while p < limit * 3:
+            p += limit
+            if p % 4 == 0:
+                break
+        else:
+            continue
+        out.append(p)
+    return out

@@ -90,6 +90,15 @@ def _while_else(s, loop):
 
 def _else_clause(s, start, stop, frame, region):
     else_frame = Frame(s.ctx, frame.stack, floor=len(frame.stack))
+    kind = s.jump_kind(start, region) if s.through_jumps(start) != s.through_jumps(stop) else None
+    if kind == "stop" and region.loop is not None and start == region.loop.header.start:
+        kind = "continue"   # (the end of the enclosing loop's body is its top)
+    if kind in ("continue", "break"):
+        # (3.8, 3.9: a while loop's test jumps straight on to where the ``continue`` or
+        # ``break`` of its else clause goes, an enclosing loop's top or end, and not
+        # where the loop goes on)
+        s.jump_out(kind, else_frame)
+        return else_frame.out
     s.seq(start, else_frame, region.child(stop=stop))
     else_frame.flush_parallel()
     return else_frame.out
