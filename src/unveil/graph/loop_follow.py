@@ -391,9 +391,13 @@ class LoopFollows:
         ``return`` from ``loop`` runs on its way out: the exit copies of withs, the
         copies of the finally bodies of tries outside the loop, the iterators of for
         loops and the exceptions of clauses dropped from under the value."""
-        outside = {b.handler[0] for b in self.blocks if b.handler and b not in loop.body}
+        return self._past_exit_code(pos, end, {b.handler[0] for b in self.blocks if b.handler and b not in loop.body})
+
+    def _past_exit_code(self, pos, end, tries):
+        """Where the straight code from ``pos`` goes on (before ``end``) past exit copies
+        of withs, copies of the finally bodies of ``tries`` and drops from under a value."""
         while pos < end:
-            after = self._past_with_exit_copy(pos) or self._past_copy_of(pos, outside) or self._past_drop(pos)
+            after = self._past_with_exit_copy(pos) or self._past_copy_of(pos, tries) or self._past_drop(pos)
             if after is None:
                 break
             pos = after
@@ -525,12 +529,7 @@ class LoopFollows:
         of finally bodies it leaves (and iterators dropped from under the value), is a
         bare ``RETURN_VALUE``: the second half of a ``return`` whose value was loaded
         before (in a clause or try it leaves), never code a ``break`` goes to."""
-        tries = {b.handler[0] for b in self.blocks if b.handler}
-        for _ in range(16):
-            after = self._past_with_exit_copy(pos) or self._past_copy_of(pos, tries) or self._past_drop(pos)
-            if after is None:
-                break
-            pos = after
+        pos = self._past_exit_code(pos, len(self.instrs), {b.handler[0] for b in self.blocks if b.handler})
         return pos < len(self.instrs) and self.instrs[pos].op == "RETURN_VALUE"
 
     def _straight_return(self, block):
