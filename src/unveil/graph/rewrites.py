@@ -77,7 +77,10 @@ def _jumps_to(instrs, pos):
 
 
 def _common_test(instrs, top, bottom):
-    """Length of the test both blocks end with: equal instructions on the test's line.
+    """Length of the test both blocks end with: equal instructions on the same lines (a
+    test may be written over several, ``while f(`` with its argument on the next line).
+    Code before the loop and at the end of its body never share a line: a ``while``
+    begins its line.
 
     The run must start where an expression can begin (an op in ``_BEGINS``), not
     mid-expression: a copy shared from its ``LOAD_METHOD`` on would leave the load
@@ -87,7 +90,7 @@ def _common_test(instrs, top, bottom):
     n = best = 0
     while n < top.end - 1 - top.start and n < bottom.end - 1 - bottom.start:
         a, b = instrs[top.end - 2 - n], instrs[bottom.end - 2 - n]
-        if not a.same(b) or a.line != line or b.line != line:
+        if not a.same(b) or a.line != b.line or a.line is None and line is not None:
             break
         n += 1
         if a.op in _BEGINS:
