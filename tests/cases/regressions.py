@@ -4116,3 +4116,41 @@ def while_test_written_over_two_lines(spans):
         t.out.append(' & ')
         t.entry += 1
     return t.out, t.entry
+
+
+
+def _divides(log, p, m):
+    log.append((p, m))
+    return p % m == 0
+
+
+@case(([1, 2, 3, 6, 9],), ([],), ([4, 5],), structured=True)
+def one_line_continue_in_an_if_ending_a_loop_body(items):
+    """Found by benchmarks/loop_exit_programs.py (3.10-3.13: 30 to 70 lowered): ``if c:
+    continue`` written on one line, in an arm of an ``if`` that ends the loop body.  The
+    ``continue`` has no line of its own, and its jump, folded into the test, goes to the
+    loop's top, as the body's end does (a ``pass`` after the ``if``, a jump back of its
+    own line): it was taken for the end of the arm, which then ran back into the loop."""
+    log = []
+    for p in items:
+        if _divides(log, p, 2):
+            if _divides(log, p, 3): continue
+        else:
+            pass
+        pass
+    return log
+
+
+@case(([1, 2, 3, 6, 9],), ([],), ([4, 5, 8],), structured=True)
+def one_line_continue_in_an_if_in_a_while_body(items):
+    """The same in a while loop, with an ``if c: continue`` after the ``if``."""
+    log = []
+    while items:
+        p = items.pop()
+        if _divides(log, p, 2):
+            if _divides(log, p, 3): continue
+        else:
+            pass
+        if p > 5: continue
+        pass
+    return log

@@ -669,6 +669,14 @@ class Structurer(ShortCircuits, Layout):
             # loop body (3.10, 3.11), whose last test goes to the jump back when false
             e_kind = None
             mpos = state.e
+        if region.loop is not None and region.stop == region.loop.header.start and mpos not in (None, region.stop):
+            # a side going straight to the loop's top while the arms meet before the body's
+            # end is a ``continue`` (3.11: ``if c: continue`` on one line, its jump folded
+            # into the test, with no line of its own to tell)
+            if t_kind == "stop" and state.t == region.stop:
+                t_kind = "continue"
+            elif e_kind == "stop" and state.e == region.stop:
+                e_kind = "continue"
         if (mpos is None and region.blocks is not None and region.depth is not None
                 and len(frame.stack) > region.depth and si.is_expr(frame.stack[-1])):
             # a value computed in a try or with body flows out of it (``try: return a and b``)
