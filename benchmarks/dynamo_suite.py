@@ -30,7 +30,17 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_SUITE = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "pytorch-dynamo-tests"))
+
+
+def suite_folder():
+    """The folder of PyTorch's test files: ``$UNVEIL_DYNAMO_TESTS``, ``../shared/pytorch-dynamo-tests``
+    beside the checkout, or this machine's ``/work/shared/pytorch-dynamo-tests`` (for a clone
+    elsewhere); None when none holds them."""
+    for folder in (os.environ.get("UNVEIL_DYNAMO_TESTS"), os.path.join(HERE, "..", "..", "shared", "pytorch-dynamo-tests"),
+                   "/work/shared/pytorch-dynamo-tests"):
+        if folder and os.path.isfile(os.path.join(folder, "README.md")):
+            return os.path.abspath(folder)
+    return None
 
 
 def run_pytest(python, workdir, mode, targets, extra, timeout):
@@ -153,7 +163,7 @@ _JUDGED = ("only_debug_fails", "unveil_failures", "counters_differ", "state_mach
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--suite", default=DEFAULT_SUITE, help="the folder of PyTorch's test files")
+    parser.add_argument("--suite", default=suite_folder(), help="the folder of PyTorch's test files")
     parser.add_argument("--python", default=sys.executable, help="a Python with torch and unveil installed")
     parser.add_argument("--files", nargs="*", help="test files to run (default: every test_*.py)")
     parser.add_argument("--tests", help="a file listing test ids (file::Class::test), one per line: run only these")
@@ -161,6 +171,9 @@ def main(argv=None):
     parser.add_argument("--timeout", type=int, default=600, help="seconds per test")
     parser.add_argument("--json", help="write every verdict here")
     args = parser.parse_args(argv)
+    if args.suite is None or not os.path.isdir(args.suite):
+        parser.error("PyTorch's Dynamo test files are not here (%s): pass --suite or set UNVEIL_DYNAMO_TESTS"
+                     % (args.suite or "../shared/pytorch-dynamo-tests"))
 
     work = tempfile.mkdtemp(prefix="dynamo-suite-")
     suite = os.path.join(work, "suite")

@@ -18,19 +18,13 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "benchmarks", "dynamo_suite.py")
 SLICE = os.path.join(ROOT, "benchmarks", "dynamo_suite_slice.txt")
-
-
-def suite_folder():
-    for folder in (os.environ.get("UNVEIL_DYNAMO_TESTS"), os.path.join(ROOT, "..", "shared", "pytorch-dynamo-tests"),
-                   "/work/shared/pytorch-dynamo-tests"):
-        if folder and os.path.isfile(os.path.join(folder, "README.md")):
-            return os.path.abspath(folder)
-    return None
+sys.path.insert(0, os.path.dirname(SCRIPT))
+import dynamo_suite  # noqa: E402
 
 
 @pytest.mark.timeout(3600)     # (the slice runs twice, about 10 minutes here; the session's default is 900 s)
 def test_the_slice_of_pytorchs_dynamo_tests_passes_alike_under_debug(tmp_path):
-    folder = suite_folder()
+    folder = dynamo_suite.suite_folder()
     if folder is None:
         pytest.skip("PyTorch's Dynamo test files are not on this machine (set UNVEIL_DYNAMO_TESTS)")
     out = tmp_path / "verdicts.json"
