@@ -136,6 +136,11 @@ PACKAGES = collections.OrderedDict((p.dist, p) for p in [
     Package("decorator", "5.1.1", ["decorator"], ["src/tests"], [], [], ["-o", "python_files=test.py"]),
     # two of its tests expect the Pygments of its own day (failing on both trees alike)
     Package("docutils", "0.20.1", ["docutils"], ["test"], ["HISTORY.txt"], [], []),
+    Package("pyasn1", "0.6.1", ["pyasn1"], ["tests"], [], [], []),
+    Package("configobj", "5.0.9", ["configobj", "validate"], ["src/tests"], [], [], []),
+    Package("jmespath", "1.0.1", ["jmespath"], ["tests"], [], [], []),
+    Package("cssselect", "1.2.0", ["cssselect"], ["tests"], [], ["lxml==5.3.0"], []),
+    Package("rfc3986", "2.0.0", ["rfc3986"], ["tests"], [], [], []),
 ])
 #: what every run needs: pinned in .ci/constraints.txt
 RUNNER = ["pytest", "pytest-timeout"]

@@ -280,3 +280,20 @@ def test_a_while_that_ends_a_module_or_class_body_is_that_while(source):
         {k: v for k, v in ran_again.items() if k != "__builtins__" and k != "C"}
     if "C" in ran:
         assert ran["C"].n == ran_again["C"].n == 0
+
+
+def test_a_module_that_imports_a_name_called_import_is_decompiled():
+    """importlib's ``__init__`` binds ``__import__`` by ``from ._bootstrap import __import__``;
+    the imported module waiting on the stack was taken to read that name (its ``__import__``
+    call is the import statement's placeholder), so the module was refused (the stdlib
+    sweep, every version, since 295bb60)."""
+    from tests.roundtrip import same_bytecode
+    source = "from os import path as __import__\nimport json\nx = json.dumps([__import__.sep])\n"
+    code = compile(source, "<s>", "exec")
+    text = unveil.decompile(code)
+    again = compile(text, "<s>", "exec")
+    assert same_bytecode(code, again), text
+    ran, ran_again = {}, {}
+    exec(code, ran)
+    exec(again, ran_again)
+    assert ran["x"] == ran_again["x"] and ran["__import__"] is ran_again["__import__"]

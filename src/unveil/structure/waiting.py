@@ -201,10 +201,14 @@ def restack(frame, stack):
 
 def readers_of(frame, ident):
     """The frame's own waiting values that read the name ``ident`` (a value with a store
-    pending, ``(x := v)``, in its value or its targets)."""
+    pending, ``(x := v)``, in its value or its targets).  An imported module, or a name
+    imported from it, reads none: its ``__import__`` call is a placeholder for the
+    import statement (``from ._bootstrap import __import__``, importlib's own)."""
+    notes = frame.notes
     return [item for item in (frame.stack[i] for i in frame.owned()) if isinstance(item, si.Chain)
             and (reads_name(item.value, ident) or any(reads_name(t, ident) for t in item.targets))
-            or isinstance(item, ast.expr) and not isinstance(item, si.Marker) and reads_name(item, ident)]
+            or isinstance(item, ast.expr) and not isinstance(item, si.Marker) and reads_name(item, ident)
+            and notes.imported.get(item) is None and notes.imported_from.get(item) is None]
 
 
 def with_readers_of_stores(frame, chosen):
