@@ -258,6 +258,20 @@ def test_a_crash_decompiling_the_code_a_def_is_in_is_an_internal_error(tmp_path,
     assert isinstance(info.value.__cause__, IndexError)
 
 
+def _module_round_trip(source):
+    """Decompile the module code of ``source``, check it recompiles to the same bytecode,
+    and run both: their namespaces (original, decompiled)."""
+    from tests.roundtrip import same_bytecode
+    code = compile(source, "<s>", "exec")
+    text = unveil.decompile(code)
+    again = compile(text, "<s>", "exec")
+    assert same_bytecode(code, again), text
+    ran, ran_again = {}, {}
+    exec(code, ran)
+    exec(again, ran_again)
+    return ran, ran_again
+
+
 @pytest.mark.parametrize("source", ["n = 3\nwhile n:\n    n -= 1\n", "a = 0\nwhile a:\n    pass\n",
                                     "class C:\n    n = 2\n    while n:\n        n -= 1\n",
                                     "n = 9\nwhile n:\n    n -= 1\n    if n < 4:\n        break\n",
@@ -268,14 +282,7 @@ def test_a_while_that_ends_a_module_or_class_body_is_that_while(source):
     """3.8 and 3.9 jump from a last while's test straight to the body's return, 3.11+ copy
     that return in place of a ``break``: refused as "a module or class body ends inside a
     while" (issue 37)."""
-    from tests.roundtrip import same_bytecode
-    code = compile(source, "<s>", "exec")
-    text = unveil.decompile(code)
-    again = compile(text, "<s>", "exec")
-    assert same_bytecode(code, again), text
-    ran, ran_again = {}, {}
-    exec(code, ran)
-    exec(again, ran_again)
+    ran, ran_again = _module_round_trip(source)
     assert {k: v for k, v in ran.items() if k != "__builtins__" and k != "C"} == \
         {k: v for k, v in ran_again.items() if k != "__builtins__" and k != "C"}
     if "C" in ran:
@@ -287,13 +294,6 @@ def test_a_module_that_imports_a_name_called_import_is_decompiled():
     the imported module waiting on the stack was taken to read that name (its ``__import__``
     call is the import statement's placeholder), so the module was refused (the stdlib
     sweep, every version, since 295bb60)."""
-    from tests.roundtrip import same_bytecode
-    source = "from os import path as __import__\nimport json\nx = json.dumps([__import__.sep])\n"
-    code = compile(source, "<s>", "exec")
-    text = unveil.decompile(code)
-    again = compile(text, "<s>", "exec")
-    assert same_bytecode(code, again), text
-    ran, ran_again = {}, {}
-    exec(code, ran)
-    exec(again, ran_again)
+    ran, ran_again = _module_round_trip(
+        "from os import path as __import__\nimport json\nx = json.dumps([__import__.sep])\n")
     assert ran["x"] == ran_again["x"] and ran["__import__"] is ran_again["__import__"]
