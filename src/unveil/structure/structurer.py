@@ -671,7 +671,7 @@ class Structurer(ShortCircuits, Layout):
             mpos = state.e
         if region.loop is not None and region.stop == region.loop.header.start and mpos not in (None, region.stop):
             # a side going straight to the loop's top while the arms meet before the body's
-            # end is a ``continue`` (3.11: ``if c: continue`` on one line, its jump folded
+            # end is a ``continue`` (3.10+: ``if c: continue`` on one line, its jump folded
             # into the test, with no line of its own to tell)
             if t_kind == "stop" and state.t == region.stop:
                 t_kind = "continue"

@@ -207,8 +207,9 @@ def readers_of(frame, ident):
     notes = frame.notes
     return [item for item in (frame.stack[i] for i in frame.owned()) if isinstance(item, si.Chain)
             and (reads_name(item.value, ident) or any(reads_name(t, ident) for t in item.targets))
-            or isinstance(item, ast.expr) and not isinstance(item, si.Marker) and reads_name(item, ident)
-            and notes.imported.get(item) is None and notes.imported_from.get(item) is None]
+            or isinstance(item, ast.expr) and not isinstance(item, si.Marker)
+            and notes.imported.get(item) is None and notes.imported_from.get(item) is None
+            and reads_name(item, ident)]
 
 
 def with_readers_of_stores(frame, chosen):
