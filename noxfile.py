@@ -94,7 +94,7 @@ def install_torch(session, version):
 
 
 def run_torch_tests(session, targets):
-    # a temporary folder of the session's own: .ci/run runs the torch sessions beside the others
+    # a temporary folder of the session's own: .ci/run runs the torch session beside the others
     basetemp = os.path.join(session.create_tmp(), "pytest")
     session.run("pytest", "-q", "--timeout", "900", "--basetemp", basetemp, *targets,
                 env={"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"})
