@@ -29,7 +29,11 @@ EXIT_ERROR = 2
 
 
 class CliError(Exception):
-    """A user-facing error, reported as one line with exit status 2."""
+    """A user-facing error, reported as one line with exit status ``status`` (2 unless said)."""
+
+    def __init__(self, message, status=EXIT_ERROR):
+        super().__init__(message)
+        self.status = status
 
 
 def main(argv=None):
@@ -43,7 +47,7 @@ def main(argv=None):
         return args.handler(args)
     except CliError as exc:
         _error(str(exc))
-        return EXIT_ERROR
+        return exc.status
     except KeyboardInterrupt:
         _error("interrupted")
         return 130
@@ -279,8 +283,8 @@ def _cmd_run(args):
             found = False
         finally:
             sys.path.pop(0)
-        if not found:
-            raise CliError("no module named %s" % target)
+        if not found:            # python -m exits 1 here (and 2 for a missing script)
+            raise CliError("no module named %s" % target, status=1)
     _check_dump_dir(args.dump_dir)
     try:
         import unveil.dynamo  # noqa: F401  (imports torch)
