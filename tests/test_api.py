@@ -204,6 +204,10 @@ def test_a_module_target_string_is_what_the_cli_takes():
 
 @pytest.mark.parametrize("target, message", [
     ("no_such_module_for_unveil", "no module named 'no_such_module_for_unveil'"),
+    ("json.dumps", "no module named 'json.dumps' (did you mean json:dumps?)"),
+    ("json.decoder.JSONDecoder.decode",
+     "no module named 'json.decoder.JSONDecoder' (did you mean json.decoder:JSONDecoder.decode?)"),
+    ("json.no_such_part", "no module named 'json.no_such_part'"),
     ("json.decoder:Nope", "json.decoder:Nope: 'json.decoder' has no attribute 'Nope'"),
     ("json:__name__", "json:__name__ is a str, not a Python function"),
     ("builtins:len", "builtins:len is a built-in function: it has no bytecode"),

@@ -46,10 +46,20 @@ def import_module(name):
     except ImportError as exc:
         missing = getattr(exc, "name", None)
         if missing and (name == missing or name.startswith(missing + ".")):
-            raise TargetError("no module named %r" % missing) from None
+            raise TargetError("no module named %r%s" % (missing, _colon_hint(name, missing))) from None
         raise TargetError("cannot import module %r: %s" % (name, exc)) from None
     except (Exception, SystemExit) as exc:  # the module itself raised while importing
         raise TargetError("cannot import module %r: %s: %s" % (name, type(exc).__name__, exc)) from None
+
+
+def _colon_hint(name, missing):
+    """When the missing module is a name defined in its parent (``json.dumps``), how to
+    write the target: `` (did you mean json:dumps?)``; else ''."""
+    parent, _, attribute = missing.rpartition(".")
+    module = sys.modules.get(parent) if parent else None
+    if module is None or not hasattr(module, attribute):
+        return ""
+    return " (did you mean %s:%s?)" % (parent, name[len(parent) + 1:])
 
 
 def lookup(obj, qualname, target):
