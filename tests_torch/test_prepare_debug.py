@@ -399,6 +399,37 @@ def test_a_methods_self_that_cannot_be_made_is_said_not_run(tmp_path):
                      r"TypeError: .*width.*\)$", done.stdout, re.M), done.stdout
 
 
+class ScaledAfterABreak(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 2)
+
+    def forward(self, x, n=1):
+        h = self.fc(x)
+        print("break")              # n is read only after the break: forward's guards never check it
+        return h * n
+
+
+def test_a_parameter_no_guard_checks_takes_its_default_in_the_script(tmp_path):
+    """An entry whose guards do not check ``n`` runs for any ``n``: the script calls it with
+    ``n``'s default, where it said "no recorded value for n" and ran nothing."""
+    model = ScaledAfterABreak()
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path) as session:
+        compiled = torch.compile(model, backend="eager")
+        compiled(torch.ones(3, 4))
+        compiled(torch.ones(5, 4, dtype=torch.float64).float(), n=2)
+    assert session.failures == []
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "ScaledAfterABreak.forward.full_code.py"], cwd=tmp_path,
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    assert "not run" not in done.stdout, done.stdout
+    ran = re.findall(r"^  transformed code of compile \S+: .*, (the same values|values that differ)$",
+                     done.stdout, re.M)
+    assert ran and set(ran) == {"the same values"}, done.stdout
+
+
 def test_a_closures_full_code_run_as_a_script_says_its_free_variables_have_no_value(tmp_path):
     """A closure's free variables (an optimizer step's model and optimizer) have no
     recorded form in another process: the script says so instead of running the step

@@ -288,15 +288,20 @@ def _script_block(fn):
     by_keyword = [] if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) \
         else params[code.co_posonlyargcount:]
     rows = []
+    qualified = "%s.%s" % (fn.module, getattr(code, "co_qualname", code.co_name))
     for comp in entries:
         recorded = _recorded_inputs(comp.guards.body)
-        missing = [p for p in params if p not in recorded or p not in by_keyword] + list(code.co_freevars)
-        inputs = "{%s}" % ", ".join("%r: %s" % (p, recorded[p]) for p in params if p not in missing)
+        missing = [p for p in params if p not in by_keyword] + list(code.co_freevars)
+        # a parameter no guard checks: the entry runs for any value of it, so for its default
+        # (the user's function's, looked up when the script runs; none: said not run)
+        values = {p: recorded.get(p, "parameter_default(G, %r, %r)" % (qualified, p)) for p in by_keyword}
+        inputs = "{%s}" % ", ".join("%r: %s" % (p, values[p]) for p in params if p not in missing)
         transformed = _transformed_name(fn, comp) if comp.source is not None else "None"
         rows.append("        (%r, %s, %s, %s, %r)," % (comp.cid, comp.guards.name, transformed, inputs, missing))
     return _section("run as a script: per entry, inputs of the dtypes and sizes its guards record") + [
         'if __name__ == "__main__":',
-        "    from unveil.dynamo.dump.script_runtime import example_tensor, instance_of, run_as_script",
+        "    from unveil.dynamo.dump.script_runtime import example_tensor, instance_of, parameter_default, "
+        "run_as_script",
         "    run_as_script(%s, [" % dispatch_name(fn)] + rows + ["    ], G)"]
 
 

@@ -11,6 +11,7 @@ checked by its name and an object's identity is assumed (and the count said).
 import builtins
 import importlib
 import importlib.util
+import inspect
 import os
 import runpy
 import sys
@@ -185,6 +186,13 @@ def instance_of(globals_, qualified):
 
 def _class_in(globals_, qualified):
     """The class ``qualified`` names in the user's module whose globals are ``globals_``."""
+    value = _defined_in(globals_, qualified)
+    return value if isinstance(value, type) else None
+
+
+def _defined_in(globals_, qualified):
+    """What ``qualified`` (``module.qualname``) names in the user's module whose globals are
+    ``globals_``, or None."""
     module = globals_.get("__name__", "")
     module = guard_runtime.compiled_name(module)
     if not qualified.startswith(module + "."):
@@ -194,7 +202,23 @@ def _class_in(globals_, qualified):
         value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
         if value is None:
             return None
-    return value if isinstance(value, type) else None
+    return value
+
+
+class NoValue:
+    """A parameter no guard records a value of, and which has no default."""
+
+
+def parameter_default(globals_, qualified, name):
+    """The default of parameter ``name`` of the function ``qualified`` names in the user's
+    module (``module.qualname``), or a :class:`NoValue` when it has none (or the function is
+    not found there: a nested function's)."""
+    function = _defined_in(globals_, qualified)
+    try:
+        default = inspect.signature(function).parameters[name].default
+    except (TypeError, ValueError, KeyError):    # not a function of the module, or not its parameter
+        return NoValue()
+    return NoValue() if default is inspect.Parameter.empty else default
 
 
 def run_as_script(dispatch, entries, globals_):
@@ -202,9 +226,11 @@ def run_as_script(dispatch, entries, globals_):
     order), on inputs made from its own guards: what every entry's guard decides, the
     dispatch's result, and the entry's transformed code's, compared."""
     for cid, _, transformed, inputs, missing in entries:
+        missing = [name for name, value in inputs.items() if isinstance(value, NoValue)] + list(missing)
         if missing:
             print("compile %s: not run: no recorded value for %s (only tensors and constants a guard"
-                  " checks, and instances of a class it checks, are rebuilt)" % (cid, ", ".join(missing)))
+                  " checks, instances of a class it checks and parameters' defaults are rebuilt)"
+                  % (cid, ", ".join(missing)))
             continue
         unmade = ["%s (%s)" % (name, value.reason) for name, value in inputs.items() if isinstance(value, CannotMake)]
         if unmade:
