@@ -280,7 +280,7 @@ import os, sys, torch, unveil
 sys.path.insert(0, %(tests)r)
 import stepped
 line = next(n for n, text in enumerate(open(stepped.__file__), 1) if "# line: second layer" in text)
-model = torch.compile(stepped.Net(), backend="eager")
+model = torch.compile(stepped.Net(), backend=sys.argv[2])
 with unveil.debug(sys.argv[1]) as session:
     session.break_at(stepped.__file__, line)
     model(torch.randn(2, 8))
@@ -294,9 +294,11 @@ def test_break_at_a_line_of_ones_own_code_stops_pdb_in_the_dumped_code_that_runs
     transformed code and its graph's forward, both written after break_at was called."""
     script = tmp_path / "break_at.py"
     script.write_text(BREAK_AT % {"tests": os.path.dirname(STEPPED)})
-    done = subprocess.run([sys.executable, str(script), str(tmp_path / "dump")], input="p l_h_.shape\ncontinue\n" * 4,
-                          capture_output=True, text=True, env=environment(), timeout=600)
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "dump"), "eager"],
+                          input="p l_h_.shape\ncontinue\n" * 4, capture_output=True, text=True, env=environment(),
+                          timeout=600)
     out = done.stdout
+    assert "never stopped" not in done.stderr, done.stderr
     located = re.search(r"unveil-test: located (.*)", out)
     assert located, out[-3000:] + done.stderr[-3000:]
     located = eval(located.group(1))
@@ -306,6 +308,21 @@ def test_break_at_a_line_of_ones_own_code_stops_pdb_in_the_dumped_code_that_runs
     # it does not run; the graph it traced names that file's line, which is how it is found)
     assert {p for p, _ in located} - {p for p, _ in where} == {p for p, _ in located if "resume_function" in p}
     assert "torch.Size([2, 16])" in out
+
+
+def test_a_break_at_that_never_stops_is_said_at_the_blocks_end(tmp_path):
+    """Under Inductor the line's dumped places are a Dynamo graph's forward (which does not
+    run: Inductor's call() does, and names no line of the user's) and the resume function
+    (compiled, so not run): pdb never stops, and the block's end says so."""
+    script = tmp_path / "break_at.py"
+    script.write_text(BREAK_AT % {"tests": os.path.dirname(STEPPED)})
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "dump"), "inductor"],
+                          input="continue\n" * 4, capture_output=True, text=True, env=environment(), timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "(Pdb)" not in done.stdout, done.stdout[-3000:]
+    said = [line for line in done.stderr.splitlines() if "never stopped" in line]
+    assert len(said) == 1 and said[0].startswith("unveil.debug: break_at('stepped.py', ") \
+        and ".graph.py:" in said[0] and "inductor_output" in said[0], done.stderr[-3000:]
 
 
 FIND_NAN = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "examples",

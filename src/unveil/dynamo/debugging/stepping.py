@@ -67,6 +67,8 @@ class DebugRun(DebugSession):
             self._debuggers_skipped.detach()
             self.replaced.undo_codes()
             self.replaced.undo_globals()
+            for line in self._never_stopped():
+                print(line, file=sys.stderr, flush=True)
             self._clear_breakpoints()
             if self.failures:
                 lines = failure_lines(self.failures, True)
@@ -111,6 +113,23 @@ class DebugRun(DebugSession):
         self._debugger = pdb.Pdb()
         self._debugger.set_break(path, line)
         _run_on_until_a_breakpoint(self._debugger, sys._getframe(1))
+
+    def _never_stopped(self):
+        """A line for each ``break_at`` whose breakpoints never stopped the program: said at
+        the block's end, since a line that runs only in code no dumped file names (a graph
+        Inductor compiled runs as its ``call``, which names no line of the user's) would
+        otherwise go by without a word."""
+        out = []
+        for filename, line in self._wanted:
+            places = self.lines.locate(filename, line)
+            if any(bp.hits for where in places for bp in bdb.Breakpoint.bplist.get((where.path, where.line), ())):
+                continue
+            where = ", ".join("%s:%d" % (os.path.basename(p.path), p.line) for p in places) or "none"
+            out.append("unveil.debug: break_at(%r, %d) never stopped: no dumped code that names that line ran "
+                       "(the dumped lines naming it: %s; under Inductor a graph runs as its inductor_output "
+                       "file's call(), which names no line of yours: break there)"
+                       % (os.path.basename(filename), line, where))
+        return out
 
     def _clear_breakpoints(self):
         debugger = _tracing_debugger() or self._debugger
