@@ -9,6 +9,7 @@ Dynamo's counters (frames compiled, graphs, captured calls, graph breaks) must b
 of the plain run under ``prepare_debug`` and under ``debug()``: unveil changes where code
 runs from, never what Dynamo compiles.
 """
+import ast
 import collections
 import contextlib
 import dis
@@ -428,6 +429,28 @@ def test_a_parameter_no_guard_checks_takes_its_default_in_the_script(tmp_path):
     ran = re.findall(r"^  transformed code of compile \S+: .*, (the same values|values that differ)$",
                      done.stdout, re.M)
     assert ran and set(ran) == {"the same values"}, done.stdout
+
+
+def prints_between_two_graphs(x):
+    x = x * 2
+    print("break")              # Dynamo calls print through the builtins' namespace it installs
+    return x + 1
+
+
+def test_the_transformed_code_lists_every_global_dynamo_created_that_it_reads(tmp_path):
+    """The header's "Globals Dynamo created" names each global of Dynamo's making that the
+    code reads; the builtins' namespace (``__builtins_dict___N``) was left out."""
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path) as session:
+        torch.compile(prints_between_two_graphs, backend="eager")(torch.ones(2))
+    assert session.failures == []
+    path = next(tmp_path.glob("prints_between_two_graphs.compile_0_0.transformed.py"))
+    text = path.read_text()
+    listed = re.search(r"^# Globals Dynamo created: (.*)$", text, re.M).group(1).split(", ")
+    read = {node.id for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Name)}
+    made = {name for name in read if name.startswith(("__builtins_dict__", "__compiled_fn", "__resume_at"))}
+    assert any(name.startswith("__builtins_dict__") for name in made), sorted(read)
+    assert made <= set(listed), (made, listed)
 
 
 def test_a_closures_full_code_run_as_a_script_says_its_free_variables_have_no_value(tmp_path):

@@ -364,7 +364,8 @@ class DebugSession:
                 % (fn.code.co_name, comp.cid),
                 "# Original: %s:%d" % (fn.code.co_filename, fn.code.co_firstlineno)]
         names = comp.transformed.co_names
-        created = [n for n in names if n.startswith(("__compiled_fn", "__resume_at", "__import_", "___"))]
+        created = [n for n in names if n.startswith(("__compiled_fn", "__resume_at", "__import_", "__builtins_dict__",
+                                                     "___")) or adapter.GLOBAL_BY_ID.fullmatch(n)]
         if created:
             head.append("# Globals Dynamo created: " + ", ".join(created))
         if comp.graph_break is not None:
