@@ -453,6 +453,25 @@ def test_the_transformed_code_lists_every_global_dynamo_created_that_it_reads(tm
     assert made <= set(listed), (made, listed)
 
 
+def sine_of_double(x):
+    return (x * 2).sin()
+
+
+def test_inductors_files_say_which_graph_they_are_the_code_of(tmp_path):
+    """In training Inductor writes the forward graph's code and then the backward's: each
+    file's first line says which (the second file read "inductor output for forward", the
+    function's name, though it holds the backward pass)."""
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path) as session:
+        torch.compile(sine_of_double, backend="inductor")(torch.ones(3, requires_grad=True)).sum().backward()
+    assert session.failures == []
+    heads = {path.name: path.read_text().splitlines()[0]
+             for path in tmp_path.glob("sine_of_double.compile_0_0.inductor_output*.py")}
+    assert sorted(heads.values()) == [
+        "# inductor output of the %s graph for sine_of_double (compile 0/0), made from Dynamo's graph "
+        "(sine_of_double.compile_0_0.graph.py)" % graph for graph in ("backward", "forward")], heads
+
+
 def test_a_closures_full_code_run_as_a_script_says_its_free_variables_have_no_value(tmp_path):
     """A closure's free variables (an optimizer step's model and optimizer) have no
     recorded form in another process: the script says so instead of running the step

@@ -49,14 +49,27 @@ def backend_file_text(kind, comp, payload):
     payload, renamed = _CLASS_NOT_A_NAME.subn("class GraphModule(", payload)
     note = "\n# (torch printed its class with a name Python does not allow: here it is GraphModule)" if renamed else ""
     imports = _GRAPH_IMPORTS if kind.startswith("aot_") or kind == "post_grad_graph" else ""   # Inductor's code has its own
-    return "%s%s\n%s%s" % (_backend_head(kind, comp), note, imports, payload)
+    return "%s%s\n%s%s" % (_backend_head(kind, comp, _aot_pass(payload)), note, imports, payload)
 
 
 #: what a printed graph's code needs (torch prints it without)
 _GRAPH_IMPORTS = "import torch\nfrom torch import device\n\n\n"
 
 
-def _backend_head(kind, comp):
+#: the graph AOT Autograd compiled, as Inductor's code names it: ``# AOT ID: ['0_backward']``
+_AOT_ID = re.compile(r"^# AOT ID: \['\d+_(forward|backward|inference)'\]", re.MULTILINE)
+
+
+def _aot_pass(payload):
+    """``forward``, ``backward`` or ``inference``: which of AOT Autograd's graphs a backend's
+    text is the code of, when it says (Inductor's output does); else None."""
+    found = _AOT_ID.search(payload)
+    return found.group(1) if found else None
+
+
+def _backend_head(kind, comp, aot_pass=None):
     graphs = ", ".join(sorted(comp.graph_files.values())) or "none dumped"
-    return "# %s for %s (compile %s), made from Dynamo's graph (%s)" % (
-        kind.replace("_", " "), comp.fn.code.co_name, comp.cid, graphs)
+    code = comp.fn.code
+    return "# %s%s for %s (compile %s), made from Dynamo's graph (%s)" % (
+        kind.replace("_", " "), " of the %s graph" % aot_pass if aot_pass else "",
+        getattr(code, "co_qualname", code.co_name), comp.cid, graphs)
