@@ -199,6 +199,16 @@ def test_inside_prepare_debug_an_unwritable_directory_is_one_warning_naming_it(t
         "warning UnveilWarning unveil: cannot write to the dump directory %s (" % where), warned
 
 
+def test_a_run_that_compiles_nothing_makes_no_dump_directory(tmp_path):
+    """A dump directory made for the run and left empty is removed again (the run said the
+    directory was "left as it was" while it had made it)."""
+    dump = tmp_path / "dump"
+    done = _run(_unveil("--dump-dir", str(dump), SCRIPT, "early"), EXAMPLES)
+    assert done.returncode == 1 and "stopped before compiling anything" in done.stderr
+    assert done.stderr.rstrip().endswith("unveil: nothing was compiled; no dump directory was made"), done.stderr
+    assert not dump.exists()
+
+
 def test_a_run_that_compiles_nothing_leaves_the_last_dump_as_it_was(tmp_path):
     dump = tmp_path / "dump"
     first = _run(_unveil("--dump-dir", str(dump), SCRIPT), EXAMPLES)

@@ -285,7 +285,7 @@ def _cmd_run(args):
             sys.path.pop(0)
         if not found:            # python -m exits 1 here (and 2 for a missing script)
             raise CliError("no module named %s" % target, status=1)
-    _check_dump_dir(args.dump_dir)
+    made = _check_dump_dir(args.dump_dir)
     try:
         import unveil.dynamo  # noqa: F401  (imports torch)
     except ImportError:
@@ -301,6 +301,8 @@ def _cmd_run(args):
         elif within.failures:
             sys.stderr.write("%s: the dump in %s is not complete: writing it failed (%s)\n"
                              % (PROG, where, within.failures[-1]["error"]))
+        elif made and _removed_if_empty(where, args.dump_dir):
+            sys.stderr.write("%s: nothing was compiled; no dump directory was made\n" % PROG)
         else:
             sys.stderr.write("%s: nothing was compiled; %s is left as it was\n" % (PROG, where))
         return status
@@ -342,10 +344,23 @@ def _progress(what):
     return progress
 
 
+def _removed_if_empty(where, dump_dir):
+    """Remove ``where`` and ``dump_dir`` (``where``'s parent, or ``where`` itself) if they
+    hold nothing; whether ``dump_dir`` is gone."""
+    for path in dict.fromkeys([where, os.path.abspath(dump_dir)]):
+        try:
+            os.rmdir(path)           # only an empty directory
+        except OSError:
+            return False
+    return True
+
+
 def _check_dump_dir(path):
-    """A dump directory that exists or can be made, as a one-line error otherwise."""
+    """A dump directory that exists or can be made, as a one-line error otherwise; whether
+    it was made here (it did not exist)."""
     if os.path.exists(path) and not os.path.isdir(path):
         raise CliError("dump directory %s exists and is not a directory" % path)
+    made = not os.path.exists(path)
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as exc:
@@ -357,6 +372,7 @@ def _check_dump_dir(path):
         os.remove(probe)
     except OSError as exc:
         raise CliError("cannot write to dump directory %s: %s" % (path, exc.strerror or exc)) from None
+    return made
 
 
 def _print_decompiled(items, debug=False, always_label=False):
