@@ -291,10 +291,11 @@ def _script_block(fn):
     qualified = "%s.%s" % (fn.module, getattr(code, "co_qualname", code.co_name))
     for comp in entries:
         recorded = _recorded_inputs(comp.guards.body)
-        missing = [p for p in params if p not in by_keyword] + list(code.co_freevars)
-        # a parameter no guard checks: the entry runs for any value of it, so for its default
+        # a parameter no guard reads: the entry runs for any value of it, so for its default
         # (the user's function's, looked up when the script runs; none: said not run)
-        values = {p: recorded.get(p, "parameter_default(G, %r, %r)" % (qualified, p)) for p in by_keyword}
+        values = {p: recorded[p] if p in recorded else "parameter_default(G, %r, %r)" % (qualified, p)
+                  for p in by_keyword if p in recorded or "L[%r]" % p not in comp.guards.body}
+        missing = [p for p in params if p not in values] + list(code.co_freevars)
         inputs = "{%s}" % ", ".join("%r: %s" % (p, values[p]) for p in params if p not in missing)
         transformed = _transformed_name(fn, comp) if comp.source is not None else "None"
         rows.append("        (%r, %s, %s, %s, %r)," % (comp.cid, comp.guards.name, transformed, inputs, missing))
