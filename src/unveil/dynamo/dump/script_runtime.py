@@ -214,11 +214,10 @@ def parameter_default(globals_, qualified, name):
     module (``module.qualname``), or a :class:`NoValue` when it has none (or the function is
     not found there: a nested function's)."""
     function = _defined_in(globals_, qualified)
-    try:
-        default = inspect.signature(function).parameters[name].default
-    except (TypeError, ValueError, KeyError):    # not a function of the module, or not its parameter
+    if function is None:                 # a nested function (``<locals>`` in its name)
         return NoValue()
-    return NoValue() if default is inspect.Parameter.empty else default
+    parameter = inspect.signature(function).parameters[name]     # the compiled code's own parameter
+    return NoValue() if parameter.default is parameter.empty else parameter.default
 
 
 def run_as_script(dispatch, entries, globals_):
