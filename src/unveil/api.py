@@ -14,7 +14,7 @@ import unicodedata
 
 from .bytecode import facts
 from .bytecode.code_objects import class_qualname, first_text_line, is_class_body
-from .definitions.classes import annotated_assignments, class_body_statements, docstring_first
+from .definitions.classes import annotated_assignments, class_body_statements, docstring_first, with_declarations
 from .definitions.functions import Bindings, FunctionContext, enclosing_scope, function_def, lambda_expr, \
     signature_values
 from . import targets
@@ -127,6 +127,8 @@ def _located(obj):
     func = python_function(obj)
     code = getattr(func, "__code__", None)
     if not isinstance(code, types.CodeType):
+        if isinstance(obj, (types.BuiltinFunctionType, types.WrapperDescriptorType, types.MethodDescriptorType)):
+            raise targets.not_a_function(getattr(obj, "__qualname__", repr(obj)), obj)     # as the CLI says it
         raise DecompilationError("cannot decompile %r: not a function, code object or .pyc path"
                                  % (obj,))
     return _Located(code, func=func)
@@ -585,7 +587,7 @@ def _tree(code, func, bindings, loc=None):
     if is_class_body(code):
         ctx.private_class = code.co_name   # recompiled inside ``class <name>:``, which mangles
     stmts = ctx.statements()
-    body = class_body_statements(bindings.notes, code, stmts) if is_class_body(code) \
+    body = with_declarations(class_body_statements(bindings.notes, code, stmts), ctx) if is_class_body(code) \
         else docstring_first(bindings.notes, annotated_assignments(stmts, code))
     return ast.Module(body=body or [ast.Pass()], type_ignores=[])
 

@@ -545,3 +545,39 @@ def function_of_an_imported_module_called_in_a_class_body(n):
         twice = operator.mul(total, 2)
 
     return Sums.total, Sums.twice
+
+
+G_SET_BY_A_CLASS_BODY = 0
+
+
+@case((2,), (7,), same_bytecode=True)
+def class_body_stores_a_global(n):
+    """``global`` in a class body (a new-user trial): dropped, ``G = n`` became the class's
+    own attribute and the module's global stayed as it was."""
+    class C:
+        """A class whose body stores and deletes globals."""
+        global G_SET_BY_A_CLASS_BODY, G_DELETED_BY_A_CLASS_BODY
+        G_SET_BY_A_CLASS_BODY = n
+        G_DELETED_BY_A_CLASS_BODY = n + 1
+        del G_DELETED_BY_A_CLASS_BODY
+        kept = n * 2
+    return G_SET_BY_A_CLASS_BODY, C.kept, hasattr(C, "G_SET_BY_A_CLASS_BODY"), "G_DELETED_BY_A_CLASS_BODY" in globals()
+
+
+@case((1,), (4,), same_bytecode=True)
+def class_body_stores_and_deletes_a_nonlocal(n):
+    """``nonlocal`` in a class body: dropped, the store went to the class and the
+    function's variable kept its value (5 became 1)."""
+    x = n
+    y = n
+
+    class D:
+        nonlocal x, y
+        x = x + 4
+        z = y
+        del y
+
+    try:
+        return x, D.z, y
+    except NameError:
+        return x, D.z, "y unbound"

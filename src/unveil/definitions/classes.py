@@ -31,7 +31,7 @@ class ClassBuild(si.Definition):
 
     def node(self, def_name=None):
         sub = self.ctx.subcontext(self.body_fn.code)
-        stmts = _class_body(sub.bindings.notes, sub.statements(), sub.code)
+        stmts = with_declarations(_class_body(sub.bindings.notes, sub.statements(), sub.code), sub)
         node = ast.ClassDef(name=def_name or self.name, bases=self.bases, keywords=self.keywords,
                             body=stmts or [ast.Pass()], decorator_list=list(self.decorators))
         node.type_params = getattr(self, "type_params", [])
@@ -189,6 +189,17 @@ def _returns_inside(st):
 def _epilogue(st):
     return isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
         and st.targets[0].id in _CLASS_EPILOGUE
+
+
+def with_declarations(body, ctx):
+    """A class body with the ``global`` and ``nonlocal`` statements of the names it stores
+    (STORE_GLOBAL; STORE_DEREF of a free variable) after its docstring: without them the
+    names would be the class's own attributes."""
+    decls = ([ast.Global(names=sorted(ctx.globals))] if ctx.globals else []) + \
+        ([ast.Nonlocal(names=sorted(ctx.nonlocals))] if ctx.nonlocals else [])
+    docstring = body[:1] if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+        and isinstance(body[0].value.value, str) else []
+    return docstring + decls + body[len(docstring):]
 
 
 def docstring_first(notes, body):

@@ -164,7 +164,9 @@ class FunctionContext:
         self._temps = set()
 
     def declare_global(self, ident):
-        if self.has_locals():
+        """A name the code stores or deletes as a global: a ``global`` statement in a
+        function or a class body (a module's names are its globals already)."""
+        if self.has_locals() or is_class_body(self.code):
             self.globals.add(ident)
 
     def declare_nonlocal(self, ident):
