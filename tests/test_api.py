@@ -2,6 +2,7 @@
 ``:qualname``), classes and modules, and its errors about them are
 ``DecompilationError`` s."""
 import dataclasses
+import functools
 import json.decoder
 import py_compile
 import textwrap
@@ -293,6 +294,17 @@ def test_a_while_that_ends_a_module_or_class_body_is_that_while(source):
         assert ran["C"].n == ran_again["C"].n == 0
 
 
+def test_a_class_body_at_module_level_keeps_its_global_statement():
+    """``class C: global G; G = 2`` (a new-user trial): the ``global`` was dropped, so the
+    class got an attribute ``G`` and the module none; the class body's own code object,
+    decompiled alone, keeps it too."""
+    source = "class C:\n    global G\n    G = 2\n    k = G + 1\n"
+    ran, ran_again = _module_round_trip(source)
+    assert ran["G"] == ran_again["G"] == 2 and ran_again["C"].k == 3 and not hasattr(ran_again["C"], "G")
+    body = next(c for c in compile(source, "<s>", "exec").co_consts if hasattr(c, "co_code"))
+    assert "global G" in unveil.decompile(body)
+
+
 def test_a_module_that_imports_a_name_called_import_is_decompiled():
     """importlib's ``__init__`` binds ``__import__`` by ``from ._bootstrap import __import__``;
     the imported module waiting on the stack was taken to read that name (its ``__import__``
@@ -301,3 +313,63 @@ def test_a_module_that_imports_a_name_called_import_is_decompiled():
     ran, ran_again = _module_round_trip(
         "from os import path as __import__\nimport json\nx = json.dumps([__import__.sep])\n")
     assert ran["x"] == ran_again["x"] and ran["__import__"] is ran_again["__import__"]
+
+
+def _continue_in_a_try_whose_finally_returns(xs):
+    out = []
+    for x in xs:
+        try:
+            if x < 0:
+                continue
+            if x > 10:
+                return out
+            out.append(x)
+        finally:
+            if x == 5:
+                return "five"
+    return out
+
+
+def test_a_function_written_as_a_state_machine_says_so_and_why():
+    """A new-user trial met a 10-line loop printed as 105 lines of ``__state = ...``, with no
+    word of why; the reason was only in ``decompile_code(f).lowered``.  What ``decompile``
+    shows (the API and the CLI alike) now says it in a comment before the code."""
+    fn = _continue_in_a_try_whose_finally_returns
+    lowered = unveil.decompile_code(fn).lowered
+    assert len(lowered) == 1          # (a structuring rule that writes it as a loop retires this case)
+    text = unveil.decompile(fn)
+    assert text.startswith("# %s (line %d) is written as a state machine: %s\n" % tuple(lowered[0])), text
+    namespace = {}
+    exec(compile(text, "<s>", "exec"), namespace)
+    for xs in ([1, 2], [1, -1, 12, 3], [5, 1], []):
+        assert namespace[fn.__name__](xs) == fn(xs)
+
+
+def _logged(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+@_logged
+def _decorated(a, b=2):
+    return a + b
+
+
+def test_recompiling_a_decorated_functions_text_with_the_wrappers_code_says_what_to_give():
+    """``decompile_code`` unwraps a decorated function to the one it wraps; recompiling that
+    text with the wrapper's code said only "arguments ('a', 'b') != ('args', 'kwargs')", names
+    the text did not seem to have (a new-user trial)."""
+    text = unveil.decompile_code(_decorated).source
+    with pytest.raises(unveil.DecompilationError, match=r"the text defines _decorated, not wrapper: a decorated"):
+        unveil.recompile(text, _decorated.__code__)
+    assert unveil.recompile(text, _decorated.__wrapped__.__code__).co_varnames[:2] == ("a", "b")
+
+
+@pytest.mark.parametrize("builtin", [len, str.upper, "".join])
+def test_a_builtin_is_the_same_error_as_the_clis(builtin):
+    """``unveil.decompile(len)`` said "not a function, code object or .pyc path" where the
+    CLI says it is a built-in with no bytecode (a new-user trial)."""
+    with pytest.raises(unveil.DecompilationError, match="is a built-in function: it has no bytecode"):
+        unveil.decompile(builtin)

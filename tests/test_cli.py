@@ -197,6 +197,15 @@ def test_syntax_error(capsys, fake, tmp_path):
     assert_one_error(*run(capsys, "decompile", str(path)), "cannot compile", "line 1")
 
 
+def test_a_file_of_null_bytes_is_one_clear_line(capsys, fake, tmp_path):
+    """Not Python at all: 3.12+ raise a SyntaxError with no line, which read "(line None)"."""
+    path = tmp_path / "notpy.bin"
+    path.write_bytes(b"\x00\x01binary\x00")
+    status, out, err = run(capsys, "decompile", str(path))
+    assert_one_error(status, out, err, "cannot compile")
+    assert "None" not in err, err
+
+
 def test_missing_function_in_file(capsys, fake, sample):
     assert_one_error(*run(capsys, "decompile", "%s:nope" % sample), "'nope'")
 

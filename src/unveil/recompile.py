@@ -247,8 +247,9 @@ def _recompile(module, like, filename):
         return module_code
     path = [name for name, _ in (enclosing_scopes(like) if is_class_body(like) else scopes) or []]
     code = _find_path(module_code, path + [like.co_name]) if like.co_name.isidentifier() else None
-    if code is None:
-        code = _first_defined(module_code)
+    if code is None:     # the text defines another name: its first function, inside the scopes made for it
+        scope = _find_path(module_code, path) if path else None
+        code = _first_defined(scope if scope is not None else module_code)
         if code is None:
             raise DecompilationError("no code object for %s in the recompiled source" % like.co_name)
     return code
@@ -326,6 +327,10 @@ def _checked(code, like):
     if code.co_cellvars != like.co_cellvars:
         problems.append("cell variables %s != %s" % (code.co_cellvars, like.co_cellvars))
     if problems:
-        raise DecompilationError("recompiled %s has another frame layout: %s" % (like.co_name, "; ".join(problems)))
+        named = "" if code.co_name == like.co_name else (
+            " (the text defines %s, not %s: a decorated function is decompiled unwrapped, through __wrapped__, "
+            "so recompile it with the code of the function it wraps)" % (code.co_name, like.co_name))
+        raise DecompilationError("recompiled %s has another frame layout: %s%s"
+                                 % (like.co_name, "; ".join(problems), named))
     return code.replace(co_name=like.co_name, co_qualname=like.co_qualname) if hasattr(like, "co_qualname") \
         else code.replace(co_name=like.co_name)

@@ -23,7 +23,8 @@ def decompile(obj):
     """Python source equivalent to ``obj``: a function, method, class (its ``class``
     statement), module (its code), code object; a lambda function comes out as its
     ``lambda`` expression; a placeholder its signature binds is explained in a
-    comment before it (``Decompiled.comments``).
+    comment before it (``Decompiled.comments``), and so is each function written as a
+    state machine, with the reason it could not be structured (``Decompiled.lowered``).
 
     A target string as ``unveil decompile`` takes it (``module``, ``module:qualname``,
     ``file.py``, ``file.pyc``, their ``:qualname``) gives the text it prints: where the
@@ -33,7 +34,9 @@ def decompile(obj):
     if isinstance(obj, (str, os.PathLike)):
         return "".join(Printout(items(os.fspath(obj)), decompile))
     decompiled = api.decompile_code(obj)
-    return "".join("# %s\n" % line for line in decompiled.comments) + decompiled.source
+    notes = decompiled.comments + ["%s (line %d) is written as a state machine: %s" % low
+                                   for low in decompiled.lowered]
+    return "".join("# %s\n" % line for line in notes) + decompiled.source
 
 
 class NotPrinted:

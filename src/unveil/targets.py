@@ -126,7 +126,8 @@ def compile_file(path):
     try:
         return compile(source, path, "exec", dont_inherit=True)
     except SyntaxError as exc:
-        raise TargetError("cannot compile %s: %s (line %s)" % (path, exc.msg, exc.lineno)) from None
+        where = " (line %s)" % exc.lineno if exc.lineno else ""      # (3.12+: null bytes are a SyntaxError)
+        raise TargetError("cannot compile %s: %s%s" % (path, exc.msg, where)) from None
     except ValueError as exc:  # null bytes in the source
         raise TargetError("cannot compile %s: %s" % (path, exc)) from None
 
