@@ -47,6 +47,32 @@ def test_a_script_runs_as_python_runs_it(mode, status, tmp_path):
     assert any(c["graph_break"] for c in index["compiles"])
 
 
+def test_a_program_a_ctrl_c_ends_ends_as_under_python(tmp_path):
+    """SIGINT while the program runs: python prints the KeyboardInterrupt's traceback and
+    dies of the signal (status -2 to its parent); ``unveil run`` exited 130 (a new-user
+    trial).  It now dies of it too, after its own last line."""
+    import signal
+    import time
+    script = tmp_path / "slow.py"
+    script.write_text("import time\nprint('started', flush=True)\ntime.sleep(60)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    ended = []
+    for argv in ([sys.executable, str(script)], _unveil("--no-report", "--dump-dir", str(tmp_path / "dump"),
+                                                        str(script))):
+        # (a shell runs a background job, as .ci/run runs the torch session, with SIGINT ignored,
+        # and then python never installs its KeyboardInterrupt handler: the child gets the default)
+        child = subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=env, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        assert child.stdout.readline() == "started\n"
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+        ended.append((child.returncode, err))
+    (plain, plain_err), (ours, ours_err) = ended
+    assert plain == ours == -signal.SIGINT, ended
+    assert "KeyboardInterrupt" in plain_err and "KeyboardInterrupt" in ours_err, ended
+
+
 def test_the_user_stack_of_a_break_starts_at_the_program_not_at_unveil(tmp_path):
     """Dynamo's user stack goes out to the process's first frame: under ``unveil run``
     that is unveil's command line and runner (and runpy's, for ``python -m unveil``),

@@ -66,8 +66,18 @@ def _ended(start, within, path):
         return _exit_status(exc.code)
     except BaseException as exc:       # the program's own error: reported as the interpreter would
         _print_program_traceback(exc, path)
-        return 130 if isinstance(exc, KeyboardInterrupt) else 1
+        return INTERRUPTED if isinstance(exc, KeyboardInterrupt) else 1
     return 0
+
+
+class _Interrupted(int):
+    """130, the status of a run whose program a KeyboardInterrupt ended (told apart from a
+    program's own ``sys.exit(130)`` by identity)."""
+
+
+#: the interpreter ends such a program by SIGINT itself, so that its parent sees the
+#: signal: the ``unveil`` command does the same (:func:`unveil.__main__.main`)
+INTERRUPTED = _Interrupted(130)
 
 
 def _exit_status(code):
