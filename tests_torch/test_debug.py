@@ -96,7 +96,9 @@ DAP_CASES = [(debugger, backend) for debugger in DEBUGGERS for backend in ("eage
 def test_a_dap_debugger_stops_in_every_kind_of_dumped_file(debugger, backend, tmp_path):
     """The debugger is started as an IDE starts it; a Debug Adapter Protocol client sets
     breakpoints by path in the dump directory, then at each ``stopped`` event reads the
-    top frame's file and line and evaluates an expression in it."""
+    top frame's file and line, its variables (as the Variables pane does: pydevd's
+    ``inspect`` calls were compiled by Dynamo, renaming the later files, whose breakpoints
+    then never hit) and evaluates an expression in it."""
     dump = tmp_path / "dump"
     run_plain(dump, backend)
     stops = plan(str(dump), backend)
@@ -122,6 +124,8 @@ def test_a_dap_debugger_stops_in_every_kind_of_dumped_file(debugger, backend, tm
         for k, stop in enumerate(stops):
             thread = client.event("stopped")["body"]["threadId"]
             frame = client.request("stackTrace", threadId=thread, levels=1)["stackFrames"][0]
+            for scope in client.request("scopes", frameId=frame["id"])["scopes"]:   # as the Variables pane does
+                client.request("variables", variablesReference=scope["variablesReference"])
             value = client.request("evaluate", expression=stop.expression, frameId=frame["id"], context="repl")
             seen.append((frame["source"]["path"], frame["line"], value["result"]))
             if k == 0:
@@ -279,50 +283,153 @@ BREAK_AT = """
 import os, sys, torch, unveil
 sys.path.insert(0, %(tests)r)
 import stepped
-line = next(n for n, text in enumerate(open(stepped.__file__), 1) if "# line: second layer" in text)
+line = next(n for n, text in enumerate(open(stepped.__file__), 1) if "# line: " + sys.argv[3] in text)
 model = torch.compile(stepped.Net(), backend=sys.argv[2])
 with unveil.debug(sys.argv[1]) as session:
     session.break_at(stepped.__file__, line)
-    model(torch.randn(2, 8))
+    out = model(torch.randn(2, 8))
+    if sys.argv[4:] == ["backward"]:
+        out.sum().backward()
     print("unveil-test: located", sorted((p, n) for p, n, kind in session.locate(stepped.__file__, line)))
 """
+
+
+def run_break_at(tmp_path, backend, marker, *more, commands="continue\n" * 8):
+    """``session.break_at`` the stepped model's line marked ``marker``; (the run, where pdb
+    stopped: {(file, line)}, what ``session.locate`` gave for that line)."""
+    script = tmp_path / "break_at.py"
+    script.write_text(BREAK_AT % {"tests": os.path.dirname(STEPPED)})
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "dump"), backend, marker] + list(more),
+                          input=commands, capture_output=True, text=True, env=environment(), timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    located = re.search(r"unveil-test: located (.*)", done.stdout)
+    assert located, done.stdout[-3000:] + done.stderr[-3000:]
+    where = set((p, int(n)) for p, n in re.findall(r"^(?:\(Pdb\) )*> (.+)\((\d+)\)\S+\(\)$", done.stdout, re.M))
+    return done, where, eval(located.group(1))
 
 
 def test_break_at_a_line_of_ones_own_code_stops_pdb_in_the_dumped_code_that_runs_it(tmp_path):
     """``session.break_at(file, line)`` starts pdb (none was running), which runs on until
     dumped code that runs that line of the model's forward: the resume function's
     transformed code and its graph's forward, both written after break_at was called."""
-    script = tmp_path / "break_at.py"
-    script.write_text(BREAK_AT % {"tests": os.path.dirname(STEPPED)})
-    done = subprocess.run([sys.executable, str(script), str(tmp_path / "dump"), "eager"],
-                          input="p l_h_.shape\ncontinue\n" * 4, capture_output=True, text=True, env=environment(),
-                          timeout=600)
-    out = done.stdout
+    done, where, located = run_break_at(tmp_path, "eager", "second layer", commands="p l_h_.shape\ncontinue\n" * 4)
     assert "never stopped" not in done.stderr, done.stderr
-    located = re.search(r"unveil-test: located (.*)", out)
-    assert located, out[-3000:] + done.stderr[-3000:]
-    located = eval(located.group(1))
-    where = set((p, int(n)) for p, n in re.findall(r"^(?:\(Pdb\) )*> (.+)\((\d+)\)\S+\(\)$", out, re.M))
     assert where and where <= set(located) and all(".graph." in p for p, _ in where), (where, located)
     # the resume function's own line is located too (Dynamo compiles that function, so
     # it does not run; the graph it traced names that file's line, which is how it is found)
     assert {p for p, _ in located} - {p for p, _ in where} == {p for p, _ in located if "resume_function" in p}
-    assert "torch.Size([2, 16])" in out
+    assert "torch.Size([2, 16])" in done.stdout
+
+
+def test_break_at_under_inductor_stops_at_each_kernel_call_that_computes_the_line(tmp_path):
+    """Under Inductor a graph runs as its inductor_output file's call(): debug() turns on
+    Inductor's provenance tracking, and break_at stops pdb at each kernel call there that
+    computes the line, in the forward pass and in the backward pass (which names the
+    forward's lines), and nowhere else."""
+    done, where, located = run_break_at(tmp_path, "inductor", "first layer", "backward")
+    assert "never stopped" not in done.stderr, done.stderr[-3000:]
+    assert where <= set(located), (where, located)
+    assert where == {(p, n) for p, n in located if ".inductor_output" in p}, (where, located)
+    forward, backward = ({(p, n) for p, n in where if p.endswith(name)}
+                         for name in (".inductor_output.py", ".inductor_output_1.py"))
+    assert forward and backward, where
+    for path, line in where:        # each a kernel call, as Inductor's own comment before it says
+        text = open(path).read().splitlines()
+        assert text[line - 2].lstrip().startswith("# [Provenance debug handles] "), text[line - 2:line]
+
+
+CALLS_A_MODULE = """
+import sys, torch, unveil
+
+
+class Act(torch.nn.Module):
+    def forward(self, h):
+        return torch.tanh(h) * 2
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+        self.act = Act()
+
+    def forward(self, x):
+        h = self.fc(x)
+        h = self.act(h)  # line: calls a module
+        return h
+
+
+line = next(n for n, text in enumerate(open(__file__), 1) if text.rstrip().endswith("# line: calls a module"))
+model = torch.compile(Net(), backend=sys.argv[2])
+with unveil.debug(sys.argv[1]) as session:
+    session.break_at(__file__, line)
+    model(torch.ones(2, 4)).sum().backward()
+    print("unveil-test: located", sorted((p, n) for p, n, kind in session.locate(__file__, line)))
+"""
+
+
+@pytest.mark.parametrize("backend,runs", [("eager", ".graph."), ("aot_eager", ".aot_"), ("inductor", ".inductor_output")])
+def test_break_at_a_line_that_calls_a_module_stops_where_the_modules_code_runs(tmp_path, backend, runs):
+    """``h = self.act(h)``: the graph's nodes are ``Act.forward``'s, whose ``# File:`` comments
+    name only that line; break_at found nothing to stop at under any backend.  Each node's
+    whole stack (its graph module's ``stack_trace``), and each kernel's, counts now: pdb
+    stops in what runs, forward (and backward: AOT's graph and Inductor's second file).
+    Under Inductor another program compiles the same graphs first: from Inductor's cache
+    the graphs would keep that program's stack traces, so debug() turns those caches off."""
+    if backend == "inductor":
+        other = tmp_path / "other" / "same_model.py"
+        other.parent.mkdir()
+        other.write_text("\n\n" + CALLS_A_MODULE)
+        subprocess.run([sys.executable, str(other), str(other.parent / "dump"), backend], input="continue\n" * 8,
+                       capture_output=True, text=True, env=environment(), timeout=900, check=True)
+    script = tmp_path / "calls_a_module.py"
+    script.write_text(CALLS_A_MODULE)
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "dump"), backend], input="continue\n" * 8,
+                          capture_output=True, text=True, env=environment(), timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "never stopped" not in done.stderr, done.stderr[-3000:]
+    located = eval(re.search(r"unveil-test: located (.*)", done.stdout).group(1))
+    where = set((p, int(n)) for p, n in re.findall(r"^(?:\(Pdb\) )*> (.+)\((\d+)\)\S+\(\)$", done.stdout, re.M))
+    assert where and where <= set(located) and all(runs in p for p, _ in where), (where, located)
+    if backend != "eager":
+        assert any("backward" in p or p.endswith("_1.py") for p, _ in where), where
+
+
+def test_a_kernel_call_stands_for_every_line_of_its_stack_traces():
+    """Inductor's provenance record, read against its code: each kernel call after its handle
+    comment stands for each frame of its stack traces, innermost first, so a break at a
+    line that calls a module (``h = self.act(h)``, whose ops are in the activation's own
+    file) stops at the kernels that compute it (in a tiny GPT-2 it found nothing at the
+    MLP's ``self.act`` line); a handle the record lacks stands for nothing."""
+    from unveil.dynamo.debugging.kernel_calls import kernel_lines
+    text = "\n".join([
+        "def call(args):",                                       # 1
+        "    buf0 = empty_strided_cpu((2, 4), (4, 1))",          # 2
+        "    # [Provenance debug handles] extern_kernels.mm:1",  # 3
+        "    extern_kernels.mm(a, b, out=buf0)",                 # 4
+        "    # [Provenance debug handles] cpp_fused_tanh_2:2",   # 5
+        "",
+        "    cpp_fused_tanh_2(buf0)",                            # 7
+        "    # [Provenance debug handles] cpp_fused_other_3:3",  # 8
+        "    cpp_fused_other_3(buf0)",                           # 9
+        "    return (buf0, )"])
+    traces = {
+        "extern_kernels.mm:1": ['  File "/m/model.py", line 10, in forward\n    h = self.fc(x)\n'],
+        "cpp_fused_tanh_2:2": ['  File "/m/model.py", line 11, in forward\n    h = self.act(h)\n'
+                               '  File "/m/act.py", line 5, in forward\n    return torch.tanh(h)\n'],
+        "cpp_fused_relu_0:1": ['  File "/m/other.py", line 1, in forward\n    x.relu()\n'],   # another graph's
+    }
+    assert kernel_lines(text, traces) == [("/m/model.py", 10, 4), ("/m/act.py", 5, 7), ("/m/model.py", 11, 7)]
 
 
 def test_a_break_at_that_never_stops_is_said_at_the_blocks_end(tmp_path):
-    """Under Inductor the line's dumped places are a Dynamo graph's forward (which does not
-    run: Inductor's call() does, and names no line of the user's) and the resume function
-    (compiled, so not run): pdb never stops, and the block's end says so."""
-    script = tmp_path / "break_at.py"
-    script.write_text(BREAK_AT % {"tests": os.path.dirname(STEPPED)})
-    done = subprocess.run([sys.executable, str(script), str(tmp_path / "dump"), "inductor"],
-                          input="continue\n" * 4, capture_output=True, text=True, env=environment(), timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "(Pdb)" not in done.stdout, done.stdout[-3000:]
+    """A line no dumped code runs (here one outside the compiled model): pdb never stops,
+    and the block's end says so, with the dumped places that name it (none)."""
+    done, where, located = run_break_at(tmp_path, "inductor", "not compiled")
+    assert not where and not located, (where, located)
     said = [line for line in done.stderr.splitlines() if "never stopped" in line]
     assert len(said) == 1 and said[0].startswith("unveil.debug: break_at('stepped.py', ") \
-        and ".graph.py:" in said[0] and "inductor_output" in said[0], done.stderr[-3000:]
+        and "(the dumped lines naming it: none;" in said[0], done.stderr[-3000:]
 
 
 FIND_NAN = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "examples",

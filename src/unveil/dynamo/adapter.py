@@ -32,6 +32,7 @@ import inspect
 import logging
 import re
 import sys
+import types
 
 import torch
 import torch._dynamo  # noqa: F401  (registers the submodules used below)
@@ -758,6 +759,66 @@ class SkipTracing:
             trace_rules.SKIP_DIRS.remove(directory)
         self._added = []
         trace_rules._recompile_re()
+
+
+class DebuggerPausesWithoutDynamo:
+    """While a debugger is stopped (pdb's ``Pdb.interaction``; pydevd's ``PyDB.do_wait_suspend``,
+    which debugpy and PyCharm stop in), Dynamo's frame callback is off in that thread, as
+    in a ``torch._dynamo.disable``-d function: showing variables and evaluating expressions
+    run the standard library's functions there (pydevd calls ``inspect.isroutine`` and the
+    like), which Dynamo compiled, moving every later compile id and the dump's file names
+    with them.  Only debuggers imported by the time it is attached are patched."""
+
+    PAUSES = (("pdb", "Pdb", "interaction"), ("pydevd", "PyDB", "do_wait_suspend"))
+
+    def __init__(self):
+        self._saved = []
+
+    def attach(self):
+        for module, owner, name in self.PAUSES:
+            cls = getattr(sys.modules.get(module), owner, None)
+            original = vars(cls).get(name) if isinstance(cls, type) else None
+            if isinstance(original, types.FunctionType):
+                setattr(cls, name, torch._dynamo.disable(original))
+                self._saved.append((cls, name, original))
+
+    def detach(self):
+        for cls, name, original in reversed(self._saved):
+            setattr(cls, name, original)
+        self._saved = []
+
+
+class FreshBackendCompiles:
+    """While attached, what a backend compiles is compiled in the block, and says what it
+    computes: Inductor's provenance tracking on (``config.trace.provenance_tracking_level``
+    1, as ``TORCH_COMPILE_DEBUG=1`` sets it: after each graph's code the structured trace
+    gives the stack traces of the user's lines each kernel call computes; a level the user
+    set is kept), and Inductor's and AOT Autograd's caches of whole graphs off (a graph
+    taken from them keeps the stack traces of the compile that filled them: another
+    program's file, or this one's lines before an edit).  Kernels' own caches stay on.
+    A setting this torch lacks is left alone."""
+
+    def __init__(self):
+        self._saved = []
+
+    def attach(self):
+        from torch._functorch import config as functorch_config
+        from torch._inductor import config as inductor_config
+        trace = getattr(inductor_config, "trace", None)
+        for owner, name, value in ((trace, "provenance_tracking_level", 1), (inductor_config, "fx_graph_cache", False),
+                                   (functorch_config, "enable_autograd_cache", False)):
+            if owner is None or not hasattr(owner, name):
+                continue
+            before = getattr(owner, name)
+            if name == "provenance_tracking_level" and before != 0:
+                continue
+            setattr(owner, name, value)
+            self._saved.append((owner, name, before))
+
+    def detach(self):
+        for owner, name, before in reversed(self._saved):
+            setattr(owner, name, before)
+        self._saved = []
 
 
 def reset():

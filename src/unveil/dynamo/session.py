@@ -16,6 +16,7 @@ Every hook catches its own errors: a failure is written as a file, warned
 about once, and the user's program goes on unchanged.
 """
 import collections
+import json
 import os
 import re
 import threading
@@ -36,7 +37,7 @@ from .dump.graphs import aot_file_text, backend_file_text, class_name, graph_fil
 from .dump.script_runtime import importable_as
 from .guards.functions import guards_text
 from .hub import HooksUnavailable, AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRACE_KINDS, TRACE_METRICS
-from .debugging.linemap import LineMap
+from .debugging.linemap import LineMap, node_stacks
 from ..api import bindings_prefix_for, decompile_code
 from ..errors import DecompilationError
 from ..definitions.functions import ENCLOSING_SCOPE
@@ -490,6 +491,8 @@ class DebugSession:
         self.events.setdefault((comp.generation, comp.cid), []).append((kind, payload, metadata))
         if kind == "break_reason" and payload:
             comp.breaks.append(self._in_user_lines(records.graph_break(payload)))
+        if kind == "kernel_stack_traces" and payload:
+            self._kernel_lines(comp, payload)
         if kind in AOT_GRAPH_KINDS and comp.graph_modules_logged[kind]:
             comp.graph_modules_logged[kind] -= 1          # dumped already, from its graph module
         elif payload and kind in BACKEND_TEXT_KINDS:
@@ -500,6 +503,14 @@ class DebugSession:
                 module = adapter.inductor_module(module_path)      # loaded already on a cache hit
                 if module is not None:
                     self.on_inductor_module(module_path, module)
+
+    def _kernel_lines(self, comp, payload):
+        """Inductor's provenance record follows the code it is of: the lines of the user's
+        that the kernel calls of this compile's last Inductor file compute."""
+        files = comp.backend_files.get("inductor_output")
+        if files:
+            path = self.path(files[-1])
+            self.lines.add_kernels(path, from_dump.read(path), json.loads(payload))
 
     def _write_backend(self, comp, kind, text):
         files = comp.backend_files.setdefault(kind, [])
@@ -517,7 +528,7 @@ class DebugSession:
         fname = comp.graph_files[name] = self.dump.write(
             "%s.%s.graph%s.py" % (comp.fn.key, comp.tag, nth), text,
             function=comp.fn.key, compile_id=comp.cid, kind="graph", graph=name, ok=True)
-        self.lines.add_graph(self.path(fname), text, "graph")
+        self.lines.add_graph(self.path(fname), text, "graph", node_stacks(gm))
         if self.run_dumped:
             self._track(gm, fname, lambda g: graph_file_text(name, g))
 
@@ -528,7 +539,7 @@ class DebugSession:
         comp.graph_modules_logged[kind] += 1
         text = aot_file_text(kind, comp, gm)
         fname = self._write_backend(comp, kind, text)
-        self.lines.add_graph(self.path(fname), text, kind.replace("_", " ") + " graph")
+        self.lines.add_graph(self.path(fname), text, kind.replace("_", " ") + " graph", node_stacks(gm))
         if self.run_dumped:
             self._track(gm, fname, lambda g: aot_file_text(kind, comp, g))
 
@@ -559,7 +570,7 @@ class DebugSession:
         text = render(gm)
         if text != from_dump.read(self.path(fname)):     # a backend changed how it is called
             self.dump.rewrite(fname, text)
-            self.lines.add_graph(self.path(fname), text, None)
+            self.lines.add_graph(self.path(fname), text, None, node_stacks(gm))
         try:
             code = from_dump.same_function_from(self.path(fname), forward.__code__, "%s.forward" % class_name(gm),
                                                 imports=False)
@@ -780,10 +791,10 @@ def _break_text(explained):
 def _continues_text(where):
     if not where or not where["line"]:
         return []
-    out = ["It goes on from line %d%s." % (where["line"], ": " + where["source"] if where["source"] else "")]
+    out = ["It goes on from line %d%s." % (where["line"], ": `%s`" % where["source"] if where["source"] else "")]
     branch = where["branch"]
     if branch:
-        out.append("That is the path on which the test at line %d (%s) %s." % (
+        out.append("That is the path on which the test at line %d (`%s`) %s." % (
             branch["line"], branch["source"] or "?", summary.outcome_words(branch)))
     return out
 

@@ -1,16 +1,21 @@
 """Which dumped lines run a line of the user's own code.
 
-Two sources: a decompiled file (transformed code, resume function) knows, per
+Three sources: a decompiled file (transformed code, resume function) knows, per
 printed line, the original line of the bytecode it came from (Dynamo keeps the
 user's lines in the code it makes); a graph file says it in the comments torch
 writes before each node's statement (``# File: /path/model.py:42 in forward,
-code: ...``).
+code: ...``); Inductor's code, by its provenance record of what each kernel call
+computes (:mod:`.kernel_calls`).
 """
 import collections
 import os
 import re
 
+from .kernel_calls import frames_of, kernel_lines
+
 _FILE_COMMENT = re.compile(r"^\s*# File: (.+?):(\d+) in ")
+#: a node's statement in a printed graph: its name, then its annotation or ``=``
+_NODE = re.compile(r"^\s+(\w+)(?::|\s*=)")
 _OTHER_COMMENT = re.compile(r"^\s*# No stacktrace found")
 
 Location = collections.namedtuple("Location", "path line kind")
@@ -33,8 +38,12 @@ class LineMap:
                                     for i, line in enumerate(lines) if line is not None])
         self._added()
 
-    def add_graph(self, path, text, kind):
-        """A graph file (its text); ``kind`` None keeps what the file was added as before."""
+    def add_graph(self, path, text, kind, stacks=None):
+        """A graph file (its text); ``kind`` None keeps what the file was added as before.
+        ``stacks`` (:func:`node_stacks` of its graph module, where there is one) gives each
+        node the outer frames of its stack too, which its ``# File:`` comment leaves out:
+        the node of ``torch.tanh(h)`` in an ``Act`` module stands for the line
+        ``h = self.act(h)`` that called it as well."""
         if kind is None:
             kind = self._files.get(path, ("graph", None))[0]
         found, here = [], None
@@ -46,7 +55,17 @@ class LineMap:
                 here = None
             elif here is not None and line.strip() and not line.lstrip().startswith("#"):
                 found.append(here + (number,))
+                node = _NODE.match(line)
+                outer = (stacks or {}).get(node.group(1), ()) if node else ()
+                found += [(_same_file(file), at, number) for file, at in outer if (_same_file(file), at) != here]
         self._files[path] = (kind, found)
+        self._added()
+
+    def add_kernels(self, path, text, stack_traces):
+        """Inductor's code ``text``, written to ``path``, and its provenance record's stack
+        traces (decoded): each kernel call stands for the lines it computes."""
+        self._files[path] = ("inductor output", [(_same_file(file), line, dumped)
+                                                 for file, line, dumped in kernel_lines(text, stack_traces)])
         self._added()
 
     def _added(self):
@@ -111,3 +130,14 @@ class LineMap:
         while by_line.get(n) == origin:
             yield n
             n += 1
+
+
+def node_stacks(gm):
+    """``{node name: [(file, line), ...]}``: the frames of each node's stack trace in graph
+    module ``gm`` (``node.meta["stack_trace"]``), innermost first."""
+    stacks = {}
+    for node in gm.graph.nodes:
+        trace = node.meta.get("stack_trace")
+        if isinstance(trace, str):
+            stacks[node.name] = frames_of(trace)
+    return stacks

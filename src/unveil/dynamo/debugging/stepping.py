@@ -43,8 +43,14 @@ class DebugRun(DebugSession):
         HUB.reset_torch()
         self._debuggers_skipped = adapter.SkipTracing(DEBUGGER_MODULES)
         self._debuggers_skipped.attach()
+        self._backends = adapter.FreshBackendCompiles()    # which kernel call computes which line
+        self._backends.attach()
+        self._pauses = adapter.DebuggerPausesWithoutDynamo()
+        self._pauses.attach()
         super().__enter__()
         if self.inert:
+            self._pauses.detach()
+            self._backends.detach()
             self._debuggers_skipped.detach()
             return self
         if self.unwritable is not None:       # nothing is dumped: the program runs as it is
@@ -64,6 +70,8 @@ class DebugRun(DebugSession):
             return super().__exit__(*exc)
         finally:
             HUB.reset_torch()
+            self._pauses.detach()
+            self._backends.detach()
             self._debuggers_skipped.detach()
             self.replaced.undo_codes()
             self.replaced.undo_globals()
@@ -116,9 +124,9 @@ class DebugRun(DebugSession):
 
     def _never_stopped(self):
         """A line for each ``break_at`` whose breakpoints never stopped the program: said at
-        the block's end, since a line that runs only in code no dumped file names (a graph
-        Inductor compiled runs as its ``call``, which names no line of the user's) would
-        otherwise go by without a word."""
+        the block's end, since a line that runs only in code no dumped file names (under
+        Inductor, a line that makes no kernel call of its own, a view say) would otherwise
+        go by without a word."""
         out = []
         for filename, line in self._wanted:
             places = self.lines.locate(filename, line)
@@ -127,7 +135,8 @@ class DebugRun(DebugSession):
             where = ", ".join("%s:%d" % (os.path.basename(p.path), p.line) for p in places) or "none"
             out.append("unveil.debug: break_at(%r, %d) never stopped: no dumped code that names that line ran "
                        "(the dumped lines naming it: %s; under Inductor a graph runs as its inductor_output "
-                       "file's call(), which names no line of yours: break there)"
+                       "file's call(), where only the kernel calls Inductor's provenance record ties to a "
+                       "line of yours are named)"
                        % (os.path.basename(filename), line, where))
         return out
 
