@@ -157,6 +157,30 @@ def test_a_break_in_a_nested_call_names_the_callee_line_and_the_callers_stack(tm
     assert stack[-2:] == [("break_in_nested_call", call_line), ("_inner_layer", break_line)]
 
 
+def test_a_breaks_chain_of_calls_starts_at_a_line_of_the_compiled_function(tmp_path):
+    """A break inside ``forward`` inside ``forward``: the summary found the compiled frame
+    in the break's stack by its name alone, so at the innermost ``forward``, and gave the
+    outer frame's compile a chain that began in the inner one (at BERT's BertLayer, for
+    BertForSequenceClassification.forward; found by a new-user trial).  Each chain's
+    outermost call is now a line of the compiled function itself, or there is none."""
+    from programs import InnerBlock, OuterBlock
+    index = dump_of(tmp_path, OuterBlock(), torch.ones(3))
+    lines = {f["key"]: f["source_lines"] for f in index["functions"]}
+    inner_line, = _lines_of(InnerBlock.forward, "_inner_layer(x)")
+    summary = (tmp_path / "summary.txt").read_text()
+    chains, key = [], None
+    for line in summary.splitlines():
+        if line and not line.startswith(" "):
+            key = line.split(" (")[0].split(":")[0]
+        found = re.match(r"^    inside \S+, called from .*\(line (\d+)\)$", line)
+        if found:
+            chains.append((key, int(found.group(1))))
+    assert ("InnerBlock.forward", inner_line) in chains, summary
+    for key, outermost in chains:
+        first, last = lines[key]
+        assert first <= outermost <= last, (key, outermost, summary)
+
+
 def test_the_two_resume_functions_of_a_data_dependent_branch_say_which_path_each_takes(tmp_path):
     index = dump_of(tmp_path, branch, torch.ones(3), -torch.ones(3) * 5)
     test_line, true_line, false_line = _lines_of(branch, "if x.sum()", "y = x * 2", "y = x * 3")
@@ -176,8 +200,8 @@ def test_the_two_resume_functions_of_a_data_dependent_branch_say_which_path_each
     assert ran == {codes[paths[True]["key"]].code.co_name}
     resume_file = (tmp_path / next(a["file"] for a in index["artifacts"] if a["function"] == paths[False]["key"]
                                    and a["kind"] == "resume_function")).read_text()
-    assert "the path on which the test at line %d (if x.sum() > 0:" % test_line in resume_file
-    assert ") is false." in resume_file
+    assert "the path on which the test at line %d (`if x.sum() > 0:" % test_line in resume_file
+    assert "`) is false." in resume_file
 
 
 def _resume_functions_run(call):
@@ -423,3 +447,42 @@ def test_a_resume_functions_page_shows_the_lines_it_runs(tmp_path):
     source = page.split('<pre class="source">')[1].split("</pre>")[0]
     for text in ("graph_break()", "x = x * 2", "x.sum().item()", "return x + s"):
         assert text in html_module.unescape(re.sub(r"<[^>]+>", "", source)), source
+
+
+def _matmul_sum(x, y):
+    return (x @ y).relu().sum(-1)
+
+
+def test_a_guard_from_zero_one_specialization_says_so_as_dynamo_does(tmp_path):
+    """Sizes 8, 16, then 1: the dynamic entry's guard ``2 <= x.size()[0]`` fails, a guard
+    Dynamo says comes of 0/1 specialization, not of the user's code.  TORCH_LOGS says so; the
+    summary and the guards file dropped it, and why_recompile described ``L['x'].size``
+    (the method) instead of the size that failed.  Found by a new-user trial."""
+    torch._dynamo.reset()
+    compiled = torch.compile(_matmul_sum, backend="eager")
+    inputs = [(torch.randn(n, 4), torch.randn(4, 3)) for n in (8, 16)]
+
+    def run():
+        with unveil.prepare_debug(tmp_path):
+            for args in inputs:
+                compiled(*args)
+            run.why = str(unveil.why_recompile(compiled, torch.randn(1, 4), torch.randn(4, 3)))
+            compiled(torch.randn(1, 4), torch.randn(4, 3))
+    logged = "\n".join(dynamo_log("recompiles", run))
+    aside = re.search(r"\((user code shown is first use of this value--.*)\)", logged)
+    assert aside, logged
+    summary = (tmp_path / "summary.txt").read_text()
+    assert re.search(r"compiled anew: the guard of compile 0/1 failed .*: 2 <= x.size\(\)\[0\]\n      "
+                     + re.escape(aside.group(1)) + "\n", summary), summary
+    assert aside.group(1) in (tmp_path / "_matmul_sum.compile_0_2.guards.py").read_text()
+    assert "L['x'].size()[0] is 1" in run.why and "built-in method" not in run.why, run.why
+
+
+def test_a_resume_functions_header_quotes_the_line_it_goes_on_from(tmp_path):
+    """The header said ``It goes on from line 1098: outputs = self.bert(.``: a statement's
+    first line, cut at its parenthesis, ran into the sentence's full stop.  Quoted now."""
+    dump_of(tmp_path, chained_breaks, torch.ones(3))
+    first, = _lines_of(chained_breaks, "graph_break()")
+    source = next(text.strip() for n, text in enumerate(open(programs.__file__), 1) if n == first)
+    headers = "".join(path.read_text() for path in tmp_path.glob("*.resume_function.py"))
+    assert "# It goes on from line %d: `%s`.\n" % (first, source) in headers, headers[:3000]

@@ -311,3 +311,30 @@ def test_the_command_has_the_globals_dynamo_installed_by_id(tmp_path):
     done = subprocess.run([sys.executable, "dump/f.full_code.py"], cwd=tmp_path, capture_output=True, text=True,
                           env=env, timeout=300)
     assert done.returncode == 0 and "guards: 0/0 passes" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_function_of_a_package_module_with_relative_imports_is_answered_and_its_script_runs(tmp_path):
+    """A module of a package that imports its siblings relatively (every HuggingFace model
+    does): loaded in a new process under another name it had no package, and both the
+    command and the full-code script died with 'attempted relative import with no known
+    parent package'.  Found by a new-user trial."""
+    package = tmp_path / "mypkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "consts.py").write_text("SCALE = 2.0\n")
+    (package / "model.py").write_text("from .consts import SCALE\n\n\ndef step(x, n):\n    return x * SCALE + n\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in sys.path if p]))
+    made = subprocess.run([sys.executable, "-c", "import torch, unveil\nfrom mypkg.model import step\n"
+                           "with unveil.prepare_debug('dump'):\n"
+                           "    torch.compile(step, backend='eager', dynamic=False)(torch.ones(3), 2)\n"],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+    assert made.returncode == 0, made.stderr
+    done = subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "step", "torch.ones(3), 2"],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    done = subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "step", "torch.ones(3), 3"],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0 and "=> no entry's guards pass" in done.stdout, done.stdout + done.stderr
+    done = subprocess.run([sys.executable, "dump/step.full_code.py"], cwd=tmp_path, capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.returncode == 0 and "guards: 0/0 passes" in done.stdout, done.stdout + done.stderr

@@ -41,7 +41,7 @@ def graph_break(payload):
     blocks = _blocks(head)
     first = blocks[0] if blocks else {"reason": _first_reason_line(head), "explanation": None, "hints": [],
                                       "url": None}
-    stack = _user_stack(rest)
+    stack = user_stack(rest)
     where = _LOCATION.search(head)
     location = stack[-1] if stack else None
     if where is not None and (location is None or (location["filename"], location["line"])
@@ -127,7 +127,9 @@ def _fields(lines, start, title):
     return block
 
 
-def _user_stack(text):
+def user_stack(text):
+    """The frames of a stack as Python's traceback prints it (``  File "m.py", line 9, in f``),
+    outermost first, up to a ``Traceback`` that follows, as ``[{filename, line, function}]``."""
     stack = []
     for line in text.splitlines():
         if line.startswith("Traceback (most recent call last)"):
@@ -220,10 +222,17 @@ def code_of_line(text):
     return text.split("  # ")[0].strip() or None
 
 
+#: Dynamo's aside on a guard, after the place its comment ends with:
+#: ``# path/file.py:3 in f (user code shown is first use of this value--...)``
+_GUARD_ASIDE = re.compile(r"#\s*\S+:\d+ in \S+\s*\((.*)\)\s*$", re.S)
+
+
 def recompile_reasons(payload):
     """Dynamo's ``recompile_reasons`` text (one reason, or a JSON list of them) as
-    ``[{failed_entry, guard, source, location}]``: the compile id of the entry whose guard
-    failed, the failed guard as Dynamo words it, the user's line it came from and where."""
+    ``[{failed_entry, guard, source, location, aside}]``: the compile id of the entry whose
+    guard failed, the failed guard as Dynamo words it, the user's line it came from and
+    where, and Dynamo's aside on the guard (that it comes of 0/1 specialization, not of
+    the user's code)."""
     text = payload.strip()
     try:
         items = json.loads(text) if text.startswith("[") else [text]
@@ -235,8 +244,10 @@ def recompile_reasons(payload):
         match = _FAILED_ENTRY.match(first.strip())
         entry, rest = (match.group(1), match.group(2)) if match else (None, first.strip())
         guard, _, note = rest.partition("#")
-        frames = _user_stack(stack)
+        frames = user_stack(stack)
+        aside = _GUARD_ASIDE.search(note)
         out.append({"failed_entry": entry, "guard": " ".join(guard.split()),
                     "source": code_of_line(note),
-                    "location": frames[-1] if frames else None})
+                    "location": frames[-1] if frames else None,
+                    "aside": " ".join(aside.group(1).split()) if aside else None})
     return out

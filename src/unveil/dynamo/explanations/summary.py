@@ -25,7 +25,7 @@ def summary_text(functions, compiles, failures=(), ran_from_dump=False):
         else:
             out.append("%s (%s)" % (fn["key"], where))
         for comp in by_function.get(fn["key"], []):
-            out += ["  " + line for line in _compile_lines(comp)]
+            out += ["  " + line for line in _compile_lines(comp, fn)]
         if fn["kind"] == "resume" and not by_function.get(fn["key"]):
             out.append("  not compiled: Dynamo made no compile of it (when it ran, it ran as it is)")
         out.append("")
@@ -69,7 +69,7 @@ def _overview(compiles, counted):
     return out
 
 
-def _compile_lines(comp):
+def _compile_lines(comp, fn):
     out = []
     skipped = comp["skipped"]
     if skipped is not None:
@@ -98,7 +98,7 @@ def _compile_lines(comp):
         brk = comp["graph_break"]
         out.append("compile %s: compiled%s" % (comp["compile_id"], ", graph break: " + one_line(brk) if brk else ""))
         if brk:
-            out += _hint_lines(brk) + _called_from(brk, comp["function"]) + _the_rest(comp, brk)
+            out += _hint_lines(brk) + _called_from(brk, fn) + _the_rest(comp, brk, fn)
         elif comp["resume_functions"]:
             out.append("  the rest runs in " + ", ".join(comp["resume_functions"]))
     else:
@@ -111,6 +111,8 @@ def _compile_lines(comp):
             if reason.get("guard_line") else "", reason["guard"], "  (line %s: %s)" % (where["line"], reason["source"])
             if where and reason.get("source") else ""))
         out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
+        if reason.get("aside"):     # Dynamo's own words: the guard is not the user's code's doing
+            out.append("    " + reason["aside"])
     brk = comp["graph_break"]
     for reason in comp["restarts"]:
         # a break makes Dynamo trace again up to it; an unnamed restart is Dynamo's own affair
@@ -119,7 +121,7 @@ def _compile_lines(comp):
     return out
 
 
-def _the_rest(comp, brk):
+def _the_rest(comp, brk, fn):
     """What runs after the break a compiled frame's graph ended at."""
     name = comp["function"].rpartition(".")[2]
     if brk.get("resumable") is False:
@@ -128,10 +130,21 @@ def _the_rest(comp, brk):
     if comp["resume_functions"]:
         return ["  the rest runs in " + ", ".join(comp["resume_functions"])]
     stack = brk.get("user_stack") or []
-    frame = max((k for k, f in enumerate(stack) if f["function"] == name), default=None)
+    frame = _compiled_frame(stack, fn)
     line = stack[frame]["line"] if frame is not None else (brk.get("location") or {}).get("line")
     return ["  no resume function: after the call at line %s, made as it is (what it calls is a frame of its own "
             "for Dynamo), %s only returns its result" % (line, name)]
+
+
+def _compiled_frame(stack, fn):
+    """Where the compiled frame, of function ``fn`` (index.json's record), is in a break's
+    user stack (which runs from the program's start to the break): the innermost frame of
+    its name in its file and lines.  Not by name alone: an inlined call may bear it too
+    (every module's ``forward``), and the chain of calls then began there."""
+    name = fn["key"].rpartition(".")[2]
+    first, last = fn.get("source_lines") or (fn["line"], fn["line"])
+    return max((k for k, f in enumerate(stack) if f["function"] == name and f["filename"] == fn["filename"]
+                and first <= f["line"] <= last), default=None)
 
 
 def _hint_lines(explained):
@@ -140,11 +153,10 @@ def _hint_lines(explained):
     return ["  hint: " + hints[0].splitlines()[0]] if hints else []
 
 
-def _called_from(explained, key):
+def _called_from(explained, fn):
     """For a break inside a function the compiled frame called: the calls from the frame."""
     stack = explained.get("user_stack") or []
-    name = key.rpartition(".")[2]
-    frame = max((k for k, f in enumerate(stack) if f["function"] == name), default=None)
+    frame = _compiled_frame(stack, fn)
     if frame is None or frame == len(stack) - 1:
         return []
     calls = ["%s (line %s)" % (f["function"], f["line"]) for f in reversed(stack[frame:-1])]

@@ -88,6 +88,8 @@ def recompile_lines(reason, key):
     if reason["source"] or where:
         out.append("    from: %s%s" % (reason["source"] or "", "   (%s:%s in %s)" % (
             where["filename"], where["line"], where["function"]) if where else ""))
+    if reason.get("aside"):
+        out.append("    " + reason["aside"])
     return out
 
 

@@ -332,10 +332,13 @@ def _comment_before(lines, lineno):
 
 
 def _values(test, source, scope):
-    """Each outermost ``L[...]``/``G[...]`` access the condition reads, described."""
+    """Each outermost ``L[...]``/``G[...]`` access the condition reads, described (through
+    calls with constant arguments, ``L['x'].size()[0]``; a method itself is not a value)."""
     found = {}
+    methods = {id(node.func) for node in ast.walk(test) if isinstance(node, ast.Call)}
     for node in ast.walk(test):
-        if isinstance(node, (ast.Subscript, ast.Attribute)) and _rooted_at_frame(node):
+        if isinstance(node, (ast.Subscript, ast.Attribute, ast.Call)) and id(node) not in methods \
+                and _rooted_at_frame(node):
             text = ast.get_source_segment(source, node)
             if any(text in other for other in found) or text in found:
                 continue
@@ -347,8 +350,13 @@ def _values(test, source, scope):
 
 
 def _rooted_at_frame(node):
-    while isinstance(node, (ast.Subscript, ast.Attribute)):
-        node = node.value
+    while isinstance(node, (ast.Subscript, ast.Attribute, ast.Call)):
+        if isinstance(node, ast.Call):
+            if node.keywords or not all(isinstance(arg, ast.Constant) for arg in node.args):
+                return False
+            node = node.func
+        else:
+            node = node.value
     return isinstance(node, ast.Name) and node.id in ("L", "G")
 
 
