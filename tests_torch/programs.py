@@ -449,3 +449,19 @@ PROGRAMS = [
 
 # the kw_only program needs keyword arguments: its calls bind them through functools.partial
 PROGRAM_KWARGS = {"kw_only": {"alpha": 2.0}, "star_args": {"scale": 2}}
+
+
+class InnerBlock(torch.nn.Module):
+    def forward(self, x):
+        return _inner_layer(x) + 1
+
+
+class OuterBlock(torch.nn.Module):
+    """A break inside a ``forward`` called from a ``forward``: the frames share a name."""
+
+    def __init__(self):
+        super().__init__()
+        self.inner = InnerBlock()
+
+    def forward(self, x):
+        return self.inner(x) - 1

@@ -2,6 +2,7 @@
 ``ranks.json`` covers them all and flags the rank whose graphs or guards differ."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -27,4 +28,21 @@ def test_each_rank_dumps_apart_and_the_rank_that_differs_is_flagged(tmp_path):
     assert "step.compile_0_0.graph.py" in differing and "step.compile_0_0.guards.py" in differing, second
     graph = (tmp_path / "rank_1" / "step.compile_0_0.graph.py").read_text()
     assert "relu" in graph and "relu" not in (tmp_path / "rank_0" / "step.compile_0_0.graph.py").read_text()
+    # each says where the file first differs, and how (it said only "differs: FILE"; a new-user trial)
+    for headline in second["differences"]:
+        found = re.match(r"^differs: (\S+), first at line (\d+): (?:`.*` in the lowest rank, `(.*)` here|`(.*)`, a line "
+                         r"only this rank has)$", headline)
+        assert found, headline
+        line = (tmp_path / "rank_1" / found.group(1)).read_text().splitlines()[int(found.group(2)) - 1]
+        here = (found.group(3) or found.group(4)).strip(".").split("<program>")[-1]   # (paths as unveil diff shows them)
+        assert here in line, (headline, line)
     assert not (tmp_path / "index.json").exists()       # the top level holds the ranks' directories
+
+    # the top level is no dump: the report says which are (it said only "not a dump directory")
+    from unveil.report import ReportError, build_report
+    try:
+        build_report(str(tmp_path))
+    except ReportError as exc:
+        assert str(exc) == "%s holds a dump per rank (rank_0, rank_1): unveil report %s" % (tmp_path, tmp_path / "rank_0")
+    else:
+        raise AssertionError("a report was built of the ranks' parent directory")

@@ -316,3 +316,40 @@ def test_a_long_qualified_name_loses_whole_enclosing_names_before_characters():
         "Model.torch_dynamo_resume_in_inner_at_1234"
     long_one = "f" * 80
     assert safe_name(long_one) == "f" * 29 + "__" + "f" * 29
+
+
+COMPILED_OPTIMIZER_STEP = """import torch, unveil, sys
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 1))
+opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+
+@torch.compile(backend="eager")
+def train_step(x, y):
+    opt.zero_grad(set_to_none=True)
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    loss.backward()
+    opt.step()
+    return loss
+
+x = torch.randn(32, 8); y = torch.randn(32, 1)
+with unveil.prepare_debug(sys.argv[1]):
+    for i in range(2):
+        train_step(x, y)
+"""
+
+
+def test_a_full_code_script_whose_code_reads_the_global_name_still_runs_its_entries(tmp_path):
+    """AdamW's step, compiled inside a train step: the code of the optimizer's profiling
+    wrapper reads the global ``__name__``, which the script rebinds to the module's name
+    (``torch.optim.optimizer``) for it; its ``if __name__ == "__main__":`` was then false, and
+    the script printed nothing and exited 0.  Found by a new-user trial."""
+    (tmp_path / "opt.py").write_text(COMPILED_OPTIMIZER_STEP)
+    made = subprocess.run([sys.executable, "opt.py", "dump"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600)
+    assert made.returncode == 0, made.stderr[-3000:]
+    script = tmp_path / "dump" / "Optimizer.profile_hook_step.wrapper.full_code.py"
+    text = script.read_text()
+    assert "\n__name__ = dynamo_global(G, '__name__')" in text, text
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert re.match(r"compile \d+/\d+: ", done.stdout), done.stdout + done.stderr[-3000:]

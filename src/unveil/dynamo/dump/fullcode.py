@@ -231,6 +231,10 @@ def full_code_text(fn, session):
              "G = module_globals(%r, %r)" % (module, fn.code.co_filename), "HERE = here(globals())"]
     defined = {n for f in session.functions.values() for n in getattr(f, "global_names", [])}
     taken = [n for n in sorted(used, key=_in_number_order) if n in (fn.globals or {}) and n not in defined]
+    main_test = '__name__ == "__main__"'
+    if "__name__" in taken:       # rebound below to the module's name, which the code reads
+        head.append("RUN_AS_SCRIPT = %s  # (asked before __name__ is rebound to the module's, below)" % main_test)
+        main_test = "RUN_AS_SCRIPT"
     if taken:
         head.append("# Names the transformed code reads from those globals:")
         head += [_global_line(n, fn.globals[n], session) for n in taken]
@@ -239,7 +243,7 @@ def full_code_text(fn, session):
     if by_id:
         head.append("# Objects Dynamo put in those globals under their ids, which guards read:")
         head += ["G[%r] = dynamo_global(G, %r, module=%r)" % (n, n, by_id[n]) for n in sorted(by_id, key=_in_number_order)]
-    return "\n".join(head + body + _script_block(fn)) + "\n"
+    return "\n".join(head + body + _script_block(fn, main_test)) + "\n"
 
 
 def _in_number_order(name):
@@ -277,9 +281,9 @@ _VALUE_GUARD = re.compile(r"^\s*if not \((?:of_type\(L\['[^']+'\], '[\w.]+'\) an
                           r"(?:==|is) (?P<value>None|True|False|-?[\d.e+-]+|'[^'\\]*')\):", re.MULTILINE)
 
 
-def _script_block(fn):
-    """``if __name__ == "__main__":`` : per entry, call the dispatch and the entry's
-    transformed code on inputs of the dtypes and sizes its guards record."""
+def _script_block(fn, main_test):
+    """``if __name__ == "__main__":`` (``main_test``) : per entry, call the dispatch and the
+    entry's transformed code on inputs of the dtypes and sizes its guards record."""
     entries = [comp for _, comp in fn.entries if comp.guards is not None]
     if not entries or fn.is_resume:
         return []
@@ -300,7 +304,7 @@ def _script_block(fn):
         transformed = _transformed_name(fn, comp) if comp.source is not None else "None"
         rows.append("        (%r, %s, %s, %s, %r)," % (comp.cid, comp.guards.name, transformed, inputs, missing))
     return _section("run as a script: per entry, inputs of the dtypes and sizes its guards record") + [
-        'if __name__ == "__main__":',
+        "if %s:" % main_test,
         "    from unveil.dynamo.dump.script_runtime import example_tensor, instance_of, parameter_default, "
         "run_as_script",
         "    run_as_script(%s, [" % dispatch_name(fn)] + rows + ["    ], G)"]

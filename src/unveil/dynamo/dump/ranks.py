@@ -54,15 +54,51 @@ def write_ranks_index(dump_dir):
 
 
 def _headlines(lines, directory):
-    """One line per difference: the file that differs (this rank's), a file only one rank
-    has, a reason that changed."""
-    out = []
-    for line in lines:
-        if line.startswith("+++ "):
-            out.append("differs: " + os.path.relpath(line[4:], directory))
-        elif line.startswith("only in ") or ": " in line and " compile #" in line.split(":", 1)[0]:
-            out.append(line.replace(directory + os.sep, ""))
+    """One line per difference: the file that differs (this rank's) and where it first does
+    (``first at line 30: size=[3, 4] here, size=[4, 4] in this rank``), a file only one
+    rank has, a reason that changed."""
+    out, file, line, removed = [], None, 0, None
+    for text in lines:
+        if text.startswith("+++ "):
+            file, removed = len(out), None
+            out.append("differs: " + os.path.relpath(text[4:], directory))
+        elif text.startswith("only in ") or ": " in text and " compile #" in text.split(":", 1)[0]:
+            file = None
+            out.append(text.replace(directory + os.sep, ""))
+        elif file is not None and text.startswith("@@"):
+            line = int(_HUNK.match(text).group(1)) if _HUNK.match(text) else 0
+        elif file is not None and text.startswith("-"):
+            removed = text[1:] if removed is None else removed
+        elif file is not None and text.startswith("+"):
+            out[file] += ", first at line %d: %s" % (line, _change(removed, text[1:]) if removed is not None
+                                                      else "`%s`, a line only this rank has" % text[1:].strip())
+            file = None
+        elif file is not None and removed is not None:
+            out[file] += ", first at line %d: `%s`, a line only the lowest rank has" % (line, removed.strip())
+            file = None
+        elif file is not None:
+            line += 1
     return out
+
+
+#: a unified diff's hunk header: where the hunk starts in the second file
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)")
+
+
+def _change(before, after, context=12):
+    """What differs between two versions of a line, with a little text around it:
+    ``...e, size=[3, 4], stride... in the lowest rank, ...e, size=[4, 4], stride... here``."""
+    start = 0
+    while start < min(len(before), len(after)) and before[start] == after[start]:
+        start += 1
+    end = 0
+    while end < min(len(before), len(after)) - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    lead, tail = max(0, start - context), max(0, end - context)
+
+    def cut(text):
+        return "%s%s%s" % ("..." if lead else "", text[lead:len(text) - tail].strip(), "..." if tail else "")
+    return "`%s` in the lowest rank, `%s` here" % (cut(before), cut(after))
 
 
 @contextlib.contextmanager

@@ -30,14 +30,19 @@ def here(namespace):
 
 def module_globals(name, path):
     """The globals of the user's module ``name`` (defined in ``path``): the live module in the
-    process that compiled, else the file loaded as a module of another name."""
+    process that compiled; else the module imported by its name, where that name imports
+    this very file (a module of a package, whose relative imports need its package); else
+    the file loaded as a module of another name (a script, ``__main__`` when it compiled)."""
+    if name in _LOADED:          # (loaded here before: imported by its name, it is in sys.modules now)
+        return _LOADED[name]
     module = sys.modules.get(name)
-    if module is not None and os.path.abspath(getattr(module, "__file__", "") or "") == os.path.abspath(path):
+    if module is not None and _same_file(getattr(module, "__file__", None), path):
         return module.__dict__
     guard_runtime.ids_from_another_process()      # the module is not the one that compiled
+    if name != "__main__" and _imports_file(name, path):
+        made = _LOADED[name] = _WithDynamoGlobals(importlib.import_module(name).__dict__)
+        return made
     stand_in = "__unveil_user_module_%s" % name.replace(".", "_")
-    if stand_in in _LOADED:
-        return _LOADED[stand_in]
     spec = importlib.util.spec_from_file_location(stand_in, path)
     if spec is None or spec.loader is None:
         raise ImportError("cannot load %s from %s" % (name, path))
@@ -45,11 +50,25 @@ def module_globals(name, path):
     sys.modules[stand_in] = module
     guard_runtime.stands_for(stand_in, name)      # its classes are checked by the names they had
     spec.loader.exec_module(module)
-    made = _LOADED[stand_in] = _WithDynamoGlobals(module.__dict__)
+    made = _LOADED[name] = _WithDynamoGlobals(module.__dict__)
     return made
 
 
-#: the stand-in modules loaded in this process -> their globals (as module_globals gave them)
+def _same_file(a, b):
+    return bool(a) and os.path.abspath(a) == os.path.abspath(b)
+
+
+def _imports_file(name, path):
+    """Whether ``import name`` would load the file ``path`` (its packages are imported to
+    know; a name that finds nothing, or another file, is not it)."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):        # a parent package that is not there
+        return False
+    return spec is not None and _same_file(spec.origin, path)
+
+
+#: the user's modules loaded in this process, by the names they had -> their globals (as module_globals gave them)
 _LOADED = {}
 
 
