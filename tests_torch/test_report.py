@@ -489,3 +489,23 @@ def test_a_broken_index_is_a_clear_error(tmp_path):
     with pytest.raises(ReportError, match="^%s is not a dump directory \\(index.json has no functions" % re.escape(
             str(tmp_path))):
         build_report(str(tmp_path))
+
+
+def test_two_resume_functions_made_at_one_line_are_told_apart(tmp_path):
+    """A data-dependent branch makes two resume functions at its line, with one qualified
+    name: the report named both ``...resume_in_branch_at_N`` everywhere ("the rest runs in
+    X, X"), while summary.txt tells them apart by key (``..._N`` and ``..._N_2``).  Found by
+    a new-user trial."""
+    import torch
+    from test_explanations import branch
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        compiled = torch.compile(branch, backend="eager")
+        compiled(torch.ones(3))
+        compiled(-torch.ones(3))
+    build_report(str(tmp_path))
+    keys = [f["key"] for f in json.loads((tmp_path / "index.json").read_text())["functions"] if f["kind"] == "resume"]
+    assert len(keys) == 2 and len(set(keys)) == 2, keys
+    index_text = (tmp_path / "report" / "index.html").read_text()
+    for key in keys:
+        assert ">%s</a>" % key in index_text, key

@@ -12,6 +12,7 @@ dumped file shows it highlighted with numbered, linkable lines (a graph's also d
 each node linked to the user's line and the kernel computing it); a page per source
 file the graphs name.  Reads the dump and the source files only: no torch.
 """
+import collections
 import concurrent.futures
 import json
 import os
@@ -58,6 +59,11 @@ def build_report(dump_dir, out_dir=None, progress=None):
         with open(os.path.join(dump_dir, "index.json"), encoding="utf-8") as fh:
             index = json.load(fh)
     except (OSError, ValueError) as exc:
+        ranks = sorted(name for name in (os.listdir(dump_dir) if os.path.isdir(dump_dir) else ())
+                       if name.startswith("rank_") and os.path.exists(os.path.join(dump_dir, name, "index.json")))
+        if ranks:     # torchrun's: a dump per rank
+            raise ReportError("%s holds a dump per rank (%s): unveil report %s" % (
+                dump_dir, ", ".join(ranks), os.path.join(dump_dir, ranks[0]))) from None
         raise ReportError("%s is not a dump directory (index.json: %s)" % (dump_dir, exc)) from None
     if not isinstance(index, dict) or not all(isinstance(index.get(k), list)
                                               for k in ("functions", "compiles", "artifacts")):
@@ -233,6 +239,7 @@ class _Site:
         self.dump_dir = dump_dir
         self.index = index
         self.by_key = {fn["key"]: fn for fn in index["functions"]}
+        _label_functions(index["functions"])
         self.graph_files = {a["graph"]: a for a in index["artifacts"] if a.get("graph")}
         self.by_file = {a["file"]: a for a in index["artifacts"]}
         self.places = Places(index.get("program_dir"), [fn["filename"] for fn in index["functions"]])
@@ -663,7 +670,7 @@ class _Site:
                     lines.append(_shorten(cont["source"].strip(), 40))
                 steps.append(("node", ident, lines, self.function_page(f), "resume"))
             else:
-                steps.append(("node", ident, [f["qualname"], "%s:%s" % (self.short(f["filename"]), f["line"])],
+                steps.append(("node", ident, [f["label"], "%s:%s" % (self.short(f["filename"]), f["line"])],
                               self.function_page(f), "function"))
             comps = self.compiles_by_function.get(f["key"], [])
             entries = [c for c in comps if c["compiled"]][::-1]        # Dynamo tries the newest first
@@ -874,10 +881,10 @@ class _Site:
                     if seconds is None:
                         continue
                     hits, misses = self.cache_counts(comp)
-                    rows.append({"label": "%s %s" % (row["fn"]["qualname"], comp["compile_id"]), "cid": comp["compile_id"],
+                    rows.append({"label": "%s %s" % (row["fn"]["label"], comp["compile_id"]), "cid": comp["compile_id"],
                                  "user": package is None,
                                  "page": self.compile_page(comp), "seconds": seconds, "stages": self.stages(comp),
-                                 "hits": hits, "misses": misses, "function": row["fn"]["qualname"]})
+                                 "hits": hits, "misses": misses, "function": row["fn"]["label"]})
         shown = [r for r in rows if r["user"]]
         others = sorted((r for r in rows if not r["user"]), key=lambda r: -r["seconds"])
         shown += others[:max(0, CHART_ROWS - len(shown))]
@@ -1001,3 +1008,12 @@ def _stylesheet():
 
 
 __all__ = ["build_report", "build_diff_page", "ReportError"]
+
+
+def _label_functions(functions):
+    """Each function's ``label``, what the report calls it: its qualified name, or where
+    two share one (the two resume functions of a data-dependent branch, made at the same
+    line), its key, as summary.txt names it."""
+    counts = collections.Counter(fn["qualname"] for fn in functions)
+    for fn in functions:
+        fn["label"] = fn["qualname"] if counts[fn["qualname"]] == 1 else fn["key"]
