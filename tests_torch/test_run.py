@@ -108,6 +108,39 @@ def test_a_module_runs_as_python_dash_m_runs_it(tmp_path):
     _dump_is_complete(tmp_path / "dump", "wave")
 
 
+APP_MAIN = """import sys, torch
+print("argv", sys.argv, "path0", sys.path[0], "name", __name__)
+
+@torch.compile(backend="eager")
+def twice(x):
+    return x * 2
+
+print("result", twice(torch.ones(2)).tolist())
+"""
+
+
+@pytest.mark.parametrize("archive", [False, True])
+def test_a_directory_or_zip_with_a_main_module_runs_as_python_runs_it(archive, tmp_path):
+    """``python app/`` and ``python app.zip`` run the ``__main__.py`` inside, with the directory
+    or archive as ``sys.path[0]``; ``unveil run app`` said "no such script" (a new-user trial)."""
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "__main__.py").write_text(APP_MAIN)
+    target = "app"
+    if archive:
+        import zipfile
+        with zipfile.ZipFile(tmp_path / "app.zip", "w") as zf:
+            zf.write(app / "__main__.py", "__main__.py")
+        target = "app.zip"
+    plain = _run([sys.executable, target, "x"], tmp_path)
+    ours = _run(_unveil("--no-report", "--dump-dir", str(tmp_path / "dump"), target, "x"), tmp_path)
+    assert plain.returncode == ours.returncode == 0, ours.stderr
+    assert ours.stdout == plain.stdout
+    assert "argv ['%s', 'x'] path0 %s name __main__" % (target, tmp_path / target) in ours.stdout
+    assert "result [2.0, 2.0]" in ours.stdout
+    assert (tmp_path / "dump" / "index.json").exists()
+
+
 def test_under_debug_the_compiled_code_runs_from_the_dump(tmp_path):
     ours = _run(_unveil("--debug", "--dump-dir", str(tmp_path / "dump"), SCRIPT), EXAMPLES)
     assert ours.returncode == 0, ours.stderr
@@ -117,6 +150,7 @@ def test_under_debug_the_compiled_code_runs_from_the_dump(tmp_path):
 
 @pytest.mark.parametrize("argv, message, missing", [
     (["no_such_script.py"], "no such script: no_such_script.py", True),
+    (["not_a_program"], "can't find '__main__' module in 'not_a_program'", True),
     (["-m", "no_such_module"], "no module named no_such_module", True),
     ([], "give a script to run, or -m MODULE", False),
     (["-m"], "-m needs a module name", False),

@@ -263,6 +263,20 @@ def _cmd_diff(args):
     return 1 if lines else 0
 
 
+def _check_script(target):
+    """A script python would run: a file, or a directory or zip archive with a ``__main__``
+    module (python exits 2 for a missing script and 1 for a directory without one)."""
+    if os.path.isdir(target):
+        if not any(os.path.isfile(os.path.join(target, "__main__" + ext)) for ext in (".py", ".pyc")):
+            raise CliError("can't find '__main__' module in %r" % target, status=1)
+    elif not os.path.isfile(target):
+        raise CliError("no such script: %s" % target)
+    else:
+        import zipfile
+        if zipfile.is_zipfile(target) and not {"__main__.py", "__main__.pyc"} & set(zipfile.ZipFile(target).namelist()):
+            raise CliError("can't find '__main__' module in %r" % target, status=1)
+
+
 def _cmd_run(args):
     if args.module is not None and args.program:
         raise CliError("give a script or -m MODULE, not both")
@@ -272,8 +286,8 @@ def _cmd_run(args):
         raise CliError("give a script to run, or -m MODULE")
     module = args.module is not None
     target, rest = (args.module if module else args.program)[0], (args.module if module else args.program)[1:]
-    if not module and not os.path.isfile(target):
-        raise CliError("no such script: %s" % target)
+    if not module:
+        _check_script(target)
     if module:
         import importlib.util
         sys.path.insert(0, os.getcwd())          # where python -m looks first

@@ -12,10 +12,12 @@ import contextlib
 import importlib.machinery
 import io
 import os
+import pkgutil
 import runpy
 import sys
 import traceback
 import types
+import zipfile
 
 
 def run(target, args, module=False, within=contextlib.nullcontext()):
@@ -29,9 +31,13 @@ def run(target, args, module=False, within=contextlib.nullcontext()):
             sys.argv = [target] + list(args)      # runpy puts the module's file in argv[0]
             return _ended(lambda: runpy.run_module(target, run_name="__main__", alter_sys=True), within, None)
         path = os.path.abspath(target)
-        sys.path[0:1] = [os.path.dirname(os.path.realpath(path))]
         sys.argv = [target] + list(args)
-        if os.path.isdir(path) or not path.endswith(".py"):     # a directory or zip with __main__.py
+        if os.path.isdir(path) or zipfile.is_zipfile(path):     # with a __main__ module
+            sys.path[0:1] = [path]            # the directory or archive itself, as python puts it
+            spec = pkgutil.get_importer(path).find_spec("__main__")
+            return _ended(lambda: _run_main(spec.loader.get_code("__main__"), spec.origin, spec), within, spec.origin)
+        sys.path[0:1] = [os.path.dirname(os.path.realpath(path))]
+        if not path.endswith(".py"):         # a .pyc, or a script with another name
             return _ended(lambda: runpy.run_path(path, run_name="__main__"), within, None)
         return _ended(lambda: _run_script(path), within, path)
     finally:
@@ -41,12 +47,19 @@ def run(target, args, module=False, within=contextlib.nullcontext()):
 def _run_script(path):
     """``path`` run as the interpreter runs a script: in a new ``__main__`` module whose
     ``__file__`` is the absolute path (``sys.argv[0]`` stays as given)."""
-    main = types.ModuleType("__main__")
-    main.__file__, main.__cached__, main.__spec__ = path, None, None
-    main.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
-    main.__builtins__ = builtins
     with io.open_code(path) as fh:
         code = compile(fh.read(), path, "exec", dont_inherit=True)
+    return _run_main(code, path, None)
+
+
+def _run_main(code, path, spec):
+    """``code`` run as the interpreter runs a program: in a new ``__main__`` module of file
+    ``path``; ``spec`` is the ``__main__`` module's, found in a directory or zip archive
+    (a script has none)."""
+    main = types.ModuleType("__main__")
+    main.__file__, main.__cached__, main.__spec__ = path, spec.cached if spec else None, spec
+    main.__loader__ = spec.loader if spec else importlib.machinery.SourceFileLoader("__main__", path)
+    main.__builtins__ = builtins
     saved = sys.modules["__main__"]
     sys.modules["__main__"] = main
     try:
