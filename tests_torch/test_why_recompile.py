@@ -259,6 +259,11 @@ def test_the_command_answers_for_a_method_as_dynamo_decided(tmp_path):
     done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "FLAG=True")
     assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
     assert "check_type_id" not in done.stdout
+    # a setting no guard reads (a misspelt name) changes no verdict, and the answer says so
+    done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "FLAG=True", "--set", "FLGA=False")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    assert "(--set FLGA: no guard of Lin.forward reads it, so it changes no verdict" in done.stdout, done.stdout
+    assert "--set FLAG:" not in done.stdout, done.stdout
     done = run("Lin.forward", "Lin(), torch.ones(5, 4)", "--set", "FLAG=True")
     assert done.returncode == 0 and "size [5, 4], expected [2, 4]" in done.stdout, done.stdout + done.stderr
     assert done.stdout.rstrip().endswith("Dynamo compiles anew")

@@ -172,8 +172,8 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, setti
         function_name = next(node.name for node in ast.parse(source).body
                              if isinstance(node, ast.FunctionDef) and node.name.startswith(name))
         verdicts.append(check_guard_source(cid, source, function_name, f_locals, globals_))
-    return WhyRecompile(entry["key"], verdicts, _global_notes(verdicts, settings or {}),
-                        given_up=_given_up_in_dump(index, entry))
+    notes = _global_notes(verdicts, settings or {}) + _unread_settings(entry["key"], settings or {}, sources.values())
+    return WhyRecompile(entry["key"], verdicts, notes, given_up=_given_up_in_dump(index, entry))
 
 
 def _given_up_in_dump(index, entry):
@@ -207,6 +207,15 @@ def _global_notes(verdicts, settings):
                 names.append(name)
     return ["  (%s: the value the module's top-level code gives it; if the program changed it before the call, "
             "give that value with --set %s=EXPR)" % (name, name) for name in names]
+
+
+def _unread_settings(function, settings, sources):
+    """A note for each setting no guard reads (a misspelt name, or a global the guards do
+    not check): it changes no verdict, only the call's values where they use it."""
+    unread = [name for name in settings if not any("G[%r]" % name in text or "L[%r]" % name in text
+                                                   for text in sources)]
+    return ["  (--set %s: no guard of %s reads it, so it changes no verdict; only the call's values that "
+            "use it)" % (name, function) for name in unread]
 
 
 def dumped_function(dump_dir, function):
