@@ -486,3 +486,25 @@ def test_a_resume_functions_header_quotes_the_line_it_goes_on_from(tmp_path):
     source = next(text.strip() for n, text in enumerate(open(programs.__file__), 1) if n == first)
     headers = "".join(path.read_text() for path in tmp_path.glob("*.resume_function.py"))
     assert "# It goes on from line %d: `%s`.\n" % (first, source) in headers, headers[:3000]
+
+
+def test_a_compile_through_torchs_wrap_inline_names_what_it_calls(tmp_path):
+    """torch.compile of a torch.nn module or of a torch function compiles a frame of torch's
+    ``wrap_inline.inner``, one code for all of them: the summary named only that.  Each
+    compile now names the call it is of, read from the frame's closure."""
+    linear = torch.nn.Linear(4, 2)
+    with unveil.prepare_debug(str(tmp_path)):
+        torch.compile(linear, backend="eager")(torch.ones(3, 4))
+        torch.compile(torch.sin, backend="eager")(torch.ones(3))
+    index = json.loads((tmp_path / "index.json").read_text())
+    wraps = sorted(c["wraps"] for c in index["compiles"] if c["wraps"])
+    assert wraps == ["a torch.nn.modules.linear.Linear", "torch.sin"], index["compiles"]
+    summary = (tmp_path / "summary.txt").read_text()
+    for name in wraps:
+        assert "\n    the call of %s, through torch's wrap_inline" % name in summary, summary
+    pytest.importorskip("jinja2")
+    from unveil.report import build_report
+    build_report(str(tmp_path))
+    page = (tmp_path / "report" / "function_wrap_inline.inner.html").read_text()
+    for name in wraps:
+        assert "the call of <code>%s</code>, through torch's wrap_inline" % name in page, page

@@ -516,20 +516,39 @@ def _compile_function_code():
     return inspect.unwrap(convert_frame._compile).__code__
 
 
-CompilingFrame = collections.namedtuple("CompilingFrame", "code globals fullgraph")
+CompilingFrame = collections.namedtuple("CompilingFrame", "code globals fullgraph wraps")
 
 
 def compiling_frame():
-    """The :class:`CompilingFrame` (code, globals, whether it must make one graph) Dynamo is
-    compiling in this thread, or ``None`` (read from ``convert_frame._compile``'s locals)."""
+    """The :class:`CompilingFrame` (code, globals, whether it must make one graph, what it
+    calls where it is torch's ``wrap_inline`` wrapper) Dynamo is compiling in this thread,
+    or ``None`` (read from ``convert_frame._compile``'s locals)."""
     target = _compile_function_code()
     frame = sys._getframe(1)
     while frame is not None:
         if frame.f_code is target:
             f_locals = frame.f_locals
-            return CompilingFrame(f_locals["code"], f_locals["globals"], bool(f_locals.get("one_graph")))
+            code = f_locals["code"]
+            return CompilingFrame(code, f_locals["globals"], bool(f_locals.get("one_graph")),
+                                  _inline_wrapped(code, f_locals.get("closure")))
         frame = frame.f_back
     return None
+
+
+@functools.lru_cache(maxsize=None)
+def _wrap_inline_code():
+    """The code of ``external_utils.wrap_inline``'s ``inner``, one code object for every
+    function it wraps: torch.compile puts it around what Dynamo cannot start tracing at
+    (a ``torch.nn`` module, a torch function), so that it compiles a frame of its own."""
+    from torch._dynamo import external_utils
+    return external_utils.wrap_inline(len).__code__ if hasattr(external_utils, "wrap_inline") else None
+
+
+def _inline_wrapped(code, closure):
+    """What a frame of ``wrap_inline``'s ``inner`` calls (its closure's ``fn``), or None."""
+    if closure is None or code is not _wrap_inline_code():
+        return None
+    return closure[code.co_freevars.index("fn")].cell_contents
 
 
 class _Patch:

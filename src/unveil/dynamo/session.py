@@ -19,6 +19,7 @@ import collections
 import json
 import os
 import re
+import sys
 import threading
 import time
 import traceback
@@ -74,6 +75,7 @@ class Compile:
         self.recompile_reasons = []          # records.recompile_reasons: why it was compiled anew
         self.fullgraph = False               # torch.compile(fullgraph=True): a break is an error
         self.unveil_seconds = 0.0            # spent in unveil's hooks while Dynamo compiled it (in its times)
+        self.wraps = None                    # for torch's wrap_inline frame: the name of what it calls
 
     @property
     def graph_break(self):
@@ -94,7 +96,7 @@ class Compile:
                 "failed": self.skipped() if self.fullgraph else None, "restarts": outcome.get("restarts", []),
                 "recompile_reasons": self.recompile_reasons, "times": outcome.get("times", {}),
                 "caches": outcome.get("caches", {}), "stack": outcome.get("stack", []),
-                "unveil_seconds": round(self.unveil_seconds, 4)}
+                "unveil_seconds": round(self.unveil_seconds, 4), "wraps": self.wraps}
 
     def skipped(self):
         """Why Dynamo made no code for this frame, or None: the failure its metrics name, and
@@ -296,6 +298,8 @@ class DebugSession:
                 fn.module = frame.globals.get("__name__")
             comp = self.compiles[self.generation, cid] = Compile(cid, fn, self.generation)
             comp.fullgraph = frame is not None and frame.fullgraph
+            if frame is not None and frame.code is code and frame.wraps is not None:
+                comp.wraps = _callable_name(frame.wraps)
             fn.compiles.append(comp)
         return comp
 
@@ -797,6 +801,19 @@ def _continues_text(where):
         out.append("That is the path on which the test at line %d (`%s`) %s." % (
             branch["line"], branch["source"] or "?", summary.outcome_words(branch)))
     return out
+
+
+def _callable_name(obj):
+    """A callable's name: a function's module and qualified name (the name its module
+    gives it, where that is the function: ``torch.sin``, not its C class's method); an
+    object's (a ``torch.nn`` module's) class."""
+    qualname = getattr(obj, "__qualname__", None)
+    if isinstance(qualname, str):
+        module, name = getattr(obj, "__module__", None) or "?", getattr(obj, "__name__", None)
+        if isinstance(name, str) and getattr(sys.modules.get(module), name, None) is obj:
+            qualname = name
+        return "%s.%s" % (module, qualname)
+    return "a %s.%s" % (type(obj).__module__, type(obj).__qualname__)
 
 
 def _describe(value):

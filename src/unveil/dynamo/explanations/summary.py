@@ -104,6 +104,9 @@ def _compile_lines(comp, fn):
     else:
         out.append("compile %s: no compiled code (Dynamo found nothing to compile; the frame runs as it is)"
                    % comp["compile_id"])
+    if comp.get("wraps"):            # (the frame's own name, wrap_inline.inner, says nothing of it)
+        out.insert(1, "  the call of %s, through torch's wrap_inline (which torch.compile puts around what "
+                      "Dynamo cannot start tracing at)" % comp["wraps"])
     for reason in comp.get("recompile_reasons") or []:
         where = reason.get("location") or {}
         out.append("  compiled anew: the guard of compile %s failed%s: %s%s" % (
