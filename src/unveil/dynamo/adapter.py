@@ -906,12 +906,6 @@ GUARD_HELPER_RENAMES = {
     "___dataclass_fields": "dataclass_fields",
 }
 
-#: a global Dynamo installs in the frame's module for an object, by the object's id:
-#: ``{prefix}_{id}_c{compile id}`` (``OutputGraph.install_global_by_id``, ``get_safe_global_name``;
-#: torch 2.13 to 2.15); ``GUARD_READS_GLOBAL_BY_ID``: a guard reading one, ``G['_140077905027504_c6']``
-GLOBAL_BY_ID = re.compile(r"\w*?_\d+_c\d+")
-GUARD_READS_GLOBAL_BY_ID = re.compile(r"G\['(%s)'\]" % GLOBAL_BY_ID.pattern)
-
 #: GLOBAL_STATE's description (not Python): group 1 is the state at compile time, as JSON
 GLOBAL_STATE_GUARD = re.compile(r"^___check_global_state\(\) against (\{.*\})$")
 #: AUTOGRAD_SAVED_TENSORS_HOOKS's description: group 1 is the hooks' ids (a tuple or None)

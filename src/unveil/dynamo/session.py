@@ -27,7 +27,7 @@ import types
 import warnings
 import weakref
 
-from . import adapter
+from . import adapter, made_globals
 from .explanations import records, resume_points, summary
 from .debugging import from_dump
 from .guards.conditions import names_in
@@ -369,8 +369,7 @@ class DebugSession:
                 % (fn.code.co_name, comp.cid),
                 "# Original: %s:%d" % (fn.code.co_filename, fn.code.co_firstlineno)]
         names = comp.transformed.co_names
-        created = [n for n in names if n.startswith(("__compiled_fn", "__resume_at", "__import_", "__builtins_dict__",
-                                                     "___")) or adapter.GLOBAL_BY_ID.fullmatch(n)]
+        created = [n for n in names if made_globals.made_by_dynamo(n)]
         if created:
             head.append("# Globals Dynamo created: " + ", ".join(created))
         if comp.graph_break is not None:
@@ -694,7 +693,7 @@ def _globals_by_id(guards_text_, globals_):
     """The globals Dynamo installed by an object's id that the guards read, each as another
     process imports it (``why-recompile`` on the dump loads the module afresh, without them)."""
     found = {}
-    for name in adapter.GUARD_READS_GLOBAL_BY_ID.findall(guards_text_):
+    for name in made_globals.GUARD_READS_BY_ID.findall(guards_text_):
         where = importable_as(globals_[name]) if globals_ is not None and name in globals_ else None
         if where is not None:
             found[name] = where

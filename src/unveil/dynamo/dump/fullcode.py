@@ -16,7 +16,7 @@ from ...api import decompile_code
 from ...errors import DecompilationError
 from ...bytecode.code_objects import argument_count, identifier as source_name
 from ...definitions.functions import ENCLOSING_SCOPE
-from .. import adapter
+from .. import made_globals
 from ..debugging.from_dump import nested_codes
 from .script_runtime import importable_as
 from ..guards.functions import identifier
@@ -256,14 +256,14 @@ def _in_number_order(name):
 def _global_line(name, value, session):
     """``name = ...``: the global as the module has it; one Dynamo made, from the dump if need be."""
     comment = _describe_global(name, value)
-    if name.startswith("__compiled_fn"):
+    if made_globals.is_graph(name):
         graph = next((files[name] for f in session.functions.values() for c in f.compiles
                       for files in [c.graph_files] if name in files), None)
         if graph is not None:
             return "%s = dynamo_global(G, %r, HERE, graph=%r)  # %s" % (name, name, graph, comment)
-    if name.startswith("__import_") and getattr(value, "__name__", None):
+    if made_globals.imported_module(name) and getattr(value, "__name__", None):
         return "%s = dynamo_global(G, %r, module=%r)  # %s" % (name, name, value.__name__, comment)
-    where = importable_as(value) if adapter.GLOBAL_BY_ID.fullmatch(name) else None
+    where = importable_as(value) if made_globals.BY_ID.fullmatch(name) else None
     if where is not None:
         return "%s = dynamo_global(G, %r, module=%r)  # %s" % (name, name, where, comment)
     if value is builtins.__dict__:
@@ -348,11 +348,11 @@ def _merged_imports(lines):
 
 def _describe_global(name, value):
     """Where a global the transformed code reads comes from, for a comment."""
-    if name.startswith("__compiled_fn"):
+    if made_globals.is_graph(name):
         return "the backend's compiled graph (see its graph file)"
-    if name.startswith("__import_"):
+    if made_globals.imported_module(name):
         return "module %s, imported by Dynamo" % getattr(value, "__name__", "?")
-    if name.startswith("__resume_at_"):
+    if made_globals.is_resume(name):
         return "a resume function (see its resume_function file)"
     text = " ".join(repr(value).split())      # a module's repr spans lines
     return "%s: %s" % (type(value).__name__, text if len(text) <= 60 else text[:57] + "...")

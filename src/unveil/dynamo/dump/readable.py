@@ -42,10 +42,9 @@ import re
 from ...api import Decompiled
 from ...syntax.notes import Notes
 from ...syntax.unparse import unparse_with_origins
+from .. import made_globals
 
 _TEMP = re.compile(r"__t(\d+)$")
-#: globals Dynamo creates and never rebinds: reading one later reads the same object
-_DYNAMO_GLOBAL = re.compile(r"__(compiled_fn|resume_at|import)_\w+$")
 _PROFILER_MARKS = ("record_pregraph_bytecode_enter", "record_pregraph_bytecode_exit")
 
 
@@ -446,9 +445,9 @@ def _conditional_enter(window, loads, stores):
         return None
     if not (isinstance(none.value, ast.Constant) and none.value.value is None and stores.get(target) == 2
             and isinstance(flag.value, ast.Attribute) and isinstance(flag.value.value, ast.Name)
-            and _DYNAMO_GLOBAL.match(flag.value.value.id) and loads.get(flag.targets[0].id) == 1
+            and made_globals.never_rebound(flag.value.value.id) and loads.get(flag.targets[0].id) == 1
             and stores.get(flag.targets[0].id) == 1 and isinstance(module.value, ast.Name)
-            and _DYNAMO_GLOBAL.match(module.value.id) and stores.get(module_name) == 1):
+            and made_globals.never_rebound(module.value.id) and stores.get(module_name) == 1):
         return None
     return (flag, module, none, branch), tuple(window)
 
@@ -513,7 +512,7 @@ def _dynamo_globals_inlined(fn):
     for block in _blocks(fn):
         for i, stmt in enumerate(block):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
-                    and isinstance(stmt.value, ast.Name) and _DYNAMO_GLOBAL.match(stmt.value.id):
+                    and isinstance(stmt.value, ast.Name) and made_globals.never_rebound(stmt.value.id):
                 name = stmt.targets[0].id
                 if _TEMP.match(name) and loads.get(name) == 1 and len(_stores(fn, name)) == 1 \
                         and any(name in _names(s) for s in block[i + 1:]):

@@ -19,6 +19,7 @@ import types
 
 import torch
 
+from .. import made_globals
 from ..guards import runtime as guard_runtime
 
 
@@ -87,9 +88,10 @@ class _WithDynamoGlobals(dict):
         self._module_dict[name] = value
 
     def __missing__(self, name):
-        if name.startswith("__import_"):
-            return importlib.import_module(name[len("__import_"):].replace("_dot_", "."))
-        if name.startswith("__builtins_dict__"):
+        module = made_globals.imported_module(name)
+        if module is not None:
+            return importlib.import_module(module)
+        if made_globals.is_builtins_dict(name):
             return vars(builtins)
         raise KeyError(name)
 
