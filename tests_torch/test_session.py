@@ -353,3 +353,29 @@ def test_a_full_code_script_whose_code_reads_the_global_name_still_runs_its_entr
     done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert re.match(r"compile \d+/\d+: ", done.stdout), done.stdout + done.stderr[-3000:]
+
+
+class _BreakingNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.fc(x)
+        print("a break")
+        return h.relu()
+
+
+def test_a_program_run_again_in_one_process_keeps_its_file_names(tmp_path, capsys):
+    """A notebook cell run again, or pdb's restart: Dynamo's process-wide counters go on
+    (``__builtins_dict___1`` then ``___7``, ``__resume_at_72_3`` then ``_9``), which the
+    name check took for a change of code, so the second run wrote ``...transformed.<digest>.py``
+    and a breakpoint set in the first run's file no longer hit (a new-user trial)."""
+    model = torch.compile(_BreakingNet(), backend="eager")
+    names = []
+    for _ in range(2):
+        with unveil.debug(tmp_path):
+            model(torch.ones(2, 4))
+        names.append(sorted(p.name for p in tmp_path.glob("*.py")))
+    assert names[0] == names[1], names
+    assert any(name.endswith(".transformed.py") for name in names[0]), names

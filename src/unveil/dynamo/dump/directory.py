@@ -44,6 +44,11 @@ _VOLATILE = re.compile(r"[0-9a-f]{8}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{4
                        r"|(?<=__compiled_fn_)\d+|(?<=__resume_at_)\d+_\d+")
 
 
+#: the process-wide counter that ends a name Dynamo made (``bytecode_transformation.unique_id``:
+#: ``__builtins_dict___7``, ``___context_manager_0_4``, ``__resume_at_72_9``), and the compile
+#: counter after an id in a name (``..._<id>_c6``): the same program run again in one process
+#: (a notebook cell run again, pdb's restart) numbers them on
+_COUNTER_IN_NAME = re.compile(r"\b(__\w*?_)\d+\b|(?<=#_c)\d+\b")
 INDEX, SUMMARY = "index.json", "summary.txt"
 
 
@@ -54,7 +59,8 @@ def content_digest(text):
     which is what a breakpoint in it needs."""
     code = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
     # (uuids first: a uuid's group of digits alone, 12345678, would read as an id in a name)
-    return hashlib.sha1(ids_replaced(_VOLATILE.sub("#", code), "#").encode("utf-8")).hexdigest()[:8]
+    code = ids_replaced(_VOLATILE.sub("#", code), "#")
+    return hashlib.sha1(_COUNTER_IN_NAME.sub(lambda m: (m.group(1) or "") + "#", code).encode("utf-8")).hexdigest()[:8]
 
 
 class DumpDir:
