@@ -508,3 +508,34 @@ def test_a_compile_through_torchs_wrap_inline_names_what_it_calls(tmp_path):
     page = (tmp_path / "report" / "function_wrap_inline.inner.html").read_text()
     for name in wraps:
         assert "the call of <code>%s</code>, through torch's wrap_inline" % name in page, page
+
+
+def _scaled(x, k):
+    return x * k
+
+
+def test_a_compile_the_recompile_limit_stopped_says_which_guards_failed(tmp_path):
+    """The compile Dynamo starts and gives up at ``recompile_limit`` had no recompile reason
+    in the dump (only compiles with a cache entry got theirs), though TORCH_LOGS=recompiles
+    gives it; a new-user trial met it exactly when the reason mattered most."""
+    torch._dynamo.reset()
+    compiled = torch.compile(_scaled, backend="eager", dynamic=False)
+
+    def run():
+        with torch._dynamo.config.patch(recompile_limit=2), unveil.prepare_debug(tmp_path):
+            for k in range(3):
+                compiled(torch.ones(2), k)
+    logged = dynamo_log("recompiles", run)
+    index = json.loads((tmp_path / "index.json").read_text())
+    last = next(c for c in index["compiles"] if c["compile_id"] == "0/2")
+    assert last["skipped"] and not last["compiled"], last
+    assert [(r["failed_entry"], r["guard"]) for r in last["recompile_reasons"]] == [("0/1", "k == 1"), ("0/0", "k == 0")]
+    assert sum("Recompiling function _scaled" in m for m in logged) == index["counts"]["recompiles"] == 2, logged
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "  compile 0/2: skipped, the frame runs as it is: Dynamo recompile limit exceeded\n" \
+           "    tried anew: the guard of compile 0/1 failed" in summary, summary
+    pytest.importorskip("jinja2")
+    from unveil.report import build_report
+    build_report(str(tmp_path))
+    page = (tmp_path / "report" / "compile__scaled_0_2.html").read_text()
+    assert "Why it was tried anew" in page and "k == 1" in page, page

@@ -141,7 +141,7 @@ def check_summary(summary, records):
         if m:
             assert (m.group(2), int(m.group(1))) in records.calls, line
             continue
-        m = re.match(r"^compiled anew: the guard of compile (\d+/\d+) failed(?: \(line \d+ of its guards file\))?: "
+        m = re.match(r"^(?:compiled|tried) anew: the guard of compile (\d+/\d+) failed(?: \(line \d+ of its guards file\))?: "
                      r"(.+?)(?:  \(line (\d+): (.+)\))?$", body)
         if m:
             assert (m.group(1), m.group(2)) in records.recompiles, (line, records.recompiles)

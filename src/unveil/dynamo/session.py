@@ -647,6 +647,9 @@ class DebugSession:
             self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), text, function=fn.key,
                             compile_id=comp.cid, kind="guards", ok=not guards.untranslated,
                             untranslated=guards.untranslated, **entry)
+        for comp in fn.compiles:      # a compile that made no entry (the recompile limit) had its reasons too
+            if comp.transformed is None and not comp.recompile_reasons:
+                comp.recompile_reasons = self._recompile_reasons(fn, comp)
 
     def _recompile_reasons(self, fn, comp):
         """Why ``comp`` was compiled anew, parsed; a resume function's stack slots

@@ -109,8 +109,8 @@ def _compile_lines(comp, fn):
                       "Dynamo cannot start tracing at)" % comp["wraps"])
     for reason in comp.get("recompile_reasons") or []:
         where = reason.get("location") or {}
-        out.append("  compiled anew: the guard of compile %s failed%s: %s%s" % (
-            reason["failed_entry"], " (line %d of its guards file)" % reason["guard_line"]
+        out.append("  %s anew: the guard of compile %s failed%s: %s%s" % (
+            "compiled" if comp["compiled"] else "tried", reason["failed_entry"], " (line %d of its guards file)" % reason["guard_line"]
             if reason.get("guard_line") else "", reason["guard"], "  (line %s: %s)" % (where["line"], reason["source"])
             if where and reason.get("source") else ""))
         out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
