@@ -511,7 +511,9 @@ def test_a_compile_through_torchs_wrap_inline_names_what_it_calls(tmp_path):
 
 
 def _scaled(x, k):
-    return x * k
+    y = x * k
+    print("a break, whose hints are several")
+    return y
 
 
 def test_a_compile_the_recompile_limit_stopped_says_which_guards_failed(tmp_path):
@@ -532,6 +534,8 @@ def test_a_compile_the_recompile_limit_stopped_says_which_guards_failed(tmp_path
     assert [(r["failed_entry"], r["guard"]) for r in last["recompile_reasons"]] == [("0/1", "k == 1"), ("0/0", "k == 0")]
     assert sum("Recompiling function _scaled" in m for m in logged) == index["counts"]["recompiles"] == 2, logged
     summary = (tmp_path / "summary.txt").read_text()
+    hints = next(c for c in index["compiles"] if c["compile_id"] == "0/0")["graph_break"]["hints"]
+    assert len(hints) > 1 and all("hint: " + hint.splitlines()[0] in summary for hint in hints), summary
     assert "  compile 0/2: skipped, the frame runs as it is: Dynamo recompile limit exceeded\n" \
            "    tried anew: the guard of compile 0/1 failed" in summary, summary
     pytest.importorskip("jinja2")

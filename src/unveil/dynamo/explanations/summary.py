@@ -151,9 +151,9 @@ def _compiled_frame(stack, fn):
 
 
 def _hint_lines(explained):
-    """Dynamo's first hint on a break, if it gave one."""
-    hints = explained.get("hints") or []
-    return ["  hint: " + hints[0].splitlines()[0]] if hints else []
+    """Dynamo's hints on a break, each on a line of its own (TORCH_LOGS=graph_breaks gives
+    them all: the one to act on is not always the first)."""
+    return ["  hint: " + hint.splitlines()[0] for hint in explained.get("hints") or [] if hint.strip()]
 
 
 def _called_from(explained, fn):
