@@ -379,3 +379,20 @@ def test_a_program_run_again_in_one_process_keeps_its_file_names(tmp_path, capsy
         names.append(sorted(p.name for p in tmp_path.glob("*.py")))
     assert names[0] == names[1], names
     assert any(name.endswith(".transformed.py") for name in names[0]), names
+
+
+@pytest.mark.parametrize("debugging", [False, True])
+def test_a_dump_directory_that_cannot_be_written_is_one_warning_at_the_users_line(debugging, tmp_path):
+    """The warning named unveil's own ``stepping.py`` under ``debug()`` (whose ``__enter__``
+    enters prepare_debug's): it names the ``with`` line of the user's, as under prepare_debug."""
+    blocked = tmp_path / "a_file"
+    blocked.write_text("")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = sys._getframe().f_lineno + 1
+        with (unveil.debug(blocked / "dump") if debugging else unveil.prepare_debug(blocked / "dump")):
+            out = torch.compile(_plus_one, backend="eager")(torch.ones(2))
+    assert out.tolist() == [2.0, 2.0]
+    warned = [w for w in caught if issubclass(w.category, UnveilWarning)]
+    assert len(warned) == 1 and "cannot write to the dump directory" in str(warned[0].message), warned
+    assert (warned[0].filename, warned[0].lineno) == (__file__, line), (warned[0].filename, warned[0].lineno)

@@ -194,7 +194,7 @@ class DebugSession:
         refused = adapter.unsupported_torch()
         if refused is not None:          # the program runs on as if unveil were not there
             self.inert = True
-            warnings.warn("unveil: " + refused, UnveilWarning, stacklevel=2)
+            warnings.warn("unveil: " + refused, UnveilWarning, stacklevel=_outside_unveil())
             return self
         _note_untested_torch()
         self.rank = ranks.rank_of_process()
@@ -205,7 +205,7 @@ class DebugSession:
         except OSError as exc:
             self.unwritable = exc.strerror or str(exc)
             warnings.warn("unveil: cannot write to the dump directory %s (%s): nothing is dumped; the program "
-                          "runs on unchanged" % (path, self.unwritable), UnveilWarning, stacklevel=2)
+                          "runs on unchanged" % (path, self.unwritable), UnveilWarning, stacklevel=_outside_unveil())
             return self
         try:
             HUB.add(self)
@@ -732,12 +732,26 @@ _NESTED_RESUME = re.compile(r"(?:%s)+(.*?)(?:_at_\d+)*(_at_\d+)$" % RESUME_PREFI
 _UNTESTED_NOTED = []
 
 
+#: the directory of unveil's package: a warning about a block names the user's line, outside it
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _outside_unveil():
+    """The ``stacklevel`` for :func:`warnings.warn`, called by the caller of this, of the
+    first frame outside unveil (``with unveil.debug(...)`` enters ``prepare_debug``'s
+    ``__enter__`` through its own)."""
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        level, frame = level + 1, frame.f_back
+    return level
+
+
 def _note_untested_torch():
     """Once per process: a note that this torch is newer than unveil was tested with."""
     note = adapter.untested_torch()
     if note is not None and not _UNTESTED_NOTED:
         _UNTESTED_NOTED.append(note)
-        warnings.warn("unveil: " + note, UnveilWarning, stacklevel=3)
+        warnings.warn("unveil: " + note, UnveilWarning, stacklevel=_outside_unveil())
 
 
 def _resume_name_once(qualname):
