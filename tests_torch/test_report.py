@@ -509,3 +509,26 @@ def test_two_resume_functions_made_at_one_line_are_told_apart(tmp_path):
     index_text = (tmp_path / "report" / "index.html").read_text()
     for key in keys:
         assert ">%s</a>" % key in index_text, key
+
+
+def test_a_report_built_again_over_another_run_keeps_no_page_of_the_last(tmp_path):
+    """A dump directory used again by another program: its files were cleaned but the report
+    kept the last run's function, compile, file and source pages beside the new ones (a
+    new-user trial).  Only what the new dump links stays, and ``diff.html`` is left alone."""
+    import torch
+    from test_explanations import branch, loop_break
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        torch.compile(branch, backend="eager")(torch.ones(3))
+    build_report(str(tmp_path))
+    (tmp_path / "report" / "diff.html").write_text("<p>a diff</p>")
+    first = {p.relative_to(tmp_path / "report") for p in (tmp_path / "report").rglob("*.html")}
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        torch.compile(loop_break, backend="eager")(torch.ones(3))
+    build_report(str(tmp_path))
+    pages = {p.relative_to(tmp_path / "report") for p in (tmp_path / "report").rglob("*.html")}
+    assert not any("branch" in str(page) for page in pages), sorted(pages)
+    assert any("branch" in str(page) for page in first) and any("loop_break" in str(page) for page in pages)
+    assert (tmp_path / "report" / "diff.html").exists()
+    check_site(str(tmp_path / "report"))

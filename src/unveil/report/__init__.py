@@ -76,7 +76,13 @@ def build_report(dump_dir, out_dir=None, progress=None):
                              autoescape=jinja2.select_autoescape(["html"]), keep_trailing_newline=True)
     env.filters["ticks"] = _ticked_as_code
     site = _Site(dump_dir, index)
-    _write(out_dir, "style.css", _stylesheet())
+    written = set()
+
+    def write(name, text):
+        written.add(os.path.normpath(name))
+        _write_page(out_dir, name, text)
+
+    write("style.css", _stylesheet())
     total = len(index["artifacts"]) + len(index["functions"]) + len(index["compiles"]) + 1
     done = [0]
 
@@ -96,26 +102,26 @@ def build_report(dump_dir, out_dir=None, progress=None):
             site.graph_of(art)                      # not safe in two threads at once (SystemError: AST
         #                                             constructor recursion depth mismatch, in CI)
         drawn = drawing.submit(site.draw)           # Graphviz lays out while the pages are written
-        _write(out_dir, "index.html", env.get_template("index.html").render(     # (it has no highlighted code)
+        write("index.html", env.get_template("index.html").render(     # (it has no highlighted code)
             root="", site=site, index=index, groups=site.groups(), chart=site.chart(), trie=site.trie(),
             graphs=site.graph_rows(), breaks=site.break_rows(), totals=site.totals(),
             dump_rel=os.path.relpath(dump_dir, out_dir).replace(os.sep, "/")))
         drawn.result()
         for fn in index["functions"]:
-            _write(out_dir, site.function_page(fn), env.get_template("function.html").render(
+            write(site.function_page(fn), env.get_template("function.html").render(
                 root="", site=site, fn=fn, source=site.source_of(fn), compiles=site.compiles_of(fn),
                 files=site.files_of(fn), resumes=site.resumes_of(fn), beside=site.beside(fn),
                 flow=site.flow_of(fn)))
             step()
         for comp in index["compiles"]:
-            _write(out_dir, site.compile_page(comp), env.get_template("compile.html").render(
+            write(site.compile_page(comp), env.get_template("compile.html").render(
                 root="", site=site, comp=comp, fn=site.by_key.get(comp["function"]), **site.compile_parts(comp)))
             step()
         sources = dict(site.source_pages)           # the pages the links so far asked for
         for filename in sorted(sources):
             site.submit_source(filename)
         for art in index["artifacts"]:
-            _write(out_dir, site.file_page(art), env.get_template("file.html").render(
+            write(site.file_page(art), env.get_template("file.html").render(
                 root="../", site=site, art=art, code=site.highlighted(art), calls=site.calls(art),
                 function=site.page_of(art), provenance=site.provenance(art), picture=site.picture_of(art),
                 not_drawn=pictures.NOT_DRAWN.get(art["kind"])))
@@ -123,12 +129,24 @@ def build_report(dump_dir, out_dir=None, progress=None):
         for filename, page in sorted(site.source_pages.items()):
             if filename not in sources:
                 site.submit_source(filename)
-            _write(out_dir, page, env.get_template("source.html").render(
+            write(page, env.get_template("source.html").render(
                 root="../", site=site, filename=filename, code=highlighter.get(("source", filename)),
                 whole=site.is_user(filename)))
+    _remove_stale_pages(out_dir, written)
     if progress:
         progress(total, total)
     return os.path.join(out_dir, "index.html")
+
+
+def _remove_stale_pages(out_dir, written):
+    """The pages an earlier build wrote for what this dump no longer has (a function, a
+    compile, a file): the pages of functions and compiles, and of files and sources, that
+    this build did not write (``diff.html``, which ``unveil diff --html`` may put here, stays)."""
+    for folder, kinds in (("", ("function_", "compile_")), ("files", ("",)), ("source", ("",))):
+        for name in os.listdir(os.path.join(out_dir, folder)):
+            page = os.path.normpath(os.path.join(folder, name))
+            if name.endswith(".html") and name.startswith(kinds) and page not in written:
+                os.remove(os.path.join(out_dir, page))
 
 
 def build_diff_page(dump_a, dump_b, lines, out_dir):
@@ -147,8 +165,8 @@ def build_diff_page(dump_a, dump_b, lines, out_dir):
     code = highlight("\n".join(lines) + "\n", DiffLexer(), HtmlFormatter(linenos="table", lineanchors="L",
                                                                           anchorlinenos=True)) if lines else ""
     if not os.path.exists(os.path.join(out_dir, "style.css")):
-        _write(out_dir, "style.css", _stylesheet())
-    _write(out_dir, "diff.html", env.get_template("diff.html").render(
+        _write_page(out_dir, "style.css", _stylesheet())
+    _write_page(out_dir, "diff.html", env.get_template("diff.html").render(
         root="", dump_a=dump_a, dump_b=dump_b, code=code, count=sum(1 for x in lines if x.startswith("+++ ")),
         index=os.path.exists(os.path.join(out_dir, "index.html"))))
     return os.path.join(out_dir, "diff.html")
@@ -988,7 +1006,7 @@ def _read(path):
         return None
 
 
-def _write(out_dir, name, text):
+def _write_page(out_dir, name, text):
     with open(os.path.join(out_dir, name), "w", encoding="utf-8") as fh:
         fh.write(text)
 
