@@ -396,3 +396,39 @@ def test_a_dump_directory_that_cannot_be_written_is_one_warning_at_the_users_lin
     warned = [w for w in caught if issubclass(w.category, UnveilWarning)]
     assert len(warned) == 1 and "cannot write to the dump directory" in str(warned[0].message), warned
     assert (warned[0].filename, warned[0].lineno) == (__file__, line), (warned[0].filename, warned[0].lineno)
+
+
+FLAG_SET_BY_THE_PROGRAM = """import sys, torch, unveil
+SCALE_UP = False
+
+def forward(x):
+    y = x + 1
+    if SCALE_UP:
+        y = y * 2
+    return y
+
+if __name__ == "__main__":
+    compiled = torch.compile(forward, backend="eager")
+    with unveil.prepare_debug(sys.argv[1]):
+        compiled(torch.ones(3))
+        SCALE_UP = True
+        compiled(torch.ones(3))
+"""
+
+
+def test_a_full_code_script_runs_each_entry_with_the_flags_its_guards_check(tmp_path):
+    """A program that sets a global flag after import, then compiles again: the script made
+    each entry's inputs from its guards but left the flag at the module's top-level value,
+    so the second entry failed its own guards and its code 'gave values that differ' (a
+    new-user trial).  The flag its guards check is now set for the entry, and put back."""
+    (tmp_path / "flag.py").write_text(FLAG_SET_BY_THE_PROGRAM)
+    made = subprocess.run([sys.executable, "flag.py", "dump"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600)
+    assert made.returncode == 0, made.stderr[-3000:]
+    done = subprocess.run([sys.executable, str(tmp_path / "dump" / "forward.full_code.py")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "inputs made from the guards of compile 0/1 (with SCALE_UP = True, as its guards check):\n" \
+           "  guards: 0/1 passes, 0/0 fails\n" in done.stdout, done.stdout
+    assert "inputs made from the guards of compile 0/0:\n  guards: 0/1 fails, 0/0 passes\n" in done.stdout, done.stdout
+    assert done.stdout.count(", the same values") == 2 and "differ" not in done.stdout, done.stdout

@@ -302,7 +302,9 @@ def _script_block(fn, main_test):
         missing = [p for p in params if p not in values] + list(code.co_freevars)
         inputs = "{%s}" % ", ".join("%r: %s" % (p, values[p]) for p in params if p not in missing)
         transformed = _transformed_name(fn, comp) if comp.source is not None else "None"
-        rows.append("        (%r, %s, %s, %s, %r)," % (comp.cid, comp.guards.name, transformed, inputs, missing))
+        checked = "{%s}" % ", ".join("%s: %s" % pair for pair in _checked_globals(comp.guards.body))
+        rows.append("        (%r, %s, %s, %s, %r, %s)," % (comp.cid, comp.guards.name, transformed, inputs, missing,
+                                                        checked))
     return _section("run as a script: per entry, inputs of the dtypes and sizes its guards record") + [
         "if %s:" % main_test,
         "    from unveil.dynamo.dump.script_runtime import example_tensor, instance_of, parameter_default, "
@@ -326,6 +328,19 @@ def _recorded_inputs(guards_body):
     for match in _VALUE_GUARD.finditer(guards_body):
         recorded.setdefault(match.group("name")[1:-1], match.group("value"))
     return recorded
+
+
+#: a value guard on a global: ``G['FLAG'] == True`` (after its exact-type test)
+_GLOBAL_VALUE_GUARD = re.compile(r"^\s*if not \((?:of_type\(G\['[^']+'\], '[\w.]+'\) and )?G\[(?P<name>'\w+')\] "
+                                 r"(?:==|is) (?P<value>None|True|False|-?[\d.e+-]+|'[^'\\]*')\):", re.MULTILINE)
+
+
+def _checked_globals(guards_body):
+    """``[(name's source, value's source)]`` of the globals a guard function checks for one
+    value (a flag): the entry runs only with that value, which the program may have set
+    after its module's top-level code ran."""
+    return list({m.group("name"): (m.group("name"), m.group("value"))
+                 for m in _GLOBAL_VALUE_GUARD.finditer(guards_body)}.values())
 
 
 def _transformed_name(fn, comp):

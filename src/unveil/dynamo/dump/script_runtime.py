@@ -9,6 +9,7 @@ imported again.  The object ids guards recorded mean nothing there: a type is
 checked by its name and an object's identity is assumed (and the count said).
 """
 import builtins
+import contextlib
 import importlib
 import importlib.util
 import inspect
@@ -242,10 +243,12 @@ def parameter_default(globals_, qualified, name):
 
 
 def run_as_script(dispatch, entries, globals_):
-    """For each entry (``(compile id, guard, transformed code, inputs, missing)``, Dynamo's
-    order), on inputs made from its own guards: what every entry's guard decides, the
-    dispatch's result, and the entry's transformed code's, compared."""
-    for cid, _, transformed, inputs, missing in entries:
+    """For each entry (``(compile id, guard, transformed code, inputs, missing, globals it
+    checks)``, Dynamo's order), on inputs made from its own guards, with the globals its
+    guards check for one value set so (the program may have set them after its module's
+    top-level code ran): what every entry's guard decides, the dispatch's result, and the
+    entry's transformed code's, compared."""
+    for cid, _, transformed, inputs, missing, checked in entries:
         missing = [name for name, value in inputs.items() if isinstance(value, NoValue)] + list(missing)
         if missing:
             print("compile %s: not run: no recorded value for %s (only tensors and constants a guard"
@@ -256,20 +259,41 @@ def run_as_script(dispatch, entries, globals_):
         if unmade:
             print("compile %s: not run: cannot make %s" % (cid, "; ".join(unmade)))
             continue
-        print("inputs made from the guards of compile %s:" % cid)
-        guard_runtime.identities_assumed(reset=True)
-        verdicts = ["%s %s" % (other, "passes" if guard(inputs, globals_) else "fails")
-                    for other, guard, _, _, _ in entries]
-        print("  guards: " + ", ".join(verdicts))
-        assumed = guard_runtime.identities_assumed(reset=True)
-        if assumed:
-            print("  (%d identity and dict-version checks assumed to hold: they are the compiling process's)" % assumed)
-        out = dispatch(**inputs)
-        print("  result of the dispatch:", _describe(out))
-        if transformed is not None:
-            mine = transformed(**inputs)
-            same = "the same values" if _same(out, mine) else "values that differ"
-            print("  transformed code of compile %s: %s, %s" % (cid, _describe(mine), same))
+        differ = {name: value for name, value in checked.items() if globals_.get(name, NoValue) != value}
+        print("inputs made from the guards of compile %s%s:" % (cid, "" if not differ else " (with %s, as its guards "
+              "check)" % ", ".join("%s = %r" % pair for pair in differ.items())))
+        with _globals_set(differ, (globals_, dispatch.__globals__)):
+            _run_entry(cid, dispatch, entries, transformed, inputs, globals_)
+
+
+def _run_entry(cid, dispatch, entries, transformed, inputs, globals_):
+    guard_runtime.identities_assumed(reset=True)
+    verdicts = ["%s %s" % (other, "passes" if guard(inputs, globals_) else "fails")
+                for other, guard, _, _, _, _ in entries]
+    print("  guards: " + ", ".join(verdicts))
+    assumed = guard_runtime.identities_assumed(reset=True)
+    if assumed:
+        print("  (%d identity and dict-version checks assumed to hold: they are the compiling process's)" % assumed)
+    out = dispatch(**inputs)
+    print("  result of the dispatch:", _describe(out))
+    if transformed is not None:
+        mine = transformed(**inputs)
+        same = "the same values" if _same(out, mine) else "values that differ"
+        print("  transformed code of compile %s: %s, %s" % (cid, _describe(mine), same))
+
+
+@contextlib.contextmanager
+def _globals_set(values, namespaces):
+    """``values`` set in each namespace that has the name (the user's module's, and the
+    script's own copy of it), as they were again afterwards."""
+    saved = [(namespace, name, namespace[name]) for namespace in namespaces for name in values if name in namespace]
+    for namespace, name, _ in saved:
+        namespace[name] = values[name]
+    try:
+        yield
+    finally:
+        for namespace, name, value in saved:
+            namespace[name] = value
 
 
 def _same(a, b):
