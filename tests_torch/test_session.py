@@ -432,3 +432,36 @@ def test_a_full_code_script_runs_each_entry_with_the_flags_its_guards_check(tmp_
            "  guards: 0/1 passes, 0/0 fails\n" in done.stdout, done.stdout
     assert "inputs made from the guards of compile 0/0:\n  guards: 0/1 fails, 0/0 passes\n" in done.stdout, done.stdout
     assert done.stdout.count(", the same values") == 2 and "differ" not in done.stdout, done.stdout
+
+
+ATTRIBUTE_SET_BY_THE_PROGRAM = """import sys, torch, unveil
+
+class Config:
+    scale = 1
+
+CFG = Config()
+
+def forward(x):
+    return x * CFG.scale
+
+if __name__ == "__main__":
+    compiled = torch.compile(forward, backend="eager")
+    CFG.scale = 3
+    with unveil.prepare_debug(sys.argv[1]):
+        compiled(torch.ones(3))
+"""
+
+
+def test_a_full_code_script_says_when_an_entry_fails_its_own_guards(tmp_path):
+    """What a guard checks is not all rebuilt (an attribute the program set): the entry's
+    own guards fail on the inputs made for it, and its code's result is no verdict on the
+    code; the script says so rather than let 'values that differ' read as one."""
+    (tmp_path / "attr.py").write_text(ATTRIBUTE_SET_BY_THE_PROGRAM)
+    made = subprocess.run([sys.executable, "attr.py", "dump"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600)
+    assert made.returncode == 0, made.stderr[-3000:]
+    done = subprocess.run([sys.executable, str(tmp_path / "dump" / "forward.full_code.py")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "  guards: 0/0 fails\n  (its own guards fail on these inputs, so Dynamo would not run its code" \
+        in done.stdout, done.stdout

@@ -268,9 +268,11 @@ def run_as_script(dispatch, entries, globals_):
 
 def _run_entry(cid, dispatch, entries, transformed, inputs, globals_):
     guard_runtime.identities_assumed(reset=True)
-    verdicts = ["%s %s" % (other, "passes" if guard(inputs, globals_) else "fails")
-                for other, guard, _, _, _, _ in entries]
-    print("  guards: " + ", ".join(verdicts))
+    passes = {other: guard(inputs, globals_) for other, guard, _, _, _, _ in entries}
+    print("  guards: " + ", ".join("%s %s" % (other, "passes" if ok else "fails") for other, ok in passes.items()))
+    if not passes[cid]:
+        print("  (its own guards fail on these inputs, so Dynamo would not run its code on them: what they check "
+              "was not all rebuilt, and the results below may differ for that reason)")
     assumed = guard_runtime.identities_assumed(reset=True)
     if assumed:
         print("  (%d identity and dict-version checks assumed to hold: they are the compiling process's)" % assumed)
