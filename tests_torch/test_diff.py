@@ -65,6 +65,13 @@ def test_one_guard_and_one_graph_node_are_what_differs(tmp_path):
     assert any("RELU" in line and "True" in line for line in added), lines
     assert any("RELU" in line and "False" in line for line in removed), lines
     assert not any(line.startswith("only in") for line in lines), lines
+    # the full-code file repeats the graph and the guards: one line says it differs too (a
+    # new-user trial read every change twice), and --full-code gives its diff
+    assert not any(f.endswith(".full_code.py") for f in files), files
+    assert any(line.endswith(".full_code.py differs too: it repeats the files of Block.forward above (unveil diff "
+                             "--full-code shows it)") for line in lines), lines
+    whole = diff_dumps(tmp_path / "a", tmp_path / "b", full_code=True)
+    assert any(line.startswith("+++ ") and line.endswith(".full_code.py") for line in whole), whole
 
 
 def test_the_command_exits_1_on_a_difference_0_on_none_2_on_a_non_dump(tmp_path):
@@ -185,6 +192,11 @@ def test_one_program_run_from_two_checkouts_does_not_differ(tmp_path):
     ("# File: /work/venv213/lib/python3.11/site-packages/torch/nn/modules/linear.py:134 in forward",
      "# File: <site-packages>/torch/nn/modules/linear.py:134 in forward"),
     ("(from: with x: # sr/lib/python3.11/contextlib.py:12 in f)", "(from: with x: # <python-lib>/contextlib.py:12 in f)"),
+    # where torch's own code made a guard: a warm Inductor cache makes it elsewhere than a cold one
+    ("# LAMBDA_GUARD: condition (from: y = f(x) # m.py:3 in g (user code shown ... (tensor, dim)) and "
+     "(_inductor/codegen/cpp.py:2273 in need_use_acc_helper))",
+     "# LAMBDA_GUARD: condition (from: y = f(x) # m.py:3 in g (user code shown ... (tensor, dim)) and "
+     "(torch's code))"),
 ])
 def test_what_always_differs_is_written_the_same(text, expected):
     from unveil.dumpdiff import normalised

@@ -110,6 +110,9 @@ def build_parser():
                     "the same, 1: they differ.")
     diff.add_argument("dump_a", metavar="DIR_A")
     diff.add_argument("dump_b", metavar="DIR_B")
+    diff.add_argument("--full-code", action="store_true",
+                      help="also diff a function's full_code file where its graphs, guards or transformed code "
+                           "differ (it repeats them; by default one line says it differs too)")
     diff.add_argument("--html", metavar="DIR", help="also write the difference as DIR/diff.html (e.g. DIR_B/report, "
                                                    "beside DIR_B's report)")
     diff.set_defaults(handler=_cmd_diff)
@@ -246,7 +249,7 @@ def _settings(texts, scope):
 def _cmd_diff(args):
     from unveil.dumpdiff import DumpError, diff_dumps
     try:
-        lines = diff_dumps(args.dump_a, args.dump_b)
+        lines = diff_dumps(args.dump_a, args.dump_b, full_code=args.full_code)
     except DumpError as exc:
         raise CliError(str(exc)) from None
     if args.html:

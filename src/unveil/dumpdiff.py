@@ -29,6 +29,9 @@ _VOLATILE = [
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x..."),
     (re.compile(r"(<id>_c)\d+\b"), r"\1N"),                      # ___module_collections_<id>_c23: a counter
     (re.compile(r"(dict_version\(.*\) == )\d+"), r"\1<version>"),   # counts the process's dict changes
+    # where in torch's own code a guard of 0/1 specialization was made: Inductor's or AOT
+    # Autograd's cache, which a warm run hits and a cold one misses ("... and (_inductor/...:2273 in f))")
+    (re.compile(r"(\band \()(?:_?[a-z]\w*/)+\w+\.py:\d+ in [\w<>.]+\)(?=\)*$)", re.MULTILINE), r"\1torch's code)"),
 ]
 #: a compiled graph's global, with the uuid torch 2.6+ adds (also inside ``..._GraphModule``)
 _GRAPH_ID = re.compile(r"\b__compiled_fn_\d+(?:_[0-9a-f]{8}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{12})?"
@@ -39,11 +42,15 @@ class DumpError(Exception):
     """Not a dump directory (no readable index.json)."""
 
 
-def diff_dumps(dir_a, dir_b):
-    """The differences between two dump directories as text lines (empty: the same)."""
+def diff_dumps(dir_a, dir_b, full_code=False):
+    """The differences between two dump directories as text lines (empty: the same).  A
+    function's full-code file repeats its graphs, guards and transformed code: where one of
+    those differs too, the full-code file's diff is one line saying so (all of it with
+    ``full_code``)."""
     a, b = _Dump(dir_a), _Dump(dir_b)
-    out = []
-    for key in sorted(set(a.files) | set(b.files)):
+    out, repeats = [], []
+    differing = set()
+    for key in sorted(set(a.files) | set(b.files), key=lambda k: (k[1] == "full_code", k)):
         if key not in b.files:
             out.append("only in %s: %s" % (dir_a, a.files[key]))
         elif key not in a.files:
@@ -52,7 +59,14 @@ def diff_dumps(dir_a, dir_b):
             lines = list(difflib.unified_diff(a.text(key).splitlines(), b.text(key).splitlines(),
                                               os.path.join(dir_a, a.files[key]), os.path.join(dir_b, b.files[key]),
                                               n=2, lineterm=""))
+            if lines and key[1] == "full_code" and not full_code and key[0] in differing:
+                repeats.append("%s differs too: it repeats the files of %s above (unveil diff --full-code shows it)"
+                               % (b.files[key], key[0]))
+                continue
+            if lines:
+                differing.add(key[0])
             out += lines
+    out += repeats
     for what, mine, theirs in _explained(a, b):
         out.append("%s: %s  ->  %s" % (what, mine, theirs))
     return out
