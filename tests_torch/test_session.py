@@ -465,3 +465,30 @@ def test_a_full_code_script_says_when_an_entry_fails_its_own_guards(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert "  guards: 0/0 fails\n  (its own guards fail on these inputs, so Dynamo would not run its code" \
         in done.stdout, done.stdout
+
+
+def _linear_sum(x):
+    return _LINEAR(x).sum()
+
+
+_LINEAR = torch.nn.Linear(8, 4)
+
+
+def test_a_graph_file_the_backend_changed_in_place_says_so(tmp_path):
+    """Run from the dump, AOT Autograd's backward graph file is written again after Inductor's
+    post-grad passes change the module in place (``view`` becomes ``reshape``): a new-user
+    trial diffed it against a plain dump and saw a difference nothing explained.  The file
+    now says it was written again; the plain dump keeps the graph as handed over."""
+    files = {}
+    for run_dumped in (False, True):
+        torch._dynamo.reset()
+        dump = tmp_path / ("run_dumped" if run_dumped else "plain")
+        with torch._inductor.config.patch(force_disable_caches=True), \
+                unveil.prepare_debug(dump, run_dumped=run_dumped) as session:
+            torch.compile(_linear_sum, backend="inductor")(torch.randn(3, 8)).backward()
+        assert session.failures == []
+        files[run_dumped] = next(dump.glob("*.aot_backward.py")).read_text()
+    assert "aten.view.default(" in files[False] and "Written again" not in files[False], files[False]
+    assert files[True].split("\n")[1].startswith("# Written again: the backend changed this graph module in place"), \
+        files[True]
+    assert "aten.reshape.default(" in files[True], files[True]

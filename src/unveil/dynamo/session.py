@@ -570,10 +570,13 @@ class DebugSession:
         forward = type(gm).__dict__.get("forward")
         if not isinstance(forward, types.FunctionType) or forward.__code__.co_filename == self.path(fname):
             return
-        text = render(gm)
-        if text != from_dump.read(self.path(fname)):     # a backend changed how it is called
-            self.dump.rewrite(fname, text)
-            self.lines.add_graph(self.path(fname), text, None, node_stacks(gm))
+        text, current = render(gm), from_dump.read(self.path(fname))
+        if text != current:               # a backend changed the module in place, after it was handed over
+            head, _, rest = text.partition("\n")
+            text = "%s\n%s\n%s" % (head, _REWRITTEN_NOTE, rest)
+            if text != current:
+                self.dump.rewrite(fname, text)
+                self.lines.add_graph(self.path(fname), text, None, node_stacks(gm))
         try:
             code = from_dump.same_function_from(self.path(fname), forward.__code__, "%s.forward" % class_name(gm),
                                                 imports=False)
@@ -817,6 +820,13 @@ def _continues_text(where):
         out.append("That is the path on which the test at line %d (`%s`) %s." % (
             branch["line"], branch["source"] or "?", summary.outcome_words(branch)))
     return out
+
+
+#: the second line of a graph file written again when the backend changed its module in
+#: place (Inductor's post-grad passes: ``view`` to ``reshape``): run from the dump, the file
+#: is what the module then is; without run_dumped it keeps the graph as handed over
+_REWRITTEN_NOTE = ("# Written again: the backend changed this graph module in place after it was handed over "
+                   "(prepare_debug without run_dumped keeps the graph as it was handed over)")
 
 
 def _callable_name(obj):
