@@ -206,6 +206,16 @@ def test_a_file_of_null_bytes_is_one_clear_line(capsys, fake, tmp_path):
     assert "None" not in err, err
 
 
+def test_a_directory_without_init_is_named_as_a_namespace_package(capsys, fake, tmp_path, monkeypatch):
+    """``unveil decompile adir`` imports a directory without ``__init__.py`` as a namespace
+    package, which has no code: the error said only that it defines no functions."""
+    (tmp_path / "justadir").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert_one_error(*run(capsys, "decompile", "justadir"), "module 'justadir' defines no Python functions (a "
+                     "namespace package: the directory %s, with no __init__.py)" % (tmp_path / "justadir"))
+
+
 def test_missing_function_in_file(capsys, fake, sample):
     assert_one_error(*run(capsys, "decompile", "%s:nope" % sample), "'nope'")
 

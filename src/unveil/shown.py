@@ -190,7 +190,9 @@ def _module_items(module):
         found += _definition_items(module.__name__, module.__name__, name, value, seen)
     found = _with_source_defs(module, found)
     if not any(not isinstance(obj, NotPrinted) for _, obj in found):
-        raise TargetError("module %r defines no Python functions" % module.__name__)
+        where = list(getattr(module, "__path__", None) or []) if getattr(module, "__file__", None) is None else []
+        raise TargetError("module %r defines no Python functions%s" % (module.__name__, "" if not where else
+                          " (a namespace package: the directory %s, with no __init__.py)" % where[0]))
     return found
 
 
