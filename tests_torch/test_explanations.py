@@ -543,3 +543,29 @@ def test_a_compile_the_recompile_limit_stopped_says_which_guards_failed(tmp_path
     build_report(str(tmp_path))
     page = (tmp_path / "report" / "compile__scaled_0_2.html").read_text()
     assert "Why it was tried anew" in page and "k == 1" in page, page
+
+
+def _breaks_inside(x):
+    torch._dynamo.graph_break()
+    return x + 1
+
+
+def _second_break_in_a_call(x):
+    x = x * 2
+    torch._dynamo.graph_break()
+    x = _breaks_inside(x)            # the resume function's graph breaks inside this call
+    return x
+
+
+def test_a_break_inside_a_call_from_a_resume_function_names_the_call(tmp_path):
+    """The chain of calls from the compiled frame to a break was found by the frame's name;
+    a resume function's frames bear the name of the function it resumes, so for a break in
+    a call the resume function made the summary gave only the torch or library line (a
+    new-user trial, on a train step's ``opt.step()`` after ``loss.backward()``)."""
+    index = dump_of(tmp_path, _second_break_in_a_call, torch.ones(3))
+    resume = next(f["key"] for f in index["functions"] if f["kind"] == "resume" and
+                  any(c["function"] == f["key"] and c["graph_break"] for c in index["compiles"]))
+    line = _second_break_in_a_call.__code__.co_firstlineno + 3
+    summary = (tmp_path / "summary.txt").read_text()
+    block = summary[summary.index("\n%s: resume function" % resume):]
+    assert "    inside _breaks_inside, called from _second_break_in_a_call (line %d)\n" % line in block, summary

@@ -1,4 +1,6 @@
 """``summary.txt``: per function, each compile and what it came to, in words."""
+import re
+
 from .records import one_line
 
 def summary_text(functions, compiles, failures=(), ran_from_dump=False):
@@ -139,12 +141,18 @@ def _the_rest(comp, brk, fn):
             "for Dynamo), %s only returns its result" % (line, name)]
 
 
+#: the name of the function a resume function resumes, in the resume function's name
+_RESUMED = re.compile(r"torch_dynamo_resume_in_(\w+?)_at_\d+$")
+
+
 def _compiled_frame(stack, fn):
     """Where the compiled frame, of function ``fn`` (index.json's record), is in a break's
     user stack (which runs from the program's start to the break): the innermost frame of
     its name in its file and lines.  Not by name alone: an inlined call may bear it too
     (every module's ``forward``), and the chain of calls then began there."""
     name = fn["key"].rpartition(".")[2]
+    if fn["kind"] == "resume":            # its frames in a stack bear the name of the function it resumes
+        name = _RESUMED.match(fn["name"]).group(1) if _RESUMED.match(fn["name"]) else name
     first, last = fn.get("source_lines") or (fn["line"], fn["line"])
     return max((k for k, f in enumerate(stack) if f["function"] == name and f["filename"] == fn["filename"]
                 and first <= f["line"] <= last), default=None)
