@@ -343,3 +343,17 @@ def test_a_function_of_a_package_module_with_relative_imports_is_answered_and_it
     done = subprocess.run([sys.executable, "dump/step.full_code.py"], cwd=tmp_path, capture_output=True, text=True,
                           env=env, timeout=300)
     assert done.returncode == 0 and "guards: 0/0 passes" in done.stdout, done.stdout + done.stderr
+    # as the ``unveil`` console script runs (its own directory first on sys.path, not the working
+    # directory), from another directory, with the package on no path: it failed so (a new-user
+    # trial); the package is found from the module's name and file
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "unveil_command.py").write_text("import sys\nfrom unveil.__main__ import main\nsys.exit(main())\n")
+    bare = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p and p != str(tmp_path)))
+    done = subprocess.run([sys.executable, str(elsewhere / "unveil_command.py"), "why-recompile",
+                           str(tmp_path / "dump"), "step", "torch.ones(3), 2"], cwd=elsewhere, capture_output=True,
+                          text=True, env=bare, timeout=300)
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    done = subprocess.run([sys.executable, str(tmp_path / "dump" / "step.full_code.py")], cwd=elsewhere,
+                          capture_output=True, text=True, env=bare, timeout=300)
+    assert done.returncode == 0 and "guards: 0/0 passes" in done.stdout, done.stdout + done.stderr

@@ -41,7 +41,7 @@ def module_globals(name, path):
     if module is not None and _same_file(getattr(module, "__file__", None), path):
         return module.__dict__
     guard_runtime.ids_from_another_process()      # the module is not the one that compiled
-    if name != "__main__" and _imports_file(name, path):
+    if name != "__main__" and _importable_by_name(name, path):
         made = _LOADED[name] = _WithDynamoGlobals(importlib.import_module(name).__dict__)
         return made
     stand_in = "__unveil_user_module_%s" % name.replace(".", "_")
@@ -58,6 +58,35 @@ def module_globals(name, path):
 
 def _same_file(a, b):
     return bool(a) and os.path.abspath(a) == os.path.abspath(b)
+
+
+def _importable_by_name(name, path):
+    """Whether ``import name`` loads the file ``path``: as ``sys.path`` stands, else with the
+    directory the name's packages start in put first on it (where the program ran from,
+    which the ``unveil`` command, unlike ``python -m``, does not put there), which stays."""
+    if _imports_file(name, path):
+        return True
+    root = _package_root(name, path)
+    if root is None or root in sys.path:
+        return False
+    sys.path.insert(0, root)
+    if _imports_file(name, path):
+        return True
+    sys.path.remove(root)
+    return False
+
+
+def _package_root(name, path):
+    """The directory ``path`` is module ``name`` of (``root/pkg/mod.py`` for ``pkg.mod``,
+    ``root/pkg/__init__.py`` for ``pkg``), or None."""
+    parts = name.split(".")
+    path = os.path.abspath(path)
+    stem = path[:-len(os.sep + "__init__.py")] if path.endswith(os.sep + "__init__.py") else os.path.splitext(path)[0]
+    for part in reversed(parts):
+        stem, last = os.path.split(stem)
+        if last != part:
+            return None
+    return stem
 
 
 def _imports_file(name, path):
