@@ -373,3 +373,12 @@ def test_a_builtin_is_the_same_error_as_the_clis(builtin):
     CLI says it is a built-in with no bytecode (a new-user trial)."""
     with pytest.raises(unveil.DecompilationError, match="is a built-in function: it has no bytecode"):
         unveil.decompile(builtin)
+
+
+def test_a_lambdas_code_object_alone_is_shown_as_a_lambda():
+    """``unveil.decompile(f.__code__)`` of a lambda printed ``def _unveil__lambda_(x, y):``, a
+    name the reader never wrote; the code alone has no defaults, so none are shown."""
+    fn = lambda x, y=2: x * 10 + y  # noqa: E731
+    text = unveil.decompile(fn.__code__)
+    assert text == "lambda x, y: x * 10 + y\n", text
+    assert eval(text)(3, 4) == fn(3, 4)

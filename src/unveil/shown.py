@@ -33,10 +33,21 @@ def decompile(obj):
     decompile label: why`` comment; where it names one, that one's error raises."""
     if isinstance(obj, (str, os.PathLike)):
         return "".join(Printout(items(os.fspath(obj)), decompile))
-    decompiled = api.decompile_code(obj)
+    decompiled = api.decompile_code(_lambda_of(obj))
     notes = decompiled.comments + ["%s (line %d) is written as a state machine: %s" % low
                                    for low in decompiled.lowered]
     return "".join("# %s\n" % line for line in notes) + decompiled.source
+
+
+def _lambda_of(obj):
+    """A lambda's code object alone, with no free variables, as a lambda function of it,
+    which comes out as a ``lambda`` expression (the code alone as a ``def``); anything else
+    as it is.  (Its defaults are the function's, so a code object shows none.  A closure's
+    stays a ``def`` in its enclosing scope, which also keeps a free variable only dead code
+    names, as recompiling it needs.)"""
+    if not isinstance(obj, types.CodeType) or obj.co_name != "<lambda>" or obj.co_freevars:
+        return obj
+    return types.FunctionType(obj, {})
 
 
 class NotPrinted:
