@@ -194,7 +194,7 @@ def test_compiling_frame_is_the_frame_dynamo_compiles():
         compile_and_run(breaking)
     finally:
         handle.remove()
-    assert found[0] == (breaking.__code__, globals(), False)
+    assert found[0] == (breaking.__code__, globals(), False, None)
     assert adapter.compiling_frame() is None
     found = []
     handle = adapter.register_bytecode_hook(lambda code, new: found.append(adapter.compiling_frame()))
@@ -204,6 +204,16 @@ def test_compiling_frame_is_the_frame_dynamo_compiles():
     finally:
         handle.remove()
     assert found[0].fullgraph is True
+    # a torch.nn module's call runs in torch's wrap_inline.inner: the frame says what it calls
+    found = []
+    linear = torch.nn.Linear(2, 2)
+    handle = adapter.register_bytecode_hook(lambda code, new: found.append(adapter.compiling_frame()))
+    try:
+        torch._dynamo.reset()
+        torch.compile(linear, backend="eager")(torch.ones(2))
+    finally:
+        handle.remove()
+    assert found[0].code.co_name == "inner" and found[0].wraps is linear, found
 
 
 def test_graph_recompiles_and_forcing_a_lazy_graph_module():
