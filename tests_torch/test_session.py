@@ -416,18 +416,25 @@ if __name__ == "__main__":
 """
 
 
-def test_a_full_code_script_runs_each_entry_with_the_flags_its_guards_check(tmp_path):
-    """A program that sets a global flag after import, then compiles again: the script made
-    each entry's inputs from its guards but left the flag at the module's top-level value,
-    so the second entry failed its own guards and its code 'gave values that differ' (a
-    new-user trial).  The flag its guards check is now set for the entry, and put back."""
-    (tmp_path / "flag.py").write_text(FLAG_SET_BY_THE_PROGRAM)
-    made = subprocess.run([sys.executable, "flag.py", "dump"], cwd=tmp_path, capture_output=True, text=True,
+def _full_code_script_run(tmp_path, program):
+    """``program`` run (it dumps ``forward`` into ``dump``), then its full-code script, in new
+    processes; the script's completed process."""
+    (tmp_path / "program.py").write_text(program)
+    made = subprocess.run([sys.executable, "program.py", "dump"], cwd=tmp_path, capture_output=True, text=True,
                           timeout=600)
     assert made.returncode == 0, made.stderr[-3000:]
     done = subprocess.run([sys.executable, str(tmp_path / "dump" / "forward.full_code.py")], cwd=tmp_path,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def test_a_full_code_script_runs_each_entry_with_the_flags_its_guards_check(tmp_path):
+    """A program that sets a global flag after import, then compiles again: the script made
+    each entry's inputs from its guards but left the flag at the module's top-level value,
+    so the second entry failed its own guards and its code 'gave values that differ' (a
+    new-user trial).  The flag its guards check is now set for the entry, and put back."""
+    done = _full_code_script_run(tmp_path, FLAG_SET_BY_THE_PROGRAM)
     assert "inputs made from the guards of compile 0/1 (with SCALE_UP = True, as its guards check):\n" \
            "  guards: 0/1 passes, 0/0 fails\n" in done.stdout, done.stdout
     assert "inputs made from the guards of compile 0/0:\n  guards: 0/1 fails, 0/0 passes\n" in done.stdout, done.stdout
@@ -456,13 +463,7 @@ def test_a_full_code_script_says_when_an_entry_fails_its_own_guards(tmp_path):
     """What a guard checks is not all rebuilt (an attribute the program set): the entry's
     own guards fail on the inputs made for it, and its code's result is no verdict on the
     code; the script says so rather than let 'values that differ' read as one."""
-    (tmp_path / "attr.py").write_text(ATTRIBUTE_SET_BY_THE_PROGRAM)
-    made = subprocess.run([sys.executable, "attr.py", "dump"], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=600)
-    assert made.returncode == 0, made.stderr[-3000:]
-    done = subprocess.run([sys.executable, str(tmp_path / "dump" / "forward.full_code.py")], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = _full_code_script_run(tmp_path, ATTRIBUTE_SET_BY_THE_PROGRAM)
     assert "  guards: 0/0 fails\n  (its own guards fail on these inputs, so Dynamo would not run its code" \
         in done.stdout, done.stdout
 
