@@ -493,3 +493,20 @@ def test_a_graph_file_the_backend_changed_in_place_says_so(tmp_path):
     assert files[True].split("\n")[1].startswith("# Written again: the backend changed this graph module in place"), \
         files[True]
     assert "aten.reshape.default(" in files[True], files[True]
+
+
+def test_a_crash_reading_where_a_resume_function_goes_on_is_a_reported_failure(tmp_path, monkeypatch):
+    """resume_points' refusal (a DecompilationError) leaves the continuation unknown; its
+    crash (an InternalError, a bug) was caught by the same except and vanished.  It is a
+    failure of the session now, which the tests' ``failures == []`` sees."""
+    import unveil.dynamo.session as session_module
+
+    def crash(*args):
+        raise unveil.InternalError("a bug")
+    monkeypatch.setattr(session_module.resume_points, "continuation", crash)
+    torch._dynamo.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with unveil.prepare_debug(tmp_path) as session:
+            torch.compile(_BreakingNet(), backend="eager")(torch.ones(2, 4))
+    assert any("a bug" in str(f) for f in session.failures), session.failures

@@ -40,7 +40,7 @@ from .guards.functions import guards_text
 from .hub import HooksUnavailable, AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRACE_KINDS, TRACE_METRICS
 from .debugging.linemap import LineMap, node_stacks
 from ..api import bindings_prefix_for, decompile_code
-from ..errors import DecompilationError
+from ..errors import DecompilationError, InternalError
 from ..definitions.functions import ENCLOSING_SCOPE
 
 RESUME_PREFIX = "torch_dynamo_resume_in_"
@@ -461,6 +461,8 @@ class DebugSession:
             return None
         try:
             where = resume_points.continuation(*point)
+        except InternalError:               # a bug: reported as a failure, not taken for a refusal
+            raise
         except DecompilationError:          # the canonical model refuses the code
             return None
         for part in (where, where["branch"]):
