@@ -532,3 +532,35 @@ def test_a_report_built_again_over_another_run_keeps_no_page_of_the_last(tmp_pat
     assert any("branch" in str(page) for page in first) and any("loop_break" in str(page) for page in pages)
     assert (tmp_path / "report" / "diff.html").exists()
     check_site(str(tmp_path / "report"))
+
+
+def test_a_break_reads_with_all_its_hints_and_its_explanation_keeps_its_lines(tmp_path):
+    """Dynamo gives a data-dependent branch three hints, the one to act on not first, and an
+    explanation of several lines that quotes the code (``# File ...``, then the FX node).
+    The index's list of breaks showed only the first hint and its story of each compile two
+    (summary.txt gives all), and the compile page ran the explanation's lines into one paragraph."""
+    import torch
+    from playwright.sync_api import sync_playwright
+    from test_explanations import branch
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        torch.compile(branch, backend="eager")(torch.ones(3))
+    index_page = build_report(str(tmp_path))
+    (broke,) = [c for c in json.loads((tmp_path / "index.json").read_text())["compiles"] if c["graph_break"]]
+    hints, explanation = broke["graph_break"]["hints"], broke["graph_break"]["explanation"]
+    assert len(hints) >= 3 and len(explanation.splitlines()) >= 3, broke["graph_break"]
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto("file://" + index_page)
+            for where in ("ul.breaks", "section.story"):
+                shown = page.locator(where + " .hint").all_text_contents()
+                assert [h.replace("`", "") for h in shown] == [h.replace("`", "") for h in hints], (where, shown)
+            page.click("a.cid")
+            assert "compile_branch_0_0.html" in page.url, page.url
+            _shot(page, "explanation.png")
+            lines = [" ".join(line.split()) for line in page.locator("p.explanation").inner_text().splitlines()]
+            assert lines == [" ".join(line.replace("`", "").split()) for line in explanation.splitlines()], lines
+        finally:
+            browser.close()
