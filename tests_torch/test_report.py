@@ -564,3 +564,28 @@ def test_a_break_reads_with_all_its_hints_and_its_explanation_keeps_its_lines(tm
             assert lines == [" ".join(line.replace("`", "").split()) for line in explanation.splitlines()], lines
         finally:
             browser.close()
+
+
+def test_a_long_flow_keeps_legible_text_and_scrolls_in_its_box(tmp_path):
+    """The demo's flow (two compiles, each breaking into two resume functions) is drawn
+    1,679 pt wide; shrunk to fit a 1,280 px window its text was at half size.  It is now shown
+    at no less than 0.8 of its drawn size and scrolls inside its box, not the page."""
+    import torch
+    from playwright.sync_api import sync_playwright
+    from unveil.dynamo import demo
+    from unveil.report import pictures
+    torch._dynamo.reset()
+    assert demo.run(tmp_path).failures == []
+    build_report(str(tmp_path))
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto("file://" + str(tmp_path / "report" / "function_TinyNet.forward.html"))
+            drawn = float(page.get_attribute(".picture.flow svg", "width").rstrip("pt")) * 4 / 3     # px
+            shown = page.evaluate("document.querySelector('.picture.flow svg').getBoundingClientRect().width")
+            assert drawn > 1280 and shown >= pictures.FLOW_SMALLEST * drawn - 1, (drawn, shown)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+            _shot(page, "function_long_flow.png")
+        finally:
+            browser.close()

@@ -628,7 +628,7 @@ class _Site:
                 keys.append(("flow", fn["key"]))
                 dots.append(pictures.flow_picture(self._flow_steps(fn)))
         for key, result in zip(keys, pictures.render(dots)):
-            self._pictures[key] = result
+            self._pictures[key] = pictures.legible(result) if key[0] == "flow" else result
         for fn in self.index["functions"]:          # a resume function's flow is its first function's
             root = fn
             while root.get("resumes") in self.by_key and root["kind"] == "resume":

@@ -175,6 +175,22 @@ def _dot(text):
     return done.stdout.decode("utf-8"), None
 
 
+#: the least share of its drawn size a flow is shown at; a wider one scrolls in its box
+FLOW_SMALLEST = 0.8
+
+
+def legible(result, smallest=FLOW_SMALLEST):
+    """A rendered picture (``(svg, error)``) that a page may shrink to fit its width, but
+    never below ``smallest`` of its drawn size: a long flow (many recompiles) shrunk to fit
+    1,280 px had text too small to read.  Past that its box scrolls sideways."""
+    svg, error = result
+    match = re.match(r'<svg width="([\d.]+)pt"', svg or "")
+    if match is None:
+        return result
+    least = "%.0fpt" % (float(match.group(1)) * smallest)
+    return svg.replace("<svg ", '<svg style="min-width: %s" ' % least, 1), error
+
+
 def _inline(document):
     """An SVG document as an element to put in a page: no XML declaration or doctype."""
     return document[document.index("<svg"):]
