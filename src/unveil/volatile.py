@@ -16,8 +16,10 @@ import re
 
 #: where a call of Dynamo's identity or type check starts (its own name or the dumped guards')
 _ID_CHECK = re.compile(r"\b(?:___)?check_(?:obj|type)_id\(")
-#: an id Dynamo wrote into a name it made (``___module_collections_140574649687696_c23``)
-_ID_IN_NAME = re.compile(r"\b([A-Za-z_]\w*?_)\d{7,}(?=\b|_)")
+#: the ids Dynamo wrote into a name it made: ``___module_collections_140574649687696_c23``,
+#: ``_139718848043808_c33`` (no prefix), ``__optimizer_140558051810160_139718126034016_c37`` (two)
+_ID_IN_NAME = re.compile(r"\b([A-Za-z_]\w*?)??((?:_\d{7,})+)(?=\b|_)")
+_ID = re.compile(r"\d+")
 _DIGITS = re.compile(r"\s*(\d+)")
 
 
@@ -37,7 +39,7 @@ def ids_replaced(text, replacement="<id>"):
         out.append(replacement)
         done = digits.end(1)
     out.append(text[done:])
-    return _ID_IN_NAME.sub(lambda m: m.group(1) + replacement, "".join(out))
+    return _ID_IN_NAME.sub(lambda m: (m.group(1) or "") + _ID.sub(replacement, m.group(2)), "".join(out))
 
 
 def _top_level_comma(text, start):
