@@ -130,3 +130,43 @@ def test_a_flow_draws_a_resume_function_two_compiles_break_into_once(tmp_path):
     labels = [s[2] for s in steps if s[0] == "node" and s[4] == "resume"]
     assert ["where `if x.sum() > 0:` holds", "where `if x.sum() > 0:` does not hold"] == [l[3] for l in labels]
     assert sum(1 for s in steps if s[0] == "edge" and s[5] == "break") == 4
+
+
+class _Text:
+    """A picture as render() takes it: something with ``to_string()``."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def to_string(self):
+        return self.text
+
+
+#: a stand-in for Graphviz's ``dot -Tsvg``: one SVG document per graph it is given, after
+#: a long pause when one of them says ``slow``
+_FAKE_DOT = '''#!%s
+import sys, time
+text = sys.stdin.read()
+if "slow" in text:
+    time.sleep(30)
+for _ in range(text.count("digraph")):
+    sys.stdout.write('<?xml version="1.0"?>\\n<svg width="10pt" height="10pt"></svg>\\n')
+'''
+
+
+def test_a_picture_graphviz_takes_too_long_on_says_so_and_the_others_are_drawn(tmp_path, monkeypatch):
+    """Graphviz laid out a tiny T5's AOT backward graphs for minutes each and the report took
+    16 minutes (a new-user trial).  A batch that takes too long is laid out again picture by
+    picture, each within the time limit: the slow one says it was not drawn, the rest are."""
+    import os
+    import sys
+    from unveil.report import pictures
+    fake = tmp_path / "dot"
+    fake.write_text(_FAKE_DOT % sys.executable)
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", "%s%s%s" % (tmp_path, os.pathsep, os.environ["PATH"]))
+    monkeypatch.setattr(pictures, "LAYOUT_SECONDS", 2)
+    texts = ["digraph a {}", "digraph slow {}", "digraph c {}", "digraph d {}"]
+    results = pictures.render([_Text(t) for t in texts], batches=1)
+    assert [error for _, error in results] == [None, "Graphviz took more than 2 s to lay it out", None, None]
+    assert all(svg.startswith("<svg") for svg, _ in results[:1] + results[2:])
