@@ -41,7 +41,7 @@ def _count(n, noun):
 def counts(compiles):
     """What the dump counts, from one place (``index.json``'s ``counts``; the summary and the
     report say these): compiles, graph breaks (a compile's graph ended at one, or one made
-    Dynamo skip the frame or fail), those in skipped frames, recompiles (made anew after a
+    Dynamo skip the frame or fail), those in skipped frames, recompiles (tried anew after a
     guard failed), skipped frames, failed and interrupted compiles."""
     return {"compiles": len(compiles),
             "graph_breaks": sum(1 for c in compiles if c["graph_break"]),
@@ -59,8 +59,12 @@ def _overview(compiles, counted):
         breaks += " (%d of them made Dynamo skip the frame)" % counted["graph_breaks_in_skipped_frames"]
     others = "".join(", %d %s" % (counted[k], words) for k, words in (("failed", "failed (fullgraph=True)"),
                                                                       ("interrupted", "interrupted")) if counted[k])
-    out = ["In all: %s, %s, %d made anew after a guard failed, %s skipped%s."
-           % (_count(counted["compiles"], "compile"), breaks, counted["recompiles"],
+    recompiles = _count(counted["recompiles"], "recompile") + " after a guard failed"
+    tried = sum(1 for c in compiles if c.get("recompile_reasons") and not c["compiled"])
+    if tried:       # the recompile limit, or a frame Dynamo gave up on: nothing was made
+        recompiles += " (%d of them tried anew and not compiled)" % tried
+    out = ["In all: %s, %s, %s, %s skipped%s."
+           % (_count(counted["compiles"], "compile"), breaks, recompiles,
               _count(counted["skipped_frames"], "frame"), others)]
     for comp in compiles:
         if comp["skipped"]:
