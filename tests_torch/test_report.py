@@ -602,3 +602,23 @@ def test_every_picture_bounds_graphvizs_layout_passes():
     flow = pictures.flow_picture([("node", "f", ["f"], None, "function")])
     for picture in (pictures.graph_picture(graph, lambda node: {}), flow):
         assert picture.get_nslimit() == "5" and picture.get_nslimit1() == "5", picture.to_string()
+
+
+def test_an_empty_graph_says_so_in_the_index(tmp_path):
+    """A tiny T5's training step made a graph of no ops, inputs or outputs (``def forward(self):
+    return ()``, Dynamo's compile 2/7 of transformers' ``deprecate_kwarg`` wrapper); the index's
+    table of graphs gave it an empty cell and a lone arrow.  Here a dumped graph's text is made
+    that graph's."""
+    import torch
+    from test_explanations import branch
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        torch.compile(branch, backend="eager")(torch.ones(3))
+    (graph,) = [a for a in json.loads((tmp_path / "index.json").read_text())["artifacts"]
+                if a["kind"] == "graph" and a["function"] == "branch"]
+    path = tmp_path / graph["file"]
+    head = path.read_text().split("class GraphModule")[0]
+    path.write_text(head + "class GraphModule(torch.nn.Module):\n    def forward(self):\n        return ()\n")
+    index_text = open(build_report(str(tmp_path)), encoding="utf-8").read()
+    row = re.search(r'compile 0/0</a>.*?</tr>', index_text.split('id="graphs"')[1], re.S).group(0)
+    assert "an empty graph: it takes nothing and returns nothing" in row and "&#8594;" not in row, row
