@@ -46,3 +46,24 @@ def test_each_rank_dumps_apart_and_the_rank_that_differs_is_flagged(tmp_path):
         assert str(exc) == "%s holds a dump per rank (rank_0, rank_1): unveil report %s" % (tmp_path, tmp_path / "rank_0")
     else:
         raise AssertionError("a report was built of the ranks' parent directory")
+
+
+def test_a_line_only_one_rank_has_that_is_empty_is_named_so():
+    """ranks.json quoted an empty line as ``first at line 18: ``, a line only this rank has``
+    (a new-user trial: rank 1's extra ``h * 2`` had moved a blank line)."""
+    from unveil.dynamo.dump.ranks import _headlines
+    diff = ["--- /d/rank_0/f.py", "+++ /d/rank_1/f.py", "@@ -16,3 +16,4 @@", " a", " b", "+", " c"]
+    assert _headlines(diff, "/d") == ["differs: rank_1/f.py, first at line 18: an empty line only this rank has"]
+    diff = ["--- /d/rank_0/f.py", "+++ /d/rank_1/f.py", "@@ -16,3 +16,2 @@", " a", "-", " c"]
+    assert _headlines(diff, "/d") == ["differs: rank_1/f.py, first at line 17: an empty line only the lowest rank has"]
+
+
+def test_a_compile_only_one_rank_made_says_why_it_was_made():
+    """A rank that recompiled where the lowest did not was listed as ``Net.forward, compile #1:
+    absent -> present``, without the reasons the README says ranks.json gives."""
+    from unveil.dumpdiff import _presence
+    assert _presence(None) == "absent"
+    assert _presence((None, ["tensor 'x' size mismatch at index 0. expected 8, actual 12"], None)) == \
+        "present (recompiled: tensor 'x' size mismatch at index 0. expected 8, actual 12)"
+    assert _presence(("Call to `print`", [], None)) == "present (graph break: Call to `print`)"
+    assert _presence((None, [], None)) == "present"

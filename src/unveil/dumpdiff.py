@@ -155,4 +155,16 @@ def _explained(a, b):
             if normalised(json.dumps(x), a.places) != normalised(json.dumps(y), b.places):
                 yield "%s: %s" % (name, label), x, y
     for key in sorted(set(mine) ^ set(theirs)):
-        yield "%s, compile #%d" % key, "present" if key in mine else "absent", "present" if key in theirs else "absent"
+        yield "%s, compile #%d" % key, _presence(mine.get(key)), _presence(theirs.get(key))
+
+
+def _presence(explained):
+    """A compile one dump has and the other lacks: "absent", or "present" with why it was
+    made (its recompile reasons) and how it ended (its graph break, or why it was skipped)."""
+    if explained is None:
+        return "absent"
+    brk, reasons, skipped = explained
+    words = ["recompiled: %s" % "; ".join(reasons)] if reasons else []
+    words += ["graph break: %s" % brk] if brk else []
+    words += ["skipped: %s" % skipped] if skipped else []
+    return "present (%s)" % ", ".join(words) if words else "present"

@@ -71,14 +71,19 @@ def _headlines(lines, directory):
             removed = text[1:] if removed is None else removed
         elif file is not None and text.startswith("+"):
             out[file] += ", first at line %d: %s" % (line, _change(removed, text[1:]) if removed is not None
-                                                      else "`%s`, a line only this rank has" % text[1:].strip())
+                                                      else _only(text[1:], "this rank"))
             file = None
         elif file is not None and removed is not None:
-            out[file] += ", first at line %d: `%s`, a line only the lowest rank has" % (line, removed.strip())
+            out[file] += ", first at line %d: %s" % (line, _only(removed, "the lowest rank"))
             file = None
         elif file is not None:
             line += 1
     return out
+
+
+def _only(text, who):
+    """A line one rank's file has and the other's lacks, as the headline quotes it."""
+    return "`%s`, a line only %s has" % (text.strip(), who) if text.strip() else "an empty line only %s has" % who
 
 
 #: a unified diff's hunk header: where the hunk starts in the second file
