@@ -571,3 +571,21 @@ def test_a_break_inside_a_call_from_a_resume_function_names_the_call(tmp_path):
     summary = (tmp_path / "summary.txt").read_text()
     block = summary[summary.index("\n%s: resume function" % resume):]
     assert "    inside _breaks_inside, called from _second_break_in_a_call (line %d)\n" % line in block, summary
+
+
+def _doubled(x):
+    return x * 2
+
+
+def test_the_guard_on_dimension_markings_says_what_it_checks(tmp_path):
+    """Its comment said "not marked dynamic since compile time" over a condition that holds
+    when the dimensions marked dynamic are among those marked at compile time (a new-user
+    trial, with ``mark_dynamic`` on a Llama's sequence length)."""
+    x = torch.ones(2, 5)
+    torch._dynamo.mark_dynamic(x, 1)
+    index = dump_of(tmp_path, _doubled, x)
+    (guards,) = [a["file"] for a in index["artifacts"] if a["kind"] == "guards"]
+    lines = (tmp_path / guards).read_text().splitlines()
+    (at,) = [k for k, line in enumerate(lines) if "# DIMENSION_DYNAMIC_MARKING_GUARD on L['x']" in line]
+    assert "its dimensions marked dynamic, unbacked or static are among those so marked at compile time" in lines[at]
+    assert "_dynamo_dynamic_indices', set()).issubset({1})" in lines[at + 1], lines[at:at + 3]

@@ -27,7 +27,8 @@ _KIND_TEXT = {
     "NONE_MATCH": "is None",
     "NOT_NONE_MATCH": "is not None",
     "DICT_CONTAINS": "dictionary key presence",
-    "DIMENSION_DYNAMIC_MARKING_GUARD": "not marked dynamic since compile time",
+    "DIMENSION_DYNAMIC_MARKING_GUARD": "its dimensions marked dynamic, unbacked or static are among those so marked "
+                                      "at compile time",
     "NO_HASATTR": "attribute absence",
     "LENGTH_CHECK": "length",
     "DICT_LENGTH": "dictionary length",
