@@ -589,3 +589,19 @@ def test_the_guard_on_dimension_markings_says_what_it_checks(tmp_path):
     (at,) = [k for k, line in enumerate(lines) if "# DIMENSION_DYNAMIC_MARKING_GUARD on L['x']" in line]
     assert "its dimensions marked dynamic, unbacked or static are among those so marked at compile time" in lines[at]
     assert "_dynamo_dynamic_indices', set()).issubset({1})" in lines[at + 1], lines[at:at + 3]
+
+
+def test_a_failed_guard_inside_a_condition_of_several_lines_has_its_line(tmp_path):
+    """A size marked dynamic that then is 1 fails ``2 <= x.size()[1]``, which the guards file
+    writes as the second line of a condition (``and (2 <= L['x'].size()[1])):``): the recompile
+    reason had no guard line, where a one-line condition's has one (a new-user trial, Llama)."""
+    x = torch.ones(2, 5)
+    torch._dynamo.mark_dynamic(x, 1)
+    index = dump_of(tmp_path, _doubled, x, torch.ones(2, 1))
+    (reason,) = [r for c in index["compiles"] for r in c["recompile_reasons"]]
+    assert reason["guard"] == "2 <= x.size()[1]", reason
+    guards = next(a["file"] for a in index["artifacts"] if a["kind"] == "guards" and a["compile_id"] == "0/0")
+    line = (tmp_path / guards).read_text().splitlines()[reason["guard_line"] - 1]
+    assert line.strip() == "and (2 <= L['x'].size()[1])):", line
+    assert "(line %d of its guards file): 2 <= x.size()[1]" % reason["guard_line"] in \
+        (tmp_path / "summary.txt").read_text()

@@ -59,12 +59,18 @@ class GuardsText:
                 return number
             if about and about.group("missing") and source == about.group("missing"):
                 return number
+        for number, line in enumerate(lines, 1):      # a part of a condition written over several lines
+            part = _CONDITION_PART.match(line)
+            if part and _user_form(part.group(1)) == wanted:
+                return number
         return None
 
 
 #: a guard's comment (``# TENSOR_MATCH on L['x']: ...``) and the condition after it
 _GUARD_COMMENT = re.compile(r"^\s*# (?P<kind>[A-Z_]+)(?: on (?P<source>.+?))?: ")
 _CONDITION = re.compile(r"^\s*if not \((.*)\):$")
+#: one part of a condition written over several lines: ``if not ((a)`` then ``and (b)):``
+_CONDITION_PART = re.compile(r"^\s*(?:if not \(|and )\((.*?)\)\)?:?$")
 #: a frame's local or global as guards name it: ``L['x']``
 _FRAME_NAME = re.compile(r"\b[LG]\[('(?:[^'\\]|\\.)*')\]")
 
