@@ -464,8 +464,13 @@ def test_a_full_code_script_says_when_an_entry_fails_its_own_guards(tmp_path):
     own guards fail on the inputs made for it, and its code's result is no verdict on the
     code; the script says so rather than let 'values that differ' read as one."""
     done = _full_code_script_run(tmp_path, ATTRIBUTE_SET_BY_THE_PROGRAM)
-    assert "  guards: 0/0 fails\n  (its own guards fail on these inputs, so Dynamo would not run its code" \
-        in done.stdout, done.stdout
+    # and which check fails (a new-user trial could not tell what was not rebuilt)
+    found = re.search(r"  guards: 0/0 fails\n  \(its own guards fail on these inputs, first at line (\d+): "
+                      r"(# EQUALS_MATCH on G\['CFG'\]\.scale: value .*), so Dynamo would not run its code", done.stdout)
+    assert found, done.stdout
+    lines = (tmp_path / "dump" / "forward.full_code.py").read_text().splitlines()
+    assert lines[int(found.group(1)) - 2] == "        " + found.group(2), lines[int(found.group(1)) - 3:int(found.group(1))]
+    assert lines[int(found.group(1)) - 1].strip().startswith("if not (") and "== 3" in lines[int(found.group(1)) - 1]
 
 
 def _linear_sum(x):

@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import importlib.util
 import inspect
+import linecache
 import os
 import runpy
 import sys
@@ -298,11 +299,14 @@ def run_as_script(dispatch, entries, globals_):
 def _run_entry(cid, dispatch, entries, transformed, inputs, globals_):
     guard_runtime.identities_assumed(reset=True)
     passes = {other: guard(inputs, globals_) for other, guard, _, _, _, _ in entries}
+    assumed = guard_runtime.identities_assumed(reset=True)
     print("  guards: " + ", ".join("%s %s" % (other, "passes" if ok else "fails") for other, ok in passes.items()))
     if not passes[cid]:
-        print("  (its own guards fail on these inputs, so Dynamo would not run its code on them: what they check "
-              "was not all rebuilt, and the results below may differ for that reason)")
-    assumed = guard_runtime.identities_assumed(reset=True)
+        own = next(guard for other, guard, _, _, _, _ in entries if other == cid)
+        print("  (its own guards fail on these inputs%s, so Dynamo would not run its code on them: what they check "
+              "was not all rebuilt, and the results below may differ for that reason)"
+              % _first_failing_check(own, inputs, globals_))
+        guard_runtime.identities_assumed(reset=True)
     if assumed:
         print("  (%d identity and dict-version checks assumed to hold: they are the compiling process's)" % assumed)
     out = dispatch(**inputs)
@@ -311,6 +315,36 @@ def _run_entry(cid, dispatch, entries, transformed, inputs, globals_):
         mine = transformed(**inputs)
         same = "the same values" if _same(out, mine) else "values that differ"
         print("  transformed code of compile %s: %s, %s" % (cid, _describe(mine), same))
+
+
+def _first_failing_check(guard, inputs, globals_):
+    """Where ``guard`` (a guard function of the script, which fails on ``inputs``) fails: the
+    comment of the last check it began, run again with its lines traced (``, first at line
+    N: # TENSOR_MATCH on L['x']: ...``), or nothing when no check of a guard function ran."""
+    begun = []
+
+    def each_line(frame, event, arg):
+        if event == "line":
+            text = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+            if text.startswith("if not ("):
+                begun.append((frame.f_code.co_filename, frame.f_lineno))
+        return each_line
+
+    def each_call(frame, event, arg):
+        return each_line if frame.f_code.co_name.startswith("__guard_compile_") else None
+
+    before = sys.gettrace()
+    sys.settrace(each_call)
+    try:
+        guard(inputs, globals_)
+    finally:
+        sys.settrace(before)
+    if not begun:
+        return ""
+    filename, line = begun[-1]
+    comment = linecache.getline(filename, line - 1).strip()
+    return ", first at line %d: %s" % (line, comment if comment.startswith("#") else
+                                       linecache.getline(filename, line).strip())
 
 
 @contextlib.contextmanager
