@@ -472,8 +472,9 @@ def test_a_guard_from_zero_one_specialization_says_so_as_dynamo_does(tmp_path):
     aside = re.search(r"\((user code shown is first use of this value--.*)\)", logged)
     assert aside, logged
     summary = (tmp_path / "summary.txt").read_text()
-    assert re.search(r"compiled anew: the guard of compile 0/1 failed .*: 2 <= x.size\(\)\[0\]\n      "
-                     + re.escape(aside.group(1)) + "\n", summary), summary
+    line = _matmul_sum.__code__.co_firstlineno + 1      # the place the guard's comment names, read as the user's
+    assert re.search(r"compiled anew: the guard of compile 0/1 failed .*: 2 <= x.size\(\)\[0\]  \(line %d: return "
+                     r"\(x @ y\)\.relu\(\)\.sum\(-1\)\)\n      " % line + re.escape(aside.group(1)) + "\n", summary), summary
     assert aside.group(1) in (tmp_path / "_matmul_sum.compile_0_2.guards.py").read_text()
     assert "L['x'].size()[0] is 1" in run.why and "built-in method" not in run.why, run.why
 
@@ -605,3 +606,8 @@ def test_a_failed_guard_inside_a_condition_of_several_lines_has_its_line(tmp_pat
     assert line.strip() == "and (2 <= L['x'].size()[1])):", line
     assert "(line %d of its guards file): 2 <= x.size()[1]" % reason["guard_line"] in \
         (tmp_path / "summary.txt").read_text()
+    # and where: Dynamo gives no user stack for it, only the place its comment ends with, whose
+    # path torch shortened (``ests_torch/test_explanations.py:N in _doubled``); it had no location
+    line = _doubled.__code__.co_firstlineno + 1
+    assert reason["location"] == {"filename": __file__, "line": line, "function": "_doubled"}, reason
+    assert reason["source"] == "return x * 2", reason

@@ -660,7 +660,7 @@ class DebugSession:
         """Why ``comp`` was compiled anew, parsed; a resume function's stack slots
         (``___stack0``) named by what the user's code had put there."""
         reasons = [r for payload in self.reasons(comp, "recompile_reason")
-                   for r in records.recompile_reasons(payload)]
+                   for r in records.recompile_reasons(payload, _shortened_path_resolver(fn.code.co_filename))]
         if not reasons:
             return reasons
         slots = [n for n in fn.code.co_varnames if n.startswith("___stack")]
@@ -695,6 +695,17 @@ class DebugSession:
     def write_full_code(self, fn):
         text = full_code_text(fn, self)
         self.dump.write("%s.full_code.py" % fn.key, text, function=fn.key, kind="full_code", ok=True)
+
+
+def _shortened_path_resolver(filename):
+    """``path -> file``: the one file, of the compiled frame's and the loaded modules', that a
+    path torch shortened (``symg/s.py``, or ``mp/ex/m.py`` cut inside a directory's name) is
+    the end of; None when none is, or several are."""
+    def resolve(path):
+        files = {filename} | {getattr(m, "__file__", None) or "" for m in list(sys.modules.values())}
+        found = [f for f in files if f == path or f.endswith(path) and os.path.isabs(f)]
+        return found[0] if len(found) == 1 else None
+    return resolve
 
 
 def _globals_by_id(guards_text_, globals_):

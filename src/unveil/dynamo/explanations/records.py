@@ -227,12 +227,18 @@ def code_of_line(text):
 _GUARD_ASIDE = re.compile(r"#\s*\S+:\d+ in \S+\s*\((.*)\)\s*$", re.S)
 
 
-def recompile_reasons(payload):
+#: the place a guard's comment ends with, its path as torch shortened it: ``# symg/s.py:3 in f``
+_GUARD_PLACE = re.compile(r"#\s*(\S+):(\d+) in (\S+)")
+
+
+def recompile_reasons(payload, resolve=lambda path: None):
     """Dynamo's ``recompile_reasons`` text (one reason, or a JSON list of them) as
     ``[{failed_entry, guard, source, location, aside}]``: the compile id of the entry whose
     guard failed, the failed guard as Dynamo words it, the user's line it came from and
     where, and Dynamo's aside on the guard (that it comes of 0/1 specialization, not of
-    the user's code)."""
+    the user's code).  Where no user stack follows (a guard on a symbolic size), the place
+    is the one the guard's comment names, whose path torch shortened: ``resolve(path)`` is
+    the file it is, or None (no location then)."""
     text = payload.strip()
     try:
         items = json.loads(text) if text.startswith("[") else [text]
@@ -245,6 +251,10 @@ def recompile_reasons(payload):
         entry, rest = (match.group(1), match.group(2)) if match else (None, first.strip())
         guard, _, note = rest.partition("#")
         frames = user_stack(stack)
+        place = _GUARD_PLACE.search(note) if not frames else None
+        filename = resolve(place.group(1)) if place else None
+        if filename is not None:
+            frames = [{"filename": filename, "line": int(place.group(2)), "function": place.group(3)}]
         aside = _GUARD_ASIDE.search(note)
         out.append({"failed_entry": entry, "guard": " ".join(guard.split()),
                     "source": code_of_line(note),
