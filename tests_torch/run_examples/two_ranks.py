@@ -1,11 +1,23 @@
 """Two ranks under torchrun (gloo, CPU): rank 1 takes another branch, so its graph and
 its guards differ from rank 0's."""
 import sys
+import time
 
 import torch
 import torch.distributed as dist
 
 import unveil
+
+
+def released_by_gloo(tensor, seconds=10.0):
+    """Wait, the GIL let go, until gloo's worker thread has dropped its reference to
+    ``tensor``.  torch 2.13's gloo worker frees a finished collective after ``wait()`` has
+    returned, and needs the GIL to do so: if the interpreter is finalizing by then, the
+    worker thread exits inside a destructor and the rank aborts ("terminate called without
+    an active exception", seen without unveil imported as well)."""
+    deadline = time.monotonic() + seconds
+    while tensor._use_count() > 1 and time.monotonic() < deadline:
+        time.sleep(0.001)
 
 
 def step(x, rank):
@@ -23,4 +35,5 @@ if __name__ == "__main__":
     total = out.sum()
     dist.all_reduce(total)
     print("rank", rank, "total", total.item())
+    released_by_gloo(total)
     dist.destroy_process_group()
