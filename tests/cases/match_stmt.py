@@ -588,3 +588,19 @@ def walrus_in_subject(v):
         case [*_]:
             return "seq"
     return w
+
+
+@case(({"t": "x", "u": 1},), ({"a": 2, "b": [5, 6], "z": 0},), ({"a": 3, "b": [5]},), ({"k": "s", "j": 1, "q": 2},),
+      ({"k": "s", "j": 0},), ({"t": "y"},), ({},), (3,))
+def mapping_rest_after_as_captures(v):
+    # (an ``as`` capture before ``**rest`` was refused: 'value of the pattern not consumed'; a new-user trial)
+    match v:
+        case {"t": "x" as t, **rest}:
+            return t, rest
+        case {"a": 1 | 2 as a, "b": [c, *_] as b, **rest}:
+            return a, b, c, rest
+        case {"k": str() as k, "j": j, **rest} if j:
+            return k, j, rest
+        case {"t": "y" as t}:
+            return t
+    return None

@@ -450,6 +450,8 @@ class Decoder:
         else:
             self.expect_not_none()
         out, _, _ = self.items(values)
+        while self.cur().op in ("SWAP", "ROT") and not (len(self.stack) >= 2 and self.stack[-2] is val):
+            self.shuffle_one()   # an ``as`` capture's value, left on top: the swaps that put it below the subject
         if len(self.stack) >= 2 and self.stack[-2] is val:
             keys_box = self.stack[-1]
         else:
