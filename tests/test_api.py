@@ -1,6 +1,7 @@
 """The API takes what the CLI takes: paths (``file.py``, ``file.pyc``, with
 ``:qualname``), classes and modules, and its errors about them are
 ``DecompilationError`` s."""
+import ast
 import dataclasses
 import functools
 import json.decoder
@@ -382,3 +383,38 @@ def test_a_lambdas_code_object_alone_is_shown_as_a_lambda():
     text = unveil.decompile(fn.__code__)
     assert text == "lambda x, y: x * 10 + y\n", text
     assert eval(text)(3, 4) == fn(3, 4)
+
+
+EVALUATED = ["x + 1", "f(x)", "[i * x for i in range(3)]", "a if b else (c or d)", "lambda q, *r: (q, r, x)", "1",
+             "x if a else None", "{k: f(k) for k in 'ab'} if x > 1 and not a else ()"]
+
+
+@pytest.mark.parametrize("text", EVALUATED)
+def test_an_eval_code_object_is_its_expression_and_recompiles_to_the_same_value(text):
+    """``compile(text, name, "eval")`` came out as ``pass`` (its value and its calls gone:
+    a module body drops its returns) or as ``if b: pass``; a new-user trial."""
+    code = compile(text, "<s>", "eval")
+    shown = unveil.decompile_code(code)
+    assert ast.dump(ast.parse(shown.source, mode="eval")) == ast.dump(ast.parse(text, mode="eval")) \
+        or shown.source.strip() in ("a if b else c or d",), shown.source
+    again = unveil.recompile(shown.source, code)
+    for env in ({"x": 2, "a": 0, "b": 0, "c": 0, "d": 5}, {"x": 0, "a": 1, "b": 1, "c": 3, "d": 0}):
+        calls, again_calls = [], []
+        run = eval(code, dict(env, f=lambda v: calls.append(v) or v * 3))
+        rerun = eval(again, dict(env, f=lambda v: again_calls.append(v) or v * 3))
+        if callable(run):
+            run, rerun = run(1, 2), rerun(1, 2)
+        assert (rerun, again_calls) == (run, calls)
+
+
+@pytest.mark.parametrize("text", ["1 + 2\n", "x\n", "for i in range(2): i\n", "if x:\n    x * 2\n", "y = x\n"])
+def test_an_interactive_code_object_recompiles_to_code_that_prints_its_values(text, capsys):
+    """``compile(text, name, "single")`` prints an expression statement's value: its text
+    recompiled as a module printed nothing (3.8-3.11), and 3.12+ refused it ('no handler
+    for PRINT'); a new-user trial."""
+    code = compile(text, "<s>", "single")
+    shown = unveil.decompile_code(code)
+    exec(code, {"x": 4})
+    printed = capsys.readouterr().out
+    exec(unveil.recompile(shown.source, code), {"x": 4})
+    assert capsys.readouterr().out == printed

@@ -13,10 +13,10 @@ import types
 import unicodedata
 
 from .bytecode import facts
-from .bytecode.code_objects import class_qualname, first_text_line, is_class_body
+from .bytecode.code_objects import class_qualname, compile_mode, first_text_line, is_class_body
 from .definitions.classes import annotated_assignments, class_body_statements, docstring_first, with_declarations
 from .definitions.functions import Bindings, FunctionContext, enclosing_scope, function_def, lambda_expr, \
-    signature_values
+    returned_expression, signature_values
 from . import targets
 from .errors import DecompilationError, InternalError
 from .structure import stackitems as si
@@ -583,6 +583,8 @@ def _tree(code, func, bindings, loc=None):
         if code.co_freevars:
             node = enclosing_scope(node, code.co_freevars)
         return ast.Module(body=[node], type_ignores=[])
+    if compile_mode(code) == "eval":
+        return ast.Module(body=[ast.Expr(value=_evaluated(code, bindings))], type_ignores=[])
     ctx = FunctionContext(code, bindings)
     if is_class_body(code):
         ctx.private_class = code.co_name   # recompiled inside ``class <name>:``, which mangles
@@ -590,6 +592,15 @@ def _tree(code, func, bindings, loc=None):
     body = with_declarations(class_body_statements(bindings.notes, code, stmts), ctx) if is_class_body(code) \
         else docstring_first(bindings.notes, annotated_assignments(stmts, code))
     return ast.Module(body=body or [ast.Pass()], type_ignores=[])
+
+
+def _evaluated(code, bindings):
+    """The expression an ``eval`` code object returns (``compile(text, name, "eval")``)."""
+    def context():
+        ctx = FunctionContext(code, bindings)
+        ctx.evaluated = True
+        return ctx
+    return returned_expression(context, "the value of %s" % code.co_name)[0]
 
 
 def _lambda_statement(fn, name, made, bindings):

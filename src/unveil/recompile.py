@@ -7,7 +7,7 @@ import types
 
 from .errors import DecompilationError
 from .bytecode import facts
-from .bytecode.code_objects import argument_count, enclosing_scopes, first_text_line, identifier, is_class_body, \
+from .bytecode.code_objects import argument_count, compile_mode, enclosing_scopes, first_text_line, identifier, is_class_body, \
     function_scopes, module_imports_called, module_names_super
 from .definitions.functions import ENCLOSING_SCOPE
 from .structure.stackitems import no_arguments
@@ -240,7 +240,8 @@ def _recompile(module, like, filename):
     if like.co_flags & 0x2 or is_class_body(like):
         tree = _with_module_imports(tree, like)
     try:
-        module_code = _compile_tree(tree, filename or like.co_filename, like.co_flags & _FUTURE_FLAGS)
+        module_code = _compile_tree(_in_mode(tree, compile_mode(like)), filename or like.co_filename,
+                                    like.co_flags & _FUTURE_FLAGS)
     except (SyntaxError, ValueError) as exc:
         raise _not_compiling(like, exc) from exc
     if not (like.co_flags & 0x2) and not is_class_body(like):  # module code
@@ -278,6 +279,22 @@ def _with_module_imports(tree, like):
 _DEEP_TREE_LIMIT = 4000
 
 
+#: the ``compile()`` mode of each kind of tree
+_MODES = {ast.Module: "exec", ast.Expression: "eval", ast.Interactive: "single"}
+
+
+def _in_mode(module, mode):
+    """``module`` as the tree ``compile()`` takes in ``mode``: an ``eval`` code's text is
+    its one expression, a ``single`` code's statements print their values."""
+    if mode == "eval":
+        if len(module.body) != 1 or not isinstance(module.body[0], ast.Expr):
+            raise DecompilationError("the text of an eval code object is not one expression")
+        return ast.Expression(body=module.body[0].value)
+    if mode == "single":
+        return ast.Interactive(body=module.body)
+    return module
+
+
 def _compile_tree(tree, filename, flags):
     """``compile(tree)``.  Python 3.9 to 3.11 convert each node of an ``ast`` tree
     under Python's recursion limit, so that an ``elif`` chain of 1,000 arms, which
@@ -286,17 +303,17 @@ def _compile_tree(tree, filename, flags):
     3.12 converts under a fixed depth (``facts.TREE_DEPTH_FIXED``): a tree deeper than
     that (``x0 + x1 + ... + x1999``) is compiled from its text."""
     try:
-        return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+        return compile(tree, filename, _MODES[type(tree)], flags=flags, dont_inherit=True)
     except RecursionError:
         limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, _DEEP_TREE_LIMIT))
     try:
         try:
-            return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+            return compile(tree, filename, _MODES[type(tree)], flags=flags, dont_inherit=True)
         except RecursionError:
             if not facts.TREE_DEPTH_FIXED:
                 raise
-        return compile(unparse(tree), filename, "exec", flags=flags, dont_inherit=True)
+        return compile(unparse(tree), filename, _MODES[type(tree)], flags=flags, dont_inherit=True)
     finally:
         sys.setrecursionlimit(limit)
 

@@ -420,6 +420,9 @@ def _intrinsic_1(ins, state):
     if name == "INTRINSIC_IMPORT_STAR" and nxt is not None and nxt.opname == "POP_TOP":
         state.dropped_pops.add(nxt.offset)  # 3.12+ returns None from ``import *``: IMPORT_STAR pushes nothing
         return [Instr("IMPORT_STAR")]
+    if name == "INTRINSIC_PRINT" and nxt is not None and nxt.opname == "POP_TOP":
+        state.dropped_pops.add(nxt.offset)  # 3.12+ returns None from the print: PRINT_EXPR pushes nothing
+        return [Instr("PRINT_EXPR")]
     if name == "INTRINSIC_TYPEALIAS":
         prev = state.next_raw(-1)
         if prev is None or prev.opname != "BUILD_TUPLE" or prev.arg != 3:

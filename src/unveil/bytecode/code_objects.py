@@ -39,6 +39,26 @@ def is_class_body(code):
         and "__module__" in code.co_names and "__qualname__" in code.co_names
 
 
+def compile_mode(code):
+    """The ``compile()`` mode a module-level code object was compiled in: ``"single"``
+    where it prints an expression statement's value (``PRINT_EXPR``, 3.12+'s
+    ``INTRINSIC_PRINT``), ``"eval"`` where it returns a value other than the constant
+    None, else ``"exec"`` (also the answer for an ``eval`` of ``None``, which compiles
+    alike).  A function's or class body's code is ``"exec"``."""
+    if code.co_flags & inspect.CO_NEWLOCALS or is_class_body(code):
+        return "exec"
+    previous = None
+    for ins in decoder.read(code):
+        if ins.opname == "PRINT_EXPR" or ins.opname == "CALL_INTRINSIC_1" \
+                and facts.intrinsic_name(ins) == "INTRINSIC_PRINT":
+            return "single"
+        if ins.opname == "RETURN_CONST" and ins.argval is not None or ins.opname == "RETURN_VALUE" and not (
+                previous is not None and previous.opname == "LOAD_CONST" and previous.argval is None):
+            return "eval"
+        previous = ins
+    return "exec"
+
+
 def class_qualname(code):
     """The ``__qualname__`` a class body sets (the constant it stores), or None."""
     last = None

@@ -87,6 +87,7 @@ class FunctionContext:
         self.raw = None      # the instructions as decoded, likewise
         self.spill_copies = False   # copy stack values through temporaries (Dynamo's bytecode)
         self.share_returns = False  # every return a jump to the last one (a lambda's expression)
+        self.evaluated = False      # module-level code compiled as ``eval``: its returns are its value
         self._temps = set()
         self._taken = None   # the code's own names, which a temporary must not be
         self._stable = None  # see stable_names()
@@ -356,8 +357,9 @@ class FunctionContext:
         if self.has_locals() and ends_in_dead_return(self.raw):
             last_return_in_else(stmts)
         stmts = _returned_conditionals(self.bindings.notes, stmts)
-        stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, stmts, function=self.has_locals()))
-        if not self.has_locals():
+        returns = self.has_locals() or self.evaluated
+        stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, stmts, function=returns))
+        if not returns:
             stmts = without_copied_returns(stmts)
         check_single_use(stmts, self.bindings.notes)
         return stmts
@@ -1063,21 +1065,28 @@ def _docstring(code, instrs):
 
 
 def lambda_expr(fn):
-    sub = fn.ctx.subcontext(fn.code)
+    body, sub = returned_expression(lambda: fn.ctx.subcontext(fn.code), "lambda body")
+    node = ast.Lambda(args=signature(fn.code, fn.defaults, fn.kwdefaults), body=body)
+    sub.bindings.notes.def_code.set(node, fn.code)
+    return node
+
+
+def returned_expression(new_context, what):
+    """``(expression, context)``: the one expression the code of ``new_context()`` returns
+    (a lambda's body, an ``eval`` code's value), refused as ``what`` where it is none."""
+    sub = new_context()
     mark = len(sub.bindings.lowered)
     body = _lambda_body(sub.statements())
     if body is None:
         # (3.8/3.9 return from the arms of its expression: once more, their returns
         # joined into the last one)
         sub.bindings.forget_lowerings_since(mark)
-        sub = fn.ctx.subcontext(fn.code)
+        sub = new_context()
         sub.share_returns = True
         body = _lambda_body(sub.statements())
         if body is None:
-            raise DecompilationError("lambda body is not an expression")
-    node = ast.Lambda(args=signature(fn.code, fn.defaults, fn.kwdefaults), body=body)
-    sub.bindings.notes.def_code.set(node, fn.code)
-    return node
+            raise DecompilationError("%s is not an expression" % what)
+    return body, sub
 
 
 def _lambda_body(stmts):
