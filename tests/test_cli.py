@@ -7,6 +7,7 @@ import glob
 import importlib.util
 import marshal
 import os
+import re
 import py_compile
 import shutil
 import subprocess
@@ -297,7 +298,7 @@ def test_unexpected_exception_is_one_line_too(capsys, monkeypatch):
 def test_module_target_lists_functions_and_methods(fake, sample):
     assert labels("cli_sample") == [
         "cli_sample:top", "cli_sample:outer", "cli_sample:Shape.__init__",
-        "cli_sample:Shape.area", "cli_sample:Shape.unit", "cli_sample:Shape.make",
+        "cli_sample:Shape.area.fget", "cli_sample:Shape.unit", "cli_sample:Shape.make",
         "cli_sample:Shape.Inner.method", "cli_sample:alias"]
     assert cli.resolve_target("cli_sample")[-1][1].reason == "another name for cli_sample:top"
 
@@ -615,8 +616,8 @@ def _defs_of(module):
 def test_a_stdlib_module_prints_or_explains_every_def(capsys, module):
     status, out, err = run(capsys, "decompile", module)
     assert status == 0
-    labels_out = {line[2:].split(": not printed")[0] for line in out.splitlines()
-                  if line.startswith("# %s:" % module)}
+    labels_out = {re.sub(r"\.fget$", "", line[2:].split(": not printed")[0]) for line in out.splitlines()
+                  if line.startswith("# %s:" % module)}     # (a property's getter: NAME.fget)
     missing = [name for name in _defs_of(module) if "%s:%s" % (module, name) not in labels_out]
     assert missing == []
     if module == "typing" and "\ndef Optional(" in unveil.decompile(module):   # 3.9+: a decorated def
@@ -755,6 +756,26 @@ def test_a_property_target_shows_its_three_accessors_and_a_module_its_placeholde
     assert ("# cli_prop:tagged\n# __unveil_object_0: bound to the default of marker, an object instance "
             "(no literal makes it)\ndef tagged(x, tags={'a': [1, 2]}, marker=__unveil_object_0):\n") \
         in unveil.decompile("cli_prop")
+
+
+def test_a_property_reads_alike_as_an_object_a_class_member_and_a_file_def(properties, tmp_path):
+    """A property object given to the API was refused ('not a function, code object or
+    .pyc path'); a class listed its getter as ``C.v`` where the property's own target says
+    ``C.v.fget``; a file target labelled getter and setter alike ``file.py:C.v`` (a
+    new-user trial)."""
+    import cli_prop
+    text = unveil.decompile(cli_prop.Temp.celsius)
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        "# Temp.celsius.fget", "# Temp.celsius.fset", "# Temp.celsius.fdel"]
+    assert "def celsius(self, value):\n    self._c = value\n" in text
+    assert unveil.decompile_code(cli_prop.Temp.celsius).source == "def celsius(self):\n    return self._c\n"
+    assert [label for label in labels("cli_prop:Temp") if "celsius" in label] == [
+        "cli_prop:Temp.celsius.fget", "cli_prop:Temp.celsius.fset", "cli_prop:Temp.celsius.fdel"]
+    path = str(tmp_path / "cli_prop.py")
+    shown = [label for label in labels(path + ":Temp.celsius")]
+    assert len(set(shown)) == 3 and all(re.fullmatch(re.escape(path) + r":Temp\.celsius \(line \d+\)", label)
+                                        for label in shown), shown
+    assert len([label for label in labels(path) if "celsius" in label]) == 3
 
 
 def test_a_target_among_whose_functions_one_fails_shows_the_others_in_the_api_too(capsys, monkeypatch):

@@ -2,6 +2,7 @@
 string stands for (:func:`decompile_code`); and what a target string names
 (:func:`resolve_target`), which ``unveil.shown`` shows a reader."""
 import ast
+import collections
 import contextlib
 import copy
 import dis
@@ -124,6 +125,8 @@ def _located(obj):
         located = _located(obj.obj)
         located.name = obj.name
         return located
+    if isinstance(obj, property) and python_function(obj.fget) is not None:
+        obj = obj.fget      # (as a target string naming a property gives it)
     func = python_function(obj)
     code = getattr(func, "__code__", None)
     if not isinstance(code, types.CodeType):
@@ -197,7 +200,7 @@ def _file_target(path, qualname):
     code = targets.load_file(path)
     if qualname:
         label = "%s:%s" % (path, qualname)
-        chosen = [(label, Found(nested, parent=code)) for name, nested in walk_code(code, "") if name == qualname]
+        chosen = _labelled(path, [(name, nested) for name, nested in walk_code(code, "") if name == qualname], code)
         if not chosen:
             owner, _, name = qualname.rpartition(".")
             chosen = [(label, Found(lam, name=name, parent=parent))
@@ -208,10 +211,18 @@ def _file_target(path, qualname):
     if path.endswith(".pyc"):
         return _one(path, code)
     items = [("%s:<module>" % path, code)]
-    items += [("%s:%s" % (path, name), Found(nested, parent=code))
-              for name, nested in walk_code(code, "")
-              if nested.co_flags & inspect.CO_OPTIMIZED and nested.co_name not in _INLINE_CODE]
+    items += _labelled(path, [(name, nested) for name, nested in walk_code(code, "")
+                              if nested.co_flags & inspect.CO_OPTIMIZED and nested.co_name not in _INLINE_CODE], code)
     return Target(path, code, items)
+
+
+def _labelled(path, named, code):
+    """``(label, Found)`` for each ``(qualname, code object)`` of the file ``path`` whose
+    code is ``code``: ``path:qualname``, and the def's first line after it where several
+    defs share the name (a property's getter and setter, a redefinition)."""
+    shared = {name for name, count in collections.Counter(name for name, _ in named).items() if count > 1}
+    return [("%s:%s%s" % (path, name, " (line %d)" % nested.co_firstlineno if name in shared else ""),
+             Found(nested, parent=code)) for name, nested in named]
 
 
 def _lambdas_named(code, owner, name):

@@ -33,6 +33,13 @@ def decompile(obj):
     decompile label: why`` comment; where it names one, that one's error raises."""
     if isinstance(obj, (str, os.PathLike)):
         return "".join(Printout(items(os.fspath(obj)), decompile))
+    if isinstance(obj, property):
+        functions = [api.python_function(fn) for fn in (obj.fget, obj.fset, obj.fdel)]
+        name = next((fn.__qualname__ for fn in functions if fn is not None), "property")
+        accessors = [(name + suffix, fn) for suffix, fn in _accessors(obj) if api.python_function(fn) is not None]
+        if not accessors:
+            raise DecompilationError("cannot decompile %r: a property of no Python function" % (obj,))
+        return "".join(Printout(accessors, decompile))
     decompiled = api.decompile_code(_lambda_of(obj))
     notes = decompiled.comments + ["%s (line %d) is written as a state machine: %s" % low
                                    for low in decompiled.lowered]
@@ -119,9 +126,11 @@ def items(target):
 
 def _accessors(value):
     """(suffix, object) for each function a class or module attribute value holds:
-    a property's accessors (``.fset``, ``.fdel`` after the name), else the value."""
+    a property's accessors (``.fget``, ``.fset``, ``.fdel`` after the name, as a target
+    naming the property labels them), else the value."""
     if isinstance(value, property):
-        return [(suffix, fn) for suffix, fn in (("", value.fget), (".fset", value.fset), (".fdel", value.fdel))
+        return [(suffix, fn) for suffix, fn in (
+            (".fget", value.fget), (".fset", value.fset), (".fdel", value.fdel))
                 if fn is not None]
     return [("", value)]
 
