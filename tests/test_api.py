@@ -215,6 +215,14 @@ def test_a_module_target_string_is_what_the_cli_takes():
     ("builtins:len", "builtins:len is a built-in function: it has no bytecode"),
     ("json:dumps.<locals>.x", "json:dumps.<locals>.x: no nested function 'dumps.<locals>.x'"),
     (":f", "empty module name in ':f'"),
+    # (printed the whole module; said 'a int'; said nothing of submodules: a new-user trial)
+    ("json:", "empty name after ':' in 'json:' (the module alone is 'json')"),
+    ("json.decoder:c_scanstring", "json.decoder:c_scanstring is a built-in function: it has no bytecode"),
+    ("json.decoder:NaN", "json.decoder:NaN is a float, not a Python function"),
+    ("textwrap:_whitespace_only_re", "textwrap:_whitespace_only_re is a Pattern, not a Python function"),
+    ("sys:maxsize", "sys:maxsize is an int, not a Python function"),
+    ("xml", "module 'xml' defines no Python functions (a package: each of its submodules is a target of its own, "
+            "xml.NAME)"),
 ])
 def test_a_bad_target_string_is_the_same_one_line_error_as_the_clis(capsys, target, message):
     with pytest.raises(unveil.DecompilationError) as raised:

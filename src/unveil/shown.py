@@ -211,8 +211,13 @@ def _module_items(module):
     found = _with_source_defs(module, found)
     if not any(not isinstance(obj, NotPrinted) for _, obj in found):
         where = list(getattr(module, "__path__", None) or []) if getattr(module, "__file__", None) is None else []
-        raise TargetError("module %r defines no Python functions%s" % (module.__name__, "" if not where else
-                          " (a namespace package: the directory %s, with no __init__.py)" % where[0]))
+        if where:
+            why = " (a namespace package: the directory %s, with no __init__.py)" % where[0]
+        elif getattr(module, "__path__", None) is not None:
+            why = " (a package: each of its submodules is a target of its own, %s.NAME)" % module.__name__
+        else:
+            why = ""
+        raise TargetError("module %r defines no Python functions%s" % (module.__name__, why))
     return found
 
 

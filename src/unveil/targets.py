@@ -29,6 +29,8 @@ def split(target):
         return where, qualname, True
     if not where:
         raise TargetError("empty module name in %r" % target)
+    if sep and not qualname:
+        raise TargetError("empty name after ':' in %r (the module alone is %r)" % (target, where))
     return where, qualname, False
 
 
@@ -97,7 +99,8 @@ def not_a_function(label, obj):
     """The error for a target that names something with no bytecode."""
     if isinstance(obj, (types.BuiltinFunctionType, types.WrapperDescriptorType, types.MethodDescriptorType)):
         return TargetError("%s is a built-in function: it has no bytecode" % label)
-    return TargetError("%s is a %s, not a Python function" % (label, type(obj).__name__))
+    kind = type(obj).__name__
+    return TargetError("%s is %s %s, not a Python function" % (label, "an" if kind[:1] in "aeiouAEIOU" else "a", kind))
 
 
 def load_file(path):
