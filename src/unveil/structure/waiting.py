@@ -45,7 +45,7 @@ def before_statement(frame, stmt, local):
     if isinstance(stmt, COMPOUND):
         settle(frame, stmt)
         return
-    if len(frame.stack) > len(frame.inherited):
+    if len(frame.stack) > len(frame.inherited) and any(_may_read(frame.stack[i]) for i in frame.owned()):
         for ident in bound_names(stmt):   # (a walrus in a dropped value, an augmented store)
             frame.check_unread(si.name(ident, store=True))
     if frame.ctx.spill_copies and not local:
@@ -197,6 +197,12 @@ def restack(frame, stack):
         hit = frame.spilled.get(id(item))
         out.append(hit[1] if hit is not None and hit[0] is item else item)
     return out
+
+
+def _may_read(item):
+    """Whether a stack item may be among :func:`readers_of` a name: not a marker (a
+    loop's iterator, a with's exit), which reads nothing the text could move."""
+    return isinstance(item, si.Chain) or isinstance(item, ast.expr) and not isinstance(item, si.Marker)
 
 
 def readers_of(frame, ident):
