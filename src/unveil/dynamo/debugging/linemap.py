@@ -77,7 +77,7 @@ class LineMap:
         consecutive lines in each file, as :class:`Location` s.  Through dumped files too:
         code run from a dumped resume function is traced by Dynamo, whose transformed code
         and graphs then name that file's lines."""
-        wanted, out, seen = [(_same_file(user_file), user_line)], [], set()
+        wanted, out, seen = [(file, user_line) for file in self.files_named(user_file)], [], set()
         while wanted:
             file, line = wanted.pop()
             for where in self._direct(file, line):
@@ -86,6 +86,21 @@ class LineMap:
                     out.append(where)
                     wanted += [(where.path, dumped) for dumped in self._lines_of(where.path, where.line)]
         return sorted(out)
+
+    def files_named(self, user_file):
+        """The user's files ``user_file`` names: the file it is from the current directory;
+        a relative name that is no file here (``model.py`` run from elsewhere), each file
+        the dumped code names whose path ends with it."""
+        exact = _same_file(user_file)
+        if os.path.isabs(user_file) or os.path.exists(user_file):
+            return [exact]
+        tail = os.sep + os.path.normcase(os.path.normpath(user_file))
+        ending = sorted({file for _, entries in self._files.values() for file, _, _ in entries if file.endswith(tail)})
+        return ending or [exact]
+
+    def has_kind(self, kind):
+        """Whether a dumped file of ``kind`` (``"inductor output"``) was added."""
+        return any(k == kind for k, _ in self._files.values())
 
     def origin(self, path, line):
         """The user's ``(file, line)`` that dumped ``path:line`` runs (through dumped files

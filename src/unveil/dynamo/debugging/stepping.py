@@ -133,11 +133,13 @@ class DebugRun(DebugSession):
             if any(bp.hits for where in places for bp in bdb.Breakpoint.bplist.get((where.path, where.line), ())):
                 continue
             where = ", ".join("%s:%d" % (os.path.basename(p.path), p.line) for p in places) or "none"
-            out.append("unveil.debug: break_at(%r, %d) never stopped: no dumped code that names that line ran "
-                       "(the dumped lines naming it: %s; under Inductor a graph runs as its inductor_output "
-                       "file's call(), where only the kernel calls Inductor's provenance record ties to a "
-                       "line of yours are named)"
-                       % (os.path.basename(filename), line, where))
+            files = self.lines.files_named(filename)
+            named = "" if files == [os.path.normcase(os.path.abspath(filename))] else " (%s)" % ", ".join(files)
+            inductor = "; under Inductor a graph runs as its inductor_output file's call(), where only the kernel " \
+                "calls Inductor's provenance record ties to a line of yours are named" \
+                if self.lines.has_kind("inductor output") else ""
+            out.append("unveil.debug: break_at(%r, %d)%s never stopped: no dumped code that names that line ran "
+                       "(the dumped lines naming it: %s%s)" % (os.path.basename(filename), line, named, where, inductor))
         return out
 
     def _clear_breakpoints(self):
