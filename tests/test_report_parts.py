@@ -132,6 +132,42 @@ def test_a_flow_draws_a_resume_function_two_compiles_break_into_once(tmp_path):
     assert sum(1 for s in steps if s[0] == "edge" and s[5] == "break") == 4
 
 
+def test_a_functions_source_marks_the_breaks_its_compiles_traced_not_those_of_frames_it_called(tmp_path):
+    """A block's forward calls an MLP, whose own compile and whose resume function break
+    (at line 3 of mlp.py): the block's line 6 had both breaks, as the full Python stack
+    of each names the block's call (a new-user trial, GPT-2); only the block's compile,
+    which inlined the call, breaks at its line."""
+    from unveil.report import _Site
+    block, mlp = str(tmp_path / "block.py"), str(tmp_path / "mlp.py")
+    (tmp_path / "block.py").write_text("import mlp\n\n\nclass Block:\n    def forward(self, x):\n"
+                                       "        return mlp.forward(x)\n")
+    (tmp_path / "mlp.py").write_text("def forward(x):\n    h = x * 2\n    print(float(h.sum()))\n    return h\n")
+    caller = [{"filename": str(tmp_path / "train.py"), "line": 9, "function": "<module>"}]
+    at_block = {"filename": block, "line": 6, "function": "forward"}
+    at_mlp = {"filename": mlp, "line": 3, "function": "forward"}
+    functions = [
+        {"key": "Block.forward", "name": "forward", "qualname": "Block.forward", "filename": block, "line": 5,
+         "kind": "function", "resumes": None},
+        {"key": "forward", "name": "forward", "qualname": "forward", "filename": mlp, "line": 1, "kind": "function",
+         "resumes": None},
+        {"key": "resume_in_forward", "name": "torch_dynamo_resume_in_forward_at_3", "qualname": "resume_in_forward",
+         "filename": mlp, "line": 3, "kind": "resume", "resumes": "forward"}]
+    item = {"reason": "Unsupported Tensor.item() call", "location": at_mlp,
+            "user_stack": caller + [at_block, at_mlp]}
+    compiles = [
+        {"function": "Block.forward", "compile_id": "0/0", "graph_break": item},
+        {"function": "forward", "compile_id": "1/0", "graph_break": dict(item, reason="Unsupported float() call")},
+        {"function": "resume_in_forward", "compile_id": "2/0", "graph_break": {
+            "reason": "Failed to trace builtin operator", "location": at_mlp,
+            "user_stack": caller + [at_block, at_mlp]}}]
+    site = _Site(str(tmp_path), {"functions": functions, "compiles": compiles, "artifacts": [], "line_map": {}})
+    marked = {n: reasons for n, _, reasons, _ in site.source_of(functions[0]) if reasons}
+    assert marked == {6: ["Unsupported Tensor.item() call"]}, marked
+    marked = {n: reasons for n, _, reasons, _ in site.source_of(functions[1]) if reasons}
+    assert marked == {3: ["Failed to trace builtin operator", "Unsupported Tensor.item() call",
+                          "Unsupported float() call"]}, marked
+
+
 class _Text:
     """A picture as render() takes it: something with ``to_string()``."""
 

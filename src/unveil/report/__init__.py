@@ -492,12 +492,26 @@ class _Site:
         breaks = {}
         for comp in self.index["compiles"]:
             brk = comp.get("graph_break") or {}
-            for frame in [brk.get("location")] + (brk.get("user_stack") or []):
+            for frame in [brk.get("location")] + self._traced(comp, brk.get("user_stack") or []):
                 if frame and frame["filename"] == fn["filename"] and first <= frame["line"] <= last:
                     breaks.setdefault(frame["line"], set()).add(brk["reason"])
         became = self._became(fn["filename"])
         return [(n, lines[n - 1], sorted(breaks.get(n, ())), became.get(n, []))
                 for n in range(first, last + 1)] if lines else []
+
+    def _traced(self, comp, stack):
+        """The frames of a graph break's ``stack`` (outermost first) that ``comp`` traced:
+        its own frame and those it inlined, not the frames that called it (a break in a
+        resume function of ``mlp.forward`` is no break at the line of the block that
+        called the MLP, unless the block's own compile inlined that call)."""
+        names, fn = set(), self.by_key.get(comp["function"])
+        filename = fn["filename"] if fn else None
+        while fn is not None and len(names) < 100:
+            names.add(fn["name"])      # (a resume function's frame bears the name of the function it resumes)
+            fn = self.by_key.get(fn.get("resumes"))
+        own = [k for k, frame in enumerate(stack) if frame and frame["filename"] == filename
+               and frame.get("function") in names]
+        return stack[own[-1]:] if own else stack
 
     def _became(self, filename):
         """Per line of the user's file: (label, link) of the first dumped line of each run
