@@ -168,6 +168,37 @@ def test_a_functions_source_marks_the_breaks_its_compiles_traced_not_those_of_fr
                           "Unsupported float() call"]}, marked
 
 
+def test_a_graphs_lines_count_the_functions_lines_whose_ops_sit_in_what_they_call(tmp_path):
+    """'What they compute' gave a graph of ``h = self.fc(x); y = h.relu()`` only the relu's
+    line: the matmul's ``# File:`` comment names ``Linear``'s code, the calling line only
+    in the node's stack (a new-user trial, GPT-2's MLP: lines 13-13 for 12-13)."""
+    from unveil.report import _Site
+    user = str(tmp_path / "m.py")
+    (tmp_path / "m.py").write_text("def f(x):\n    h = fc(x)\n    y = h.relu()\n    return y\n")
+    dump = tmp_path / "dump"
+    dump.mkdir()
+    (dump / "f.compile_0_0.graph.py").write_text(
+        "class GraphModule(torch.nn.Module):\n"
+        '    def forward(self, L_x_: "f32[2, 4]"):\n'
+        "        l_x_ = L_x_\n"
+        "\n"
+        "         # File: /lib/linear.py:5 in forward, code: return x @ x\n"
+        '        matmul: "f32[2, 4]" = l_x_ @ l_x_\n'
+        "\n"
+        "         # File: %s:3 in f, code: y = h.relu()\n"
+        '        relu: "f32[2, 4]" = matmul.relu()\n'
+        "        return (relu,)\n" % user)
+    functions = [{"key": "f", "name": "f", "qualname": "f", "filename": user, "line": 1, "kind": "function",
+                  "resumes": None, "source_lines": [1, 4]}]
+    index = {"functions": functions, "artifacts": [{"function": "f", "kind": "graph", "ok": True,
+                                                   "file": "f.compile_0_0.graph.py", "compile_id": "0/0"}],
+             "compiles": [{"function": "f", "compile_id": "0/0", "graph_break": None}],
+             "line_map": {"f.compile_0_0.graph.py": [["/lib/linear.py", 5, 6], [user, 2, 6], [user, 3, 9]]},
+             "program_dir": str(tmp_path)}
+    rows = _Site(str(dump), index).graph_rows()
+    assert [(r["lines"], r["own_ops"], r["op_count"]) for r in rows] == [(("m.py", 2, 3), 1, 2)], rows
+
+
 class _Text:
     """A picture as render() takes it: something with ``to_string()``."""
 

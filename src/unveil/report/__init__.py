@@ -870,7 +870,7 @@ class _Site:
                     first, last = row["fn"].get("source_lines") or (0, float("inf"))
                     own = [n for n in graph.nodes if n.kind == "call" and n.source
                            and n.source[0] == row["fn"]["filename"] and first <= n.source[1] <= last]
-                    lines = sorted({n.source[1] for n in own})
+                    lines = sorted({n.source[1] for n in own} | self._lines_run(art, row["fn"]["filename"], first, last))
                     rows.append({"art": art, "page": self.file_page(art), "fn": row["fn"], "user": package is None,
                                  "compile": self.compile_of(art), "ops": list(counts.items()),
                                  "op_count": sum(counts.values()),
@@ -880,6 +880,14 @@ class _Site:
                                  "lines": (os.path.basename(row["fn"]["filename"]), lines[0], lines[-1]) if lines
                                  else None, "own_ops": len(own)})
         return rows
+
+    def _lines_run(self, art, filename, first, last):
+        """The lines from ``first`` to ``last`` of ``filename`` that the dumped file of
+        ``art`` runs, a node's calling frames included (``self.c_fc(h)``, whose ops sit
+        in ``Linear``'s code, is a line of the function too)."""
+        wanted = os.path.normcase(os.path.abspath(filename))
+        return {line for user_file, line, _ in self.index.get("line_map", {}).get(art["file"], [])
+                if user_file == wanted and first <= line <= last}
 
     def totals(self):
         comps = self.index["compiles"]
