@@ -128,6 +128,22 @@ def test_the_text_names_the_failing_guard_its_values_and_line(compiled):
     assert text.endswith("=> no entry's guards pass: Dynamo compiles anew")
 
 
+def test_a_failing_global_state_guard_names_the_parts_that_differ():
+    """A frame compiled under ``torch.no_grad()`` (an optimizer's step always is) asked
+    about outside it: the verdict quoted the whole state as JSON and said nothing of
+    which part differs (a new-user trial).  Inside no_grad it runs, as Dynamo decides."""
+    torch._dynamo.reset()
+    fn = torch.compile(target, backend="eager", dynamic=False)
+    with torch.no_grad():
+        fn(torch.ones(3), 1)
+    why = unveil.why_recompile(fn, torch.ones(3), 1)
+    entry = adapter.cache_entries(target.__code__)[0]
+    assert why.verdicts[0].passes is False and entry.check({"x": torch.ones(3), "n": 1}) is False
+    assert why.verdicts[0].detail == "global state differs: grad_mode is true here, false at compile time", str(why)
+    with torch.no_grad():
+        assert unveil.why_recompile(fn, torch.ones(3), 1).runs == "0/0"
+
+
 def test_the_command_runs_the_dumped_guards(tmp_path):
     torch._dynamo.reset()
     with unveil.prepare_debug(tmp_path) as session:

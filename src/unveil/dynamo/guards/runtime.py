@@ -150,6 +150,16 @@ def check_global_state(expected_json):
     return json.loads(adapter.global_state()) == json.loads(expected_json)
 
 
+def global_state_mismatch(expected_json):
+    """What makes ``check_global_state`` fail, in words ("" when it holds): each part of
+    the state that differs, now and at compile time (``grad_mode is True here, False at
+    compile time``: a frame compiled under ``torch.no_grad()`` checked outside it)."""
+    now, then = json.loads(adapter.global_state()), json.loads(expected_json)
+    differ = ["%s is %s here, %s at compile time" % (key, json.dumps(now.get(key)), json.dumps(then.get(key)))
+              for key in sorted(set(now) | set(then)) if now.get(key) != then.get(key)]
+    return "global state differs: " + "; ".join(differ) if differ else ""
+
+
 def check_torch_function_mode_stack(expected_types):
     """TORCH_FUNCTION_MODE_STACK: the same torch function modes are active."""
     return adapter.function_mode_stack_types() == list(expected_types)

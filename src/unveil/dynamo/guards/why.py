@@ -310,7 +310,7 @@ def _first_failure(compile_id, source, function, lines, scope):
                                 error="%s: %s" % (type(exc).__name__, exc))
         if not holds:
             return EntryVerdict(compile_id, False, text, comment, _values(test, source, scope),
-                                detail=_tensor_detail(test, scope))
+                                detail=_mismatch_detail(test, scope))
     return EntryVerdict(compile_id, True)
 
 
@@ -322,12 +322,18 @@ def _conditions(function):
             yield node.test.operand
 
 
-def _tensor_detail(test, scope):
-    """For a failing ``check_tensor(...)``: which of the tensor's properties differ."""
-    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "check_tensor"):
+#: failing checks whose reason a function of guard_runtime words, called with the same arguments
+_MISMATCHES = {"check_tensor": guard_runtime.tensor_mismatch,
+               "check_global_state": guard_runtime.global_state_mismatch}
+
+
+def _mismatch_detail(test, scope):
+    """For a failing ``check_tensor(...)``: which of the tensor's properties differ; for
+    ``check_global_state(...)``, which parts of the global state."""
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in _MISMATCHES):
         return None
-    call = ast.Call(func=ast.Name(id="tensor_mismatch", ctx=ast.Load()), args=test.args, keywords=test.keywords)
-    scope = dict(scope, tensor_mismatch=guard_runtime.tensor_mismatch)
+    call = ast.Call(func=ast.Name(id="mismatch", ctx=ast.Load()), args=test.args, keywords=test.keywords)
+    scope = dict(scope, mismatch=_MISMATCHES[test.func.id])
     return eval(compile(ast.fix_missing_locations(ast.Expression(call)), "<guard>", "eval"), scope) or None
 
 
