@@ -144,6 +144,22 @@ def test_a_failing_global_state_guard_names_the_parts_that_differ():
         assert unveil.why_recompile(fn, torch.ones(3), 1).runs == "0/0"
 
 
+def index_first(x, items):
+    return x * items[0]
+
+
+def test_a_failing_length_guard_says_the_length_it_found():
+    """``len(L['items']) == 2`` failing said what the list is, cut short at 80 characters
+    (a new-user trial: an optimizer's param group of eleven keys, not ten); its length is
+    the answer."""
+    torch._dynamo.reset()
+    fn = torch.compile(index_first, backend="eager", dynamic=False)
+    fn(torch.ones(3), [1.0, 2.0])
+    why = unveil.why_recompile(fn, torch.ones(3), [float(k) for k in range(40)])
+    assert why.verdicts[0].condition == "len(L['items']) == 2", str(why)
+    assert why.verdicts[0].values == {"len(L['items'])": "40"}, str(why)
+
+
 def test_the_command_runs_the_dumped_guards(tmp_path):
     torch._dynamo.reset()
     with unveil.prepare_debug(tmp_path) as session:

@@ -352,8 +352,8 @@ def _values(test, source, scope):
     found = {}
     methods = {id(node.func) for node in ast.walk(test) if isinstance(node, ast.Call)}
     for node in ast.walk(test):
-        if isinstance(node, (ast.Subscript, ast.Attribute, ast.Call)) and id(node) not in methods \
-                and _rooted_at_frame(node):
+        if _is_len_of_frame_value(node) or isinstance(node, (ast.Subscript, ast.Attribute, ast.Call)) \
+                and id(node) not in methods and _rooted_at_frame(node):
             text = ast.get_source_segment(source, node)
             if any(text in other for other in found) or text in found:
                 continue
@@ -362,6 +362,13 @@ def _values(test, source, scope):
             except Exception as exc:  # noqa: BLE001 -- any failure to read is what the user needs
                 found[text] = "missing (%s: %s)" % (type(exc).__name__, exc)
     return dict(sorted(found.items(), key=lambda item: -len(item[0]))[:4])
+
+
+def _is_len_of_frame_value(node):
+    """``len(L[...])``: its length is what a ``len(...) == n`` guard compares (the value
+    itself, a dict of eleven keys say, reads cut short)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+        and len(node.args) == 1 and not node.keywords and _rooted_at_frame(node.args[0])
 
 
 def _rooted_at_frame(node):
