@@ -278,3 +278,39 @@ def test_a_run_that_compiles_nothing_leaves_the_last_dump_as_it_was(tmp_path):
     assert again.returncode == 1 and "stopped before compiling anything" in again.stderr
     assert again.stderr.rstrip().endswith("unveil: nothing was compiled; %s is left as it was" % dump)
     assert {p.name: p.read_bytes() for p in dump.iterdir() if p.is_file()} == before
+
+
+RELATIVE = '''
+import torch, unveil
+
+def f(x):
+    y = x + 1
+    print("break")
+    return y * 2
+
+if __name__ == "__main__":
+    with unveil.prepare_debug(%r):
+        torch.compile(f)(torch.ones(3))
+'''
+
+
+def test_a_script_with_a_relative_file_name_is_found_from_another_directory(tmp_path):
+    """``python -m debugpy prog.py`` runs the script through runpy, with the relative name it
+    was given: Dynamo's records and the code say ``prog.py``.  From another directory the
+    report still shows its source, its full-code file still runs and ``why-recompile`` still
+    loads its module."""
+    program, dump = tmp_path / "program", tmp_path / "dump"
+    program.mkdir()
+    (program / "prog.py").write_text(RELATIVE % str(dump))
+    ran = _run([sys.executable, "-c", "import runpy; runpy.run_path('prog.py', run_name='__main__')"], program)
+    assert ran.returncode == 0, ran.stderr
+    index = json.loads((dump / "index.json").read_text())
+    assert [fn["filename"] for fn in index["functions"] if fn["name"] == "f"] == ["prog.py"]
+    report = _run([sys.executable, "-m", "unveil", "report", str(dump)], tmp_path)
+    assert report.returncode == 0, report.stderr
+    assert "return y * 2</span>" in (dump / "report" / "function_f.html").read_text()
+    full = _run([sys.executable, str(dump / "f.full_code.py")], tmp_path)
+    assert full.returncode == 0, full.stderr
+    why = _run([sys.executable, "-m", "unveil", "why-recompile", str(dump), "f", "torch.ones(3)"], tmp_path)
+    assert why.returncode == 0, why.stderr
+    assert why.stdout.rstrip().endswith("=> compile 0/0 runs"), why.stdout

@@ -195,11 +195,11 @@ def _cmd_why_recompile(args):
         raise CliError("why-recompile needs torch: pip install 'unveil[torch]'") from None
     from unveil.dynamo.guards.why import dumped_function, function_globals, why_recompile_in_dump
     try:
-        _, entry = dumped_function(args.dump_dir, args.function)
+        index, entry = dumped_function(args.dump_dir, args.function)
     except (LookupError, ValueError) as exc:
         raise CliError(str(exc)) from None
     try:
-        globals_ = function_globals(entry)
+        globals_ = function_globals(index, entry)
     except (Exception, SystemExit) as exc:  # the user's module's top-level code, whatever it does
         raise CliError("loading %s's module (%s) ran its top-level code, which raised %s: %s"
                        % (args.function, entry["filename"], type(exc).__name__, exc)) from None

@@ -21,6 +21,7 @@ import subprocess
 import sys
 
 from . import fxgraph, pictures
+from ..dump_index import ran_in, source_path
 from .highlighting import highlight as _highlight
 from .places import Places
 
@@ -281,7 +282,7 @@ class _Site:
     def read_source(self, filename):
         """A user's (or library's) source file, read once; None when it cannot be read."""
         if filename not in self._sources:
-            self._sources[filename] = _read(filename)
+            self._sources[filename] = _read(source_path(filename, ran_in(self.index)))
         return self._sources[filename]
 
     def _lines_of(self, art):

@@ -92,6 +92,7 @@ class DumpDir:
         self.counts = {}             # explanations.summary.counts: what summary.txt and the report count
         self.line_map = {}           # file -> [[user file, user line, dumped line]] (LineMap.table)
         self.torch_version = torch_version
+        self.cwd = os.getcwd()       # what a relative file name of the user's code is relative to
 
     def check_writable(self):
         """Raise the OSError that writing a file into the directory meets (a read-only
@@ -167,6 +168,7 @@ class DumpDir:
             "python": platform.python_version(),
             "torch": self.torch_version,
             "program_dir": os.path.abspath(sys.path[0] or os.curdir) if sys.path else os.getcwd(),
+            "cwd": self.cwd,
             "functions": self.functions,
             "compiles": self.compiles,
             "skipped_frames": [c for c in self.compiles if c["skipped"]],

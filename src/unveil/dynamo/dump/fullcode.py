@@ -13,6 +13,7 @@ import re
 import types
 
 from ...api import decompile_code
+from ...dump_index import source_path
 from ...errors import DecompilationError
 from ...bytecode.code_objects import argument_count, identifier as source_name
 from ...definitions.functions import ENCLOSING_SCOPE
@@ -228,7 +229,8 @@ def full_code_text(fn, session):
     head += [i for i in sorted(imports) if not i.startswith(("import", "from"))]
     head += ["", "# The globals the code runs with: those of %s's module (in a new process, its file" % fn.code.co_name,
              "# loaded as a module; globals Dynamo made are then rebuilt from the dump).",
-             "G = module_globals(%r, %r)" % (module, fn.code.co_filename), "HERE = here(globals())"]
+             "G = module_globals(%r, %r)" % (module, source_path(fn.code.co_filename, session.dump.cwd)),
+             "HERE = here(globals())"]
     defined = {n for f in session.functions.values() for n in getattr(f, "global_names", [])}
     taken = [n for n in sorted(used, key=_in_number_order) if n in (fn.globals or {}) and n not in defined]
     main_test = '__name__ == "__main__"'

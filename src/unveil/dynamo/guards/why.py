@@ -16,6 +16,7 @@ import re
 
 import torch
 
+from ...dump_index import ran_in, source_path
 from .. import adapter
 from . import runtime as guard_runtime
 from .conditions import GuardWriter
@@ -140,7 +141,7 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, setti
     files = {a["compile_id"]: a["file"] for a in index["artifacts"]
              if a["kind"] == "guards" and a["function"] == entry["key"]}
     if globals_ is None:
-        globals_ = function_globals(entry)
+        globals_ = function_globals(index, entry)
     original = _compiled_frame_function(_function_in(globals_, entry), entry) or _dumped_signature(dump_dir, index, entry)
     f_locals = frame_locals(original, None, args, kwargs) if original is not None else dict(kwargs)
     sources = {}
@@ -229,11 +230,12 @@ def dumped_function(dump_dir, function):
     return index, entry
 
 
-def function_globals(entry):
+def function_globals(index, entry):
     """The globals of a dumped function's module (its file loaded, top-level code run,
     when it is not the live module), under the module name the compiling process had
     (``__main__`` for a script), which guards check types by."""
-    return module_globals(entry.get("module") or _module_name(entry["filename"]), entry["filename"])
+    path = source_path(entry["filename"], ran_in(index))
+    return module_globals(entry.get("module") or _module_name(path), path)
 
 
 def _compiled_frame_function(found, entry):
