@@ -163,6 +163,15 @@ def test_cache_entries_guards_and_globals():
     assert adapter.guard_globals(entries[0]) is globals()
 
 
+def test_the_codes_dynamo_holds_compiled_code_for():
+    compile_and_run(breaking, "eager", (torch.ones(3),))
+    codes = adapter.compiled_codes()
+    assert codes[0] is breaking.__code__ and len(codes) == 2
+    assert adapter.resumed_code(codes[1]) is breaking.__code__
+    torch._dynamo.reset()
+    assert adapter.compiled_codes() == []
+
+
 def test_resume_function_install_can_put_another_code_in_place():
     """Dynamo installs each resume function as a global; the hook sees its code and
     the frame's globals, and may hand back a code object to install instead."""
@@ -194,7 +203,16 @@ def test_compiling_frame_is_the_frame_dynamo_compiles():
         compile_and_run(breaking)
     finally:
         handle.remove()
-    assert found[0] == (breaking.__code__, globals(), False, None)
+    assert found[0][:4] == (breaking.__code__, globals(), False, None)
+    # the stack that reached it, Dynamo's own frames left out, the compiled frame last
+    assert [f["function"] for f in found[0].stack[-3:]] == [
+        "test_compiling_frame_is_the_frame_dynamo_compiles", "compile_and_run", "breaking"]
+    assert found[0].stack[-1] == {"filename": __file__, "line": breaking.__code__.co_firstlineno,
+                                  "function": "breaking"}
+    # the resume function's: through the frame running Dynamo's code for breaking, at the break
+    assert [(f["function"], f["line"]) for f in found[1].stack[-3:-1]] == [
+        ("compile_and_run", compile_and_run.__code__.co_firstlineno + 4),
+        ("breaking", breaking.__code__.co_firstlineno + 2)]
     assert adapter.compiling_frame() is None
     found = []
     handle = adapter.register_bytecode_hook(lambda code, new: found.append(adapter.compiling_frame()))

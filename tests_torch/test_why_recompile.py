@@ -160,6 +160,107 @@ def test_a_failing_length_guard_says_the_length_it_found():
     assert why.verdicts[0].values == {"len(L['items'])": "40"}, str(why)
 
 
+def _adam_compiled_step():
+    """``torch.compile(opt.step)``, as torch's tutorial compiles an optimizer: the step's
+    wrapper frame runs, breaks the graph in ``_use_grad`` and calls ``Adam.step`` past the
+    break, which Dynamo compiles as a frame of its own."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    model = torch.nn.Linear(4, 2)
+    opt = torch.optim.Adam(model.parameters(), lr=0.01)
+    step = torch.compile(opt.step, backend="eager")
+
+    def train():          # (the grads stay after it: a step is asked about with them there)
+        opt.zero_grad()
+        model(torch.randn(3, 4)).sum().backward()
+        step()
+    return opt, step, train
+
+
+def called_past_a_break(x):
+    x = x.sin()
+    torch._dynamo.graph_break()
+    return x.cos()
+
+
+def calls_past_a_break(x):
+    return called_past_a_break(x) + 1
+
+
+ADAM_STEP_LINE = torch.optim.Adam.step.__wrapped__.__code__.co_firstlineno
+
+
+def test_a_frame_that_breaks_names_the_frames_its_calls_reach_and_those_are_answered():
+    """``why_recompile(torch.compile(opt.step))`` answered for the wrapper frame, which
+    runs, and said nothing of ``Adam.step``, which recompiles (a new-user trial).  The
+    answer names the frames compiled on their own; asked about ``Adam.step`` itself (a
+    decorator's wrapper around the frame Dynamo compiled), it answers for that frame."""
+    opt, step, train = _adam_compiled_step()
+    for _ in range(2):
+        train()
+    opt.param_groups[0]["lr"] = 0.5
+    why = unveil.why_recompile(step)
+    assert why.runs == "0/0" and why.reached == [], str(why)
+    [inner] = why.wrapped
+    assert inner.function == "Adam.step" and inner.recompiles, str(why)
+    assert inner.verdicts[0].condition.endswith("L['self'].param_groups[0]['lr'] == 0.01"), str(why)
+    assert inner.reached == [] and inner.wrapped == [], str(why)      # it made one graph: it reaches no frame
+    text = str(why).splitlines()
+    assert text[3].startswith("Past a graph break it calls Adam.step, the function it wraps"), text
+    assert text[4:] == str(inner).splitlines() and text[-1] == "=> no entry's guards pass: Dynamo compiles anew"
+    opt.param_groups[0]["lr"] = 0.01
+    again = unveil.why_recompile(step)
+    assert again.wrapped[0].runs == "1/0", str(again)
+
+
+def test_a_frame_reached_past_a_break_that_no_wrapper_leads_to_is_named():
+    """A frame called past a break that is not the function a decorator wraps: its
+    arguments are not the call's, so it is named, with its cache, and not answered."""
+    torch._dynamo.reset()
+    fn = torch.compile(calls_past_a_break, backend="eager")
+    fn(torch.ones(3))
+    why = unveil.why_recompile(fn, torch.ones(3))
+    assert why.runs == "0/0" and why.wrapped == [], str(why)
+    names = [r.name for r in why.reached]
+    assert names[0].startswith("torch_dynamo_resume_in_calls_past_a_break_at_"), str(why)
+    assert why.reached[0].through.startswith("the rest of it from line "), str(why)
+    assert "called_past_a_break" in names and len(names) == 3, str(why)        # and its own resume function
+    line = "  called_past_a_break (test_why_recompile.py:%d): 1 cache entry" % (
+        called_past_a_break.__code__.co_firstlineno)
+    assert line in str(why).splitlines(), str(why)
+    torch._dynamo.reset()
+    fn = torch.compile(target, backend="eager")
+    fn(torch.ones(3), 1)
+    assert unveil.why_recompile(fn, torch.ones(3), 1).reached == []        # no break: it reaches no frame
+
+
+def test_over_a_dump_the_frames_its_calls_reached_are_named_with_how_and_what_they_came_to(tmp_path):
+    """The dump records the Python stack of each compile with the frames that run code
+    Dynamo made (its metrics' stack lacks the step's wrapper and ``_use_grad``): the answer
+    over the dump says how the wrapper reached ``Adam.step`` and why that recompiled."""
+    from unveil.dynamo.guards.why import why_recompile_in_dump
+    opt, step, train = _adam_compiled_step()
+    with unveil.prepare_debug(tmp_path):
+        for _ in range(2):
+            train()
+        opt.param_groups[0]["lr"] = 0.5
+        train()
+    index = json.loads((tmp_path / "index.json").read_text())
+    adam = next(c for c in index["compiles"] if c["function"] == "Adam.step")
+    assert [f["function"] for f in adam["stack"][-3:]] == ["wrapper", "_use_grad", "step"], adam["stack"]
+    why = why_recompile_in_dump(str(tmp_path), "Optimizer.profile_hook_step.wrapper", (opt,), {},
+                                settings={"func": torch.optim.Adam.step.__wrapped__})
+    text = str(why).splitlines()
+    assert why.runs == "0/0", text
+    resume = next(r for r in why.reached if r.name != "Adam.step")
+    assert resume.through.startswith("the rest of it from line ") and resume.name.startswith(
+        "Optimizer.torch_dynamo_resume_in_wrapper_at_"), text
+    call = [line for line in text if line.startswith("  Adam.step")]
+    assert call == ["  Adam.step (adam.py:%d), called at line %s, through _use_grad (line %d): compiles 1/0, 1/1; "
+                    "1/1 was compiled anew: self.param_groups[0]['lr'] == 0.01 failed"
+                    % (ADAM_STEP_LINE, resume.through.split()[-1], adam["stack"][-2]["line"])], text
+
+
 def test_the_command_runs_the_dumped_guards(tmp_path):
     torch._dynamo.reset()
     with unveil.prepare_debug(tmp_path) as session:

@@ -49,6 +49,7 @@ HOOK_POINTS = (
     "torch._dynamo.resume_execution.ContinueExecutionCache.generated_code_metadata",
     "torch.overrides._get_current_function_mode_stack",
     "torch._dynamo.convert_frame._compile (its code and globals locals, for compiling_frame)",
+    "torch._dynamo.convert_frame.input_codes.seen (weak references to the codes Dynamo saw)",
     "torch._dynamo.output_graph.OutputGraph.install_resume_function_global",
     "torch._dynamo.code_context",
     "torch.fx.GraphModule.recompile and __deepcopy__",
@@ -411,6 +412,14 @@ def cache_entries(code):
     return [CacheEntry(raw) for raw in _debug_get_cache_entry_list(code)]
 
 
+def compiled_codes():
+    """The code objects Dynamo holds compiled code for since the last reset, in the order
+    it first saw them."""
+    from torch._dynamo import convert_frame
+    codes = (ref() for ref in convert_frame.input_codes.seen)
+    return [code for code in codes if code is not None and cache_entries(code)]
+
+
 def given_up_on(code):
     """``(compile id, reason)`` when Dynamo gave up on ``code``'s frame: its last compile since
     the last reset made no code (a skipped frame).  In torch 2.13 (and since torch 2.0)
@@ -516,13 +525,13 @@ def _compile_function_code():
     return inspect.unwrap(convert_frame._compile).__code__
 
 
-CompilingFrame = collections.namedtuple("CompilingFrame", "code globals fullgraph wraps")
+CompilingFrame = collections.namedtuple("CompilingFrame", "code globals fullgraph wraps stack")
 
 
 def compiling_frame():
     """The :class:`CompilingFrame` (code, globals, whether it must make one graph, what it
-    calls where it is torch's ``wrap_inline`` wrapper) Dynamo is compiling in this thread,
-    or ``None`` (read from ``convert_frame._compile``'s locals)."""
+    calls where it is torch's ``wrap_inline`` wrapper, the stack that reached it) Dynamo is
+    compiling in this thread, or ``None`` (read from ``convert_frame._compile``'s locals)."""
     target = _compile_function_code()
     frame = sys._getframe(1)
     while frame is not None:
@@ -530,9 +539,27 @@ def compiling_frame():
             f_locals = frame.f_locals
             code = f_locals["code"]
             return CompilingFrame(code, f_locals["globals"], bool(f_locals.get("one_graph")),
-                                  _inline_wrapped(code, f_locals.get("closure")))
+                                  _inline_wrapped(code, f_locals.get("closure")), _stack_reaching(frame, code))
         frame = frame.f_back
     return None
+
+
+def _stack_reaching(compile_frame, code):
+    """The Python stack that reached the compile of ``code``, outermost first, as
+    ``[{filename, line, function}]``, ending with the compiled frame at its first line.
+    Unlike the stack Dynamo's compilation metrics keep, it has the frames that run code
+    Dynamo made (a compiled frame that called on past a graph break, as an optimizer's
+    ``step`` wrapper calls ``Adam.step``); Dynamo's own frames (``convert_frame``,
+    ``torch.compile``'s wrapper) are left out."""
+    from torch._dynamo import convert_frame, eval_frame
+    machinery = {convert_frame.__file__, eval_frame.__file__}
+    out = [{"filename": code.co_filename, "line": code.co_firstlineno, "function": code.co_name}]
+    frame = compile_frame.f_back
+    while frame is not None:
+        if frame.f_code.co_filename not in machinery:
+            out.append({"filename": frame.f_code.co_filename, "line": frame.f_lineno, "function": frame.f_code.co_name})
+        frame = frame.f_back
+    return out[::-1]
 
 
 @functools.lru_cache(maxsize=None)

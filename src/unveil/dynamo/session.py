@@ -76,6 +76,7 @@ class Compile:
         self.fullgraph = False               # torch.compile(fullgraph=True): a break is an error
         self.unveil_seconds = 0.0            # spent in unveil's hooks while Dynamo compiled it (in its times)
         self.wraps = None                    # for torch's wrap_inline frame: the name of what it calls
+        self.stack = None                    # the Python stack that reached it (adapter.CompilingFrame.stack)
 
     @property
     def graph_break(self):
@@ -298,6 +299,7 @@ class DebugSession:
                 fn.module = frame.globals.get("__name__")
             comp = self.compiles[self.generation, cid] = Compile(cid, fn, self.generation)
             comp.fullgraph = frame is not None and frame.fullgraph
+            comp.stack = frame.stack if frame is not None and frame.code is code else None
             if frame is not None and frame.code is code and frame.wraps is not None:
                 comp.wraps = _callable_name(frame.wraps)
             fn.compiles.append(comp)
@@ -486,6 +488,8 @@ class DebugSession:
         comp = self._current_compile(adapter.record_compile_id(metadata))
         if event == TRACE_METRICS:
             comp.outcome = records.frame_outcome(metadata[event])
+            if comp.stack is not None:          # (complete, where Dynamo's misses the frames running its code)
+                comp.outcome["stack"] = comp.stack
             # (the stack a compile was reached by starts at the program, not at unveil run)
             comp.outcome["stack"] = records.without_launcher(comp.outcome["stack"], _LAUNCHER_FILES)
             return

@@ -20,6 +20,7 @@ from ...dump_index import ran_in, source_path
 from .. import adapter
 from . import runtime as guard_runtime
 from .conditions import GuardWriter
+from .reached import breaks as reached_frames_break, lines as reached_lines, reached_in_dump, reached_live
 from .functions import GUARD_PARAMS
 from ..dump.script_runtime import imported, module_globals
 
@@ -59,12 +60,15 @@ class WhyRecompile:
     gave up on the frame (then it runs it as it is, whatever the guards say);
     ``limit``: the number of entries past which Dynamo compiles no more."""
 
-    def __init__(self, function, verdicts, notes=(), given_up=None, limit=None):
+    def __init__(self, function, verdicts, notes=(), given_up=None, limit=None, reached=(), live=True, wrapped=()):
         self.function = function
         self.verdicts = verdicts
         self.notes = list(notes)
         self.given_up = given_up
         self.limit = limit
+        self.reached = list(reached)    # reached.Reached: frames compiled on their own past its breaks
+        self._live = live
+        self.wrapped = list(wrapped)    # WhyRecompile of a function it wraps, called past a break with its arguments
 
     @property
     def runs(self):
@@ -88,7 +92,7 @@ class WhyRecompile:
         if self.given_up is not None:
             out.append("=> Dynamo gave up on this frame at compile %s (%s): every call runs it as it is, with no "
                        "guard checked and no compile tried" % self.given_up)
-            return "\n".join(out)
+            return "\n".join(out + self._beyond())
         for verdict in self.verdicts:
             out += ["  " + line for line in verdict.lines()]
             if verdict.passes:
@@ -101,12 +105,27 @@ class WhyRecompile:
                        "is, not compiled anew" % self.limit)
         else:
             out.append("=> no entry's guards pass: Dynamo compiles anew")
-        return "\n".join(out)
+        return "\n".join(out + self._beyond())
+
+
+    def _beyond(self):
+        """What the call reaches past this frame's graph breaks."""
+        out = []
+        for inner in self.wrapped:
+            out += ["Past a graph break it calls %s, the function it wraps (its __wrapped__), which Dynamo compiled "
+                    "as a frame of its own; asked with the same arguments, as a decorator passes them on, and its "
+                    "global-state check (grad mode, autocast, ...) assumed to hold, as the wrapper may set that "
+                    "state (an optimizer's sets grad mode):" % inner.function, str(inner)]
+        return out + reached_lines(self.reached, self._live)
 
 
 def why_recompile(fn, *args, **kwargs):
     """What Dynamo does when compiled ``fn`` is called with ``args`` and ``kwargs``."""
     original, receiver = adapter.original_callable(fn)
+    return _live_answer(original, receiver, args, kwargs)
+
+
+def _live_answer(original, receiver, args, kwargs, outermost=True):
     code = original.__code__
     f_locals = frame_locals(original, receiver, args, kwargs)
     verdicts = []
@@ -114,8 +133,29 @@ def why_recompile(fn, *args, **kwargs):
         name = "__guard"
         verdicts.append(check_guard_source(entry.compile_id, entry_guard_source(entry, name), name, f_locals,
                                            original.__globals__))
-    return WhyRecompile(code.co_qualname if hasattr(code, "co_qualname") else code.co_name, verdicts,
-                        given_up=adapter.given_up_on(code), limit=adapter.recompile_limit())
+    name = code.co_qualname if hasattr(code, "co_qualname") else code.co_name
+    if not outermost:
+        return WhyRecompile(name, verdicts, given_up=adapter.given_up_on(code), limit=adapter.recompile_limit())
+    wrapped, answered = [], [code]
+    # a wrapper whose code breaks calls the function it wraps past the break: compiled on its own
+    for inner in _wrapped_chain(original) if reached_frames_break(code) else ():
+        if adapter.cache_entries(inner.__code__):
+            with guard_runtime.global_state_set_by_caller():
+                wrapped.append(_live_answer(inner, receiver, args, kwargs, outermost=False))
+            answered.append(inner.__code__)
+    reached = reached_live(answered) if any(reached_frames_break(c) for c in answered) else []
+    return WhyRecompile(name, verdicts, given_up=adapter.given_up_on(code), limit=adapter.recompile_limit(),
+                        reached=reached, wrapped=wrapped)
+
+
+def _wrapped_chain(function):
+    """The functions ``function`` wraps (``functools.wraps``' ``__wrapped__``), outermost first."""
+    out = []
+    inner = getattr(function, "__wrapped__", None)
+    while hasattr(inner, "__code__") and inner not in out:
+        out.append(inner)
+        inner = getattr(inner, "__wrapped__", None)
+    return out
 
 
 def entry_guard_source(entry, name):
@@ -174,7 +214,8 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, setti
                              if isinstance(node, ast.FunctionDef) and node.name.startswith(name))
         verdicts.append(check_guard_source(cid, source, function_name, f_locals, globals_))
     notes = _global_notes(verdicts, settings or {}) + _unread_settings(entry["key"], settings or {}, sources.values())
-    return WhyRecompile(entry["key"], verdicts, notes, given_up=_given_up_in_dump(index, entry))
+    return WhyRecompile(entry["key"], verdicts, notes, given_up=_given_up_in_dump(index, entry),
+                        reached=reached_in_dump(index, entry), live=False)
 
 
 def _given_up_in_dump(index, entry):

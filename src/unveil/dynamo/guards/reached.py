@@ -1,0 +1,137 @@
+"""The frames Dynamo compiled on their own that calls of a compiled frame reached.
+
+A graph break ends the frame's graph; what runs past it (the rest of the function, in a
+resume function, and a call Dynamo ran as it is) is compiled as frames of their own,
+each with its own cache.  ``torch.compile(opt.step)`` is the common case: the optimizer's
+``step`` wrapper runs, and ``Adam.step``, called past a break, is what recompiles.  A
+``why_recompile`` answer for the frame asked about names these frames, which it does
+not check.
+"""
+import collections
+import os
+
+#: one such frame: its name, ``file:line``, how the asked frame reached it, its compiles
+#: (a count live, the ids over a dump), what its last compile came to, and live its code
+Reached = collections.namedtuple("Reached", "name where through compiles outcome code")
+
+
+def lines(reached, live):
+    """The answer's lines on ``reached`` (none when it is empty)."""
+    if not reached:
+        return []
+    if live:
+        head = ("Frames Dynamo compiled on their own hold code in this process; a call of this one reaches those it "
+                "calls past a graph break, whose caches this answer does not check:")
+        ask = "  (ask about one with unveil.why_recompile(ITS FUNCTION, ITS ARGUMENTS))"
+    else:
+        head = ("Its calls reached frames Dynamo compiled on their own, past a graph break; their caches are not "
+                "checked here:")
+        ask = "  (ask about one the same way: unveil why-recompile DUMP_DIR FUNCTION ARGS)"
+    out = [head]
+    for frame in reached:
+        text = "  %s (%s)" % (frame.name, frame.where)
+        if frame.through:
+            text += ", " + frame.through
+        text += ": " + frame.compiles
+        if frame.outcome:
+            text += "; " + frame.outcome
+        out.append(text)
+    return out + [ask]
+
+
+def reached_in_dump(index, entry):
+    """The dump's functions whose compiles a call of ``entry``'s frame reached: their
+    recorded stack (the compiling process's Python stack) passes through that frame."""
+    first, last = entry.get("source_lines") or (entry["line"], entry["line"])
+    by_function = collections.OrderedDict()
+    for comp in index.get("compiles", []):
+        if comp["function"] == entry["key"]:
+            continue
+        stack = comp.get("stack") or []
+        for k, frame in enumerate(stack[:-1]):
+            if (frame["filename"], frame["function"]) == (entry["filename"], entry["name"]) \
+                    and first <= frame["line"] <= last:
+                by_function.setdefault(comp["function"], (stack[k:-1], []))[1].append(comp)
+                break
+    functions = {fn["key"]: fn for fn in index.get("functions", [])}
+    out = []
+    for key, (path, compiles) in by_function.items():
+        fn = functions.get(key, {})
+        out.append(Reached(key, "%s:%s" % (os.path.basename(fn.get("filename", "?")), fn.get("line", "?")),
+                           _through(path, fn), _ids(compiles), _outcome(compiles[-1]), None))
+    return out
+
+
+def _through(path, fn):
+    """How the asked frame (``path[0]``) reached ``fn``: the line it called at, and the
+    frames between."""
+    if fn.get("kind") == "resume":
+        return "the rest of it from line %d" % path[0]["line"]
+    between = ["%s (line %d)" % (frame["function"], frame["line"]) for frame in path[1:]]
+    return "called at line %d" % path[0]["line"] + (", through " + " -> ".join(between) if between else "")
+
+
+def _ids(compiles):
+    ids = [c["compile_id"] for c in compiles]
+    return ("compile " if len(ids) == 1 else "compiles ") + ", ".join(ids)
+
+
+def _outcome(comp):
+    """What the frame's last compile of the dump came to, where it is worth saying."""
+    if comp.get("skipped") or not comp.get("compiled", True):
+        return "%s made no code: the frame runs as it is" % comp["compile_id"]
+    reasons = comp.get("recompile_reasons") or []
+    if reasons and reasons[0].get("guard"):
+        return "%s was compiled anew: %s failed" % (comp["compile_id"], reasons[0]["guard"])
+    return None
+
+
+def breaks(code):
+    """Whether ``code``'s compiled code calls on past a graph break (an entry goes on in a
+    resume function), or Dynamo gave up on the frame: what it calls then runs under Dynamo
+    as frames of their own."""
+    from .. import adapter
+    return bool(adapter.given_up_on(code)) or any(_resumes_past_a_break(e) for e in adapter.cache_entries(code))
+
+
+def reached_live(answered):
+    """The frames Dynamo holds compiled code for in this process besides the ``answered``
+    codes (the frame asked about first, then the functions it wraps that were answered
+    too): resume functions of those first, which a call surely reaches; of the others this
+    process has no record of which a call reaches."""
+    from .. import adapter
+    own, others = [], []
+    for other in adapter.compiled_codes():
+        if any(other is code for code in answered):
+            continue
+        resumed = next((code for code in answered if _resumes(other, code, adapter.resumed_code)), None)
+        given_up = adapter.given_up_on(other)
+        count = len(adapter.cache_entries(other))
+        through = None
+        if resumed is not None:
+            through = "the rest of %s from line %d" % (
+                "it" if resumed is answered[0] else getattr(resumed, "co_qualname", resumed.co_name),
+                other.co_firstlineno)
+        frame = Reached(getattr(other, "co_qualname", other.co_name),
+                        "%s:%d" % (os.path.basename(other.co_filename), other.co_firstlineno), through,
+                        "%d cache entr%s" % (count, "y" if count == 1 else "ies"),
+                        "Dynamo gave up on it at compile %s: it runs as it is" % given_up[0] if given_up else None,
+                        other)
+        (own if resumed is not None else others).append(frame)
+    return own + others
+
+
+def _resumes_past_a_break(entry):
+    """Whether a cache entry's code goes on in a resume function (it ends at a graph break)."""
+    return any(name.startswith("__resume_at_") for name in entry.transformed.co_names)
+
+
+def _resumes(code, frame_code, resumed_code):
+    """Whether ``code`` is a resume function of ``frame_code`` (or of one of its resume functions)."""
+    seen = set()
+    while code is not None and id(code) not in seen:
+        seen.add(id(code))
+        code = resumed_code(code)
+        if code is frame_code:
+            return True
+    return False
