@@ -490,3 +490,15 @@ def test_a_function_of_a_package_module_with_relative_imports_is_answered_and_it
     done = subprocess.run([sys.executable, str(tmp_path / "dump" / "step.full_code.py")], cwd=elsewhere,
                           capture_output=True, text=True, env=bare, timeout=300)
     assert done.returncode == 0 and "guards: 0/0 passes" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_name_several_functions_have_is_an_error_naming_their_keys(tmp_path):
+    """``why-recompile DUMP forward`` in a dump of a model with five ``forward``s answered
+    for the first, without a word (a new-user trial); a key is always one function."""
+    from unveil.dynamo.guards.why import dumped_function
+    functions = [{"key": key, "name": "forward", "qualname": key} for key in ("Outer.forward", "Layer.forward")]
+    (tmp_path / "index.json").write_text(json.dumps({"functions": functions}))
+    with pytest.raises(LookupError, match=r"^2 functions of .* are named forward: give one's key "
+                                          r"\(Outer.forward, Layer.forward\)$"):
+        dumped_function(str(tmp_path), "forward")
+    assert dumped_function(str(tmp_path), "Layer.forward")[1]["key"] == "Layer.forward"

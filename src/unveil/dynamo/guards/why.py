@@ -261,14 +261,19 @@ def _unread_settings(function, settings, sources):
 
 
 def dumped_function(dump_dir, function):
-    """``(index, the function's entry)`` of a dump, by key, name or qualified name."""
+    """``(index, the function's entry)`` of a dump, by key, or by a name or qualified name
+    only one function has (LookupError for none, or for several: a model's ``forward``)."""
     with open(os.path.join(dump_dir, "index.json"), encoding="utf-8") as fh:
         index = json.load(fh)
-    entry = next((f for f in index["functions"] if function in (f["key"], f["name"], f["qualname"])), None)
-    if entry is None:
+    exact = [f for f in index["functions"] if function == f["key"]]
+    found = exact or [f for f in index["functions"] if function in (f["name"], f["qualname"])]
+    if not found:
         raise LookupError("no function %s in %s (it has: %s)" % (
             function, dump_dir, ", ".join(f["key"] for f in index["functions"])))
-    return index, entry
+    if len(found) > 1:
+        raise LookupError("%d functions of %s are named %s: give one's key (%s)" % (
+            len(found), dump_dir, function, ", ".join(f["key"] for f in found)))
+    return index, found[0]
 
 
 def function_globals(index, entry):
