@@ -313,4 +313,37 @@ def test_a_script_with_a_relative_file_name_is_found_from_another_directory(tmp_
     assert full.returncode == 0, full.stderr
     why = _run([sys.executable, "-m", "unveil", "why-recompile", str(dump), "f", "torch.ones(3)"], tmp_path)
     assert why.returncode == 0, why.stderr
-    assert why.stdout.rstrip().endswith("=> compile 0/0 runs"), why.stdout
+    assert "=> compile 0/0 runs" in why.stdout.splitlines(), why.stdout
+
+
+PARSES_ITS_ARGUMENTS = '''
+import argparse
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--lr", type=float, default=1e-3)
+args = parser.parse_args()
+
+
+@torch.compile(backend="eager")
+def f(x):
+    return x * args.lr
+
+
+print(f(torch.ones(3)).tolist())
+'''
+
+
+def test_a_script_that_parses_its_arguments_at_the_top_is_loaded_with_them(tmp_path):
+    """why-recompile and a full-code file load the user's module in a new process: its
+    top-level code parsed unveil's command line (``unrecognized arguments: why-recompile
+    ...``, a new-user trial); it sees the program's ``sys.argv``."""
+    (tmp_path / "argp.py").write_text(PARSES_ITS_ARGUMENTS)
+    ran = _run(_unveil("--no-report", "--dump-dir", str(tmp_path / "dump"), "argp.py", "--lr", "0.5"), tmp_path)
+    assert ran.returncode == 0 and "[0.5, 0.5, 0.5]" in ran.stdout, ran.stderr
+    assert json.loads((tmp_path / "dump" / "index.json").read_text())["argv"] == ["argp.py", "--lr", "0.5"]
+    why = _run([sys.executable, "-m", "unveil", "why-recompile", str(tmp_path / "dump"), "f", "torch.ones(3)"],
+               tmp_path)
+    assert why.returncode == 0 and why.stdout.rstrip().endswith("=> compile 0/0 runs"), why.stderr
+    full = _run([sys.executable, str(tmp_path / "dump" / "f.full_code.py")], tmp_path)
+    assert full.returncode == 0, full.stderr

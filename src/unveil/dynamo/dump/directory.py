@@ -93,6 +93,7 @@ class DumpDir:
         self.line_map = {}           # file -> [[user file, user line, dumped line]] (LineMap.table)
         self.torch_version = torch_version
         self.cwd = os.getcwd()       # what a relative file name of the user's code is relative to
+        self.argv = list(sys.argv)   # the program's: its module's top-level code may parse them
 
     def check_writable(self):
         """Raise the OSError that writing a file into the directory meets (a read-only
@@ -169,6 +170,7 @@ class DumpDir:
             "torch": self.torch_version,
             "program_dir": os.path.abspath(sys.path[0] or os.curdir) if sys.path else os.getcwd(),
             "cwd": self.cwd,
+            "argv": self.argv,
             "functions": self.functions,
             "compiles": self.compiles,
             "skipped_frames": [c for c in self.compiles if c["skipped"]],

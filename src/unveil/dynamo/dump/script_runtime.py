@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import importlib.util
 import inspect
+import json
 import linecache
 import os
 import runpy
@@ -31,11 +32,23 @@ def here(namespace):
     return os.path.dirname(os.path.abspath(path)) if path else None
 
 
-def module_globals(name, path):
+def program_argv(namespace):
+    """The ``sys.argv`` the dumped program ran with (its dump's ``index.json``, beside the
+    file whose globals ``namespace`` are), or ``None``."""
+    directory = here(namespace)
+    try:
+        with open(os.path.join(directory or os.curdir, "index.json"), encoding="utf-8") as fh:
+            return json.load(fh).get("argv")
+    except (OSError, ValueError):
+        return None
+
+
+def module_globals(name, path, argv=None):
     """The globals of the user's module ``name`` (defined in ``path``): the live module in the
     process that compiled; else the module imported by its name, where that name imports
     this very file (a module of a package, whose relative imports need its package); else
-    the file loaded as a module of another name (a script, ``__main__`` when it compiled)."""
+    the file loaded as a module of another name (a script, ``__main__`` when it compiled).
+    Its top-level code runs with ``sys.argv`` the program's ``argv`` (it may parse them)."""
     if name in _LOADED:          # (loaded here before: imported by its name, it is in sys.modules now)
         return _LOADED[name]
     module = sys.modules.get(name)
@@ -43,7 +56,8 @@ def module_globals(name, path):
         return module.__dict__
     guard_runtime.ids_from_another_process()      # the module is not the one that compiled
     if name != "__main__" and _importable_by_name(name, path):
-        made = _LOADED[name] = _WithDynamoGlobals(importlib.import_module(name).__dict__)
+        with _program_argv(argv):
+            made = _LOADED[name] = _WithDynamoGlobals(importlib.import_module(name).__dict__)
         return made
     stand_in = "__unveil_user_module_%s" % name.replace(".", "_")
     spec = importlib.util.spec_from_file_location(stand_in, path)
@@ -52,9 +66,22 @@ def module_globals(name, path):
     module = importlib.util.module_from_spec(spec)
     sys.modules[stand_in] = module
     guard_runtime.stands_for(stand_in, name)      # its classes are checked by the names they had
-    spec.loader.exec_module(module)
+    with _program_argv(argv):
+        spec.loader.exec_module(module)
     made = _LOADED[name] = _WithDynamoGlobals(module.__dict__)
     return made
+
+
+@contextlib.contextmanager
+def _program_argv(argv):
+    """``sys.argv`` the program's, while its module's top-level code runs (``None``: as it is)."""
+    saved = sys.argv
+    if argv is not None:
+        sys.argv = list(argv)
+    try:
+        yield
+    finally:
+        sys.argv = saved
 
 
 def _same_file(a, b):
