@@ -344,6 +344,6 @@ def test_a_script_that_parses_its_arguments_at_the_top_is_loaded_with_them(tmp_p
     assert json.loads((tmp_path / "dump" / "index.json").read_text())["argv"] == ["argp.py", "--lr", "0.5"]
     why = _run([sys.executable, "-m", "unveil", "why-recompile", str(tmp_path / "dump"), "f", "torch.ones(3)"],
                tmp_path)
-    assert why.returncode == 0 and why.stdout.rstrip().endswith("=> compile 0/0 runs"), why.stderr
+    assert why.returncode == 0 and "=> compile 0/0 runs" in why.stdout.splitlines(), why.stderr
     full = _run([sys.executable, str(tmp_path / "dump" / "f.full_code.py")], tmp_path)
     assert full.returncode == 0, full.stderr

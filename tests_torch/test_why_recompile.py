@@ -261,6 +261,12 @@ def test_over_a_dump_the_frames_its_calls_reached_are_named_with_how_and_what_th
                     % (ADAM_STEP_LINE, resume.through.split()[-1], adam["stack"][-2]["line"])], text
 
 
+def verdict(text):
+    """The answer's verdict on the frame asked about: its first ``=>`` line (what the frame
+    reaches past its graph breaks follows it)."""
+    return next(line for line in text.splitlines() if line.startswith("=> "))
+
+
 def test_the_command_runs_the_dumped_guards(tmp_path):
     torch._dynamo.reset()
     with unveil.prepare_debug(tmp_path) as session:
@@ -276,7 +282,7 @@ def test_the_command_runs_the_dumped_guards(tmp_path):
     first = adapter.cache_entries(target.__code__)[-1].compile_id
     done = run(str(tmp_path), "target", "torch.ones(3), 1")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.rstrip().endswith("=> compile %s runs" % first), done.stdout
+    assert verdict(done.stdout) == "=> compile %s runs" % first, done.stdout
     done = run(str(tmp_path), "target", "torch.ones(3), n=9")
     assert done.returncode == 0 and "=> no entry's guards pass" in done.stdout, done.stdout + done.stderr
     assert "L['n'] is 9" in done.stdout
@@ -300,9 +306,9 @@ def test_the_command_binds_a_decorated_function_and_a_resume_function_by_their_o
         return subprocess.run([sys.executable, "-m", "unveil", "why-recompile", str(tmp_path), *argv],
                               capture_output=True, text=True, env=env, timeout=300)
     done = run("g", "torch.ones(3, 2), 2")
-    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/1 runs"), done.stdout + done.stderr
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/1 runs", done.stdout + done.stderr
     done = run("g", "torch.ones(3, 2), n=1")
-    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
     resume = next(p.name.split(".")[0] for p in tmp_path.glob("*.resume_function.py"))
     done = run(resume, "[], [], None, 4, torch.ones(2)")
     assert done.returncode == 0 and re.search(r"=> compile \d+/1 runs$", done.stdout.rstrip()), done.stdout
@@ -390,25 +396,25 @@ def test_the_command_answers_for_a_method_as_dynamo_decided(tmp_path):
         return subprocess.run([sys.executable, "-m", "unveil", "why-recompile", str(tmp_path / "dump"), *argv],
                               cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
     done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "FLAG=True")
-    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
     assert "check_type_id" not in done.stdout
     # a setting no guard reads (a misspelt name) changes no verdict, and the answer says so
     done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "FLAG=True", "--set", "FLGA=False")
-    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
     assert "(--set FLGA: no guard of Lin.forward reads it, so it changes no verdict" in done.stdout, done.stdout
     assert "--set FLAG:" not in done.stdout, done.stdout
     done = run("Lin.forward", "Lin(), torch.ones(5, 4)", "--set", "FLAG=True")
     assert done.returncode == 0 and "size [5, 4], expected [2, 4]" in done.stdout, done.stdout + done.stderr
-    assert done.stdout.rstrip().endswith("Dynamo compiles anew")
+    assert verdict(done.stdout) == "=> no entry's guards pass: Dynamo compiles anew"
     # without --set the flag has its import-time value, and the answer says so
     done = run("Lin.forward", "Lin(), torch.ones(2, 4)")
     assert "fails G['FLAG'] == True" in done.stdout and "--set FLAG=EXPR" in done.stdout, done.stdout + done.stderr
     cid = json.loads((tmp_path / "dump" / "index.json").read_text())
     local_cid = next(c["compile_id"] for c in cid["compiles"] if c["function"] == "Local.forward")
     done = run("Local.forward", "Local(), torch.ones(3)")
-    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile %s runs" % local_cid), done.stdout
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile %s runs" % local_cid, done.stdout
     done = run("Local.forward", "Local(), torch.ones(4)")
-    assert done.stdout.rstrip().endswith("Dynamo compiles anew"), done.stdout
+    assert verdict(done.stdout) == "=> no entry's guards pass: Dynamo compiles anew", done.stdout
     done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "x=1")
     assert done.returncode == 2 and done.stderr == (
         "unveil: error: x is a parameter of Lin.forward: give it in the call, not as a setting\n"), done.stderr
@@ -443,7 +449,7 @@ def test_the_command_has_the_globals_dynamo_installed_by_id(tmp_path):
     assert re.search(r"G\['_\d+_c0'\]\.Tensor", guards), guards
     done = subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "f", "torch.ones(3)"],
                           cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
-    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
     assert "KeyError" not in done.stdout
     # and the full-code file, run as a script, gets it from the dump too
     done = subprocess.run([sys.executable, "dump/f.full_code.py"], cwd=tmp_path, capture_output=True, text=True,
@@ -469,7 +475,7 @@ def test_a_function_of_a_package_module_with_relative_imports_is_answered_and_it
     assert made.returncode == 0, made.stderr
     done = subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "step", "torch.ones(3), 2"],
                           cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
-    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
     done = subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "step", "torch.ones(3), 3"],
                           cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0 and "=> no entry's guards pass" in done.stdout, done.stdout + done.stderr
@@ -486,7 +492,7 @@ def test_a_function_of_a_package_module_with_relative_imports_is_answered_and_it
     done = subprocess.run([sys.executable, str(elsewhere / "unveil_command.py"), "why-recompile",
                            str(tmp_path / "dump"), "step", "torch.ones(3), 2"], cwd=elsewhere, capture_output=True,
                           text=True, env=bare, timeout=300)
-    assert done.returncode == 0 and done.stdout.rstrip().endswith("=> compile 0/0 runs"), done.stdout + done.stderr
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
     done = subprocess.run([sys.executable, str(tmp_path / "dump" / "step.full_code.py")], cwd=elsewhere,
                           capture_output=True, text=True, env=bare, timeout=300)
     assert done.returncode == 0 and "guards: 0/0 passes" in done.stdout, done.stdout + done.stderr

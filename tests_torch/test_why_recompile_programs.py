@@ -99,7 +99,7 @@ def _decision(entries, given_up, f_locals):
 
 
 def _answer(text):
-    last = text.rstrip().splitlines()[-1]
+    last = next(line for line in text.splitlines() if line.startswith("=> "))    # (reached frames follow it)
     match = re.match(r"^=> compile (\S+) runs$", last)
     if match:
         return ("runs", match.group(1))
