@@ -4,6 +4,7 @@
 Dynamo's cache says which frames got compiled code; running the program shows
 which resume function takes which path of an ``if``.
 """
+import functools
 import html as html_module
 import json
 import logging
@@ -179,6 +180,46 @@ def test_a_breaks_chain_of_calls_starts_at_a_line_of_the_compiled_function(tmp_p
     for key, outermost in chains:
         first, last = lines[key]
         assert first <= outermost <= last, (key, outermost, summary)
+
+
+def _passing_on(function):
+    @functools.wraps(function)
+    def wrapped(*args, **kwargs):
+        return function(*args, **kwargs)
+    return wrapped
+
+
+@_passing_on
+def _decorated_breaking(x):
+    x = x + 1
+    torch._dynamo.graph_break()
+    return x * 2
+
+
+def _between(x):
+    return _decorated_breaking(x) - 1
+
+
+@_passing_on
+def _decorated_outer(x):
+    return _between(x.sin())
+
+
+def test_a_chain_through_a_decorator_that_wraps_the_callee_too_starts_at_the_compiled_frame(tmp_path):
+    """The compiled frame is a decorator's wrapper, and the function that breaks, called
+    from it, is wrapped by the same decorator: the chain was cut at the inner wrapper (the
+    innermost frame of the compiled function's name), so ``outer`` and ``_between`` were
+    missing (transformers' deprecate_kwarg around BERT's and Llama's layers; a new-user
+    trial).  The stack that reached the compile says the first wrapper frame is it."""
+    dump_of(tmp_path, _decorated_outer, torch.ones(3))
+    summary = (tmp_path / "summary.txt").read_text()
+    call, = _lines_of(_passing_on, "return function(*args, **kwargs)")
+    between, = _lines_of(_between, "_decorated_breaking(x)")
+    outer, = _lines_of(_decorated_outer.__wrapped__, "_between(")
+    block = summary.split("\n\n")[2]
+    assert block.startswith("_passing_on.wrapped ("), summary
+    assert ("    inside _decorated_breaking, called from wrapped (line %d) <- _between (line %d) <- _decorated_outer "
+            "(line %d) <- wrapped (line %d)\n" % (call, between, outer, call)) in block, summary
 
 
 def test_the_two_resume_functions_of_a_data_dependent_branch_say_which_path_each_takes(tmp_path):

@@ -104,7 +104,7 @@ def _compile_lines(comp, fn):
         brk = comp["graph_break"]
         out.append("compile %s: compiled%s" % (comp["compile_id"], ", graph break: " + one_line(brk) if brk else ""))
         if brk:
-            out += _hint_lines(brk) + _called_from(brk, fn) + _the_rest(comp, brk, fn)
+            out += _hint_lines(brk) + _called_from(brk, comp, fn) + _the_rest(comp, brk, fn)
         elif comp["resume_functions"]:
             out.append("  the rest runs in " + ", ".join(comp["resume_functions"]))
     else:
@@ -139,7 +139,7 @@ def _the_rest(comp, brk, fn):
     if comp["resume_functions"]:
         return ["  the rest runs in " + ", ".join(comp["resume_functions"])]
     stack = brk.get("user_stack") or []
-    frame = _compiled_frame(stack, fn)
+    frame = _compiled_frame(stack, comp, fn)
     line = stack[frame]["line"] if frame is not None else (brk.get("location") or {}).get("line")
     return ["  no resume function: after the call at line %s, made as it is (what it calls is a frame of its own "
             "for Dynamo), %s only returns its result" % (line, name)]
@@ -149,17 +149,26 @@ def _the_rest(comp, brk, fn):
 _RESUMED = re.compile(r"torch_dynamo_resume_in_(\w+?)_at_\d+$")
 
 
-def _compiled_frame(stack, fn):
+def _compiled_frame(stack, comp, fn):
     """Where the compiled frame, of function ``fn`` (index.json's record), is in a break's
-    user stack (which runs from the program's start to the break): the innermost frame of
-    its name in its file and lines.  Not by name alone: an inlined call may bear it too
-    (every module's ``forward``), and the chain of calls then began there."""
+    user stack (which runs from the program's start to the break), by its name in its file
+    and lines.  Not by name alone: an inlined call may bear it too (every module's
+    ``forward``), and the chain of calls then began there.  A frame of it may also call
+    it: a decorator's wrapper (``functools.wraps``) wraps functions the compiled one calls
+    too.  The stack that reached the compile (``comp``'s) says how many frames of it call
+    the compiled one; without it, the innermost is taken."""
     name = fn["key"].rpartition(".")[2]
     if fn["kind"] == "resume":            # its frames in a stack bear the name of the function it resumes
         name = _RESUMED.match(fn["name"]).group(1) if _RESUMED.match(fn["name"]) else name
     first, last = fn.get("source_lines") or (fn["line"], fn["line"])
-    return max((k for k, f in enumerate(stack) if f["function"] == name and f["filename"] == fn["filename"]
-                and first <= f["line"] <= last), default=None)
+
+    def is_it(frame):
+        return frame["function"] == name and frame["filename"] == fn["filename"] and first <= frame["line"] <= last
+    found = [k for k, frame in enumerate(stack) if is_it(frame)]
+    callers = sum(1 for frame in (comp.get("stack") or [])[:-1] if is_it(frame))
+    if comp.get("stack") and callers < len(found):
+        return found[callers]
+    return found[-1] if found else None
 
 
 def _hint_lines(explained):
@@ -168,10 +177,10 @@ def _hint_lines(explained):
     return ["  hint: " + hint.splitlines()[0] for hint in explained.get("hints") or [] if hint.strip()]
 
 
-def _called_from(explained, fn):
+def _called_from(explained, comp, fn):
     """For a break inside a function the compiled frame called: the calls from the frame."""
     stack = explained.get("user_stack") or []
-    frame = _compiled_frame(stack, fn)
+    frame = _compiled_frame(stack, comp, fn)
     if frame is None or frame == len(stack) - 1:
         return []
     calls = ["%s (line %s)" % (f["function"], f["line"]) for f in reversed(stack[frame:-1])]
