@@ -7,6 +7,7 @@ give the same (entry, failed guard) pairs as the log, on readable lines, with th
 user's name for a stack slot.
 """
 import contextlib
+import inspect
 import json
 import logging
 import re
@@ -32,11 +33,29 @@ def across_break(x, scale):
     return scale * _helper(x) + 1       # scale waits on Dynamo's stack while _helper breaks
 
 
+def with_keywords(**kwargs):
+    return kwargs["a"] * 2
+
+
+class _A:
+    pass
+
+
+class _B:
+    pass
+
+
+def by_type(obj, x):
+    return x + (1 if type(obj).__name__ == "_A" else 2)
+
+
 def _set_scale(value):
     global SCALE
     SCALE = value
 
 
+#: case -> (function, its calls: (positional arguments, what goes before the call: nothing, a
+#: callable to run, "no_grad", or a dict, the call's keyword arguments))
 CASES = {
     "shape": (plain, [((torch.ones(3), 1), None), ((torch.ones(3, 2), 1), None)]),
     "dtype": (plain, [((torch.ones(3), 1), None), ((torch.ones(3, dtype=torch.float64), 1), None)]),
@@ -45,6 +64,9 @@ CASES = {
     "requires_grad": (plain, [((torch.ones(3), 1), None), ((torch.ones(3).requires_grad_(), 1), None)]),
     "grad_mode": (plain, [((torch.ones(3), 1), None), ((torch.ones(3), 1), "no_grad")]),
     "stack_slot": (across_break, [((torch.ones(3), 3.16), None), ((torch.ones(3), 2.5), None)]),
+    # (a tensor named with quotes, and a helper's call: their guards files' lines were not found)
+    "keyword_tensor": (with_keywords, [((), {"a": torch.ones(2)}), ((), {"a": torch.ones(3, 3)})]),
+    "type_id": (by_type, [((_A(), torch.ones(2)), None), ((_B(), torch.ones(2)), None)]),
 }
 
 
@@ -87,7 +109,7 @@ def test_each_recompile_reason_is_in_the_dump_as_dynamo_logs_it(case, tmp_path):
             if callable(before):
                 before()
             with torch.no_grad() if before == "no_grad" else _nothing():
-                compiled(*args)
+                compiled(*args, **(before if isinstance(before, dict) else {}))
 
     with unveil.prepare_debug(tmp_path) as session:        # one run: the same compile ids
         expected = dynamo_recompiles(run)
@@ -105,7 +127,7 @@ def test_each_recompile_reason_is_in_the_dump_as_dynamo_logs_it(case, tmp_path):
     summary = (tmp_path / "summary.txt").read_text()
     assert summary.count("compiled anew: the guard of compile") == len(expected), summary
     for reason in (r for c in index["compiles"] for r in c["recompile_reasons"]):
-        check_guard_line(tmp_path, index, reason, case, calls[-1])
+        check_guard_line(tmp_path, index, reason, case, fn, calls[-1])
         assert "compile_%s.guards.py, line %d): " % (reason["failed_entry"].replace("/", "_"), reason["guard_line"]) \
             in text, text
         assert "failed (line %d of its guards file)" % reason["guard_line"] in summary, summary
@@ -117,7 +139,7 @@ def test_each_recompile_reason_is_in_the_dump_as_dynamo_logs_it(case, tmp_path):
                          re.M), text
 
 
-def check_guard_line(dump, index, reason, case, failing_call):
+def check_guard_line(dump, index, reason, case, fn, failing_call):
     """The reason names the line of the failed entry's guards file with the condition that
     failed: evaluated there on the call that recompiled, it is false (grad mode and a
     resume function's stack slot aside: their values are not this test's to remake)."""
@@ -131,11 +153,12 @@ def check_guard_line(dump, index, reason, case, failing_call):
         return
     namespace = {}
     exec(compile(text, art["file"], "exec"), namespace)
-    (x, n), before = failing_call
+    args, before = failing_call
     if callable(before):
         before()
+    f_locals = inspect.signature(fn).bind(*args, **(before if isinstance(before, dict) else {})).arguments
     try:
-        assert eval(condition.group(1), namespace, {"L": {"x": x, "n": n}, "G": plain.__globals__}) is False, line
+        assert eval(condition.group(1), namespace, {"L": dict(f_locals), "G": fn.__globals__}) is False, line
     finally:
         _set_scale(2.0)
 

@@ -38,11 +38,15 @@ class GuardsText:
     def line_of(self, failed):
         """The line of :meth:`file_text` with the condition Dynamo words as ``failed`` in a
         recompile reason (``cfg['double'] == True``, ``tensor 'x' size mismatch ...``,
-        ``KeyError on options['scale']``, ``GLOBAL_STATE changed: grad_mode``), or None."""
+        ``KeyError on options['scale']``, ``GLOBAL_STATE changed: grad_mode``,
+        ``___check_type_id(obj, 9395...), type=<class 'A'>``), or None."""
         wanted = _user_form(failed)
-        about = re.match(r"tensor '(?P<tensor>[^']+)' |(?:KeyError|AttributeError|IndexError) on (?P<missing>.+)$",
-                         wanted)
+        # (a tensor's name may hold quotes: tensor 'kwargs['a']' rank mismatch)
+        about = re.match(r"tensor '(?P<tensor>.+?)' (?:[\w ]+ )?mismatch|"
+                         r"(?:KeyError|AttributeError|IndexError) on (?P<missing>.+)$", wanted)
         kind = re.match(r"([A-Z][A-Z_]+) ", wanted)         # GLOBAL_STATE changed: grad_mode
+        # ___check_type_id(obj, 9395...), type=<class 'A'>: the call, up to its arguments' end
+        helper = re.match(r"___(\w+\(.*?)\)(?:, type=.*)?$", wanted)
         lines = self.file_text().splitlines()
         for number, (comment, line) in enumerate(zip(lines, lines[1:]), 2):
             kind_source = _GUARD_COMMENT.match(comment)
@@ -51,6 +55,8 @@ class GuardsText:
                 continue
             source = _user_form(kind_source.group("source")) if kind_source and kind_source.group("source") else None
             if wanted in _user_form(condition.group(1)):
+                return number
+            if helper and helper.group(1) in _user_form(condition.group(1)):
                 return number
             if kind and kind_source and kind_source.group("kind") == kind.group(1):
                 return number
