@@ -49,6 +49,11 @@ def by_type(obj, x):
     return x + (1 if type(obj).__name__ == "_A" else 2)
 
 
+def result_across_break(x):
+    y = _helper(x)                      # the call's result is on Dynamo's stack at the break
+    return y * 2
+
+
 def _set_scale(value):
     global SCALE
     SCALE = value
@@ -64,6 +69,7 @@ CASES = {
     "requires_grad": (plain, [((torch.ones(3), 1), None), ((torch.ones(3).requires_grad_(), 1), None)]),
     "grad_mode": (plain, [((torch.ones(3), 1), None), ((torch.ones(3), 1), "no_grad")]),
     "stack_slot": (across_break, [((torch.ones(3), 3.16), None), ((torch.ones(3), 2.5), None)]),
+    "stack_slot_tensor": (result_across_break, [((torch.ones(3),), None), ((torch.ones(3, 2),), None)]),
     # (a tensor named with quotes, and a helper's call: their guards files' lines were not found)
     "keyword_tensor": (with_keywords, [((), {"a": torch.ones(2)}), ((), {"a": torch.ones(3, 3)})]),
     "type_id": (by_type, [((_A(), torch.ones(2)), None), ((_B(), torch.ones(2)), None)]),
@@ -134,6 +140,9 @@ def test_each_recompile_reason_is_in_the_dump_as_dynamo_logs_it(case, tmp_path):
     if case == "stack_slot":
         assert "where ___stack0 is `scale` at the graph break" in text, text
         assert "where ___stack0 is `scale`\n" in summary, summary
+    if case == "stack_slot_tensor":      # tensor '___stack0' rank mismatch: it had no name (a new-user trial)
+        line = result_across_break.__code__.co_firstlineno + 1
+        assert "where ___stack0 is the value of `_helper(x)` (line %d)\n" % line in summary, summary
     if case == "python_int":
         assert re.search(r"^#       from: return x \* n \+ SCALE   \(.*test_recompiles\.py:\d+ in plain\)$", text,
                          re.M), text
@@ -149,7 +158,7 @@ def check_guard_line(dump, index, reason, case, fn, failing_call):
     line = text.splitlines()[reason["guard_line"] - 1]
     condition = re.match(r"^\s*if not \((.*)\):$", line)
     assert condition, (reason, line)
-    if case in ("grad_mode", "stack_slot"):
+    if case in ("grad_mode", "stack_slot", "stack_slot_tensor"):
         return
     namespace = {}
     exec(compile(text, art["file"], "exec"), namespace)

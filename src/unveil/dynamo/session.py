@@ -673,7 +673,8 @@ class DebugSession:
             if point is not None else {}
         for reason in reasons:
             self._reason_in_user_lines(reason)
-            used = names_in(reason["guard"], names)
+            # (in tensor 'X' size mismatch, X is Python, though quoted)
+            used = names_in(reason["guard"], names) | names_in(records.checked_tensor(reason["guard"]) or "", names)
             if used:
                 reason["names"] = {slot: names[slot] for slot in used}
             failed = next((c for c in fn.compiles if c.cid == reason["failed_entry"] and c.guards is not None), None)

@@ -231,6 +231,16 @@ _GUARD_ASIDE = re.compile(r"#\s*\S+:\d+ in \S+\s*\((.*)\)\s*$", re.S)
 _GUARD_PLACE = re.compile(r"#\s*(\S+):(\d+) in (\S+)")
 
 
+#: a failed tensor check as Dynamo words it: ``tensor 'kwargs['a']' rank mismatch ...``
+_TENSOR_REASON = re.compile(r"^tensor '(.+?)' (?:[\w ]+ )?mismatch")
+
+
+def checked_tensor(guard):
+    """The tensor a failed guard ``tensor 'X' ... mismatch`` checks, as Python (``X``), or None."""
+    match = _TENSOR_REASON.match(guard)
+    return match.group(1) if match else None
+
+
 def recompile_reasons(payload, resolve=lambda path: None):
     """Dynamo's ``recompile_reasons`` text (one reason, or a JSON list of them) as
     ``[{failed_entry, guard, source, location, aside}]``: the compile id of the entry whose

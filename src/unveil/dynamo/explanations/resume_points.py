@@ -59,7 +59,9 @@ _STACK_SLOT = re.compile(r"^___stack(\d+)$")
 def stack_names(code, offset, slots, user_line=None):
     """For a resume function made at ``offset`` of ``code`` whose stack values are
     ``slots`` (``___stack0`` ...): ``{slot: what it is}``, the user's name or constant for a
-    value a plain load put there (``scale``), else "a value of line N" (``user_line``: the
+    value a plain load put there (``scale``), else the expression that computed it where
+    the instruction's position gives it (``the value of `inner(x)` (line 9)``: a call's
+    result, the break's own call among them), else "a value of line N" (``user_line``: the
     user's line for a line of ``code``, when ``code`` is not the user's own).  Read by
     replaying the stack effects of the break's line; empty when the replay does not account
     for exactly those slots (NULLs, or values from an earlier line)."""
@@ -85,7 +87,7 @@ def stack_names(code, offset, slots, user_line=None):
         if pops > len(stack) or pushes < 0:
             return {}
         del stack[len(stack) - pops:]
-        stack += [_what_it_pushes(ins, shown)] * pushes
+        stack += [_what_it_pushes(ins, shown, code.co_filename)] * pushes
     values = [v for v in stack if v is not None]           # NULLs a call needs are not passed
     wanted = sorted(slots, key=lambda s: int(_STACK_SLOT.match(s).group(1)))
     return dict(zip(wanted, values)) if len(values) == len(wanted) else {}
@@ -95,14 +97,28 @@ def stack_names(code, offset, slots, user_line=None):
 _LOADS_FROM_STACK = frozenset(["LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR"])
 
 
-def _what_it_pushes(ins, line):
+def _what_it_pushes(ins, line, filename):
     if ins.opname == "PUSH_NULL":
         return None
     if ins.opname in ("LOAD_FAST", "LOAD_DEREF", "LOAD_NAME", "LOAD_CLOSURE", "LOAD_FAST_CHECK"):
         return "`%s`" % ins.argval
     if ins.opname == "LOAD_CONST":
         return "`%r`" % (ins.argval,)
+    expression = _source_of(ins, filename)
+    if expression and ins.opname.startswith(("CALL", "BINARY_", "LOAD_ATTR", "LOAD_GLOBAL", "COMPARE_OP")):
+        return "the value of `%s` (line %s)" % (expression, line)
     return "a value of line %s" % line
+
+
+def _source_of(ins, filename):
+    """The source text of the expression an instruction computes, when its position (3.11+)
+    is on one line of a file that can be read, else None."""
+    where = getattr(ins, "positions", None)
+    if where is None or where.lineno is None or where.lineno != where.end_lineno or where.col_offset is None \
+            or where.end_col_offset is None:
+        return None
+    text = linecache.getline(filename, where.lineno).encode("utf-8")      # (the offsets count bytes)
+    return text[where.col_offset:where.end_col_offset].decode("utf-8", "replace").strip() or None
 
 
 def _line_of(instructions, k):
