@@ -309,13 +309,23 @@ def test_a_long_qualified_name_loses_whole_enclosing_names_before_characters():
     ``GradientCheckpointingLayer.______.forward_with_checkpointing``."""
     from unveil.dynamo.dump.directory import safe_name
     assert safe_name("GradientCheckpointingLayer.__init_subclass__.forward_with_checkpointing") == \
-        "GradientCheckpointingLayer.forward_with_checkpointing"
-    assert safe_name("Outer.make.inner.torch_dynamo_resume_in_inner_at_1234") == \
-        "Outer.make.inner.torch_dynamo_resume_in_inner_at_1234"          # short enough: as it is
-    assert safe_name("Model.a_rather_long_method_name.inner.torch_dynamo_resume_in_inner_at_1234") == \
-        "Model.torch_dynamo_resume_in_inner_at_1234"
-    long_one = "f" * 80
-    assert safe_name(long_one) == "f" * 29 + "__" + "f" * 29
+        "GradientCheckpointingLayer.__init_subclass__.forward_with_checkpointing"      # short enough: as it is
+    assert safe_name("Model.a_rather_long_method_name.and_another_one.inner.torch_dynamo_resume_in_inner_at_1234") \
+        == "Model.a_rather_long_method_name.torch_dynamo_resume_in_inner_at_1234"
+    long_one = "f" * 100
+    assert safe_name(long_one) == "f" * 39 + "__" + "f" * 39
+
+
+def test_a_long_class_name_loses_its_middle_and_the_functions_name_stays_whole():
+    """``BertForSequenceClassification.torch_dynamo_resume_in_forward_at_1098`` was cut
+    through both, to ``BertForSequenceClassification__amo_resume_in_forward_at_1098`` (a
+    new-user trial); 68 characters now stay, and past the limit the class loses its middle."""
+    from unveil.dynamo.dump.directory import safe_name
+    name = "BertForSequenceClassification.torch_dynamo_resume_in_forward_at_1098"
+    assert safe_name(name) == name
+    longer = "AVeryLongModelNameForSequenceClassification.torch_dynamo_resume_in_forward_at_1098"
+    assert safe_name(longer) == "AVeryLongModelNameF__quenceClassification.torch_dynamo_resume_in_forward_at_1098"
+    assert len(safe_name(longer)) == 80
 
 
 COMPILED_OPTIMIZER_STEP = """import torch, unveil, sys

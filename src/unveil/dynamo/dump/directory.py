@@ -19,13 +19,15 @@ SCHEMA = "unveil.dump/1"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
-def safe_name(text, limit=60):
+def safe_name(text, limit=80):
     """A file-name fragment for any function name (``<lambda>``, ``a/b``, non-ASCII ...);
     a long one loses its middle, so that both the class and the function's own name
-    (and a resume function's line) stay: whole parts of a qualified name first
-    (``GradientCheckpointingLayer.forward_with_checkpointing`` for the function made in
-    its ``__init_subclass__``; cut through, that read ``Layer.______.forward...``), else
-    characters."""
+    (and a resume function's line) stay: whole parts of a qualified name first, the
+    innermost enclosing one first (cut through, ``GradientCheckpointingLayer.__init_subclass__.
+    forward_with_checkpointing`` read ``Layer.______.forward...``), then the class's
+    middle, so that the function's own name stays whole (``BertForSequenceClassification.
+    torch_dynamo_resume_in_forward_at_1098`` read ``..._amo_resume_in_forward_at_1098``);
+    a name of one part loses its middle characters."""
     name = _UNSAFE.sub("_", str(text)).strip(".") or "unnamed"     # (``__call__`` keeps its underscores)
     if len(name) <= limit:
         return name
@@ -34,6 +36,10 @@ def safe_name(text, limit=60):
         del parts[-2]                    # the innermost enclosing name goes first, the class stays
     if len(".".join(parts)) <= limit:
         return ".".join(parts)
+    room = limit - len(parts[-1]) - 1            # for the class, its middle cut
+    if len(parts) == 2 and room >= 8:
+        keep = (room - 2) // 2
+        return parts[0][:keep] + "__" + parts[0][-(room - 2 - keep):] + "." + parts[-1]
     keep = (limit - 2) // 2
     return name[:keep] + "__" + name[-(limit - 2 - keep):]
 
