@@ -123,6 +123,37 @@ def test_a_changed_constant_of_ten_digits_is_reported(tmp_path):
     assert not any("<id>" in line for line in graph + guard), lines
 
 
+def scaled_after_a_break(x):
+    x = x + 1
+    print("a graph break")
+    return x * SCALE
+
+
+def test_a_change_only_after_a_break_leaves_the_full_code_file_one_line(tmp_path):
+    """Only the resume function's graph and guards differ: its code is in the full-code
+    file of the function it resumes, whose diff was printed whole (a new-user trial on
+    BERT's feed_forward_chunk), where a change in the function's own files gave one line."""
+    global SCALE
+    keep = []
+    try:
+        for name, value in (("a", 0.5), ("b", 0.25)):
+            SCALE = value
+            torch._dynamo.reset()
+            compiled = torch.compile(scaled_after_a_break, backend="eager")
+            with unveil.prepare_debug(tmp_path / name) as session:
+                compiled(torch.ones(3))
+            assert session.failures == []
+            keep.append(compiled)
+    finally:
+        SCALE = 0.7071067811
+    lines = diff_dumps(tmp_path / "a", tmp_path / "b")
+    files = [line[4:] for line in lines if line.startswith("+++ ")]
+    assert files and all("resume_in_scaled_after_a_break" in f for f in files), lines
+    resume = files[0].rsplit("/", 1)[-1].split(".")[0]
+    assert lines[-1].endswith("scaled_after_a_break.full_code.py differs too: it repeats the files of %s above "
+                              "(unveil diff --full-code shows it)" % resume), lines
+
+
 CHECKOUT = """
 import sys
 import torch

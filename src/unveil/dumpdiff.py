@@ -49,7 +49,8 @@ def diff_dumps(dir_a, dir_b, full_code=False):
     ``full_code``)."""
     a, b = _Dump(dir_a), _Dump(dir_b)
     out, repeats = [], []
-    differing = set()
+    differing = {}                   # function -> its own or its resume functions' keys whose files differ
+    owner = dict(b.owner, **a.owner)
     for key in sorted(set(a.files) | set(b.files), key=lambda k: (k[1] == "full_code", k)):
         if key not in b.files:
             out.append("only in %s: %s" % (dir_a, a.files[key]))
@@ -61,10 +62,12 @@ def diff_dumps(dir_a, dir_b, full_code=False):
                                               n=2, lineterm=""))
             if lines and key[1] == "full_code" and not full_code and key[0] in differing:
                 repeats.append("%s differs too: it repeats the files of %s above (unveil diff --full-code shows it)"
-                               % (b.files[key], key[0]))
+                               % (b.files[key], " and ".join(differing[key[0]])))
                 continue
             if lines:
-                differing.add(key[0])
+                keys = differing.setdefault(owner.get(key[0], key[0]), [])
+                if key[0] not in keys:
+                    keys.append(key[0])
             out += lines
     out += repeats
     for what, mine, theirs in _explained(a, b):
@@ -80,6 +83,9 @@ class _Dump:
                 self.index = json.load(fh)
         except (OSError, ValueError) as exc:
             raise DumpError("%s is not a dump directory (index.json: %s)" % (path, exc)) from None
+        # a resume function -> the function whose full-code file holds its code too
+        resumes = {fn["key"]: fn.get("resumes") for fn in self.index.get("functions", [])}
+        self.owner = {key: _outermost(key, resumes) for key in resumes}
         self.ordinal = {}                     # (function, compile id) -> its place among the function's compiles
         for comp in self.index.get("compiles", []):
             places = [k for k in self.ordinal if k[0] == comp["function"]]
@@ -105,6 +111,16 @@ class _Dump:
     def text(self, key):
         with open(os.path.join(self.path, self.files[key]), encoding="utf-8", errors="replace") as fh:
             return normalised(fh.read(), self.places, self.graphs)
+
+
+def _outermost(key, resumes):
+    """The function a resume function's chain of ``resumes`` starts at (``key`` itself for
+    one that resumes nothing)."""
+    seen = {key}
+    while resumes.get(key) and resumes[key] not in seen:
+        key = resumes[key]
+        seen.add(key)
+    return key
 
 
 def normalised(text, places, graphs=None):
