@@ -508,3 +508,42 @@ def test_a_name_several_functions_have_is_an_error_naming_their_keys(tmp_path):
                                           r"\(Outer.forward, Layer.forward\)$"):
         dumped_function(str(tmp_path), "forward")
     assert dumped_function(str(tmp_path), "Layer.forward")[1]["key"] == "Layer.forward"
+
+
+BY_TYPE = '''
+import sys
+import torch
+import unveil
+
+
+class A:
+    pass
+
+
+class B:
+    pass
+
+
+def h(obj, x):
+    return x + (1 if type(obj).__name__ == "A" else 2)
+
+
+if __name__ == "__main__":
+    with unveil.prepare_debug(sys.argv[1]):
+        torch.compile(h, backend="eager")(A(), torch.ones(2))
+'''
+
+
+def test_a_scripts_object_reads_as_of_its_module_in_the_answer(tmp_path):
+    """The command loads the script under a stand-in name: a value of one of its classes
+    read ``<__unveil_user_module___main__.B object ...>`` (a new-user trial)."""
+    (tmp_path / "prog.py").write_text(BY_TYPE)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    made = subprocess.run([sys.executable, "prog.py", str(tmp_path / "dump")], cwd=tmp_path, capture_output=True,
+                          text=True, env=env, timeout=600)
+    assert made.returncode == 0, made.stderr
+    done = subprocess.run([sys.executable, "-m", "unveil", "why-recompile", str(tmp_path / "dump"), "h",
+                           "B(), torch.ones(2)"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^      L\['obj'\] is <__main__\.B object at 0x[0-9a-f]+>$", done.stdout, re.M), done.stdout
+    assert "__unveil_user_module" not in done.stdout, done.stdout

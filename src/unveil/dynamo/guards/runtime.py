@@ -41,6 +41,14 @@ def compiled_name(module):
     return _STAND_INS.get(module, module)
 
 
+def in_compiled_names(text):
+    """``text`` (a repr) with each stand-in module's name as the name it stands for
+    (``<__main__.A object at 0x...>``, not ``<__unveil_user_module___main__.A ...>``)."""
+    for stand_in, name in _STAND_INS.items():
+        text = text.replace(stand_in + ".", name + ".")
+    return text
+
+
 def stands_for(stand_in, name):
     """Module ``stand_in`` is the compiling process's module ``name``: its classes are
     named by ``name`` where guards check a type by its name."""

@@ -435,7 +435,7 @@ def _describe(value):
         return "a tensor %s of size %s, stride %s%s" % (str(value.dtype).replace("torch.", ""), tuple(value.shape),
                                                         value.stride(), ", requiring grad" if value.requires_grad
                                                         else "")
-    text = " ".join(repr(value).split())
+    text = guard_runtime.in_compiled_names(" ".join(repr(value).split()))
     return text if len(text) <= 80 else text[:77] + "..."
 
 
