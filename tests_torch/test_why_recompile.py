@@ -253,8 +253,8 @@ def test_over_a_dump_the_frames_its_calls_reached_are_named_with_how_and_what_th
     text = str(why).splitlines()
     assert why.runs == "0/0", text
     resume = next(r for r in why.reached if r.name != "Adam.step")
-    assert resume.through.startswith("the rest of it from line ") and resume.name.startswith(
-        "Optimizer.torch_dynamo_resume_in_wrapper_at_"), text
+    assert resume.through.startswith("the rest of it from line ") and \
+        ".torch_dynamo_resume_in_wrapper_at_" in resume.name, text
     call = [line for line in text if line.startswith("  Adam.step")]
     assert call == ["  Adam.step (adam.py:%d), called at line %s, through _use_grad (line %d): compiles 1/0, 1/1; "
                     "1/1 was compiled anew: self.param_groups[0]['lr'] == 0.01 failed"
