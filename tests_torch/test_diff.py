@@ -85,11 +85,21 @@ def test_the_command_exits_1_on_a_difference_0_on_none_2_on_a_non_dump(tmp_path)
     assert diff(tmp_path / "a", tmp_path / "b").returncode == 1
     same = diff(tmp_path / "a", tmp_path / "c")
     assert same.returncode == 0 and same.stdout.startswith("no difference"), same.stdout
+    report = subprocess.run([sys.executable, "-m", "unveil", "report", str(tmp_path / "b")], capture_output=True,
+                            text=True, env=env, timeout=300)
+    assert report.returncode == 0, report.stderr
+    assert 'href="diff.html"' not in (tmp_path / "b" / "report" / "index.html").read_text()
     page = diff(tmp_path / "a", tmp_path / "b", "--html", tmp_path / "b" / "report")
     assert page.returncode == 1 and page.stderr.startswith("unveil: diff page "), page.stderr
     html = (tmp_path / "b" / "report" / "diff.html").read_text()
     assert "relu" in html and "file(s) differ" in html
+    # the report's index links it (it did not: a new-user trial found it only by its name), and
+    # a report built again keeps the link
+    assert '<a href="diff.html">' in (tmp_path / "b" / "report" / "index.html").read_text()
     check_site(str(tmp_path / "b" / "report"))        # its links resolve, nothing from outside
+    report = subprocess.run([sys.executable, "-m", "unveil", "report", str(tmp_path / "b")], capture_output=True,
+                            text=True, env=env, timeout=300)
+    assert report.returncode == 0 and '<a href="diff.html">' in (tmp_path / "b" / "report" / "index.html").read_text()
     bad = diff(tmp_path / "a", tmp_path / "nothing")
     assert bad.returncode == 2 and bad.stderr.startswith("unveil: error: ") and bad.stderr.count("\n") == 1
 

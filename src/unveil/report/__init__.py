@@ -106,7 +106,8 @@ def build_report(dump_dir, out_dir=None, progress=None):
         write("index.html", env.get_template("index.html").render(     # (it has no highlighted code)
             root="", site=site, index=index, groups=site.groups(), chart=site.chart(), trie=site.trie(),
             graphs=site.graph_rows(), breaks=site.break_rows(), totals=site.totals(),
-            dump_rel=os.path.relpath(dump_dir, out_dir).replace(os.sep, "/")))
+            dump_rel=os.path.relpath(dump_dir, out_dir).replace(os.sep, "/"),
+            diff=os.path.exists(os.path.join(out_dir, "diff.html")), diff_mark=DIFF_MARK, diff_link=DIFF_LINK))
         drawn.result()
         for fn in index["functions"]:
             write(site.function_page(fn), env.get_template("function.html").render(
@@ -150,9 +151,14 @@ def _remove_stale_pages(out_dir, written):
                 os.remove(os.path.join(out_dir, page))
 
 
+#: where a report's index links ``diff.html`` once ``unveil diff --html`` writes it there
+DIFF_MARK = "<!-- unveil: diff.html -->"
+DIFF_LINK = '<li><a href="diff.html">What differs from another run</a> (unveil diff)</li>'
+
+
 def build_diff_page(dump_a, dump_b, lines, out_dir):
     """``out_dir/diff.html``: the difference between two dumps (``unveil diff``'s lines),
-    highlighted; return its path."""
+    highlighted; return its path.  A report's index already there links it."""
     try:
         import jinja2
         from pygments import highlight
@@ -170,6 +176,9 @@ def build_diff_page(dump_a, dump_b, lines, out_dir):
     _write_page(out_dir, "diff.html", env.get_template("diff.html").render(
         root="", dump_a=dump_a, dump_b=dump_b, code=code, count=sum(1 for x in lines if x.startswith("+++ ")),
         index=os.path.exists(os.path.join(out_dir, "index.html"))))
+    index_page = _read(os.path.join(out_dir, "index.html"))
+    if index_page is not None and DIFF_MARK in index_page:
+        _write_page(out_dir, "index.html", index_page.replace(DIFF_MARK, DIFF_LINK))
     return os.path.join(out_dir, "diff.html")
 
 
