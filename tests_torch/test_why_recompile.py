@@ -547,3 +547,12 @@ def test_a_scripts_object_reads_as_of_its_module_in_the_answer(tmp_path):
     assert done.returncode == 0, done.stderr
     assert re.search(r"^      L\['obj'\] is <__main__\.B object at 0x[0-9a-f]+>$", done.stdout, re.M), done.stdout
     assert "__unveil_user_module" not in done.stdout, done.stdout
+
+
+def test_the_frames_reached_are_named_up_to_twenty():
+    from unveil.dynamo.guards.reached import Reached, lines
+    many = [Reached("f%d" % k, "m.py:%d" % k, None, "1 cache entry", None, None) for k in range(25)]
+    text = lines(many, live=True)
+    assert text[1] == "  f0 (m.py:0): 1 cache entry" and text[20] == "  f19 (m.py:19): 1 cache entry", text
+    assert text[21] == "  and 5 more (the answer's .reached lists them all)", text
+    assert len(text) == 23 and lines([], live=True) == []

@@ -15,6 +15,10 @@ import os
 Reached = collections.namedtuple("Reached", "name where through compiles outcome code")
 
 
+#: the frames an answer's text names (a large model has hundreds of frames compiled on their own)
+SHOWN = 20
+
+
 def lines(reached, live):
     """The answer's lines on ``reached`` (none when it is empty)."""
     if not reached:
@@ -28,7 +32,7 @@ def lines(reached, live):
                 "checked here:")
         ask = "  (ask about one the same way: unveil why-recompile DUMP_DIR FUNCTION ARGS)"
     out = [head]
-    for frame in reached:
+    for frame in reached[:SHOWN]:
         text = "  %s (%s)" % (frame.name, frame.where)
         if frame.through:
             text += ", " + frame.through
@@ -36,6 +40,8 @@ def lines(reached, live):
         if frame.outcome:
             text += "; " + frame.outcome
         out.append(text)
+    if len(reached) > SHOWN:
+        out.append("  and %d more (the answer's .reached lists them all)" % (len(reached) - SHOWN))
     return out + [ask]
 
 
