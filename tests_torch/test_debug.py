@@ -380,6 +380,22 @@ with unveil.debug(sys.argv[1]) as session:
 """
 
 
+def test_under_aot_eager_pdb_stops_and_shows_the_lines_that_run_in_a_graph_file_written_again(tmp_path):
+    """AOT Autograd boxes its graph modules' inputs after they are handed over, so debug()
+    writes their files again, every line moved: break_at's breakpoints stayed at the lines
+    of the first text, and pdb listed that text (its line cache), so the line shown was
+    not the one running (a new-user trial).  Each stop is now a line of the file as it is
+    on disk, and pdb shows that line."""
+    done, where, located = run_break_at(tmp_path, "aot_eager", "second layer", "backward",
+                                        commands="continue\n" * 8)
+    assert "never stopped" not in done.stderr, done.stderr[-3000:]
+    assert where and where <= set(located), (where, located)
+    shown = re.findall(r"^(?:\(Pdb\) )*> (.+)\((\d+)\)\S+\(\)\n-> (.*)$", done.stdout, re.M)
+    assert shown and any("backward" in path for path, _, _ in shown), done.stdout[-3000:]
+    for path, line, text in shown:
+        assert text == open(path).read().splitlines()[int(line) - 1].strip(), (path, line, text)
+
+
 @pytest.mark.parametrize("backend,runs", [("eager", ".graph."), ("aot_eager", ".aot_"), ("inductor", ".inductor_output")])
 def test_break_at_a_line_that_calls_a_module_stops_where_the_modules_code_runs(tmp_path, backend, runs):
     """``h = self.act(h)``: the graph's nodes are ``Act.forward``'s, whose ``# File:`` comments

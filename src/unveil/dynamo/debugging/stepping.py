@@ -107,11 +107,20 @@ class DebugRun(DebugSession):
         return self.locate(filename, line)
 
     def _set_breakpoints(self):
-        for filename, line in self._wanted:
-            for where in self.lines.locate(filename, line):
-                if (where.path, where.line) not in self._breaks:
-                    self._breaks.add((where.path, where.line))
-                    self._break(where.path, where.line)
+        """Breakpoints where the lines ``break_at`` asked for run now; those set where they ran
+        before a file was written again (a backend changed a graph after it was handed over:
+        its lines moved) are cleared."""
+        wanted = {(where.path, where.line) for filename, line in self._wanted
+                  for where in self.lines.locate(filename, line)}
+        stale = self._breaks - wanted
+        debugger = _tracing_debugger() or self._debugger
+        for path, line in sorted(stale):
+            if debugger is not None:
+                debugger.clear_break(path, line)
+            self._breaks.discard((path, line))
+        for path, line in sorted(wanted - self._breaks):
+            self._breaks.add((path, line))
+            self._break(path, line)
 
     def _break(self, path, line):
         debugger = _tracing_debugger() or self._debugger

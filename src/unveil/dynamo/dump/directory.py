@@ -6,6 +6,7 @@ import datetime
 import dis
 import hashlib
 import json
+import linecache
 import os
 import platform
 import re
@@ -145,8 +146,7 @@ class DumpDir:
         """Write ``text`` under a name derived from ``name`` (see the class); index it with ``entry``."""
         with self._lock:
             fname, digest, base_digest = self._claim(name, text)
-            with open(os.path.join(self.path, fname), "w", encoding="utf-8") as fh:
-                fh.write(text)
+            self._put(fname, text)
             if entry:
                 entry.update(file=fname, base=name)
                 if digest is not None:
@@ -163,8 +163,15 @@ class DumpDir:
             if entry is not None and "digest" not in entry:
                 first = self._digest_of(fname)
                 entry.update(digest=first, base_digest=first)   # no digest: the name is the plain one
-            with open(os.path.join(self.path, fname), "w", encoding="utf-8") as fh:
-                fh.write(text)
+            self._put(fname, text)
+
+    def _put(self, fname, text):
+        path = os.path.join(self.path, fname)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        # a debugger that read the file before (an earlier run's, the text first handed over)
+        # lists what runs now
+        linecache.cache.pop(path, None)
 
     def write_index(self, failures, remove_stale=True):
         """``index.json``; with ``remove_stale``, the files of ours this run did not write go
