@@ -382,3 +382,19 @@ def test_the_guard_text_dynamo_writes():
     assert set(adapter.GUARD_HELPER_RENAMES) >= {adapter.CHECK_TYPE_ID, adapter.CHECK_OBJ_ID, adapter.DICT_CONTAINS}
     assert all(name.startswith(adapter.GUARD_HELPER_PREFIX) for name in
                (adapter.CHECK_TYPE_ID, adapter.CHECK_OBJ_ID, adapter.DICT_CONTAINS))
+
+
+def test_a_reset_however_reached_calls_back_while_the_caches_still_hold():
+    from torch._dynamo import reset as imported_reset     # (a program may hold reset by this name)
+    compile_and_run(breaking)
+    seen = []
+    hook = adapter.DynamoResets(lambda: seen.append(len(adapter.cache_entries(breaking.__code__))))
+    hook.attach()
+    try:
+        imported_reset()
+        torch._dynamo.reset()
+    finally:
+        hook.detach()
+    assert seen == [1, 0]
+    torch._dynamo.reset()
+    assert seen == [1, 0]

@@ -525,3 +525,44 @@ def test_a_crash_reading_where_a_resume_function_goes_on_is_a_reported_failure(t
         with unveil.prepare_debug(tmp_path) as session:
             torch.compile(_BreakingNet(), backend="eager")(torch.ones(2, 4))
     assert any("a bug" in str(f) for f in session.failures), session.failures
+
+
+class _DeviceHolder:
+    pass
+
+
+_HOLDER = _DeviceHolder()
+
+
+def _breaks_and_keeps_a_device(x):
+    _HOLDER.device = x.device          # a torch.device global: each compile installs it under a name
+    y = x.sin()
+    print("a graph break")
+    return y.cos()
+
+
+@pytest.mark.parametrize("within", [unveil.prepare_debug, unveil.debug], ids=["prepare_debug", "debug"])
+def test_the_programs_own_reset_inside_the_block_starts_a_generation(within, tmp_path):
+    """``torch._dynamo.reset()`` inside the block restarts Dynamo's compile ids: the second
+    0/0 took the first one's files and records, so summary.txt said 2 compiles of 4, called
+    a resume function Dynamo compiled "not compiled", and under debug() the second compile's
+    transformed code was refused (its global taken by the first's device) and ran from
+    Dynamo's bytecode (a new-user trial).  Only unveil's own resets were seen."""
+    torch._dynamo.reset()
+    compiled = torch.compile(_breaks_and_keeps_a_device, backend="aot_eager")
+    with within(tmp_path) as session:
+        first = compiled(torch.ones(3))
+        torch._dynamo.reset()
+        second = compiled(torch.ones(3))
+    assert session.failures == [], session.failures
+    assert torch.equal(first, second)
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert sorted((c["compile_id"], c["generation"]) for c in index["compiles"]) == [
+        ("0/0", 0), ("0/0", 1), ("1/0", 0), ("1/0", 1)], index["compiles"]
+    assert all(c["compiled"] for c in index["compiles"]), index["compiles"]
+    transformed = sorted(a["file"] for a in index["artifacts"] if a["kind"] == "transformed_code")
+    assert len(set(transformed)) == 4 and sum("_reset1." in f for f in transformed) == 2, transformed
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "In all: 4 compiles, 2 graph breaks" in summary and "compile 0/0, after reset 1: compiled" in summary, \
+        summary
+    assert "not compiled" not in summary, summary

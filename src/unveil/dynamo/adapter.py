@@ -57,7 +57,7 @@ HOOK_POINTS = (
     "torch.fx.graph_module._print_readable",
     "logging: torch._functorch._aot_autograd.graph_capture.__aot_graphs and graph_compile.__aot_graphs",
     "torch._inductor.codecache.PyCodeCache.load_by_key_path and .modules",
-    "torch._dynamo.reset",
+    "torch._dynamo.reset, and its first step torch._dynamo.reset_code_caches",
     "torch._dynamo.trace_rules.add, SKIP_DIRS and _recompile_re",
     "torch.compile's wrapper: _torchdynamo_orig_callable",
     "GraphModule.meta['dynamo_compile_id'] and Node.meta['example_value'] (Dynamo's graphs)",
@@ -618,6 +618,28 @@ class ResumeFunctionInstall(_Patch):
                 code = replacement
             return original(output_graph, name, code, f_globals)
         return install
+
+
+class DynamoResets(_Patch):
+    """``torch._dynamo.reset()``, however the program reaches it: ``callback()`` runs first,
+    while Dynamo's caches still hold what it compiled.  ``reset`` clears them, its first
+    step being ``reset_code_caches``, which this replaces in ``torch._dynamo``'s namespace
+    (a name the program imported ``reset`` by still leads there)."""
+
+    name = "reset_code_caches"
+
+    @staticmethod
+    def owner():
+        import torch._dynamo
+        return torch._dynamo
+
+    def replacement(self, original):
+        callback = self.callback
+
+        def reset_code_caches():
+            callback()
+            return original()
+        return reset_code_caches
 
 
 class CodeExecStrategies(_Patch):

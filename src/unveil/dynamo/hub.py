@@ -72,12 +72,16 @@ class Hub:
             self._rehook()
 
     def reset_torch(self):
-        """``torch._dynamo.reset()``, after every active session took what it needs of
-        Dynamo's caches (the cache entries and their guards)."""
+        """``torch._dynamo.reset()`` (every active session takes what it needs of Dynamo's
+        caches first, as on the program's own reset: :meth:`_reset`)."""
+        adapter.reset()
+
+    def _reset(self):
+        """Dynamo is about to forget what it compiled (``torch._dynamo.reset()``, the
+        program's or unveil's): each session keeps the cache entries and their guards, and
+        counts a generation (compile ids start again from 0/0)."""
         with self.lock:
-            for session in list(self.sessions):
-                session.guarded("capture_cache_entries")
-            adapter.reset()
+            self._each("capture_cache_entries")
 
     # -- installing ---------------------------------------------------------------
     def _rehook(self):
@@ -87,6 +91,7 @@ class Hub:
                 adapter.StructuredTrace(self._trace, events=TRACE_KEPT),
                 adapter.GraphCodeLog(self._graph),
                 adapter.ResumeFunctionInstall(self._resume_install),
+                adapter.DynamoResets(self._reset),
             ]) + [adapter.register_bytecode_hook(self._bytecode).remove]
         dumped = any(s.run_dumped for s in self.sessions)
         if dumped and not self._dumped:

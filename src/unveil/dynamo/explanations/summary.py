@@ -69,10 +69,17 @@ def _overview(compiles, counted):
     for comp in compiles:
         if comp["skipped"]:
             because = comp["skipped"].get("because") or {}
-            out.append("  skipped: %s (%s): %s" % (comp["function"], comp["compile_id"],
+            out.append("  skipped: %s (%s): %s" % (comp["function"], compile_name(comp),
                                                    because.get("reason") or comp["skipped"].get("reason")
                                                    or comp["skipped"].get("type")))
     return out
+
+
+def compile_name(comp):
+    """A compile's id, and after the program's ``torch._dynamo.reset()`` (its ids start again
+    from 0/0) which reset it follows: ``0/0, after reset 1``."""
+    generation = comp.get("generation") or 0
+    return comp["compile_id"] if not generation else "%s, after reset %d" % (comp["compile_id"], generation)
 
 
 def _compile_lines(comp, fn):
@@ -82,7 +89,7 @@ def _compile_lines(comp, fn):
         because = skipped.get("because") or {}
         first = comp["graph_break"] or {}
         out.append("compile %s: skipped, the frame runs as it is: %s" % (
-            comp["compile_id"], because.get("reason") or skipped.get("reason") or skipped.get("type")))
+            compile_name(comp), because.get("reason") or skipped.get("reason") or skipped.get("type")))
         if because.get("explanation"):
             out.append("  " + because["explanation"].splitlines()[0])
         if first and first.get("reason") != because.get("reason"):
@@ -95,21 +102,21 @@ def _compile_lines(comp, fn):
         failed = comp["failed"]
         where = failed.get("location")
         out.append("compile %s: failed (fullgraph=True), the error reached the program: %s%s" % (
-            comp["compile_id"], failed.get("reason") or failed.get("type"),
+            compile_name(comp), failed.get("reason") or failed.get("type"),
             " (%s:%s)" % (where["filename"], where["line"]) if where else ""))
     elif comp.get("interrupted"):
         out.append("compile %s: interrupted while Dynamo compiled (by Ctrl-C or an exit, which went on to the "
-                   "program): no code was made" % comp["compile_id"])
+                   "program): no code was made" % compile_name(comp))
     elif comp["compiled"]:
         brk = comp["graph_break"]
-        out.append("compile %s: compiled%s" % (comp["compile_id"], ", graph break: " + one_line(brk) if brk else ""))
+        out.append("compile %s: compiled%s" % (compile_name(comp), ", graph break: " + one_line(brk) if brk else ""))
         if brk:
             out += _hint_lines(brk) + _called_from(brk, comp, fn) + _the_rest(comp, brk, fn)
         elif comp["resume_functions"]:
             out.append("  the rest runs in " + ", ".join(comp["resume_functions"]))
     else:
         out.append("compile %s: no compiled code (Dynamo found nothing to compile; the frame runs as it is)"
-                   % comp["compile_id"])
+                   % compile_name(comp))
     if comp.get("wraps"):            # (the frame's own name, wrap_inline.inner, says nothing of it)
         out.insert(1, "  the call of %s, through torch's wrap_inline (which torch.compile puts around what "
                       "Dynamo cannot start tracing at)" % comp["wraps"])
