@@ -108,23 +108,31 @@ def scaled(x):
     return x * SCALE
 
 
-def test_a_changed_constant_of_ten_digits_is_reported(tmp_path):
-    """0.7071067811 and 0.9071067811: digits after a decimal point are a value, not an
-    object id, in the graph and in the guard on the global."""
+def dumps_at_two_scales(tmp_path, fn, first, second):
+    """``fn`` dumped into ``tmp_path/a`` with SCALE ``first`` and into ``tmp_path/b`` with
+    ``second``; the two compiled functions (kept alive: the dumps' ids stay theirs)."""
     global SCALE
     keep = []
     try:
-        for name, value in (("a", 0.7071067811), ("b", 0.9071067811)):
+        for name, value in (("a", first), ("b", second)):
             SCALE = value
             torch._dynamo.reset()
-            compiled = torch.compile(scaled, backend="eager")
+            compiled = torch.compile(fn, backend="eager")
             with unveil.prepare_debug(tmp_path / name) as session:
                 compiled(torch.ones(3))
             assert session.failures == []
             keep.append(compiled)
     finally:
         SCALE = 0.7071067811
+    return keep
+
+
+def test_a_changed_constant_of_ten_digits_is_reported(tmp_path):
+    """0.7071067811 and 0.9071067811: digits after a decimal point are a value, not an
+    object id, in the graph and in the guard on the global."""
+    keep = dumps_at_two_scales(tmp_path, scaled, 0.7071067811, 0.9071067811)
     lines = diff_dumps(tmp_path / "a", tmp_path / "b")
+    assert keep
     graph = [line for line in lines if "* 0." in line]
     guard = [line for line in lines if "G['SCALE'] ==" in line]
     assert any(line.startswith("-") and "0.7071067811" in line for line in graph), lines
@@ -143,20 +151,9 @@ def test_a_change_only_after_a_break_leaves_the_full_code_file_one_line(tmp_path
     """Only the resume function's graph and guards differ: its code is in the full-code
     file of the function it resumes, whose diff was printed whole (a new-user trial on
     BERT's feed_forward_chunk), where a change in the function's own files gave one line."""
-    global SCALE
-    keep = []
-    try:
-        for name, value in (("a", 0.5), ("b", 0.25)):
-            SCALE = value
-            torch._dynamo.reset()
-            compiled = torch.compile(scaled_after_a_break, backend="eager")
-            with unveil.prepare_debug(tmp_path / name) as session:
-                compiled(torch.ones(3))
-            assert session.failures == []
-            keep.append(compiled)
-    finally:
-        SCALE = 0.7071067811
+    keep = dumps_at_two_scales(tmp_path, scaled_after_a_break, 0.5, 0.25)
     lines = diff_dumps(tmp_path / "a", tmp_path / "b")
+    assert keep
     files = [line[4:] for line in lines if line.startswith("+++ ")]
     assert files and all("resume_in_scaled_after_a_break" in f for f in files), lines
     resume = files[0].rsplit("/", 1)[-1].split(".")[0]

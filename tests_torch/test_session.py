@@ -566,3 +566,15 @@ def test_the_programs_own_reset_inside_the_block_starts_a_generation(within, tmp
     assert "In all: 4 compiles, 2 graph breaks" in summary and "compile 0/0, after reset 1: compiled" in summary, \
         summary
     assert "not compiled" not in summary, summary
+
+
+def test_a_reset_before_anything_is_compiled_starts_no_generation(tmp_path):
+    """A program (or a test) that resets Dynamo first thing inside the block: compile ids
+    had not started, and its files must not be named as after a reset."""
+    with unveil.prepare_debug(tmp_path) as session:
+        torch._dynamo.reset()
+        torch.compile(_breaks_and_keeps_a_device, backend="eager")(torch.ones(3))
+    assert session.failures == []
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert {c["generation"] for c in index["compiles"]} == {0}
+    assert not any("_reset" in a["file"] for a in index["artifacts"]), index["artifacts"]

@@ -328,10 +328,12 @@ class DebugSession:
             fn.frame_code = replacement
 
     def capture_cache_entries(self):
-        """Keep the cache entries (and so the guards) of every function before torch forgets them."""
+        """Keep the cache entries (and so the guards) of every function before torch forgets
+        them; compile ids then start again from 0/0: a new generation, if this one has any."""
         for fn in self.functions.values():
             fn.captured += [(e, self.generation) for e in adapter.cache_entries(fn.frame_code)]
-        self.generation += 1
+        if any(generation == self.generation for generation, _ in self.compiles):
+            self.generation += 1
 
     # -- hooks ----------------------------------------------------------------
     def on_bytecode(self, code, transformed):
