@@ -677,3 +677,38 @@ def bare_break_in_a_clause_of_a_while_true_in_a_while(stacks):
                 if stacks.pop() == [] and len(stacks) % 2 == 0:
                     break
     return out
+
+
+class _Truthy:
+    """Counts its truth tests: ``c or True`` tests ``c``, whatever it decides."""
+
+    def __init__(self, value):
+        self.value, self.tests = value, 0
+
+    def __bool__(self):
+        self.tests += 1
+        return self.value
+
+
+@case((0, True, False), (0, False, True), (1, False, False), (5, True, True), structured=True)
+def while_test_going_on_either_way_with_continue(n, c, d):
+    # the test's last part goes on to the body either way (``c or True``): the bottom copy
+    # ends "jump-if BODY; JUMP BODY", which was not taken for a loop's test, and with a
+    # ``continue`` going to the top copy the loop became a state machine (3.11+)
+    seen = _Truthy(c)
+    while n < 3 and (seen or True):
+        n += 1
+        if d:
+            continue
+        seen = _Truthy(False)
+    else:
+        n += 10
+    return n, seen.tests
+
+
+@case((0, True), (4, False), structured=True)
+def while_test_going_on_either_way(n, c):
+    seen = _Truthy(c)
+    while n < 3 and (seen or True):
+        n += 1
+    return n, seen.tests

@@ -37,6 +37,7 @@ def share_loop_tests(instrs):
     """
     if not any(ins.op in CONDITIONAL for ins in instrs):
         return
+    _share_tests_going_on_either_way(instrs)
     blocks = split_blocks(instrs)
     by_end = {b.end: b for b in blocks}
     for k, b in enumerate(blocks):
@@ -69,6 +70,43 @@ def share_loop_tests(instrs):
         jump = Instr("JUMP", target=top_end - 1 - n, line=first.line, offset=first.offset)
         jump.handler, jump.index = first.handler, first.index
         instrs[b.end - 1 - n] = jump
+
+
+def _share_tests_going_on_either_way(instrs):
+    """``while a and (b or True):`` ends its test with a jump to the body that it falls
+    into anyway (``b or True`` goes on either way); the bottom copy, which must jump back,
+    ends ``jump-if BODY; JUMP BODY``, a shape the other rewrites do not take for a loop's
+    test (its last test has no exit).  When the bottom copy repeats the top one (the same
+    instructions on the same lines, jumping to the same places), it becomes a jump to the
+    top one, as there."""
+    for k in range(len(instrs) - 1):
+        last, back = instrs[k], instrs[k + 1]
+        body = last.target
+        if last.op not in CONDITIONAL or back.op != "JUMP" or back.target != body or body is None \
+                or not 0 < body <= k or instrs[body - 1].op != last.op or instrs[body - 1].target != body:
+            continue
+        n = best = 0
+        while body - 1 - n >= 0 and k - n >= body:
+            a, b = instrs[body - 1 - n], instrs[k - n]
+            if not a.same(b) or a.line != b.line or a.handler != b.handler:
+                break
+            n += 1
+            if a.op in _BEGINS:
+                best = n
+        if best == 0:
+            continue
+        top, bottom = range(body - best, body), range(k - best + 1, k + 1)
+        # the whole test: it begins its line (as a ``while`` does), and no jump enters it midway
+        if any(start > 0 and instrs[start - 1].line == instrs[start].line and start != body
+               for start in (top.start, bottom.start)):
+            continue
+        if any(ins.op in JUMPS and (ins.target in bottom[1:] and j not in bottom or ins.target in top[1:]
+                                    and j not in top) for j, ins in enumerate(instrs)):
+            continue
+        first = instrs[bottom.start]
+        jump = Instr("JUMP", target=top.start, line=first.line, offset=first.offset)
+        jump.handler, jump.index = first.handler, first.index
+        instrs[bottom.start] = jump
 
 
 def _jumps_to(instrs, pos):
