@@ -4,6 +4,7 @@ import builtins
 import re
 
 from .. import adapter
+from ..explanations.records import checked_tensor
 from .conditions import RUNTIME_NAMES, GuardWriter, names_in
 
 
@@ -41,9 +42,8 @@ class GuardsText:
         ``KeyError on options['scale']``, ``GLOBAL_STATE changed: grad_mode``,
         ``___check_type_id(obj, 9395...), type=<class 'A'>``), or None."""
         wanted = _user_form(failed)
-        # (a tensor's name may hold quotes: tensor 'kwargs['a']' rank mismatch)
-        about = re.match(r"tensor '(?P<tensor>.+?)' (?:[\w ]+ )?mismatch|"
-                         r"(?:KeyError|AttributeError|IndexError) on (?P<missing>.+)$", wanted)
+        tensor = checked_tensor(wanted)
+        missing = re.match(r"(?:KeyError|AttributeError|IndexError) on (.+)$", wanted)
         kind = re.match(r"([A-Z][A-Z_]+) ", wanted)         # GLOBAL_STATE changed: grad_mode
         # ___check_type_id(obj, 9395...), type=<class 'A'>: the call, up to its arguments' end
         helper = re.match(r"___(\w+\(.*?)\)(?:, type=.*)?$", wanted)
@@ -60,10 +60,9 @@ class GuardsText:
                 return number
             if kind and kind_source and kind_source.group("kind") == kind.group(1):
                 return number
-            if about and about.group("tensor") and kind_source and kind_source.group("kind") == "TENSOR_MATCH" \
-                    and source == about.group("tensor"):
+            if tensor and kind_source and kind_source.group("kind") == "TENSOR_MATCH" and source == tensor:
                 return number
-            if about and about.group("missing") and source == about.group("missing"):
+            if missing and source == missing.group(1):
                 return number
         for number, line in enumerate(lines, 1):      # a part of a condition written over several lines
             part = _CONDITION_PART.match(line)

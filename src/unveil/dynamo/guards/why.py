@@ -137,13 +137,14 @@ def _live_answer(original, receiver, args, kwargs, outermost=True):
     if not outermost:
         return WhyRecompile(name, verdicts, given_up=adapter.given_up_on(code), limit=adapter.recompile_limit())
     wrapped, answered = [], [code]
+    breaks = reached_frames_break(code)
     # a wrapper whose code breaks calls the function it wraps past the break: compiled on its own
-    for inner in _wrapped_chain(original) if reached_frames_break(code) else ():
+    for inner in _wrapped_chain(original) if breaks else ():
         if adapter.cache_entries(inner.__code__):
             with guard_runtime.global_state_set_by_caller():
                 wrapped.append(_live_answer(inner, receiver, args, kwargs, outermost=False))
             answered.append(inner.__code__)
-    reached = reached_live(answered) if any(reached_frames_break(c) for c in answered) else []
+    reached = reached_live(answered) if breaks or any(reached_frames_break(c) for c in answered[1:]) else []
     return WhyRecompile(name, verdicts, given_up=adapter.given_up_on(code), limit=adapter.recompile_limit(),
                         reached=reached, wrapped=wrapped)
 
