@@ -157,3 +157,99 @@ def test_check_guards_says_which_guard_the_kept_code_would_fail():
     text = str(failed.value)
     assert "compiled for other values" in text and "L['self'].scale == 1.0" in text, text
     assert "return x * self.scale" in text and "L['self'].scale is 2.0" in text, text
+
+
+class Batched(unveil.CustomDispatcher):
+    """vLLM's shape: one compile per batch size."""
+
+    def __init__(self, backend="eager"):
+        super().__init__(backend=backend)
+        torch.manual_seed(0)
+        self.proj = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.proj(x).relu()
+
+    def signature(self, x):
+        return x.shape[0]
+
+
+def test_the_dispatcher_compiles_more_signatures_than_dynamos_recompile_limit():
+    """Each signature's compile is one more cache entry of ``forward``'s code: the ninth
+    batch size hit Dynamo's recompile limit (8), which fullgraph=True makes an error."""
+    torch._dynamo.reset()
+    first, second = Batched(), Batched()
+    sizes = range(1, adapter.recompile_limit() + 3)
+    for model in (first, second):          # the limit counts per code object, across instances
+        for n in sizes:
+            x = torch.randn(n, 4)
+            torch.testing.assert_close(model(x), model.proj(x).relu())
+    assert sorted(first.codes) == sorted(second.codes) == list(sizes)
+    assert adapter.recompile_limit() == 8        # raised only while the dispatcher compiles
+
+
+def test_a_signature_called_under_another_grad_mode_gets_code_of_its_own():
+    """AOT Autograd's code for a call under no_grad makes no graph for backward: a training
+    step after an evaluation step of the same signature must not run it (Dynamo's
+    GLOBAL_STATE guard would fail), nor the training code under no_grad."""
+    torch._dynamo.reset()
+    model = Batched("aot_eager")
+    x = torch.randn(3, 4)
+    with torch.no_grad():
+        assert not model(x).requires_grad
+    out = model(x)
+    assert out.requires_grad
+    out.sum().backward()
+    assert model.proj.weight.grad is not None
+    with torch.no_grad():
+        assert not model(x).requires_grad
+    assert list(model.codes) == [3] and len(model._variants[3]) == 2
+    assert not model.source(3).startswith("#")                 # the code for the grad mode now
+    fresh = Batched("aot_eager")
+    with torch.no_grad():
+        fresh(torch.randn(2, 4))
+    assert fresh.source(2).startswith("# compiled under another global state than now's: grad_mode")
+
+
+class Broken(unveil.CustomDispatcher):
+    def __init__(self, backend):
+        super().__init__(backend=backend, fullgraph=False)
+        torch.manual_seed(0)
+        self.a, self.b = torch.nn.Linear(4, 4), torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.a(x).relu()
+        torch._dynamo.graph_break()
+        return self.b(h)
+
+
+def test_with_fullgraph_false_the_code_past_a_break_runs_compiled_too():
+    """Dynamo's code calls the resume function as Python: called directly, outside
+    Dynamo, the graph past the break ran only on the first call."""
+    torch._dynamo.reset()
+    runs = []
+
+    def counting(gm, example_inputs):
+        index = len(runs)
+        runs.append(0)
+
+        def call(*args):
+            runs[index] += 1
+            return gm.forward(*args)
+        return call
+    model, x = Broken(counting), torch.randn(2, 4)
+    for _ in range(3):
+        torch.testing.assert_close(model(x), model.b(model.a(x).relu()))
+    assert runs == [3, 3]
+
+
+@pytest.mark.parametrize("signature, wanted", [
+    (lambda self, x: [x.shape[0]], "returned [2], which is not hashable"),
+    (lambda self, x: (x.sum(),), "returned a tensor, which equals only itself"),
+])
+def test_a_signature_no_call_could_find_again_is_a_one_line_error(signature, wanted):
+    torch._dynamo.reset()
+    model = type("Keyed", (Batched,), {"signature": signature})()
+    with pytest.raises(TypeError) as failed:
+        model(torch.randn(2, 4))
+    assert wanted in str(failed.value) and "\n" not in str(failed.value), failed.value

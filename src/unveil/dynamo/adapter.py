@@ -420,6 +420,20 @@ def compiled_codes():
     return [code for code in codes if code is not None and cache_entries(code)]
 
 
+def room_for_one_more_compile(code):
+    """Dynamo's recompile limits (``recompile_limit`` and ``accumulated_recompile_limit``;
+    before torch 2.6 ``cache_size_limit`` and ``accumulated_cache_size_limit``) raised,
+    within the ``with``, to let ``code`` have one cache entry more than it has."""
+    config = torch._dynamo.config
+    needed = len(cache_entries(code)) + 1
+    limits = {}
+    for names in (("recompile_limit", "cache_size_limit"),
+                  ("accumulated_recompile_limit", "accumulated_cache_size_limit")):
+        name = next(n for n in names if hasattr(config, n))
+        limits[name] = max(getattr(config, name), needed)
+    return config.patch(**limits)
+
+
 def given_up_on(code):
     """``(compile id, reason)`` when Dynamo gave up on ``code``'s frame: its last compile since
     the last reset made no code (a skipped frame).  In torch 2.13 (and since torch 2.0)
@@ -902,6 +916,12 @@ def dispatch_key_set(tensor):
     keys = torch._C._dispatch_keys(tensor)
     keys = (keys | torch._C._dispatch_tls_local_include_set()) - torch._C._dispatch_tls_local_exclude_set()
     return repr(keys)
+
+
+def global_state_guard():
+    """Dynamo's GLOBAL_STATE guard on the state now: ``check()`` says whether the state is
+    still the same (about a microsecond), ``reason()`` names the parts that differ."""
+    return torch._C._dynamo.guards.GlobalStateGuard()
 
 
 def global_state():

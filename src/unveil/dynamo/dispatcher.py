@@ -1,10 +1,14 @@
 """A custom dispatcher (depyf's ``TorchCompileWrapperWithCustomDispatcher``, as vLLM used
 it): a module compiles its ``forward`` once per input signature it chooses, then calls
-the code object Dynamo made for that signature directly, with no guard evaluated.
+the code object Dynamo made for that signature directly, with no guard evaluated
+(but the global state's, below).
 
 The caller vouches for what the guards would have checked: same signature, same
 code.  A change the signature does not cover (a global the code read, a module's
-attribute) is not noticed; that is the point, and the risk.  ``check_guards=True``
+attribute) is not noticed; that is the point, and the risk.  Only Dynamo's global
+state (grad mode, autocast, the default dtype: its GLOBAL_STATE guard, a microsecond
+to check) is checked on every call, as Dynamo would: a signature called under another
+state gets code of its own.  ``check_guards=True``
 runs the guards of the entry the code came from on each call anyway (as Python,
 :mod:`.guards.why`) and raises :class:`GuardFailed`, naming the first guard that
 fails, instead of running code made for other values.
@@ -29,8 +33,9 @@ class CustomDispatcher(torch.nn.Module):
     """Subclass it and define ``forward``; calling the module compiles ``forward`` the
     first time each :meth:`signature` is seen (with ``torch.compile(**options)``,
     ``fullgraph=True`` and ``dynamic=False`` unless given) and afterwards runs the code
-    Dynamo made for that signature directly.  ``codes`` maps each signature to its code
-    object; :meth:`source` is the decompiled text of one.  With ``check_guards=True``
+    Dynamo made for that signature directly.  ``codes`` maps each signature to the code
+    object compiled first for it (a call under another global state, grad mode off say,
+    compiles code of its own); :meth:`source` is the decompiled text of one.  With ``check_guards=True``
     each call also runs that code's guards and raises :class:`GuardFailed` when one
     fails (what the signature did not cover changed: a global, an attribute)."""
 
@@ -42,6 +47,7 @@ class CustomDispatcher(torch.nn.Module):
         self._check_guards = check_guards
         self._compiled = None
         self.codes = {}
+        self._variants = {}      # signature -> [(the global state it was compiled under, code)]
         self._recorded = []
         self._lock = threading.RLock()
 
@@ -56,8 +62,8 @@ class CustomDispatcher(torch.nn.Module):
         return tuple(key(a) for a in args) + tuple((k, key(v)) for k, v in sorted(kwargs.items()))
 
     def __call__(self, *args, **kwargs):
-        key = self.signature(*args, **kwargs)
-        code = self.codes.get(key)
+        key = self._signature(args, kwargs)
+        code = self._code_for(key)
         if code is None:
             return self._compile(key, args, kwargs)
         if self._check_guards:
@@ -66,20 +72,49 @@ class CustomDispatcher(torch.nn.Module):
 
     def source(self, key):
         """The decompiled source of the code Dynamo made for signature ``key`` (one of
-        :attr:`codes`' keys, as :meth:`signature` makes them)."""
+        :attr:`codes`' keys, as :meth:`signature` makes them): the code a call would run
+        now.  Where the signature was compiled only under another global state (grad
+        mode, autocast, ...), the first such code, after a comment saying what differs."""
         if key not in self.codes:
             raise KeyError("no code for signature %r; the signatures compiled so far: %s"
                            % (key, ", ".join(map(repr, self.codes)) or "none"))
-        code = self.codes[key]
-        return readable.tidy(decompile_code(code), code).source
+        code = self._code_for(key)
+        note = ""
+        if code is None:
+            state, code = self._variants[key][0]
+            note = "# compiled under another global state than now's: %s differs\n" % state.reason().strip()
+        return note + readable.tidy(decompile_code(code), code).source
 
     # -- inside ---------------------------------------------------------------------
     def _forward_code(self):
         return type(self).forward.__code__
 
+    def _signature(self, args, kwargs):
+        """:meth:`signature` of a call, refused (one line) where it cannot key a dict entry
+        that a later call finds again."""
+        key = self.signature(*args, **kwargs)
+        try:
+            hash(key)
+        except TypeError as exc:
+            raise TypeError("%s.signature returned %r, which is not hashable (%s): return a tuple instead"
+                            % (type(self).__name__, key, exc)) from None
+        if _holds_tensor(key):
+            raise TypeError("%s.signature returned a tensor, which equals only itself: every call would compile "
+                            "anew; return its shape or its values (tuple(t.shape), t.item())" % type(self).__name__)
+        return key
+
+    def _code_for(self, key):
+        """The code compiled for signature ``key`` under the global state now, or ``None``."""
+        for state, code in self._variants.get(key, ()):
+            if state.check():
+                return code
+        return None
+
     def _compile(self, key, args, kwargs):
         """One call through torch.compile: the code Dynamo made for it (or, if an entry it
-        had already accepts these inputs, that entry's code) is kept under ``key``."""
+        had already accepts these inputs, that entry's code) is kept under ``key``.  Each
+        signature's compile is one the dispatcher means to make: Dynamo's recompile limit
+        is raised for it, which a server's ninth batch size would otherwise hit."""
         original = self._forward_code()
 
         def record(code, transformed):
@@ -90,15 +125,16 @@ class CustomDispatcher(torch.nn.Module):
             if self._compiled is None:
                 self._compiled = torch.compile(self.forward, **self._options)
             del self._recorded[:]
+            state = adapter.global_state_guard()
             handle = adapter.register_bytecode_hook(record)
             try:
-                out = self._compiled(*args, **kwargs)
+                with adapter.room_for_one_more_compile(original):
+                    out = self._compiled(*args, **kwargs)
             finally:
                 handle.remove()
-            if self._recorded:
-                self.codes[key] = self._recorded[-1]
-            else:
-                self.codes[key] = self._accepting_entry(original, args, kwargs)
+            code = self._recorded[-1] if self._recorded else self._accepting_entry(original, args, kwargs)
+            self._variants.setdefault(key, []).append((state, code))
+            self.codes.setdefault(key, code)
         return out
 
     def _frame_locals(self, args, kwargs):
@@ -130,11 +166,26 @@ class CustomDispatcher(torch.nn.Module):
 
     def _run(self, code, args, kwargs):
         """``forward`` run with Dynamo's code for its signature: the method's code is swapped
-        for the call (one call at a time)."""
+        for the call (one call at a time).  Where ``fullgraph=False`` let the code break,
+        it is called through torch.compile's wrapper: Dynamo runs its own code as it is,
+        and the resume functions it calls get their compiled code (and their guards)."""
         function = type(self).forward
+        call = self.forward if self._options["fullgraph"] else self._compiled
         with self._lock:
             original, function.__code__ = function.__code__, code
             try:
-                return self.forward(*args, **kwargs)
+                return call(*args, **kwargs)
             finally:
                 function.__code__ = original
+
+
+def _holds_tensor(key):
+    """Whether a signature holds a tensor (in tuples and frozensets too)."""
+    todo = [key]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, torch.Tensor):
+            return True
+        if isinstance(value, (tuple, frozenset)):
+            todo.extend(value)
+    return False
