@@ -53,6 +53,25 @@ def test_install_logs_each_transformed_code_as_python_next_to_dynamos_bytecode(b
     compile(ours[0].split("\n", 1)[1], "<logged>", "exec")         # the logged text is Python
 
 
+def shape_printed(x):
+    y = x.sin()
+    print(y.shape)          # a graph break; Dynamo puts torch.Size([4]) in its code
+    return y.cos()
+
+
+def test_the_log_says_what_the_objects_dynamo_placed_in_the_code_are(bytecode_log):
+    """As a dump file's header does: the log's text named ``__unveil_Size_0`` and called
+    ``__resume_at_..([], [], ...)`` with nothing saying what either is."""
+    torch._dynamo.reset()
+    unveil.install()
+    torch.compile(shape_printed, backend="eager")(torch.ones(4))
+    ours = [m for m in bytecode_log if "decompiled by unveil" in m]
+    text = ours[0].split("\n", 1)[1]
+    assert "# __unveil_Size_0: an object Dynamo placed in the code: torch.Size([4]) (torch.Size)\n" in text, text
+    assert "# A resume function __resume_at_N is called with two lists" in text, text
+    compile(text, "<logged>", "exec")
+
+
 def test_uninstall_leaves_nothing_hooked(bytecode_log):
     torch._dynamo.reset()
     unveil.install()

@@ -83,7 +83,7 @@ class CustomDispatcher(torch.nn.Module):
         if code is None:
             state, code = self._variants[key][0]
             note = "# compiled under another global state than now's: %s differs\n" % state.reason().strip()
-        return note + readable.tidy(decompile_code(code), code).source
+        return note + readable.noted(readable.tidy(decompile_code(code), code))
 
     # -- inside ---------------------------------------------------------------------
     def _forward_code(self):

@@ -44,7 +44,7 @@ def _log_source(code, transformed):
     if not log.isEnabledFor(logging.DEBUG):
         return None
     try:
-        source = readable.tidy(decompile_code(transformed), transformed).source
+        source = readable.noted(readable.tidy(decompile_code(transformed), transformed))
     except DecompilationError as exc:
         log.debug("unveil could not decompile the transformed code of %s (%s:%d): %s",
                   code.co_name, code.co_filename, code.co_firstlineno, exc)

@@ -385,9 +385,8 @@ class DebugSession:
                 " (the path on which the test at line %s %s)" % (
                 branch["line"], summary.outcome_words(branch)) if branch else ""))
         if comp.resume_functions:
-            head += _RESUME_CALL_NOTE
-        for ident, value in sorted(decompiled.bindings.items()):
-            head.append("# %s: an object Dynamo placed in the code: %s" % (ident, _describe(value)))
+            head += readable.RESUME_CALL_NOTE
+        head += readable.binding_notes(decompiled)
         return head + _free_variables_note(comp.transformed) + _lowered_note(decompiled)
 
     def _recompiled(self, fname, like, bindings, namespace, what):
@@ -447,8 +446,7 @@ class DebugSession:
                                              function=fn.key, kind="resume_function", ok=False, error=str(exc))
             self.fail("decompiling resume function %s" % fn.code.co_name, exc, fn.code, detail=traceback.format_exc())
             return
-        for ident, value in sorted(decompiled.bindings.items()):
-            head.append("# %s: an object Dynamo placed in the code: %s" % (ident, _describe(value)))
+        head += readable.binding_notes(decompiled)
         head += _free_variables_note(fn.code) + _lowered_note(decompiled)
         fn.resume_source, fn.bindings = decompiled.source, decompiled.bindings
         fn.resume_file = self.dump.write(name, "\n".join(head) + "\n" + decompiled.source, function=fn.key,
@@ -787,14 +785,6 @@ def _resume_name_once(qualname):
     return head + dot + RESUME_PREFIX + match.group(1) + match.group(2)
 
 
-#: how transformed code calls a resume function (Dynamo's ``create_call_resume_at``)
-_RESUME_CALL_NOTE = [
-    "# A resume function __resume_at_N is called with two lists, the resume functions and the stacks",
-    "# and locals of the inlined calls the break happened in (empty when it happened in this frame's",
-    "# own code), then this frame's stack and live locals. One with free variables is made first,",
-    "# by calling __resume_at_N with the cells it closes over."]
-
-
 def _lowered_entry(decompiled):
     """``{"lowered": [...]}`` for index.json: each code object of the file the decompiler
     wrote as a state machine, and why it could not structure it; empty when none."""
@@ -860,10 +850,3 @@ def _callable_name(obj):
             qualname = name
         return "%s.%s" % (module, qualname)
     return "a %s.%s" % (type(obj).__module__, type(obj).__qualname__)
-
-
-def _describe(value):
-    text = repr(value)
-    if len(text) > 100:
-        text = text[:97] + "..."
-    return "%s (%s.%s)" % (text, type(value).__module__, type(value).__qualname__)

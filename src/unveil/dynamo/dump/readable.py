@@ -64,6 +64,39 @@ def tidy(decompiled, code):
     return Decompiled(source + "\n", decompiled.bindings, lines, decompiled.lowered, decompiled.comments)
 
 
+def noted(decompiled):
+    """The text of ``decompiled`` for a reader with no dump at hand (torch's log, the
+    dispatcher's ``source``): after what a dump file's header would say of the objects
+    Dynamo placed in the code, and of how it calls a resume function."""
+    notes = binding_notes(decompiled)
+    if "__resume_at_" in decompiled.source:
+        notes += RESUME_CALL_NOTE
+    return "".join(line + "\n" for line in notes) + decompiled.source
+
+
+def binding_notes(decompiled):
+    """A comment line for each object Dynamo placed in the code that no literal writes (the
+    names ``decompiled.bindings`` gives them): ``# __unveil_Size_0: an object Dynamo placed
+    in the code: torch.Size([4]) (torch.Size)``."""
+    return ["# %s: an object Dynamo placed in the code: %s" % (ident, _described(value))
+            for ident, value in sorted(decompiled.bindings.items())]
+
+
+def _described(value):
+    text = repr(value)
+    if len(text) > 100:
+        text = text[:97] + "..."
+    return "%s (%s.%s)" % (text, type(value).__module__, type(value).__qualname__)
+
+
+#: how transformed code calls a resume function (Dynamo's ``create_call_resume_at``)
+RESUME_CALL_NOTE = [
+    "# A resume function __resume_at_N is called with two lists, the resume functions and the stacks",
+    "# and locals of the inlined calls the break happened in (empty when it happened in this frame's",
+    "# own code), then this frame's stack and live locals. One with free variables is made first,",
+    "# by calling __resume_at_N with the cells it closes over."]
+
+
 def _original_lines(tree, lines):
     """Each statement's original line: that of the decompiled line it was parsed from,
     or whose place it took (:func:`_at`)."""
