@@ -292,3 +292,33 @@ def test_a_local_bound_to_an_argument_the_code_assigns_stays():
     source = "def forward(self, x):\n    __t0 = (tmp_1 := self).f\n    self = x\n    return tmp_1.g(__t0)\n"
     code = _function(source, "forward").__code__
     assert "tmp_1" in readable.tidy(decompile_code(code), code).source
+
+
+LEFT_UNDER_RETURN = """
+def torch_dynamo_resume_in_f_at_4(__nested_resume_fns, __nested_frame_values, ___stack0, y):
+    graph_out_0 = __compiled_fn_1(y)
+    __t0 = [graph_out_0[0], {'a': y}]
+    __t1 = [[*[]]]
+    __t2 = {1: [()], 'k': (2, *[3])}
+    del graph_out_0
+    return __t0
+"""
+
+
+def test_a_temporary_nothing_reads_built_of_displays_alone_goes():
+    """torch 2.13 leaves ``[[*[]]]`` on the stack under a resume function's return: written
+    as a temporary nothing reads, it was a line of noise in every such file."""
+    name = "torch_dynamo_resume_in_f_at_4"
+    code = _function(LEFT_UNDER_RETURN, name).__code__
+    tidied = readable.tidy(decompile_code(code), code)
+    assert "[[*[]]]" not in tidied.source and "'k'" not in tidied.source, tidied.source
+    assert _run(tidied.source, name, (1, 2, 3, "y")) == _run(textwrap.dedent(LEFT_UNDER_RETURN), name, (1, 2, 3, "y"))
+
+
+@pytest.mark.parametrize("value", ["[z.a]", "{[]: 1}", "{()}", "[*y]", "[f()]"])
+def test_a_temporary_whose_value_may_do_something_stays(value):
+    """An attribute or a call may do anything, a key may be unhashable: those are kept."""
+    source = "def f(y):\n    __t1 = %s\n    return 0\n" % value
+    code = _function(source, "f").__code__
+    tidied = readable.tidy(decompile_code(code), code)
+    assert "__t0 = " in tidied.source, tidied.source

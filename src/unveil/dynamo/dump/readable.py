@@ -29,6 +29,8 @@ that function as the decompiler wrote it.  Then, each on its own:
 * the decompiler's trailing ``if False: a = b = None`` (names the original code
   object declares as locals) goes: a dumped file runs in place of Dynamo's code
   with its arguments, free and cell variables only;
+* a temporary nothing reads, holding a value built of displays and constants
+  alone (``__t4 = [[*[]]]``, left on the stack under a return), goes;
 * temporaries are numbered in reading order.
 
 What runs is the rewritten text: ``debug()`` executes it in place of Dynamo's
@@ -40,6 +42,7 @@ import itertools
 import re
 
 from ...api import Decompiled
+from ...syntax.astwalk import statement_lists
 from ...syntax.notes import Notes
 from ...syntax.unparse import unparse_with_origins
 from .. import made_globals
@@ -57,7 +60,7 @@ def tidy(decompiled, code):
         return decompiled
     changed = [_lists_followed(fn, code)] + [rewrite(fn) for rewrite in (
         _profiler_marks, _conditional_marks, _argument_aliases, _dynamo_globals_inlined, _declared_locals_dropped,
-        _temporaries_renumbered)]
+        _inert_temporaries_dropped, _temporaries_renumbered)]
     if not any(changed):
         return decompiled
     source, lines = unparse_with_origins(tree, _original_lines(tree, decompiled.lines))
@@ -565,6 +568,39 @@ def _declared_locals_dropped(fn):
         fn.body = fn.body[:-1]
         return True
     return False
+
+
+def _inert_temporaries_dropped(fn):
+    """Drop ``__t4 = [[*[]]]``: a temporary nothing reads, holding a value built of
+    displays and constants alone (Dynamo's code leaves one on the stack under its return),
+    which computing has no effect."""
+    read = _names(fn, ast.Load)
+    dropped = False
+    for owner, field in [(fn, "body")] + statement_lists(fn.body):
+        kept = [st for st in getattr(owner, field) if not _inert_temporary(st, read)]
+        if kept and len(kept) < len(getattr(owner, field)):
+            setattr(owner, field, kept)
+            dropped = True
+    return dropped
+
+
+def _inert_temporary(st, read):
+    return isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+        and _TEMP.match(st.targets[0].id) and st.targets[0].id not in read and _inert(st.value)
+
+
+def _inert(node):
+    """Whether evaluating ``node`` can do nothing but build it: constants, and displays,
+    starred or not, of such."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_inert(e) for e in node.elts)
+    if isinstance(node, ast.Starred):
+        return isinstance(node.value, (ast.List, ast.Tuple)) and _inert(node.value)
+    hashed = node.elts if isinstance(node, ast.Set) else node.keys if isinstance(node, ast.Dict) else None
+    return hashed is not None and all(isinstance(k, ast.Constant) for k in hashed) \
+        and all(_inert(v) for v in getattr(node, "values", ()))
 
 
 class _InReadingOrder(ast.NodeVisitor):
