@@ -2,10 +2,14 @@
 ``:qualname``), classes and modules, and its errors about them are
 ``DecompilationError`` s."""
 import ast
+import collections
 import dataclasses
 import functools
 import json.decoder
+import math
+import os
 import py_compile
+import sys
 import textwrap
 
 import pytest
@@ -223,6 +227,12 @@ def test_a_module_target_string_is_what_the_cli_takes():
     ("sys:maxsize", "sys:maxsize is an int, not a Python function"),
     ("xml", "module 'xml' defines no Python functions (a package: each of its submodules is a target of its own, "
             "xml.NAME)"),
+    # (said "no module named 'json.'", and nothing of what math or sys is: a new-user trial)
+    ("json..decoder", "'json..decoder' is not a module name: a dot begins or ends it, or two dots meet"),
+    ("sys", "module 'sys' defines no Python functions: it is a built-in module (compiled into Python)"),
+    ("math", "module 'math' defines no Python functions: it is " + (
+        "an extension module (%s, compiled code)" % os.path.basename(math.__file__) if hasattr(math, "__file__")
+        else "a built-in module (compiled into Python)")),
 ])
 def test_a_bad_target_string_is_the_same_one_line_error_as_the_clis(capsys, target, message):
     with pytest.raises(unveil.DecompilationError) as raised:
@@ -230,6 +240,20 @@ def test_a_bad_target_string_is_the_same_one_line_error_as_the_clis(capsys, targ
     assert str(raised.value) == message
     assert cli.main(["decompile", target]) == 2
     assert capsys.readouterr().err == "unveil: error: %s\n" % message
+
+
+@pytest.mark.parametrize("obj, message", [
+    (dict, "cannot decompile class builtins.dict: it is written in C and has no Python code"),
+    (collections.OrderedDict, "cannot decompile class collections.OrderedDict: it is written in C and has no Python code"),
+    (sys, "module sys has no Python code: it is a built-in module (compiled into Python)"),
+])
+def test_an_object_with_no_python_code_is_named_with_what_it_is(obj, message):
+    """It said ``module builtins has no Python code (built-in, extension or namespace)``
+    for ``dict``, and ``no class body of ndarray in the code of module numpy`` for a C
+    type of a package with Python code (a new-user trial)."""
+    with pytest.raises(unveil.DecompilationError) as raised:
+        unveil.decompile(obj)
+    assert str(raised.value) == message
 
 
 def test_a_lambda_is_a_lambda_expression():

@@ -213,8 +213,8 @@ def test_a_directory_without_init_is_named_as_a_namespace_package(capsys, fake, 
     (tmp_path / "justadir").mkdir()
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
-    assert_one_error(*run(capsys, "decompile", "justadir"), "module 'justadir' defines no Python functions (a "
-                     "namespace package: the directory %s, with no __init__.py)" % (tmp_path / "justadir"))
+    assert_one_error(*run(capsys, "decompile", "justadir"), "module 'justadir' defines no Python functions: it is "
+                     "a namespace package (the directory %s, with no __init__.py)" % (tmp_path / "justadir"))
 
 
 def test_missing_function_in_file(capsys, fake, sample):

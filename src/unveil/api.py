@@ -449,14 +449,33 @@ def module_code(module):
     if code is None and isinstance(path, str) and path.endswith(".py"):
         code = targets.compile_file(path)
     if not isinstance(code, types.CodeType):
-        raise DecompilationError("module %s has no Python code (built-in, extension or namespace)"
-                                 % module.__name__)
+        raise DecompilationError("module %s has no Python code: %s" % (
+            module.__name__, "it is " + (module_kind(module) or "its loader gives none and it names no source file")))
     return code
+
+
+def module_kind(module):
+    """What a module with no Python code of its own is, in words (``None`` for any other):
+    ``a built-in module (compiled into Python)``, ``an extension module
+    (math.cpython-311-x86_64-linux-gnu.so, compiled code)``, ``a namespace package (the
+    directory D, with no __init__.py)``."""
+    path = getattr(module, "__file__", None)
+    if isinstance(path, str) and not path.endswith((".py", ".pyc", ".pyw")):
+        return "an extension module (%s, compiled code)" % os.path.basename(path)
+    places = list(getattr(module, "__path__", None) or [])
+    if path is None and places:
+        return "a namespace package (the directory %s, with no __init__.py)" % places[0]
+    if path is None and module.__name__ in sys.builtin_module_names:
+        return "a built-in module (compiled into Python)"
+    return None
 
 
 def _class_code(cls):
     """``(body, root)``: the body of class ``cls`` as its module's code holds it, and
     that module code."""
+    if not cls.__flags__ & _HEAP_TYPE:
+        raise DecompilationError("cannot decompile class %s.%s: it is written in C and has no Python code"
+                                 % (cls.__module__, cls.__qualname__))
     module = sys.modules.get(cls.__module__)
     if module is None:
         raise DecompilationError("cannot decompile class %s: its module %s is not loaded"
@@ -465,8 +484,12 @@ def _class_code(cls):
     for _, code in walk_code(root, ""):
         if is_class_body(code) and class_qualname(code) == cls.__qualname__:
             return code, root
-    raise DecompilationError("no class body of %s in the code of module %s"
-                             % (cls.__qualname__, cls.__module__))
+    raise DecompilationError("cannot decompile class %s.%s: no class statement of its module's code makes it "
+                             "(it is made at run time, or in compiled code)" % (cls.__module__, cls.__qualname__))
+
+
+#: ``type.__flags__``'s bit of a class made at run time (a class statement's), not a static C type
+_HEAP_TYPE = 1 << 9
 
 
 def bindings_prefix_for(name):

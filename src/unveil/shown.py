@@ -210,9 +210,9 @@ def _module_items(module):
         found += _definition_items(module.__name__, module.__name__, name, value, seen)
     found = _with_source_defs(module, found)
     if not any(not isinstance(obj, NotPrinted) for _, obj in found):
-        where = list(getattr(module, "__path__", None) or []) if getattr(module, "__file__", None) is None else []
-        if where:
-            why = " (a namespace package: the directory %s, with no __init__.py)" % where[0]
+        kind = api.module_kind(module)
+        if kind is not None:
+            why = ": it is " + kind
         elif getattr(module, "__path__", None) is not None:
             why = " (a package: each of its submodules is a target of its own, %s.NAME)" % module.__name__
         else:

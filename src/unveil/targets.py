@@ -41,6 +41,8 @@ def looks_like_file(name):
 
 def import_module(name):
     """The module ``name``, imported as ``python -m`` would find it (the current directory first)."""
+    if "" in name.split("."):
+        raise TargetError("%r is not a module name: a dot begins or ends it, or two dots meet" % name)
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())  # as `python -m` does, also for the console script
     try:
