@@ -6,7 +6,8 @@ import pytest
 
 from unveil.errors import DecompilationError
 from unveil.bytecode.opcodes import Instr
-from unveil.definitions.functions import FunctionContext, check_single_use
+from unveil.definitions.bodies import check_single_use
+from unveil.definitions.functions import FunctionContext
 from unveil.structure.frame import Frame
 from unveil.structure.stack_branches import before_branch
 from unveil.syntax.unparse import unparse

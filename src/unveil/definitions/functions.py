@@ -20,14 +20,16 @@ from ..graph.cfg import Graph
 from ..graph.rewrites import share_returns
 from ..structure import stackitems as si, unpacks
 from ..structure.loops import _generators, rewrite_guarded_while
-from ..structure.stackitems import const, name, negate
-from ..structure.structurer import Structurer, _never_goes_on, last_return_in_else
+from ..structure.stackitems import const, name
+from ..structure.structurer import Structurer, last_return_in_else
 from ..structure.waiting import WaitingValues
-from ..syntax.astwalk import children, nodes, statement_lists
+from ..syntax.astwalk import children
 from ..syntax.depth import deeply
-from ..syntax.notes import Notes, SignatureLines
+from ..syntax.notes import Notes
 from . import generics
-from .classes import FUTURE_ANNOTATIONS, SCOPES, ClassBuild, annotation_value, without_copied_returns
+from .classes import FUTURE_ANNOTATIONS, SCOPES, ClassBuild, without_copied_returns
+from .bodies import check_single_use, returned_conditionals, returns_none, with_asserts, without_implicit_returns
+from .parameters import annotation_map, place_parameters, signature
 from .values import SignatureValues, is_literal
 
 COMPREHENSIONS = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}
@@ -356,9 +358,9 @@ class FunctionContext:
         stmts = rewrite_guarded_while(Structurer(self, self._graph).body())
         if self.has_locals() and ends_in_dead_return(self.raw):
             last_return_in_else(stmts)
-        stmts = _returned_conditionals(self.bindings.notes, stmts)
+        stmts = returned_conditionals(self.bindings.notes, stmts)
         returns = self.has_locals() or self.evaluated
-        stmts = _with_asserts(self.bindings.notes, _clean(self.bindings.notes, stmts, function=returns))
+        stmts = with_asserts(self.bindings.notes, without_implicit_returns(self.bindings.notes, stmts, function=returns))
         if not returns:
             stmts = without_copied_returns(stmts)
         check_single_use(stmts, self.bindings.notes)
@@ -378,260 +380,9 @@ class FunctionContext:
         return node
 
 
-def check_single_use(stmts, notes):
-    """Refuse output where one evaluated expression would be written twice, or where
-    structuring left one of its own markers.
-
-    The stack machine shares a node when bytecode copies a value (``COPY``);
-    if structuring failed to fold both uses into one expression, the text
-    would evaluate it twice.  Names and constants may repeat.
-    """
-    seen = set()
-    for node in nodes(*stmts):
-        cls = type(node)
-        kind = _KIND.get(cls)
-        if kind is None:
-            kind = _KIND[cls] = _kind_of(cls)
-        if kind is _EVALUATED:
-            key = id(node)
-            if key in seen:
-                raise DecompilationError("a copied value would be evaluated twice (line %s)"
-                                         % _second_line(notes, stmts, node))
-            seen.add(key)
-        elif kind is _OURS:
-            raise DecompilationError("structuring left a %s in the output" % cls.__name__)
-
-
-#: what :func:`check_single_use` makes of a node of a class: one of unveil's own markers,
-#: an expression evaluated where it is written, or anything else (names and constants too)
-_OURS, _EVALUATED, _OTHER = "ours", "evaluated", "other"
-#: node class -> its kind (see :func:`_kind_of`)
-_KIND = {}
-
-
-def _kind_of(cls):
-    if cls.__module__.startswith("unveil"):
-        return _OURS
-    if issubclass(cls, ast.expr) and cls is not ast.Name and cls is not ast.Constant:
-        return _EVALUATED
-    return _OTHER
-
-
-def _second_line(notes, stmts, node):
-    """The original line of the statement holding the second occurrence of ``node``
-    (in the order :func:`check_single_use` walks), or ``?`` if no statement has one."""
-    out = [(s, notes.line.get(s)) for s in stmts]
-    seen = False
-    for n, line in out:  # grows while it is read, as astwalk.nodes
-        if n is node:
-            if seen:
-                return "?" if line is None else line
-            seen = True
-        if isinstance(n, ast.stmt):
-            line = notes.line.get(n) or line
-        out += [(c, line) for c in children(n)]
-    return "?"
-
-
 def _is_lambda(defn):
     """A lambda passed to a call is an argument, never a decorated ``def``."""
     return isinstance(defn, si.Function) and defn.code.co_name == "<lambda>"
-
-
-def _returns_none(st):
-    return isinstance(st, ast.Return) and (
-        st.value is None or (isinstance(st.value, ast.Constant) and st.value.value is None))
-
-
-def _clean(notes, stmts, function=True):
-    """Drop the implicit ``return None`` at the end of a body, and its copies (``after_exit``)
-    that end the body of a with, or the statements a try's finally body runs after, where
-    that statement ends the function: 3.10+ compile the body falling off its end and then
-    returning alike (only a ``NOP`` on the return's own line tells them apart).  The
-    ``return None`` after such a with (the way on when its exit suppresses an exception)
-    goes with it.  On 3.10+ so does the copy ending an arm of an ``if`` that ends the
-    function (a ``return None`` with no line of its own), when the arm has statements of
-    its own (``if c: x()``, not ``if c: return``) or is the else arm (``if a and b:``
-    ending the function: each test's jump gets a copy), and a final ``return None``
-    stays where several paths reach it (``shared_return``): the implicit return would
-    be copied into each; the body and clauses of a try with no finally body that ends
-    the function end in such copies too.  (A module's or class's body, which has no
-    ``return`` of its own, is left to :func:`without_copied_returns`.)"""
-    if function and stmts and isinstance(stmts[-1], ast.Return) and not _returns_none(stmts[-1]):
-        _else_from_jumped_returns(notes, stmts[:-1], stmts)
-    if stmts and _returns_none(stmts[-1]) and not (
-            function and facts.RETURN_COPIED_INTO_BRANCHES and stmts[-1] in notes.shared_return):
-        stmts = stmts[:-1]
-    todo = [stmts]
-    while todo:     # the lists that end the function (an elif chain is a thousand nested ifs)
-        body = todo.pop()
-        if len(body) > 1 and _returns_none(body[-1]) and isinstance(body[-2], (ast.With, ast.AsyncWith)) \
-                and _returns_none(body[-2].body[-1]) and body[-2].body[-1] in notes.after_exit:
-            del body[-1]
-        if function and facts.RETURN_COPIED_INTO_BRANCHES:
-            _else_from_copied_return(notes, body)
-        st = body[-1] if body else None
-        if isinstance(st, ast.If):
-            if function and facts.RETURN_COPIED_INTO_BRANCHES:
-                for arm, least in ((st.body, 2), (st.orelse, 1)):
-                    if len(arm) >= least and arm[-1] in notes.no_line_of_its_own:
-                        del arm[-1]     # the copy of the implicit return: the arm falls off the end
-            todo += [st.body, st.orelse]
-            continue
-        if isinstance(st, (ast.With, ast.AsyncWith)):
-            lists, copies = [st.body], notes.after_exit
-        elif isinstance(st, ast.Try) and st.finalbody:
-            lists, copies = [st.orelse or st.body] + [h.body for h in st.handlers], notes.after_exit
-        elif isinstance(st, ast.Try) and function and facts.RETURN_COPIED_INTO_BRANCHES:
-            # the copies ending its body and clauses are those ending an if's arms
-            lists, copies = [st.orelse or st.body] + [h.body for h in st.handlers], notes.no_line_of_its_own
-        else:
-            continue
-        for inner in lists:
-            if len(inner) > 1 and _returns_none(inner[-1]) and inner[-1] in copies:
-                del inner[-1]
-            todo.append(inner)
-    return stmts
-
-
-def _returned_conditionals(notes, stmts):
-    """``if c: return a`` then ``return b`` (or ``else: return b``) as ``return a if c else
-    b`` where one of the two returns a constant compiled as LOAD_CONST and RETURN_VALUE
-    (``notes.constant_arm``, 3.12+: ``return b`` alone is one RETURN_CONST; the arms of a
-    returned conditional expression each get a copy of the return they jump to, after that
-    fusion).  The same program: the test is evaluated once, each arm returns.  Nested lists
-    first, each from its end: ``return 0 if x == y else 1 if x > y else -1``."""
-    if not notes.constant_arm.values:
-        return stmts
-    for owner, field in reversed(statement_lists(stmts)):
-        _join_returned_arms(notes, getattr(owner, field))
-    _join_returned_arms(notes, stmts)
-    return stmts
-
-
-def _join_returned_arms(notes, body):
-    for i in range(len(body) - 1, -1, -1):
-        st = body[i]
-        if not (isinstance(st, ast.If) and len(st.body) == 1 and _returns_value(st.body[0])):
-            continue
-        other = st.orelse or body[i + 1:i + 2]
-        if len(other) != 1 or not _returns_value(other[0]) or not (
-                st.body[0] in notes.constant_arm or other[0] in notes.constant_arm):
-            continue
-        node = ast.Return(value=ast.IfExp(test=st.test, body=st.body[0].value, orelse=other[0].value))
-        lines = [notes.line.get(n) for n in (st, st.body[0], other[0]) if notes.line.get(n) is not None]
-        if lines:
-            notes.line.set(node, min(lines))
-        body[i:i + (1 if st.orelse else 2)] = [node]
-
-
-def _returns_value(st):
-    return isinstance(st, ast.Return) and st.value is not None
-
-
-def _else_from_jumped_returns(notes, run, owner):
-    """The statements ``run`` of the list ``owner`` run on to the function's final
-    ``return`` (``owner[-1]``): an ``if`` with no else among them whose arm ends in the
-    compiler's copy of that return in place of the jump to it (``jumped_return``)
-    ran on to it in the source, so the statements after it were its ``else``
-    (``if a: x = 1`` / ``elif b: ...`` then ``return x``); so in the arms of the
-    ``if`` that ends ``run``."""
-    if not notes.jumped_return.values:
-        return
-    final = ast.dump(owner[-1])
-    todo = [(run, owner)]
-    while todo:
-        run, owner = todo.pop()
-        for i, st in enumerate(run):
-            if isinstance(st, ast.If) and not st.orelse and st.body and st.body[-1] in notes.jumped_return \
-                    and ast.dump(st.body[-1]) == final and (run[i + 1:] or notes.jumped_return.get(
-                        st.body[-1]) != "without a NOP"):   # (an arm running on has no jump to copy over)
-                rest = run[i + 1:]
-                del owner[owner.index(st) + 1:owner.index(st) + 1 + len(rest)]
-                own_line = notes.jumped_return.get(st.body.pop())
-                st.body = st.body or [ast.Pass()]
-                st.orelse = rest
-                if not own_line:
-                    _else_before_jump(st.body)
-                todo += [(st.body, st.body), (st.orelse, st.orelse)]
-                break
-        else:
-            if run and isinstance(run[-1], ast.If):
-                todo += [(run[-1].body, run[-1].body), (run[-1].orelse, run[-1].orelse)]
-
-
-def _else_before_jump(body):
-    """``body`` ran on to a jump whose NOP stayed on the line of the statement before
-    it (3.12+ keep it there only after a block's end): the statements after the last
-    ``if`` with no else whose arm never goes on were its else clause (``if b: return
-    x`` / ``else: r = 2``)."""
-    for i in range(len(body) - 2, -1, -1):
-        st = body[i]
-        if isinstance(st, ast.If) and not st.orelse and _never_goes_on(st.body):
-            st.orelse = body[i + 1:]
-            del body[i + 1:]
-            return
-        if not isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)):
-            return
-
-
-def _else_from_copied_return(notes, body):
-    """In ``body``, a list that ends the function: the first ``if`` with no else whose arm
-    ends in a copy of the implicit return (3.10+, no line of its own) ran off the end of
-    the function in the source, so the statements after it were its ``else``."""
-    for i, st in enumerate(body[:-1]):
-        if isinstance(st, ast.If) and not st.orelse and len(st.body) > 1 \
-                and st.body[-1] in notes.no_line_of_its_own:
-            st.orelse = body[i + 1:]
-            del body[i + 1:]
-            del st.body[-1]
-            return
-
-
-def _with_asserts(notes, stmts):
-    """``if not c: raise AssertionError(msg)`` whose ``AssertionError`` an ``assert``
-    loaded (3.9+: LOAD_ASSERTION_ERROR; 3.8: the global) as ``assert c, msg``, in every
-    statement list."""
-    if not notes.assertion.values:
-        return stmts
-    for owner, field in reversed(statement_lists(stmts)):
-        setattr(owner, field, _asserts_in(notes, getattr(owner, field)))
-    return _asserts_in(notes, stmts)
-
-
-def _asserts_in(notes, stmts):
-    out = []
-    for st in stmts:
-        msg = _assertion_message(notes, st)
-        if msg is None or _ambiguous_on_38(st.test):
-            out.append(st)
-            continue
-        node = ast.Assert(test=negate(st.test), msg=msg[0])
-        notes.copy(st, node)
-        out += [node] + st.orelse       # the raise never falls through: the else follows
-    return out
-
-
-def _ambiguous_on_38(test):
-    """3.8: whether ``test`` is an and/or with an ``is`` or ``in`` test.  Its ``is not``
-    may be the bytecode's own or the flip of an ``is`` jumping the other way, so the
-    negated test of an assert may compile either way round: such an ``if`` stays."""
-    return facts.ASSERT_LOADS_A_GLOBAL and isinstance(test, ast.BoolOp) and any(
-        isinstance(n, ast.Compare) and any(type(op) in si.INVERSE for op in n.ops) for n in nodes(test))
-
-
-def _assertion_message(notes, st):
-    """``(msg or None,)`` if ``st`` is the ``if`` an ``assert`` compiles to, else None."""
-    if not (isinstance(st, ast.If) and len(st.body) == 1 and isinstance(st.body[0], ast.Raise)
-            and st.body[0].cause is None):
-        return None
-    exc = st.body[0].exc
-    if exc in notes.assertion:
-        return (None,)
-    if isinstance(exc, ast.Call) and exc.func in notes.assertion and len(exc.args) == 1 and not exc.keywords \
-            and not isinstance(exc.args[0], ast.Starred):
-        return (exc.args[0],)
-    return None
 
 
 def _comprehension_node(kind, stmts, notes):
@@ -666,28 +417,6 @@ def _replace_yields(node, marker, notes):
 
 
 # --- functions and classes as statements -------------------------------------
-
-def signature(code, defaults=None, kwdefaults=None, annotations=None, future=False):
-    """``ast.arguments`` for ``code`` with default and annotation expressions."""
-    names = [identifier(n) for n in code.co_varnames]
-    nargs = code.co_argcount
-    nposonly = getattr(code, "co_posonlyargcount", 0)
-    nkw = code.co_kwonlyargcount
-    ann = _annotation_map(annotations, future)
-    pos = [ast.arg(arg=n, annotation=ann.get(n), type_comment=None) for n in names[:nargs]]
-    kwonly = [ast.arg(arg=n, annotation=ann.get(n), type_comment=None) for n in names[nargs:nargs + nkw]]
-    i = nargs + nkw
-    vararg = kwarg = None
-    if code.co_flags & inspect.CO_VARARGS:
-        vararg = ast.arg(arg=names[i], annotation=ann.get(names[i]), type_comment=None)
-        i += 1
-    if code.co_flags & inspect.CO_VARKEYWORDS:
-        kwarg = ast.arg(arg=names[i], annotation=ann.get(names[i]), type_comment=None)
-    defs = _elements(defaults)
-    kwdefs = _dict_items(kwdefaults)
-    kw_defaults = [kwdefs.get(a.arg) for a in kwonly]
-    return ast.arguments(posonlyargs=pos[:nposonly], args=pos[nposonly:], vararg=vararg,
-                         kwonlyargs=kwonly, kw_defaults=kw_defaults, kwarg=kwarg, defaults=defs)
 
 
 def signature_values(fn, func, bindings, owner=""):
@@ -724,141 +453,6 @@ def _lambda_of(v, func, bindings):
     return lambda_expr(lam)
 
 
-def _place_parameters(args, returns, fn, notes):
-    """Put the parameters of a def back on the lines the NOPs before its defaults and
-    annotations kept where each was folded into one constant tuple (3.10+ leave one NOP
-    per line its defaults were on; 3.12+ one per parameter name and annotation,
-    ``('a', 'int', ...)``, the names on the line of ``def``): a parameter goes on the
-    line of its annotation or default, a return annotation on a later line than the
-    last parameter after the closing bracket, on a line of its own, and a parameter
-    with neither between two whose lines leave it one goes on that line."""
-    params = _parameters(args)
-    lines = {}                  # id(ast.arg) -> its line
-    head = close = None
-    positional = args.posonlyargs + args.args
-    with_default = positional[len(positional) - len(args.defaults):] if args.defaults else []
-    kept = notes.element_lines.get(fn.annotations) if fn.annotations is not None else None
-    if kept is not None:
-        annotated = [a for a in params if a.annotation is not None]
-        solved = _annotation_lines(kept, len(annotated) + (returns is not None))
-        if solved is not None:
-            head = kept.load
-            for arg, line in zip(annotated, solved):
-                lines[id(arg)] = line
-            if returns is not None and solved[-1] > max([head] + list(lines.values())):
-                close = solved[-1]
-    kept = notes.element_lines.get(fn.defaults) if fn.defaults is not None else None
-    if kept is not None and kept.nops and len(kept.nops) <= len(with_default):
-        head = kept.load if head is None else head
-        for i, (arg, default) in enumerate(zip(with_default, args.defaults)):
-            line = kept.nops[min(i, len(kept.nops) - 1)]
-            if id(arg) not in lines:
-                lines[id(arg)] = line
-            elif line > lines[id(arg)]:     # the value on a line after its parameter's
-                notes.name_line.set(default, line)
-    if head is None:
-        return
-    _fill_between(params, lines, head, close is not None)
-    for arg in params:
-        if id(arg) in lines:
-            notes.name_line.set(arg, lines[id(arg)])
-    notes.signature_lines.set(args, SignatureLines(head, close))
-
-
-def _parameters(args):
-    """The ``ast.arg`` nodes of ``args`` in the order of the text."""
-    return args.posonlyargs + args.args + ([args.vararg] if args.vararg else []) + args.kwonlyargs \
-        + ([args.kwarg] if args.kwarg else [])
-
-
-def _fill_between(params, lines, head, closed):
-    """Give the parameters of no known line one where the known lines around them leave
-    exactly one line each (``self`` on the line after ``def f(`` where the next parameter
-    is on the one after that): each parameter on its own line, as the original had them.
-    Where the closing bracket has a line of its own (``closed``), those before the first
-    known parameter on a later line than ``def`` go on its line if not each on their own."""
-    known = [(i, lines[id(a)]) for i, a in enumerate(params) if id(a) in lines]
-    bounds = [(-1, head)] + known
-    for (i, low), (j, high) in zip(bounds, bounds[1:]):
-        if j - i > 1 and high - low == j - i:
-            for k in range(i + 1, j):
-                lines[id(params[k])] = low + k - i
-        elif i == -1 and j > 0 and closed and high > head:
-            for k in range(j):
-                lines[id(params[k])] = high
-
-
-def _annotation_lines(kept, count):
-    """The lines of ``count`` annotations folded into one constant tuple ``(name, value,
-    ...)`` whose NOPs ``kept`` has (:class:`ElementLines`): each name was on the line of
-    the load, each value on its own line; the compiler kept a NOP per element but where
-    the instruction before or after it is on the same line.  The first lines (not
-    decreasing) that leave the same NOPs, or None."""
-    head, nops = kept.load, kept.nops
-    values = sorted(set(nops) | {head})
-    failed = set()
-
-    def solve(k, pos, prev, low):
-        if k == count:
-            return [] if pos == len(nops) else None
-        if (k, pos, prev, low) in failed:
-            return None
-        for line in values:
-            if line < low:
-                continue
-            p, q = prev, pos
-            ok = True
-            for element, after in ((head, line), (line, head)):
-                if element != p and element != after:      # a NOP the compiler keeps
-                    if q >= len(nops) or nops[q] != element:
-                        ok = False
-                        break
-                    p, q = element, q + 1
-            if ok:
-                rest = solve(k + 1, q, p, line)
-                if rest is not None:
-                    return [line] + rest
-        failed.add((k, pos, prev, low))
-        return None
-
-    for before in dict.fromkeys((kept.before, None)):
-        found = solve(0, 0, before, head)
-        if found is not None:
-            return found
-    return None
-
-
-def _elements(node):
-    if node is None:
-        return []
-    if isinstance(node, ast.Tuple):
-        return list(node.elts)
-    if isinstance(node, ast.Constant) and isinstance(node.value, tuple):
-        return [const(v) for v in node.value]
-    raise DecompilationError("defaults are not a tuple")
-
-
-def _dict_items(node):
-    if node is None:
-        return {}
-    if isinstance(node, ast.Dict):
-        return {k.value: v for k, v in zip(node.keys, node.values)}
-    raise DecompilationError("keyword defaults are not a dict")
-
-
-def _annotation_map(node, future=False):
-    """``{parameter name: annotation expression}`` from MAKE_FUNCTION's annotations."""
-    if isinstance(node, ast.Dict):
-        pairs = zip(node.keys, node.values)
-    elif isinstance(node, ast.Tuple):  # 3.10+: flat (name, value, ...) tuple
-        pairs = zip(node.elts[0::2], node.elts[1::2])
-    elif isinstance(node, ast.Constant) and isinstance(node.value, tuple):
-        pairs = [(const(k), const(v)) for k, v in zip(node.value[0::2], node.value[1::2])]
-    else:
-        return {}
-    return {k.value: annotation_value(v, future) for k, v in pairs}
-
-
 def function_def(fn, def_name=None, bindings=None):
     """``def``/``async def`` node for a :class:`~unveil.structure.stackitems.Function`."""
     code = fn.code
@@ -874,8 +468,8 @@ def function_def(fn, def_name=None, bindings=None):
     body = _docstring(code, sub.instrs) + decls + body   # a docstring first, or it is none
     future = bool(fn.ctx.code.co_flags & FUTURE_ANNOTATIONS) if fn.ctx is not None else False
     args = signature(code, fn.defaults, fn.kwdefaults, fn.annotations, future)
-    returns = _annotation_map(fn.annotations, future).get("return")
-    _place_parameters(args, returns, fn, sub.bindings.notes)
+    returns = annotation_map(fn.annotations, future).get("return")
+    place_parameters(args, returns, fn, sub.bindings.notes)
     if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) or _returns_only_none(body):
         _bare_returns(body)
     if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) and not _contains_yield(body):
@@ -1038,14 +632,14 @@ def _bare_returns(body):
     generator's ``return`` ends it (the value is rarely what the source meant), and a
     function that returns nothing else is a procedure."""
     for node in _own_nodes(body):
-        if isinstance(node, ast.Return) and _returns_none(node):
+        if isinstance(node, ast.Return) and returns_none(node):
             node.value = None
 
 
 def _returns_only_none(body):
     """Whether every ``return`` in ``body`` (outside the scopes nested in it) returns
     ``None``: a procedure, whose source says ``return``."""
-    return all(_returns_none(n) for n in _own_nodes(body) if isinstance(n, ast.Return))
+    return all(returns_none(n) for n in _own_nodes(body) if isinstance(n, ast.Return))
 
 
 def _contains_yield(body):
