@@ -289,7 +289,35 @@ def test_a_fullgraph_compile_that_breaks_is_listed_as_failed_not_skipped(tmp_pat
     first, = _lines_of(chained_breaks, "graph_break()")
     assert comp["failed"]["location"]["line"] == first and "graph_break()" in comp["failed"]["reason"]
     assert comp["skipped"] is None and index["skipped_frames"] == []
-    assert "failed (fullgraph=True), the error reached the program" in (tmp_path / "summary.txt").read_text()
+    assert "failed, the error reached the program" in (tmp_path / "summary.txt").read_text()
+
+
+def squared(x):
+    return x @ x
+
+
+def test_a_compile_whose_error_reaches_the_program_is_failed_not_skipped(tmp_path):
+    """A fake-tensor error (x @ x of a 2x3 matrix) goes on to the program and leaves the
+    frame to be compiled again: the summary said "skipped, the frame runs as it is" and
+    counted a skipped frame, and why_recompile answered that Dynamo gave up on the frame,
+    where its next good call runs compile 0/0 (a new-user trial)."""
+    torch._dynamo.reset()
+    compiled = torch.compile(squared, backend="eager")
+    with unveil.prepare_debug(tmp_path) as session:
+        compiled(torch.ones(2, 2))
+        with pytest.raises(RuntimeError):
+            compiled(torch.ones(2, 3))
+    assert session.failures == []
+    index = json.loads((tmp_path / "index.json").read_text())
+    comp, = [c for c in index["compiles"] if c["compile_id"] == "0/1"]
+    assert comp["skipped"] is None and comp["failed"]["type"] == "TorchRuntimeError", comp
+    assert index["skipped_frames"] == [] and index["counts"]["failed"] == 1
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "compile 0/1: failed, the error reached the program: RuntimeError when making fake tensor call" \
+        in summary, summary
+    assert "0 frames skipped, 1 failed (the error reached the program)." in summary, summary
+    answer = unveil.why_recompile(compiled, torch.ones(2, 2))
+    assert "gave up" not in str(answer) and str(answer).splitlines()[-1] == "=> compile 0/0 runs", str(answer)
 
 
 K = 1

@@ -450,9 +450,30 @@ def given_up_on(code):
             continue
         if metrics.has_guarded_code or not metrics.fail_type:    # compiled, or interrupted (Ctrl-C)
             return None
+        if error_went_on(metrics.fail_type, metrics.config_suppress_errors):
+            return None              # (the frame is tried again on its next call)
         reason = (metrics.fail_reason or metrics.fail_type).strip().splitlines()
         return str(metrics.compile_id), reason[0] if reason else metrics.fail_type
     return None
+
+
+def error_went_on(fail_type, suppress_errors):
+    """Whether the exception a compile failed with (its class's name, as Dynamo's metrics
+    record it) went on to the program, and the frame is compiled again on its next call,
+    rather than Dynamo suppressing it and running the frame as it is: what
+    ``ConvertFrame.__call__`` does with any error but a graph break (``Unsupported``) or a
+    ``UserError``, unless ``suppress_errors`` is set; an uncaptured higher-order op's error
+    always goes on.  (With fullgraph=True a graph break goes on too, which the metrics do
+    not say.)"""
+    from torch._dynamo import exc
+    kind = getattr(exc, fail_type or "", None)
+    if not isinstance(kind, type):
+        return not suppress_errors
+    always = tuple(getattr(exc, name) for name in ("UncapturedHigherOrderOpError", "ResumePrologueTracingError")
+                   if hasattr(exc, name))
+    if issubclass(kind, always):
+        return True
+    return not issubclass(kind, (exc.Unsupported, exc.UserError)) and not suppress_errors
 
 
 def recompile_limit():

@@ -74,6 +74,7 @@ class Compile:
         self.resume_globals = {}             # Function -> the global Dynamo installed it as
         self.recompile_reasons = []          # records.recompile_reasons: why it was compiled anew
         self.fullgraph = False               # torch.compile(fullgraph=True): a break is an error
+        self.went_on = False                 # the error that ended the compile went on to the program
         self.unveil_seconds = 0.0            # spent in unveil's hooks while Dynamo compiled it (in its times)
         self.wraps = None                    # for torch's wrap_inline frame: the name of what it calls
         self.stack = None                    # the Python stack that reached it (adapter.CompilingFrame.stack)
@@ -93,16 +94,18 @@ class Compile:
                 "compiled": self.transformed is not None, "graph_break": self.graph_break,
                 "resume_functions": [f.key for f in self.resume_functions],
                 "interrupted": bool(outcome.get("interrupted")) and self.transformed is None,
-                "skipped": None if self.fullgraph else self.skipped(),
-                "failed": self.skipped() if self.fullgraph else None, "restarts": outcome.get("restarts", []),
+                "skipped": None if self.fullgraph or self.went_on else self.skipped(),
+                "failed": self.skipped() if self.fullgraph or self.went_on else None,
+                "restarts": outcome.get("restarts", []),
                 "recompile_reasons": self.recompile_reasons, "times": outcome.get("times", {}),
                 "caches": outcome.get("caches", {}), "stack": outcome.get("stack", []),
                 "unveil_seconds": round(self.unveil_seconds, 4), "wraps": self.wraps}
 
     def skipped(self):
         """Why Dynamo made no code for this frame, or None: the failure its metrics name, and
-        the break that made it give up on the whole frame.  (With fullgraph=True the error
-        reached the program instead of the frame running as it is.)"""
+        the break that made it give up on the whole frame.  (With fullgraph=True, or for an
+        error other than a graph break, the error reached the program instead of the frame
+        running as it is: ``describe`` calls that failed.)"""
         outcome = self.outcome or {}
         if self.transformed is not None or outcome.get("compiled", True) or outcome.get("interrupted"):
             return None
@@ -488,6 +491,9 @@ class DebugSession:
         comp = self._current_compile(adapter.record_compile_id(metadata))
         if event == TRACE_METRICS:
             comp.outcome = records.frame_outcome(metadata[event])
+            failure = comp.outcome["failure"]
+            comp.went_on = failure is not None and not comp.outcome["compiled"] and adapter.error_went_on(
+                failure["type"], metadata[event].get("config_suppress_errors"))
             if comp.stack is not None:          # (complete, where Dynamo's misses the frames running its code)
                 comp.outcome["stack"] = comp.stack
             # (the stack a compile was reached by starts at the program, not at unveil run)

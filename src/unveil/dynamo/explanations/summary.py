@@ -57,7 +57,7 @@ def _overview(compiles, counted):
     breaks = _count(counted["graph_breaks"], "graph break")
     if counted["graph_breaks_in_skipped_frames"]:
         breaks += " (%d of them made Dynamo skip the frame)" % counted["graph_breaks_in_skipped_frames"]
-    others = "".join(", %d %s" % (counted[k], words) for k, words in (("failed", "failed (fullgraph=True)"),
+    others = "".join(", %d %s" % (counted[k], words) for k, words in (("failed", "failed (the error reached the program)"),
                                                                       ("interrupted", "interrupted")) if counted[k])
     recompiles = _count(counted["recompiles"], "recompile") + " after a guard failed"
     tried = sum(1 for c in compiles if c.get("recompile_reasons") and not c["compiled"])
@@ -101,7 +101,7 @@ def _compile_lines(comp, fn):
     elif comp.get("failed"):
         failed = comp["failed"]
         where = failed.get("location")
-        out.append("compile %s: failed (fullgraph=True), the error reached the program: %s%s" % (
+        out.append("compile %s: failed, the error reached the program: %s%s" % (
             compile_name(comp), failed.get("reason") or failed.get("type"),
             " (%s:%s)" % (where["filename"], where["line"]) if where else ""))
     elif comp.get("interrupted"):
