@@ -303,6 +303,16 @@ def test_a_files_digest_leaves_out_uuids_whatever_their_digits():
     assert len({content_digest(text) for text in texts}) == 1
 
 
+def test_a_files_digest_leaves_out_the_dict_version_a_guard_compares():
+    """A guard on a dict's version (vmap's on torch's pytree registry) compares a count of
+    the process's dict changes: each run named the guards and full-code files anew
+    (f.compile_0_0.guards.891715c4.py, then .a629503b.py: a new-user trial)."""
+    texts = ["if not (dict_version(__import__('torch').utils._pytree.SUPPORTED_NODES) == %d):\n" % version
+             for version in (939462, 939480, 12)]
+    assert len({content_digest(text) for text in texts}) == 1
+    assert content_digest("if not (x == 939462):\n") != content_digest("if not (x == 939480):\n")
+
+
 def test_a_long_qualified_name_loses_whole_enclosing_names_before_characters():
     """transformers' GradientCheckpointingLayer makes forward_with_checkpointing in its
     __init_subclass__: cut through its characters, the file name read

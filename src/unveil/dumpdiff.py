@@ -16,7 +16,7 @@ import json
 import os
 import re
 
-from .volatile import Places, ids_replaced, program_dir
+from .volatile import Places, dict_versions_replaced, ids_replaced, program_dir
 
 #: what always differs between two runs, and what it is written as
 _VOLATILE = [
@@ -28,7 +28,6 @@ _VOLATILE = [
     (re.compile(r"\[\d+/\d+\]"), "[N/N]"),
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x..."),
     (re.compile(r"(<id>_c)\d+\b"), r"\1N"),                      # ___module_collections_<id>_c23: a counter
-    (re.compile(r"(dict_version\(.*\) == )\d+"), r"\1<version>"),   # counts the process's dict changes
     # where in torch's own code a guard of 0/1 specialization was made: Inductor's or AOT
     # Autograd's cache, which a warm run hits and a cold one misses ("... and (_inductor/...:2273 in f))")
     (re.compile(r"(\band \()(?:_?[a-z]\w*/)+\w+\.py:\d+ in [\w<>.]+\)(?=\)*$)", re.MULTILINE), r"\1torch's code)"),
@@ -133,7 +132,7 @@ def normalised(text, places, graphs=None):
     text = places.replaced(text)
     named = dict(graphs or {})
     text = _GRAPH_ID.sub(lambda m: named.setdefault(m.group(0), "__compiled_fn_%d" % len(named)), text)
-    text = ids_replaced(text)
+    text = dict_versions_replaced(ids_replaced(text))
     for pattern, replacement in _VOLATILE:
         text = pattern.sub(replacement, text)
     return text

@@ -1,12 +1,12 @@
 """What differs from one run of the same program to the next, written the same way.
 
 Object and type ids (what Dynamo's identity and type guards compare, and the names
-it makes of them), addresses, uuids and process-wide counters change from run to
+it makes of them), dict versions, addresses, uuids and process-wide counters change from run to
 run; so do the places a program and its libraries are installed at (the user's
 checkout, site-packages, the standard library), which Dynamo writes into graphs,
 guards and breaks, sometimes shortened (``mp/ex/v1/model.py``: torch cuts a path
 after its common prefix with torch's own directory, and a character more when that
-prefix is ``/``).  :func:`ids_replaced` and :class:`Places` write them alike;
+prefix is ``/``).  :func:`ids_replaced`, :func:`dict_versions_replaced` and :class:`Places` write them alike;
 constants (``0.7071067811``, ``12345678901`` in a graph) are left as they are.
 ``dumpdiff`` compares dumps through them, and the dump names files by a digest of
 text written through them.  Text only; nothing of torch.
@@ -20,6 +20,9 @@ _ID_CHECK = re.compile(r"\b(?:___)?check_(?:obj|type)_id\(")
 #: ``_139718848043808_c33`` (no prefix), ``__optimizer_140558051810160_139718126034016_c37`` (two)
 _ID_IN_NAME = re.compile(r"\b([A-Za-z_]\w*?)??((?:_\d{7,})+)(?=\b|_)")
 _ID = re.compile(r"\d+")
+#: the version a dict-version guard compares (CPython's process-wide count of dict changes):
+#: ``dict_version(__import__('torch').utils._pytree.SUPPORTED_NODES) == 939462``
+_DICT_VERSION = re.compile(r"(\b(?:___)?dict_version\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)\s*==\s*)\d+")
 _DIGITS = re.compile(r"\s*(\d+)")
 
 
@@ -40,6 +43,11 @@ def ids_replaced(text, replacement="<id>"):
         done = digits.end(1)
     out.append(text[done:])
     return _ID_IN_NAME.sub(lambda m: (m.group(1) or "") + _ID.sub(replacement, m.group(2)), "".join(out))
+
+
+def dict_versions_replaced(text, replacement="<version>"):
+    """``text`` with the version each dict-version guard compares written as ``replacement``."""
+    return _DICT_VERSION.sub(lambda m: m.group(1) + replacement, text)
 
 
 def _top_level_comma(text, start):

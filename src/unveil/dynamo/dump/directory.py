@@ -13,7 +13,7 @@ import re
 import sys
 import threading
 
-from ...volatile import ids_replaced
+from ...volatile import dict_versions_replaced, ids_replaced
 
 SCHEMA = "unveil.dump/1"
 
@@ -46,7 +46,7 @@ def safe_name(text, limit=80):
 
 
 #: text that differs between runs of the same program: uuids and process-wide counters
-#: in Dynamo's global names and object addresses in reprs (ids: ``volatile.ids_replaced``)
+#: in Dynamo's global names and object addresses in reprs (ids and dict versions: ``volatile``)
 _VOLATILE = re.compile(r"[0-9a-f]{8}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{4}[_-][0-9a-f]{12}|0x[0-9a-fA-F]+"
                        r"|(?<=__compiled_fn_)\d+|(?<=__resume_at_)\d+_\d+")
 
@@ -66,7 +66,7 @@ def content_digest(text):
     which is what a breakpoint in it needs."""
     code = "\n".join("" if line.lstrip().startswith("#") else line for line in text.split("\n"))
     # (uuids first: a uuid's group of digits alone, 12345678, would read as an id in a name)
-    code = ids_replaced(_VOLATILE.sub("#", code), "#")
+    code = dict_versions_replaced(ids_replaced(_VOLATILE.sub("#", code), "#"), "#")
     return hashlib.sha1(_COUNTER_IN_NAME.sub(lambda m: (m.group(1) or "") + "#", code).encode("utf-8")).hexdigest()[:8]
 
 
