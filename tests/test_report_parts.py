@@ -96,6 +96,21 @@ def test_an_aot_joint_graph_reads_back_with_its_placeholders_and_aten_ops():
     assert nodes["tangents_1"].shape == "f32[4]"
 
 
+CHECKPOINTED = '''class GraphModule(torch.nn.Module):
+    def forward(self, primals_1: "f32[3][1]cpu"):
+        # ac_graph_id: 2 - PREFER_RECOMPUTE File: /home/u/proj/model.py:5 in inner, code: return x.sin().cos()
+        sin: "f32[3][1]cpu" = torch.ops.aten.sin.default(primals_1)
+        return (sin,)
+'''
+
+
+def test_a_checkpointed_nodes_annotations_before_its_file_comment_keep_its_line():
+    """A checkpointed node's comment begins with its annotations: the report showed the
+    AOT forward's sin and cos with no user line (a new-user trial)."""
+    nodes = {n.name: n for n in parse_graph(CHECKPOINTED).nodes}
+    assert nodes["sin"].source == ("/home/u/proj/model.py", 5, "return x.sin().cos()")
+
+
 def test_text_that_is_no_graph_reads_as_none():
     assert parse_graph("def f(:\n") is None
     assert parse_graph("x = 1\n") is None

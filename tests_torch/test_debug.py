@@ -487,3 +487,31 @@ def test_the_documented_nan_hunt_finds_the_first_nan(tmp_path):
     checks = re.findall(r"\('nan-check', '(\w+)', (True|False)\)", done.stdout)
     assert checks and checks[0] == ("h", "False"), done.stdout[-3000:]
     assert next(name for name, nan in checks if nan == "True") == "spread", checks
+
+
+CHECKPOINTED_AND_COND = '''class GraphModule(torch.nn.Module):
+    def forward(self, primals_1: "f32[3]"):
+        # ac_graph_id: 2 - PREFER_RECOMPUTE File: /u/prog.py:5 in inner, code: return x.sin().cos()
+        sin: "f32[3]" = torch.ops.aten.sin.default(primals_1)
+        # File: /u/prog.py:9 in f, code: return torch.cond(...)
+        cond = torch.ops.higher_order.cond(gt, self.cond_true_0, self.cond_false_0, (x,))
+        return (sin, cond)
+
+    class cond_true_0(torch.nn.Module):
+        def forward(self, l_x_):
+            # File: /u/prog.py:10 in <lambda>, code: lambda x: x.sin() + 1,
+            sin_1 = l_x_.sin()
+            return (sin_1,)
+'''
+
+
+def test_a_node_annotated_before_its_file_comment_and_a_subgraph_class_are_placed_right():
+    """Checkpointed code's comments begin ``# ac_graph_id: 2 - PREFER_RECOMPUTE File:``:
+    break_at never found the AOT forward's lines; and torch.cond's branch class after the
+    graph's return was placed on the user's line of the node before it (a new-user trial)."""
+    from unveil.dynamo.debugging.linemap import LineMap
+    lines = LineMap()
+    lines.add_graph("/d/f.graph.py", CHECKPOINTED_AND_COND, "graph")
+    assert [(loc.path, loc.line) for loc in lines.locate("/u/prog.py", 5)] == [("/d/f.graph.py", 4)]
+    assert [(loc.path, loc.line) for loc in lines.locate("/u/prog.py", 9)] == [("/d/f.graph.py", 6)]
+    assert [(loc.path, loc.line) for loc in lines.locate("/u/prog.py", 10)] == [("/d/f.graph.py", 12)]

@@ -11,8 +11,9 @@ import re
 
 from ..syntax.unparse import unparse
 
-#: the comment FX writes before the nodes of one line of the user's code
-_FILE_COMMENT = re.compile(r"^\s*# File: (.+):(\d+) in ([^,]+), code: (.*)$")
+#: the comment FX writes before the nodes of one line of the user's code (after a node's
+#: annotations where it has some: ``# ac_graph_id: 2 - PREFER_RECOMPUTE File: ...``, checkpointed code)
+_FILE_COMMENT = re.compile(r"^\s*#(?: [^#\n]*?)? File: (.+):(\d+) in ([^,]+), code: (.*)$")
 #: an annotation's dtype and sizes: ``f32[2, 16]`` of ``"f32[2, 16][16, 1]cpu"``
 _SHAPE = re.compile(r"^\s*(\w+\[[^\]]*\])")
 

@@ -13,10 +13,13 @@ import re
 
 from .kernel_calls import frames_of, kernel_lines
 
-_FILE_COMMENT = re.compile(r"^\s*# File: (.+?):(\d+) in ")
+#: FX's comment before the nodes of one line of the user's code (after a node's annotations
+#: where it has some: ``# ac_graph_id: 2 - PREFER_RECOMPUTE File: ...``, checkpointed code)
+_FILE_COMMENT = re.compile(r"^\s*#(?: [^#\n]*?)? File: (.+?):(\d+) in ")
 #: a node's statement in a printed graph: its name, then its annotation or ``=``
 _NODE = re.compile(r"^\s+(\w+)(?::|\s*=)")
 _OTHER_COMMENT = re.compile(r"^\s*# No stacktrace found")
+_DEFINITION = re.compile(r"^\s*(?:class|def) ")
 
 Location = collections.namedtuple("Location", "path line kind")
 
@@ -51,8 +54,8 @@ class LineMap:
             match = _FILE_COMMENT.match(line)
             if match:
                 here = (_same_file(match.group(1)), int(match.group(2)))
-            elif _OTHER_COMMENT.match(line):
-                here = None
+            elif _OTHER_COMMENT.match(line) or _DEFINITION.match(line):
+                here = None     # (a subgraph's class, torch.cond's branch, begins no line of the user's)
             elif here is not None and line.strip() and not line.lstrip().startswith("#"):
                 found.append(here + (number,))
                 node = _NODE.match(line)
