@@ -515,3 +515,33 @@ def test_a_node_annotated_before_its_file_comment_and_a_subgraph_class_are_place
     assert [(loc.path, loc.line) for loc in lines.locate("/u/prog.py", 5)] == [("/d/f.graph.py", 4)]
     assert [(loc.path, loc.line) for loc in lines.locate("/u/prog.py", 9)] == [("/d/f.graph.py", 6)]
     assert [(loc.path, loc.line) for loc in lines.locate("/u/prog.py", 10)] == [("/d/f.graph.py", 12)]
+
+
+def branches(x):
+    return torch.cond(x.sum() > 0, lambda x: x.sin() + 1, lambda x: x.cos() - 1, (x,))
+
+
+def test_torch_conds_branches_run_from_the_graph_file(tmp_path):
+    """The graph file writes each branch as a class nested in the graph's: only the graph's
+    own forward ran from the file, so a breakpoint in a branch never stopped (a new-user
+    trial)."""
+    torch._dynamo.reset()
+    calls = []
+
+    def tracer(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename.startswith(str(tmp_path)):
+            calls.append((os.path.basename(frame.f_code.co_filename), frame.f_code.co_firstlineno))
+    compiled = torch.compile(branches, backend="eager")
+    with unveil.debug(tmp_path) as session:
+        sys.settrace(tracer)
+        try:
+            results = [compiled(x) for x in (torch.ones(3), -torch.ones(3))]
+        finally:
+            sys.settrace(None)
+    assert session.failures == []
+    for x, result in zip((torch.ones(3), -torch.ones(3)), results):
+        torch.testing.assert_close(result, branches(x))
+    graph, = [name for name in os.listdir(tmp_path) if name.endswith(".graph.py")]
+    text = (tmp_path / graph).read_text().splitlines()
+    branch_defs = {number + 2 for number, line in enumerate(text) if line.strip().startswith("class cond_")}
+    assert len(branch_defs) == 2 and branch_defs <= {line for name, line in calls if name == graph}, (calls, text)

@@ -791,6 +791,21 @@ class GraphCopies(_Patch):
         return deepcopy
 
 
+def subgraph_modules(gm):
+    """``(path, module)`` for each graph module ``gm`` holds, as ``print_readable`` nests
+    their classes in its own (through graph modules only), outermost first; each made to
+    have its ``forward`` (a lazily compiled one compiles it now)."""
+    found, todo = [], [([], gm)]
+    while todo:
+        path, module = todo.pop(0)
+        for name, child in module.named_children():
+            if isinstance(child, torch.fx.GraphModule):
+                force_recompile(child)
+                found.append((path + [name], child))
+                todo.append((path + [name], child))
+    return found
+
+
 def readable_graph(gm, class_name, expanded_def=False):
     """``gm.print_readable()``'s text (shapes, strides and devices as annotations, each node's
     source line as a comment), with ``class class_name`` (a GraphModule's class may be

@@ -596,6 +596,23 @@ class DebugSession:
             self.fail("running the graph's forward from %s" % fname, exc)
             return
         self.replaced.replace_code(forward, code)
+        self._subgraphs_from_dump(fname, gm)
+
+    def _subgraphs_from_dump(self, fname, gm):
+        """The graph modules ``gm`` holds (torch.cond's branches, a checkpointed region's
+        body), which its file writes as classes nested in its own: their ``forward`` runs
+        from there too."""
+        for path, sub in adapter.subgraph_modules(gm):
+            forward = type(sub).__dict__.get("forward")
+            if not isinstance(forward, types.FunctionType) or forward.__code__.co_filename == self.path(fname):
+                continue
+            try:
+                code = from_dump.same_function_from(self.path(fname), forward.__code__,
+                                                    ".".join([class_name(gm)] + path + ["forward"]), imports=False)
+            except DecompilationError as exc:
+                self.fail("running the subgraph %s's forward from %s" % (".".join(path), fname), exc)
+                continue
+            self.replaced.replace_code(forward, code)
 
     def on_inductor_module(self, path, module):
         fname = self._inductor_files.get(path)
