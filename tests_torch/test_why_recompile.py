@@ -213,6 +213,27 @@ def test_a_frame_that_breaks_names_the_frames_its_calls_reach_and_those_are_answ
     assert again.wrapped[0].runs == "1/0", str(again)
 
 
+def test_with_an_lr_scheduler_the_step_frame_that_makes_no_graph_names_adam_step():
+    """An LR scheduler wraps ``opt.step`` in a plain function: Dynamo compiles a frame of
+    its own around it that makes no graph and calls the step as it is (no resume
+    function), and the answer was "compile 0/0 runs" alone, where Adam.step recompiles
+    (a new-user trial).  The frames it reaches are named; the step is not answered with
+    the call's arguments, which are not its receiver's."""
+    torch._dynamo.reset()
+    model = torch.nn.Linear(4, 2)
+    opt = torch.optim.Adam(model.parameters(), lr=0.01)
+    torch.optim.lr_scheduler.StepLR(opt, step_size=100)
+    step = torch.compile(opt.step, backend="eager")
+    for _ in range(2):
+        opt.zero_grad()
+        model(torch.randn(3, 4)).sum().backward()
+        step()
+    opt.param_groups[0]["lr"] = 0.5
+    why = unveil.why_recompile(step)
+    assert why.runs == "0/0" and why.wrapped == [], str(why)
+    assert "  Adam.step (adam.py:%d): 1 cache entry" % ADAM_STEP_LINE in str(why).splitlines(), str(why)
+
+
 def test_a_frame_reached_past_a_break_that_no_wrapper_leads_to_is_named():
     """A frame called past a break that is not the function a decorator wraps: its
     arguments are not the call's, so it is named, with its cache, and not answered."""

@@ -94,10 +94,12 @@ def _outcome(comp):
 
 def breaks(code):
     """Whether ``code``'s compiled code calls on past a graph break (an entry goes on in a
-    resume function), or Dynamo gave up on the frame: what it calls then runs under Dynamo
+    resume function, or made no graph and calls what the frame calls as it is: a break at
+    its last call), or Dynamo gave up on the frame: what it calls then runs under Dynamo
     as frames of their own."""
     from .. import adapter
-    return bool(adapter.given_up_on(code)) or any(_resumes_past_a_break(e) for e in adapter.cache_entries(code))
+    return bool(adapter.given_up_on(code)) or any(_resumes_past_a_break(e) or _made_no_graph(e)
+                                                  for e in adapter.cache_entries(code))
 
 
 def reached_live(answered):
@@ -130,6 +132,12 @@ def reached_live(answered):
 def _resumes_past_a_break(entry):
     """Whether a cache entry's code goes on in a resume function (it ends at a graph break)."""
     return any(name.startswith("__resume_at_") for name in entry.transformed.co_names)
+
+
+def _made_no_graph(entry):
+    """Whether a cache entry's code calls no graph: the frame's calls run as they are
+    (``torch.compile(opt.step)`` with an LR scheduler: the step's wrapper calls it)."""
+    return not any(name.startswith("__compiled_fn_") for name in entry.transformed.co_names)
 
 
 def _resumes(code, frame_code, resumed_code):

@@ -139,7 +139,10 @@ def _live_answer(original, receiver, args, kwargs, outermost=True):
     wrapped, answered = [], [code]
     breaks = reached_frames_break(code)
     # a wrapper whose code breaks calls the function it wraps past the break: compiled on its own
-    for inner in _wrapped_chain(original) if breaks else ():
+    chain = _wrapped_chain(original) if breaks else []
+    if receiver is None and any(_takes_self(inner) for inner in chain):
+        chain = []     # (a method reached through a plain function: its receiver is not the call's)
+    for inner in chain:
         if adapter.cache_entries(inner.__code__):
             with guard_runtime.global_state_set_by_caller():
                 wrapped.append(_live_answer(inner, receiver, args, kwargs, outermost=False))
@@ -147,6 +150,12 @@ def _live_answer(original, receiver, args, kwargs, outermost=True):
     reached = reached_live(answered) if breaks or any(reached_frames_break(c) for c in answered[1:]) else []
     return WhyRecompile(name, verdicts, given_up=adapter.given_up_on(code), limit=adapter.recompile_limit(),
                         reached=reached, wrapped=wrapped)
+
+
+def _takes_self(function):
+    """Whether ``function``'s first parameter is ``self``: a method, called with its receiver."""
+    code = function.__code__
+    return code.co_argcount > 0 and code.co_varnames[0] == "self"
 
 
 def _wrapped_chain(function):
