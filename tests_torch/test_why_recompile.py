@@ -577,3 +577,26 @@ def test_the_frames_reached_are_named_up_to_twenty():
     assert text[1] == "  f0 (m.py:0): 1 cache entry" and text[20] == "  f19 (m.py:19): 1 cache entry", text
     assert text[21] == "  and 5 more (the answer's .reached lists them all)", text
     assert len(text) == 23 and lines([], live=True) == []
+
+
+def test_over_a_dump_another_functions_resume_function_is_not_the_rest_of_the_asked_one():
+    """A compiled ``step()`` calling ``opt.step()`` reached the optimizer wrapper's resume
+    function, which the answer called "the rest of it from line 7" (a new-user trial)."""
+    from unveil.dynamo.guards.reached import reached_in_dump
+    stack_to = [{"filename": "/p/prog.py", "line": 7, "function": "step"},
+                {"filename": "/t/optimizer.py", "line": 530, "function": "wrapper"}]
+    index = {"functions": [
+        {"key": "step", "kind": "function", "resumes": None, "filename": "/p/prog.py", "line": 5},
+        {"key": "wrapper", "kind": "function", "resumes": None, "filename": "/t/optimizer.py", "line": 509},
+        {"key": "wrapper.resume_at_530", "kind": "resume", "resumes": "wrapper", "filename": "/t/optimizer.py",
+         "line": 530},
+        {"key": "step.resume_at_7", "kind": "resume", "resumes": "step", "filename": "/p/prog.py", "line": 7}],
+        "compiles": [
+            {"function": "wrapper.resume_at_530", "compile_id": "3/0", "compiled": True,
+             "stack": stack_to + [{"filename": "/t/optimizer.py", "line": 530, "function": "resume_at_530"}]},
+            {"function": "step.resume_at_7", "compile_id": "1/0", "compiled": True,
+             "stack": stack_to[:1] + [{"filename": "/p/prog.py", "line": 7, "function": "resume_at_7"}]}]}
+    asked = {"key": "step", "filename": "/p/prog.py", "name": "step", "line": 5, "source_lines": [5, 7]}
+    through = {r.name: r.through for r in reached_in_dump(index, asked)}
+    assert through == {"wrapper.resume_at_530": "called at line 7, through wrapper (line 530)",
+                       "step.resume_at_7": "the rest of it from line 7"}, through

@@ -64,17 +64,29 @@ def reached_in_dump(index, entry):
     for key, (path, compiles) in by_function.items():
         fn = functions.get(key, {})
         out.append(Reached(key, "%s:%s" % (os.path.basename(fn.get("filename", "?")), fn.get("line", "?")),
-                           _through(path, fn), _ids(compiles), _outcome(compiles[-1]), None))
+                           _through(path, fn, entry["key"], functions), _ids(compiles), _outcome(compiles[-1]), None))
     return out
 
 
-def _through(path, fn):
-    """How the asked frame (``path[0]``) reached ``fn``: the line it called at, and the
-    frames between."""
-    if fn.get("kind") == "resume":
+def _through(path, fn, asked, functions):
+    """How the asked frame (``path[0]``, the function of key ``asked``) reached ``fn``: the
+    rest of it, the line it called at, and the frames between."""
+    if fn.get("kind") == "resume" and _resumed_by(fn, asked, functions):
         return "the rest of it from line %d" % path[0]["line"]
     between = ["%s (line %d)" % (frame["function"], frame["line"]) for frame in path[1:]]
     return "called at line %d" % path[0]["line"] + (", through " + " -> ".join(between) if between else "")
+
+
+def _resumed_by(fn, key, functions):
+    """Whether resume function ``fn`` (an index entry) goes on with function ``key``, or
+    with one of its resume functions."""
+    seen = set()
+    while fn is not None and fn.get("resumes") is not None and fn["resumes"] not in seen:
+        if fn["resumes"] == key:
+            return True
+        seen.add(fn["resumes"])
+        fn = functions.get(fn["resumes"])
+    return False
 
 
 def _ids(compiles):
