@@ -680,3 +680,19 @@ def test_a_failed_guard_inside_a_condition_of_several_lines_has_its_line(tmp_pat
     line = _doubled.__code__.co_firstlineno + 1
     assert reason["location"] == {"filename": __file__, "line": line, "function": "_doubled"}, reason
     assert reason["source"] == "return x * 2", reason
+
+
+def test_the_aside_of_a_guard_of_two_sources_is_its_first_bracket_whole():
+    """Dynamo's note on a guard two sources made names two places joined by ``and``: the
+    aside ran from the first bracket to the last, cut inside its own brackets and through
+    the second place (a new-user trial, dynamic=True)."""
+    from unveil.dynamo.explanations.records import recompile_reasons
+    aside = ("user code shown is first use of this value--the guard itself is not due user code but due to 0/1 "
+             "specialization in the framework; to avoid specialization try "
+             "torch._dynamo.decorators.mark_unbacked(tensor, dim)")
+    payload = ("0/0: 2 <= x.size()[0] <= 4  # if x.shape[0] > 4:  # garble.py:4 in f (%s) and if x.shape[0] > 4:  "
+               "# garble.py:4 in f (_dynamo/variables/tensor.py:2606 in evaluate_expr)" % aside)
+    reason, = recompile_reasons(payload)
+    assert reason["aside"] == aside and reason["guard"] == "2 <= x.size()[0] <= 4", reason
+    one = recompile_reasons("0/0: 2 <= x.size()[0]  # y = f(x)  # m.py:3 in g (%s)" % aside)
+    assert one[0]["aside"] == aside, one

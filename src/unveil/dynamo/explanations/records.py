@@ -222,11 +222,6 @@ def code_of_line(text):
     return text.split("  # ")[0].strip() or None
 
 
-#: Dynamo's aside on a guard, after the place its comment ends with:
-#: ``# path/file.py:3 in f (user code shown is first use of this value--...)``
-_GUARD_ASIDE = re.compile(r"#\s*\S+:\d+ in \S+\s*\((.*)\)\s*$", re.S)
-
-
 #: the place a guard's comment ends with, its path as torch shortened it: ``# symg/s.py:3 in f``
 _GUARD_PLACE = re.compile(r"#\s*(\S+):(\d+) in (\S+)")
 
@@ -265,9 +260,27 @@ def recompile_reasons(payload, resolve=lambda path: None):
         filename = resolve(place.group(1)) if place else None
         if filename is not None:
             frames = [{"filename": filename, "line": int(place.group(2)), "function": place.group(3)}]
-        aside = _GUARD_ASIDE.search(note)
+        aside = _aside(note)
         out.append({"failed_entry": entry, "guard": " ".join(guard.split()),
                     "source": code_of_line(note),
                     "location": frames[-1] if frames else None,
-                    "aside": " ".join(aside.group(1).split()) if aside else None})
+                    "aside": " ".join(aside.split()) if aside else None})
     return out
+
+
+def _aside(note):
+    """Dynamo's aside on a guard: the bracket after the first place its comment names
+    (``# path/file.py:3 in f (user code shown is first use of this value--...)``), brackets
+    inside it kept; a guard of two sources names a second place after `` and ``."""
+    place = _GUARD_PLACE.search(note)
+    start = place.end() if place else -1
+    while 0 <= start < len(note) and note[start] in " \t\n":
+        start += 1
+    if not place or start >= len(note) or note[start] != "(":
+        return None
+    depth = 0
+    for k in range(start, len(note)):
+        depth += {"(": 1, ")": -1}.get(note[k], 0)
+        if depth == 0:
+            return note[start + 1:k]
+    return None
