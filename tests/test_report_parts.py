@@ -111,6 +111,29 @@ def test_a_checkpointed_nodes_annotations_before_its_file_comment_keep_its_line(
     assert nodes["sin"].source == ("/home/u/proj/model.py", 5, "return x.sin().cos()")
 
 
+BOXED = '''class GraphModule(torch.nn.Module):
+    def forward(self, args_list):
+        args_iter = iter(args_list)
+        primals_1 = next(args_iter)
+        primals_2 = next(args_iter)
+        args_list.clear()
+        # File: /home/u/proj/model.py:10 in forward, code: h = torch.relu(s.l1(x))
+        t: "f32[8, 16][1, 8]cpu" = torch.ops.aten.t.default(primals_1);  primals_1 = None
+        addmm: "f32[16, 16][16, 1]cpu" = torch.ops.aten.addmm.default(primals_2, t);  primals_2 = t = None
+        return (addmm,)
+'''
+
+
+def test_a_boxed_graphs_inputs_read_as_placeholders_and_its_setup_as_no_node():
+    """Under debug() AOT Autograd's graphs take their inputs boxed in a list: the report drew
+    ``iter args_iter``, ``next primals_1`` and ``.clear _line_6`` as nodes (a new-user trial)."""
+    graph = parse_graph(BOXED)
+    assert [(n.name, n.kind) for n in graph.nodes] == [
+        ("primals_1", "placeholder"), ("primals_2", "placeholder"), ("t", "call"), ("addmm", "call"),
+        ("output", "output")]
+    assert {n.name: n.inputs for n in graph.nodes}["addmm"] == ["primals_2", "t"]
+
+
 def test_text_that_is_no_graph_reads_as_none():
     assert parse_graph("def f(:\n") is None
     assert parse_graph("x = 1\n") is None

@@ -61,8 +61,13 @@ def parse_graph(text):
     params = {arg.arg: Node(arg.arg, "placeholder", "input", arg.arg, arg.lineno, _shape(arg.annotation))
               for arg in forward.args.args[1:]}     # self aside
     names.update(params)
-    aliased = set()
+    aliased, iterators = set(), set()
     for stmt in forward.body:
+        boxed = _boxed_input(stmt, params, iterators)
+        if boxed is not None:          # a boxed graph's ``primals_1 = next(args_iter)``: an input
+            if boxed:
+                add(Node(boxed, "placeholder", "input", None, stmt.lineno))
+            continue
         if isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(stmt.target, ast.Name):
             add(Node(stmt.target.id, "placeholder", "input", None, stmt.lineno, _shape(stmt.annotation)))
             continue
@@ -92,6 +97,28 @@ def parse_graph(text):
     for node in graph.nodes:
         node.inputs = [i for i in node.inputs if i in known]
     return graph
+
+
+def _boxed_input(stmt, params, iterators):
+    """What a statement of a graph whose inputs come boxed in a list is (AOT Autograd's,
+    once it boxed them: ``args_iter = iter(args_list)``, ``primals_1 = next(args_iter)``,
+    ``args_list.clear()``): the input's name it reads, "" for the others, None for any
+    other statement.  ``iterators`` gathers the iterators' names."""
+    target, value, _ = _assignment(stmt)
+    call = value if target is not None else stmt.value if isinstance(stmt, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and len(call.args) == (0 if target is None else 1) and not call.keywords):
+        return None
+    if target is None:
+        is_clear = isinstance(call.func, ast.Attribute) and call.func.attr == "clear" \
+            and isinstance(call.func.value, ast.Name) and call.func.value.id in params
+        return "" if is_clear else None
+    arg = call.args[0]
+    if not (isinstance(call.func, ast.Name) and isinstance(arg, ast.Name)):
+        return None
+    if call.func.id == "iter" and arg.id in params:
+        iterators.add(target)
+        return ""
+    return target if call.func.id == "next" and arg.id in iterators else None
 
 
 def _assignment(stmt):
