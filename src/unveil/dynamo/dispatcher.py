@@ -62,9 +62,10 @@ class CustomDispatcher(torch.nn.Module):
         return tuple(key(a) for a in args) + tuple((k, key(v)) for k, v in sorted(kwargs.items()))
 
     def __call__(self, *args, **kwargs):
-        key = self._signature(args, kwargs)
+        key = self.signature(*args, **kwargs)
         code = self._code_for(key)
         if code is None:
+            _refuse_unfindable(self, key)
             return self._compile(key, args, kwargs)
         if self._check_guards:
             self._check(key, code, args, kwargs)
@@ -89,23 +90,14 @@ class CustomDispatcher(torch.nn.Module):
     def _forward_code(self):
         return type(self).forward.__code__
 
-    def _signature(self, args, kwargs):
-        """:meth:`signature` of a call, refused (one line) where it cannot key a dict entry
-        that a later call finds again."""
-        key = self.signature(*args, **kwargs)
+    def _code_for(self, key):
+        """The code compiled for signature ``key`` under the global state now, or ``None``."""
         try:
-            hash(key)
+            variants = self._variants.get(key, ())
         except TypeError as exc:
             raise TypeError("%s.signature returned %r, which is not hashable (%s): return a tuple instead"
                             % (type(self).__name__, key, exc)) from None
-        if _holds_tensor(key):
-            raise TypeError("%s.signature returned a tensor, which equals only itself: every call would compile "
-                            "anew; return its shape or its values (tuple(t.shape), t.item())" % type(self).__name__)
-        return key
-
-    def _code_for(self, key):
-        """The code compiled for signature ``key`` under the global state now, or ``None``."""
-        for state, code in self._variants.get(key, ()):
+        for state, code in variants:
             if state.check():
                 return code
         return None
@@ -177,6 +169,13 @@ class CustomDispatcher(torch.nn.Module):
                 return call(*args, **kwargs)
             finally:
                 function.__code__ = original
+
+
+def _refuse_unfindable(dispatcher, key):
+    """Refuse, before compiling for it, a signature no later call could find again."""
+    if _holds_tensor(key):
+        raise TypeError("%s.signature returned a tensor, which equals only itself: every call would compile "
+                        "anew; return its shape or its values (tuple(t.shape), t.item())" % type(dispatcher).__name__)
 
 
 def _holds_tensor(key):
