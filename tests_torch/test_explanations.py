@@ -696,3 +696,35 @@ def test_the_aside_of_a_guard_of_two_sources_is_its_first_bracket_whole():
     assert reason["aside"] == aside and reason["guard"] == "2 <= x.size()[0] <= 4", reason
     one = recompile_reasons("0/0: 2 <= x.size()[0]  # y = f(x)  # m.py:3 in g (%s)" % aside)
     assert one[0]["aside"] == aside, one
+
+
+class _PrintsInForward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        print("in forward")
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+def through_autograd_function(x):
+    return _PrintsInForward.apply(x.sin()) + 1
+
+
+def test_a_break_inside_a_higher_order_operator_is_named_by_its_own_reason(tmp_path):
+    """Dynamo puts the operator's line between a break's title and its explanation: a print
+    in ``autograd.Function.forward`` read "Higher Order Operator: autograd.Function" where
+    Dynamo's reason is "Failed to trace builtin operator" (a new-user trial)."""
+    index = dump_of(tmp_path, through_autograd_function, torch.ones(3, requires_grad=True))
+    brk, = [c["graph_break"] for c in index["compiles"] if c["function"] == "through_autograd_function"]
+    line, = _lines_of(_PrintsInForward.forward, 'print("in forward")')
+    assert (brk["reason"], brk["inside"], brk["location"]["line"]) == (
+        "Failed to trace builtin operator", "autograd.Function", line), brk
+    assert "print" in brk["explanation"], brk
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "graph break: Failed to trace builtin operator, inside autograd.Function (%s:%d)" % (__file__, line) in summary
+    assert "Higher Order Operator" not in summary and "traced again after" not in summary, summary
+    transformed = (tmp_path / "through_autograd_function.compile_0_0.transformed.py").read_text()
+    assert "while tracing the body of autograd.Function" in transformed

@@ -832,6 +832,8 @@ def _break_text(explained):
     if not explained:
         return []
     out = ["Why the graph broke: " + explained["reason"]]
+    if explained.get("inside"):
+        out.append("  while tracing the body of %s, a higher-order operator" % explained["inside"])
     if explained["location"]:
         where = explained["location"]
         out.append("  at %s:%d%s" % (where["filename"], where["line"],

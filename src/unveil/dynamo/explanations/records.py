@@ -39,8 +39,8 @@ def graph_break(payload):
     the last point it could resume from and the rest of the function runs uncompiled)."""
     head, _, rest = payload.partition("User code traceback:")
     blocks = _blocks(head)
-    first = blocks[0] if blocks else {"reason": _first_reason_line(head), "explanation": None, "hints": [],
-                                      "url": None}
+    first = blocks[0] if blocks else {"reason": _first_reason_line(head), "inside": None, "explanation": None,
+                                      "hints": [], "url": None}
     stack = user_stack(rest)
     where = _LOCATION.search(head)
     location = stack[-1] if stack else None
@@ -74,7 +74,8 @@ def one_line(explained):
         return None
     where = explained.get("location")
     at = " (%s:%d)" % (where["filename"], where["line"]) if where else ""
-    return "%s%s" % (explained["reason"], at)
+    inside = ", inside %s" % explained["inside"] if explained.get("inside") else ""
+    return "%s%s%s" % (explained["reason"], inside, at)
 
 
 def _first_reason_line(head):
@@ -84,23 +85,31 @@ def _first_reason_line(head):
     return head.strip().splitlines()[0] if head.strip() else None
 
 
+#: the line Dynamo puts between a reason's title and its explanation when the break was met
+#: while tracing the body of a higher-order operator (``torch.cond``, ``autograd.Function``, ...)
+_INSIDE = "  Higher Order Operator: "
+
+
 def _blocks(head):
-    """Each reason block: a title line, then two-space-indented fields (continued by deeper
-    indented lines), then a link."""
+    """Each reason block: a title line (then, for a break inside a higher-order operator, the
+    operator's line), then two-space-indented fields (continued by deeper indented lines), then
+    a link."""
     lines = head.splitlines()
     blocks = []
     for k, line in enumerate(lines):
         if not line.startswith("  Explanation:"):
             continue
-        title = next((t for t in reversed(lines[:k]) if t.strip()), "")
+        above = [t for t in lines[:k] if t.strip()]
+        inside = above.pop()[len(_INSIDE):].strip() if above and above[-1].startswith(_INSIDE) else None
+        title = above[-1] if above else ""
         if title.startswith(_REASON_PREFIX):
             title = title[len(_REASON_PREFIX):]
-        blocks.append(_fields(lines, k, title.strip()))
+        blocks.append(_fields(lines, k, title.strip(), inside))
     return blocks
 
 
-def _fields(lines, start, title):
-    block = {"reason": title, "explanation": None, "hints": [], "url": None}
+def _fields(lines, start, title, inside):
+    block = {"reason": title, "inside": inside, "explanation": None, "hints": [], "url": None}
     current = None
     for line in lines[start:]:
         field = _FIELD.match(line)
