@@ -274,3 +274,26 @@ def test_every_mutation_of_the_mutation_check_still_applies():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.mutation_text_counts() == dict.fromkeys(module.MUTATIONS, 1)
+
+
+def _continues_from_finally(flags, log):
+    for flag in flags:
+        try:
+            log.append(flag)
+        finally:
+            if flag:
+                continue
+        log.append("after")
+    return log
+
+
+@pytest.mark.skipif(sys.version_info[:2] != (3, 8), reason="3.8's own slot under a finally body that leaves")
+def test_a_finally_copy_that_goes_on_past_its_handler_is_refused_not_guessed(monkeypatch):
+    """3.8 pushes ``None`` under a finally body that leaves by ``continue``; left as a value,
+    the handler's ``POP_TOP`` of it hid the ``continue``, which read as ``pass`` (the loop then
+    ran ``log.append("after")``).  Unrecognised, the slot must make a lowering, never that."""
+    from unveil.bytecode import legacy
+    monkeypatch.setattr(legacy, "_placeholders", lambda instrs: set())
+    result = unveil.decompile_code(_continues_from_finally)
+    (name, _, why), = result.lowered
+    assert name == "_continues_from_finally" and why.startswith("the handler's copy of a finally body goes on at "), why

@@ -774,3 +774,118 @@ def nested_try_whose_if_arms_leave_an_except_clause_each_their_own_way(first, se
             seen.append("inner")
     seen.append("tail")
     return seen
+
+
+# A finally body that leaves by ``continue`` or ``break`` on one path: the handler's copy
+# drops its exception first, so its test jumps the other way round from the normal copy's
+# (and a ``break`` then drops the loop's iterator on both paths).  Leaving swallows the
+# exception.
+
+@case((["value", "none", "key"], [1, 0, 1]), (["none", "zero"], [0, 0]), structured=True)
+def continue_in_finally_swallows(kinds, flags):
+    log = []
+    for kind, flag in zip(kinds, flags):
+        try:
+            log.append(fail_with(kind))
+        finally:
+            if flag:
+                continue
+        log.append("after " + kind)
+    return log
+
+
+@case((["none", "value", "none"], [0, 1, 0]), (["key"], [0]), (["none", "none"], [1, 1]), structured=True)
+def break_in_finally_swallows(kinds, flags):
+    log = []
+    for kind, flag in zip(kinds, flags):
+        try:
+            log.append(fail_with(kind))
+        finally:
+            if flag:
+                log.append("break")
+                break
+            log.append("on")
+    else:
+        log.append("no break")
+    return log
+
+
+@case((3, 1), (3, 0), (0, 1), structured=True)
+def continue_or_break_in_finally_of_while(n, stop_at):
+    log = []
+    while n:
+        n -= 1
+        try:
+            log.append(fail_with("value" if n % 2 else "none"))
+        finally:
+            if n == stop_at:
+                break
+            if n % 2:
+                continue
+        log.append(n)
+    return log
+
+
+# A finally body that never completes: the normal path's copy ends the try; written after
+# the body as well, it would raise (or return) a second time, with the first as context.
+
+@case((True,), (False,), structured=True)
+def finally_that_always_raises(fail):
+    try:
+        try:
+            if fail:
+                raise ValueError("original")
+        finally:
+            raise KeyError("from finally")
+    except KeyError as e:
+        return repr(e.__context__)
+
+
+@case(("value",), ("none",), structured=True)
+def finally_return_overrides_a_returned_call(kind):
+    log = []
+    try:
+        return fail_with(kind)
+    finally:
+        log.append(kind)
+        return log
+
+
+# A loop with an ``else`` clause ending a finally body: its ``break`` jumps past the clause
+# to the body's end, which the handler's copy threads to its re-raise.
+
+@case(([1, 2, 5], ["none", "value", "none"]), ([4], ["key"]), structured=True)
+def while_else_ending_finally(items, kinds):
+    log = []
+    for x, kind in zip(items, kinds):
+        try:
+            try:
+                log.append(fail_with(kind))
+            finally:
+                n = 0
+                while n < x:
+                    n += 1
+                    if n == 3:
+                        log.append(("break", x))
+                        break
+                else:
+                    log.append(("else", x, n))
+        except ValueError:
+            log.append("caught")
+    return log
+
+
+@case(([0, 2, 4],), structured=True)
+def for_else_then_code_in_finally(items):
+    log = []
+    for x in items:
+        try:
+            log.append(x)
+        finally:
+            for y in range(x):
+                if y == 3:
+                    break
+            else:
+                log.append(("else", x))
+            log.append(("after", x))
+    return log

@@ -184,11 +184,12 @@ def _lower_finally(instrs):
 
 
 def _placeholders(instrs):
-    """3.8's ``LOAD_CONST None`` reserving a slot under a finally body that returns.
+    """3.8's ``LOAD_CONST None`` reserving a slot under a finally body that leaves.
 
-    ``return`` inside ``finally`` makes 3.8 push ``None`` before
-    ``SETUP_FINALLY`` and pop it after the ``END_FINALLY``; 3.9+ has no such
-    slot, so it is tagged and never emitted.
+    ``return``, ``break`` or ``continue`` inside ``finally`` (it leaves through
+    ``POP_FINALLY``) makes 3.8 push ``None`` before ``SETUP_FINALLY`` and pop
+    it after the ``END_FINALLY``; 3.9+ has no such slot, so it is tagged and
+    never emitted.
     """
     out = set()
     for k in range(len(instrs) - 1):
@@ -201,7 +202,7 @@ def _placeholders(instrs):
             except DecompilationError:
                 continue
             if end + 1 < len(instrs) and instrs[end + 1].op == "POP_TOP" \
-                    and any(i.op == "RETURN_VALUE" for i in instrs[start:end]):
+                    and any(i.op in ("RETURN_VALUE", "POP_FINALLY") for i in instrs[start:end]):
                 out.add(id(ins))
     return out
 

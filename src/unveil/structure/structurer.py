@@ -166,6 +166,11 @@ class Structurer(ShortCircuits, Layout):
             return None  # a return from an inner try goes through outer exit copies
         if region.elide is not None:
             after = region.elide(self, pos, frame)
+            if after == trys.ENDS:
+                if len(frame.stack) > (region.depth or 0):
+                    raise DecompilationError("a value waits at %d on a copy of a finally body that never "
+                                             "completes" % pos)
+                return None  # the finally body, which the try statement holds, ends the path
             if after is None and getattr(region.elide, "required", False):
                 raise DecompilationError("a way out of a try/finally body at %d without a copy of "
                                          "the finally body" % pos)
@@ -280,7 +285,7 @@ class Structurer(ShortCircuits, Layout):
             if outer.elide is not None and outer.blocks is not inner_blocks:
                 inner_blocks = outer.blocks
                 after = outer.elide(self, pos, frame)
-                if after is None or after == pos:
+                if after is None or after == pos or after == trys.ENDS:
                     break
                 pos = after
                 tail = self._constant_return(pos, frame)

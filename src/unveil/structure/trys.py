@@ -159,6 +159,10 @@ def structure_try(s, block, handler, frame, region):
     hframe.flush_parallel()
     elide = None
     if kind == "finally":
+        if h_exits:
+            # the handler's copy of a finally body ends in its re-raise, or leaves by
+            # return, break or continue: a way out to code after it was not understood
+            raise DecompilationError("the handler's copy of a finally body goes on at %d" % h_exits[0])
         final, elide = _finally_body(s, hblock, hframe.out)
         # every normal way out of the body runs a copy: where none matches, the structure
         # was not understood, and the copy would read as code after the try (harmless
@@ -629,13 +633,15 @@ def _arm_without_tail(notes, stmts, dumped, empty=None):
 def _threaded_breaks(notes, stmts):
     """The handler copy with the ``break`` statements of a loop that ends the finally
     body put back: leaving that loop is reaching the body's end, so the compiler
-    threads the jump to the final ``RERAISE`` (3.12+), which reads as ``raise``."""
+    threads the jump to the final ``RERAISE`` (3.12+; with an ``else`` clause, which the
+    ``break`` jumps past, every version), which reads as ``raise``."""
+    stmts = _else_of_threaded_loop(notes, stmts)
     last = stmts[-1] if stmts else None
-    if isinstance(last, (ast.While, ast.For, ast.AsyncFor)) and not last.orelse:
+    if isinstance(last, (ast.While, ast.For, ast.AsyncFor)):
         last = notes.copy(last, copy.copy(last))
         last.body = _reraise_to_break(notes, last.body)
         first = last.body[0]
-        if isinstance(last, ast.While) and isinstance(last.test, ast.Constant) and last.test.value is True \
+        if isinstance(last, ast.While) and not last.orelse and isinstance(last.test, ast.Constant) and last.test.value is True \
                 and isinstance(first, ast.If) and not first.orelse and len(first.body) == 1 \
                 and isinstance(first.body[0], ast.Break):
             # the loop's own test, which leaves to the end as well
@@ -645,6 +651,25 @@ def _threaded_breaks(notes, stmts):
     else:
         return stmts
     return stmts[:-1] + [last]
+
+
+def _else_of_threaded_loop(notes, stmts):
+    """``stmts`` with the code after their last loop made its ``else`` clause, where that
+    loop has none and a ``break`` of it reads as the final re-raise: the ``break`` jumps past
+    the ``else`` clause to the finally body's end, so the clause's code reads as if it
+    followed the loop."""
+    k = max((i for i, st in enumerate(stmts) if isinstance(st, (ast.While, ast.For, ast.AsyncFor))), default=None)
+    if k is None or k == len(stmts) - 1 or stmts[k].orelse or not _reraises(notes, stmts[k].body):
+        return stmts
+    loop = notes.copy(stmts[k], copy.copy(stmts[k]))
+    loop.orelse = stmts[k + 1:]
+    return stmts[:k] + [loop]
+
+
+def _reraises(notes, stmts):
+    """Whether ``stmts`` hold a re-raise outside any nested loop, try or with."""
+    return any(notes.reraise.get(st, False) or isinstance(st, ast.If) and (
+        _reraises(notes, st.body) or _reraises(notes, st.orelse)) for st in stmts)
 
 
 def _reraise_to_break(notes, stmts):
@@ -707,6 +732,11 @@ def _strip_final_reraise(notes, stmts, top=True):
     return stmts
 
 
+#: what a finally elider returns for a copy of the body none of whose paths completes (each
+#: returns or raises): the way out of the try ends in it, and nothing comes after
+ENDS = -1
+
+
 def _finally_elider(s, start, own):
     """Skip the normal-path copy of a finally body; return where it continues.
 
@@ -725,7 +755,6 @@ def _finally_elider(s, start, own):
         if is_end(start):
             return pos  # an empty finally body has no copy
         pairs, exits, todo = {}, set(), [(start, pos)]
-        dropped = False
         while todo:
             a, b = todo.pop()
             for _ in range(8):  # a jump on one side only: threaded differently, same path
@@ -745,11 +774,17 @@ def _finally_elider(s, start, own):
                 return None
             x, y = instrs[a], instrs[b]
             drop = _exception_drop(instrs, a)
-            if x.op != y.op and drop and not _exception_drop(instrs, b):
+            if drop and not _exception_drop(instrs, b):
                 # leaving by return/break/continue, the handler's copy first drops its
-                # exception; the normal path has none to drop
+                # exception; the normal path has none to drop (a ``break`` out of a
+                # ``for`` then drops the iterator on both sides: POP_TOP either way)
                 todo.append((a + drop, b))
-                dropped = True
+                continue
+            if _INVERTED.get(x.op) == y.op:
+                # the same test, its jump threaded the other way on one side (a
+                # ``continue`` in the body: one copy jumps back, the other drops its
+                # exception first, so its test jumps past that)
+                todo += [(x.target, b + 1), (a + 1, y.target)]
                 continue
             if x.op != y.op or (x.target is None) != (y.target is None):
                 return None
@@ -765,12 +800,10 @@ def _finally_elider(s, start, own):
             # 3.8-3.10 end the normal copy with a jump where the other exits go
             exits = {e for e in exits if not (e < len(instrs) and instrs[e].op == "JUMP"
                                               and instrs[e].target in exits)}
-        if dropped and not exits:
-            return None  # every path returns: nothing follows the copy (it stays, as dead code)
         first = min(exits) if exits else None
         if any(not same_target(instrs, first, e) for e in exits):
             return None  # (3.11+ copy a short return after the body into each path: one place)
-        return first if exits else max(pairs.values()) + 1  # every path returns or raises
+        return first if exits else ENDS  # every path returns or raises
 
     def copied_again_after(pos):
         """Whether the straight finally body is copied again past a copy of it at ``pos``
@@ -787,6 +820,11 @@ def _finally_elider(s, start, own):
                    for q in range(pos + n, start - n) if instrs[q].same(body[0]))
     elide.copied_again_after = copied_again_after
     return elide
+
+
+#: conditional jumps that test the same value the other way round
+_INVERTED = {"POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE", "POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE",
+             "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
 
 
 _DROPS = (("POP_TOP", "POP_EXCEPT"), ("SWAP", "POP_TOP", "SWAP", "POP_EXCEPT"))
