@@ -265,6 +265,7 @@ def test_with_fullgraph_false_the_code_past_a_break_runs_compiled_too():
 @pytest.mark.parametrize("signature, wanted", [
     (lambda self, x: [x.shape[0]], "returned [2], which is not hashable"),
     (lambda self, x: (x.sum(),), "returned a tensor, which equals only itself"),
+    (lambda self, x: (float("nan"),), "returned (nan,), then (nan,) for the same call: the two differ"),
 ])
 def test_a_signature_no_call_could_find_again_is_a_one_line_error(signature, wanted):
     torch._dynamo.reset()
@@ -272,3 +273,28 @@ def test_a_signature_no_call_could_find_again_is_a_one_line_error(signature, wan
     with pytest.raises(TypeError) as failed:
         model(torch.randn(2, 4))
     assert wanted in str(failed.value) and "\n" not in str(failed.value), failed.value
+
+
+class Shifted(unveil.CustomDispatcher):
+    def __init__(self):
+        super().__init__(backend="eager")
+
+    def forward(self, x, fill):
+        return torch.nan_to_num(x, nan=0.0) + 1 if fill != fill else x + fill
+
+
+def test_a_nan_argument_finds_its_code_again_under_the_default_signature():
+    """A float argument is its own key, and a fresh NaN equals no other: each call with one
+    compiled anew (a new-user trial)."""
+    torch._dynamo.reset()
+    model, x = Shifted(), torch.tensor([1.0, float("nan")])
+    count, handle = _compiles_of(Shifted.forward.__code__)
+    try:
+        for _ in range(3):
+            torch.testing.assert_close(model(x, float("nan")), torch.tensor([2.0, 1.0]))
+        torch.testing.assert_close(model(x, 2.0), x + 2.0, equal_nan=True)
+    finally:
+        handle.remove()
+    assert len(count) == 2 and list(model.codes) == [(("tensor", (2,), torch.float32, torch.device("cpu"), False),
+                                                      ("float", "nan")),
+                                                     (("tensor", (2,), torch.float32, torch.device("cpu"), False), 2.0)]

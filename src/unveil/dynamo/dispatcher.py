@@ -53,11 +53,14 @@ class CustomDispatcher(torch.nn.Module):
 
     def signature(self, *args, **kwargs):
         """The key a compiled code is kept under: by default each tensor's shape, dtype,
-        device and requires_grad, and any other argument as it is (it must be hashable).
-        Override it to choose, e.g. a batch size bucket."""
+        device and requires_grad, a float NaN as ``("float", "nan")`` (a NaN equals no
+        other), and any other argument as it is (it must be hashable).  Override it to
+        choose, e.g. a batch size bucket."""
         def key(value):
             if isinstance(value, torch.Tensor):
                 return ("tensor", tuple(value.shape), value.dtype, value.device, value.requires_grad)
+            if isinstance(value, float) and value != value:
+                return ("float", "nan")
             return value
         return tuple(key(a) for a in args) + tuple((k, key(v)) for k, v in sorted(kwargs.items()))
 
@@ -65,7 +68,7 @@ class CustomDispatcher(torch.nn.Module):
         key = self.signature(*args, **kwargs)
         code = self._code_for(key)
         if code is None:
-            _refuse_unfindable(self, key)
+            _refuse_unfindable(self, key, self.signature(*args, **kwargs))
             return self._compile(key, args, kwargs)
         if self._check_guards:
             self._check(key, code, args, kwargs)
@@ -171,11 +174,15 @@ class CustomDispatcher(torch.nn.Module):
                 function.__code__ = original
 
 
-def _refuse_unfindable(dispatcher, key):
-    """Refuse, before compiling for it, a signature no later call could find again."""
+def _refuse_unfindable(dispatcher, key, again):
+    """Refuse, before compiling for it, a signature no later call could find again: ``again``
+    is the signature of the same call asked for a second time."""
     if _holds_tensor(key):
         raise TypeError("%s.signature returned a tensor, which equals only itself: every call would compile "
                         "anew; return its shape or its values (tuple(t.shape), t.item())" % type(dispatcher).__name__)
+    if again != key:
+        raise TypeError("%s.signature returned %r, then %r for the same call: the two differ (a fresh NaN equals "
+                        "nothing), so every call would compile anew" % (type(dispatcher).__name__, key, again))
 
 
 def _holds_tensor(key):
