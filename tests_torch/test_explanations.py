@@ -490,7 +490,7 @@ def test_the_summary_and_the_report_count_from_one_place(tmp_path):
     index = dump_of(tmp_path, loop_break, torch.ones(3))
     counts = index["counts"]
     assert counts == {"compiles": len(index["compiles"]), "graph_breaks": 1, "graph_breaks_in_skipped_frames": 1,
-                      "recompiles": 0, "skipped_frames": 1, "failed": 0, "interrupted": 0}, counts
+                      "recompiles": 0, "skipped_frames": 1, "failed": 0, "at_limit": 0, "interrupted": 0}, counts
     summary = (tmp_path / "summary.txt").read_text()
     assert "In all: 1 compile, 1 graph break (1 of them made Dynamo skip the frame), 0 recompiles after a guard " \
            "failed, 1 frame skipped." in summary, summary
@@ -600,13 +600,15 @@ def test_a_compile_the_recompile_limit_stopped_says_which_guards_failed(tmp_path
     logged = dynamo_log("recompiles", run)
     index = json.loads((tmp_path / "index.json").read_text())
     last = next(c for c in index["compiles"] if c["compile_id"] == "0/2")
-    assert last["skipped"] and not last["compiled"], last
+    assert last["at_limit"] and not last["skipped"] and not last["compiled"], last     # (its entries still run)
     assert [(r["failed_entry"], r["guard"]) for r in last["recompile_reasons"]] == [("0/1", "k == 1"), ("0/0", "k == 0")]
     assert sum("Recompiling function _scaled" in m for m in logged) == index["counts"]["recompiles"] == 2, logged
     summary = (tmp_path / "summary.txt").read_text()
     hints = next(c for c in index["compiles"] if c["compile_id"] == "0/0")["graph_break"]["hints"]
     assert len(hints) > 1 and all("hint: " + hint.splitlines()[0] in summary for hint in hints), summary
-    assert "  compile 0/2: skipped, the frame runs as it is: Dynamo recompile limit exceeded\n" \
+    assert "  compile 0/2: not compiled: Dynamo recompile limit exceeded\n" \
+           "    Dynamo compiles this frame no more: a call one of its compiled entries accepts runs that entry, any " \
+           "other runs the frame as it is\n" \
            "    tried anew: the guard of compile 0/1 failed" in summary, summary
     # the overview counted it as "made anew" (a new-user trial: 17 made, where 16 were)
     assert "2 recompiles after a guard failed (1 of them tried anew and not compiled)" in summary, summary
@@ -728,3 +730,89 @@ def test_a_break_inside_a_higher_order_operator_is_named_by_its_own_reason(tmp_p
     assert "Higher Order Operator" not in summary and "traced again after" not in summary, summary
     transformed = (tmp_path / "through_autograd_function.compile_0_0.transformed.py").read_text()
     assert "while tracing the body of autograd.Function" in transformed
+
+
+class _Dropped(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(3, 3)
+        self.drop = torch.nn.Dropout(0.5)
+
+    def forward(self, x):
+        return self.drop(self.lin(x)).sum()
+
+
+def test_a_recompile_whose_guard_came_from_a_library_line_names_its_file_and_the_users_line(tmp_path):
+    """``model.eval()`` fails a guard on the dropout's ``training``, first used in torch's
+    ``dropout.py``: the summary said "(line 73: return F.dropout(...))" under the user's
+    function, a line of a file of 20 lines (a new-user trial)."""
+    torch._dynamo.reset()
+    model = _Dropped()
+    compiled = torch.compile(model, backend="eager")
+    with unveil.prepare_debug(tmp_path) as session:
+        compiled(torch.ones(2, 3))
+        model.eval()
+        compiled(torch.ones(2, 3))
+    assert session.failures == []
+    import torch.nn.modules.dropout as dropout_module
+    index = json.loads((tmp_path / "index.json").read_text())
+    reason, = [r for c in index["compiles"] for r in c["recompile_reasons"]]
+    assert reason["location"]["filename"] == dropout_module.__file__, reason
+    line, = _lines_of(_Dropped.forward, "return self.drop(self.lin(x)).sum()")
+    assert (__file__, line) in [(f["filename"], f["line"]) for f in reason["user_stack"]], reason
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "(%s:%d: %s, called from line %d)" % (dropout_module.__file__, reason["location"]["line"],
+                                                 reason["source"], line) in summary, summary
+
+
+def dropped_out(x, p):
+    return torch.nn.functional.dropout(x, p, training=True).sum() + p
+
+
+def test_a_graph_dynamo_discarded_at_a_restart_is_said_never_to_run(tmp_path):
+    """A float made a graph input and then specialized (TensorifyScalarRestartAnalysis) makes
+    Dynamo trace the frame again: the first graph it compiled is called by nothing, yet it
+    was the plainly named ``graph.py``, counted among the graphs (a new-user trial)."""
+    torch._dynamo.reset()
+    compiled = torch.compile(dropped_out)
+    with unveil.prepare_debug(tmp_path) as session:
+        compiled(torch.ones(4), 0.1)
+        compiled(torch.ones(4), 0.3)
+    assert session.failures == []
+    index = json.loads((tmp_path / "index.json").read_text())
+    second = {a["file"]: a["kind"] for a in index["artifacts"] if a.get("compile_id") == "0/1" and a.get("graph")}
+    assert sorted(second.values()) == ["discarded_graph", "graph"], second
+    restarted, = [c for c in index["compiles"] if c["compile_id"] == "0/1"]
+    assert restarted["restarts"] and restarted["restarts"][0].startswith("TensorifyScalarRestartAnalysis")
+    transformed = (tmp_path / "dropped_out.compile_0_1.transformed.py").read_text()
+    for file, kind in second.items():
+        name = next(a["graph"] for a in index["artifacts"] if a["file"] == file)
+        text = (tmp_path / file).read_text()
+        assert (name in transformed) == (kind == "graph") == ("this one never runs" not in text), (file, kind)
+
+
+def warmed_then_broken(x, n):
+    torch._dynamo.graph_break()
+    return x * n
+
+
+def test_a_resume_function_made_before_the_dump_began_names_its_function(tmp_path):
+    """Compiled once before the block, recompiled inside: its resume function read "resume
+    function of None ... reason not logged", in the summary and the report (a new-user trial)."""
+    torch._dynamo.reset()
+    compiled = torch.compile(warmed_then_broken, backend="eager")
+    compiled(torch.ones(2), 1)
+    with unveil.prepare_debug(tmp_path) as session:
+        compiled(torch.ones(2), 2)
+    assert session.failures == []
+    index = json.loads((tmp_path / "index.json").read_text())
+    resume, = [f for f in index["functions"] if f["kind"] == "resume"]
+    assert resume["resumes"] == "warmed_then_broken", resume
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "resume function of warmed_then_broken, made at a graph break: not logged here (Dynamo made it " \
+           "before the dump began)" in summary, summary
+    assert "None" not in summary
+    assert "warmed_then_broken (%s:" % __file__ in summary and "Dynamo compiled it before the dump began" in summary
+    from unveil.report import build_report
+    page = open(build_report(str(tmp_path)), encoding="utf-8").read()
+    assert "Resume function of None" not in page and "before the dump began" in page

@@ -600,3 +600,113 @@ def test_over_a_dump_another_functions_resume_function_is_not_the_rest_of_the_as
     through = {r.name: r.through for r in reached_in_dump(index, asked)}
     assert through == {"wrapper.resume_at_530": "called at line 7, through wrapper (line 530)",
                        "step.resume_at_7": "the rest of it from line 7"}, through
+
+
+def test_a_compiled_torch_module_is_asked_about_the_wrap_inline_frame_torch_compiles():
+    """``torch.compile(nn.Sequential(...))`` compiles torch's ``wrap_inline`` wrapper around the
+    module, not ``Sequential.forward`` (torch's own code, which Dynamo cannot start at): the
+    answer read "0 cache entries ... compiles anew" for the very call that had just run (a
+    new-user trial).  The wrapper's one code holds the entries of all it wraps."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    seq = torch.compile(torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU()), backend="eager", dynamic=False)
+    x = torch.randn(2, 4)
+    seq(x)
+    answer = unveil.why_recompile(seq, x)
+    assert answer.runs == "0/0" and not answer.recompiles, answer
+    assert "around a torch.nn.modules.container.Sequential" in str(answer).splitlines()[0], answer
+    wide = torch.randn(3, 4)
+    assert unveil.why_recompile(seq, wide).recompiles
+    seq(wide)
+    assert unveil.why_recompile(seq, wide).runs == adapter.cache_entries(seq.forward._torchdynamo_orig_callable
+                                                                         .__code__)[0].compile_id
+    linear = torch.compile(torch.nn.Linear(4, 4), backend="eager", dynamic=False)
+    linear(x)
+    assert unveil.why_recompile(linear, x).runs == "0/2" and unveil.why_recompile(seq, x).runs == "0/0"
+
+
+def pooled(x, k):
+    return x.unfold(0, k, k).mean(-1)
+
+
+def test_over_a_dump_a_frame_at_the_recompile_limit_still_runs_its_entries(tmp_path):
+    """Past the recompile limit Dynamo compiles no more, but the frame's entries still run
+    (``FrameAction.RUN_ONLY``): over the dump that compile read "skipped, the frame runs as it
+    is", and the answer "Dynamo gave up on this frame ... no guard checked" (a new-user trial)."""
+    torch._dynamo.reset()
+    compiled = torch.compile(pooled, backend="eager", dynamic=False)
+    x = torch.randn(24)
+    with torch._dynamo.config.patch(recompile_limit=2):
+        with unveil.prepare_debug(tmp_path) as session:
+            for k in (1, 2, 3, 4):
+                compiled(x, k)
+        assert session.failures == []
+        assert unveil.why_recompile(compiled, x, 1).runs == "0/0"        # Dynamo's own state, live
+    index = json.loads((tmp_path / "index.json").read_text())
+    limited, = [c for c in index["compiles"] if not c["compiled"]]
+    assert limited["at_limit"]["reason"] == "Dynamo recompile limit exceeded" and limited["skipped"] is None
+    assert index["skipped_frames"] == [] and index["counts"]["at_limit"] == 1
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "0 frames skipped, 1 stopped at the recompile limit (the frame's entries still run)" in summary
+    assert "compile 0/2: not compiled: Dynamo recompile limit exceeded" in summary and "runs as it is: Dynamo" not in summary
+    from unveil.dynamo.guards.why import why_recompile_in_dump
+    answer = why_recompile_in_dump(str(tmp_path), "pooled", [x, 1], {})
+    assert answer.runs == "0/0" and answer.given_up is None, answer
+    answer = why_recompile_in_dump(str(tmp_path), "pooled", [x, 4], {})
+    assert answer.runs is None and not answer.recompiles and "it runs as it is, not compiled anew" in str(answer)
+
+
+def test_over_a_dump_from_another_process_a_torch_modules_frame_checks_types_by_name(tmp_path):
+    """torch's modules are imported in any process: the ids a dump's guards recorded were
+    checked as if this process had compiled, so ``check_type_id(L['args'], ..., 'builtins.tuple')``
+    failed on a tuple and every frame in torch (a compiled ``nn`` module) "compiled anew"."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    made = subprocess.run([sys.executable, "-c", "import torch, unveil\n"
+                           "seq = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())\n"
+                           "with unveil.prepare_debug('dump'):\n"
+                           "    torch.compile(seq, backend='eager')(torch.randn(2, 4))\n"],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+    assert made.returncode == 0, made.stderr
+    done = subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "inner", "torch.randn(2, 4)",
+                           "--set", "fn=torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())"],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
+    assert "identity and dict-version checks assumed to hold" in done.stdout
+
+
+SCRIPT_WITHOUT_A_MAIN_GUARD = '''
+import torch, unveil
+@torch.compile(backend="eager")
+def f(x, n):
+    torch._dynamo.graph_break()
+    return x * n
+f(torch.ones(2), 1)               # before the block: f's compile is not in the dump
+with unveil.prepare_debug("dump"):
+    f(torch.ones(2), 2)
+'''
+
+
+def test_asking_over_a_dump_does_not_write_over_it_and_knows_what_it_lacks(tmp_path):
+    """A script without a ``__main__`` guard runs whole when why-recompile loads its globals: its
+    ``prepare_debug`` block wrote over the very dump being asked about.  And a function compiled
+    before the block (only its resume function is in the dump) read "0 cache entries ...
+    compiles anew" (a new-user trial)."""
+    (tmp_path / "unguarded.py").write_text(SCRIPT_WITHOUT_A_MAIN_GUARD)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    made = subprocess.run([sys.executable, "unguarded.py"], cwd=tmp_path, capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert made.returncode == 0, made.stderr
+    before = {p.name: p.read_bytes() for p in (tmp_path / "dump").iterdir() if p.is_file()}
+    resume = next(k for k in json.loads(before["index.json"])["functions"] if k["kind"] == "resume")["key"]
+
+    def ask(function, call):
+        return subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", function, call],
+                              cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    done = ask("f", "torch.ones(2), 5")
+    assert done.returncode == 2 and "f has no compile in dump: Dynamo compiled it before the dump began" \
+        in done.stderr, done.stdout + done.stderr
+    done = ask(resume, "[], [], None, torch.ones(2), 2")   # (torch 2.13: the nested-resume lists first)
+    assert done.returncode == 0 and verdict(done.stdout).startswith("=> compile 1/1 runs"), done.stdout + done.stderr
+    assert "the block does nothing while unveil runs its module's top-level code" in done.stderr
+    after = {p.name: p.read_bytes() for p in (tmp_path / "dump").iterdir() if p.is_file()}
+    assert after == before

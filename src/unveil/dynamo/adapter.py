@@ -452,9 +452,27 @@ def given_up_on(code):
             return None
         if error_went_on(metrics.fail_type, metrics.config_suppress_errors):
             return None              # (the frame is tried again on its next call)
+        if stopped_at_limit(metrics.fail_reason):
+            return None              # (its entries still run)
         reason = (metrics.fail_reason or metrics.fail_type).strip().splitlines()
         return str(metrics.compile_id), reason[0] if reason else metrics.fail_type
     return None
+
+
+#: the reason Dynamo's metrics give a compile its recompile limit stopped (the graph break's
+#: type, torch 2.7+; before, its message)
+_LIMIT_REASONS = ("Dynamo recompile limit exceeded", "cache_size_limit reached")
+
+
+def stopped_at_limit(reason):
+    """Whether a compile that made no code (its metrics' ``reason``) was stopped by Dynamo's
+    recompile limit in a torch that then keeps the frame's cache entries running
+    (``FrameAction.RUN_ONLY``): a call an entry accepts runs that entry, any other runs the
+    frame as it is, and no compile is tried again.  Not a skipped frame, whose entries no
+    call runs any more."""
+    from torch._C._dynamo import eval_frame
+    action = getattr(eval_frame, "_FrameAction", None)
+    return bool(reason) and reason.strip().startswith(_LIMIT_REASONS) and hasattr(action, "RUN_ONLY")
 
 
 def error_went_on(fail_type, suppress_errors):
@@ -532,9 +550,16 @@ def compile_wrapped(wrapper):
 
 def original_callable(compiled):
     """``(function, receiver)``: the Python function a ``torch.compile`` result runs (for a
-    compiled module, its ``forward`` and the module as ``self``; ``receiver`` None otherwise)."""
+    compiled module, its ``forward`` and the module as ``self``; ``receiver`` None otherwise).
+    A module of torch's own (``nn.Sequential``, ``nn.Linear``), which Dynamo cannot start
+    tracing at, runs in torch's ``wrap_inline`` wrapper: that wrapper's frame, whose closure
+    holds the module, is the one compiled."""
     module = getattr(compiled, "_orig_mod", None)
     if isinstance(module, torch.nn.Module):
+        for name in ("forward", "_forward"):     # (``_forward``: a lazy module's, checked first)
+            inner = getattr(vars(compiled).get(name), "_torchdynamo_orig_callable", None)
+            if inner is not None and getattr(inner, "__code__", None) is _wrap_inline_code():
+                return inner, None
         return type(module).forward, module
     original = getattr(compiled, "_torchdynamo_orig_callable", compiled)
     if isinstance(original, torch.nn.Module):
@@ -604,6 +629,24 @@ def _wrap_inline_code():
     (a ``torch.nn`` module, a torch function), so that it compiles a frame of its own."""
     from torch._dynamo import external_utils
     return external_utils.wrap_inline(len).__code__ if hasattr(external_utils, "wrap_inline") else None
+
+
+def inline_wrapped(function):
+    """What ``function``, ``wrap_inline``'s ``inner``, calls; None for any other function."""
+    return _inline_wrapped(function.__code__, function.__closure__)
+
+
+def callable_name(obj):
+    """A callable's name: a function's module and qualified name (the name its module
+    gives it, where that is the function: ``torch.sin``, not its C class's method); an
+    object's (a ``torch.nn`` module's) class."""
+    qualname = getattr(obj, "__qualname__", None)
+    if isinstance(qualname, str):
+        module, name = getattr(obj, "__module__", None) or "?", getattr(obj, "__name__", None)
+        if isinstance(name, str) and getattr(sys.modules.get(module), name, None) is obj:
+            qualname = name
+        return "%s.%s" % (module, qualname)
+    return "a %s.%s" % (type(obj).__module__, type(obj).__qualname__)
 
 
 def _inline_wrapped(code, closure):

@@ -35,7 +35,7 @@ from .dump import ranks, readable
 from .dump.directory import DumpDir, failure_text, safe_name
 from .dump.fullcode import full_code_text
 from .dump.graphs import aot_file_text, backend_file_text, class_name, graph_file_text
-from .dump.script_runtime import importable_as
+from .dump.script_runtime import importable_as, loading_module
 from .guards.functions import guards_text
 from .hub import HooksUnavailable, AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRACE_KINDS, TRACE_METRICS
 from .debugging.linemap import LineMap, node_stacks
@@ -94,8 +94,9 @@ class Compile:
                 "compiled": self.transformed is not None, "graph_break": self.graph_break,
                 "resume_functions": [f.key for f in self.resume_functions],
                 "interrupted": bool(outcome.get("interrupted")) and self.transformed is None,
-                "skipped": None if self.fullgraph or self.went_on else self.skipped(),
+                "skipped": None if self.fullgraph or self.went_on or self.at_limit() else self.skipped(),
                 "failed": self.skipped() if self.fullgraph or self.went_on else None,
+                "at_limit": None if self.fullgraph or self.went_on else self.at_limit(),
                 "restarts": outcome.get("restarts", []),
                 "recompile_reasons": self.recompile_reasons, "times": outcome.get("times", {}),
                 "caches": outcome.get("caches", {}), "stack": outcome.get("stack", []),
@@ -117,6 +118,14 @@ class Compile:
                 {k: explained[k] for k in ("reason", "explanation", "hints", "url")}
             skipped["location"] = explained["location"] or skipped["location"]
         return skipped
+
+    def at_limit(self):
+        """``{type, reason}`` when Dynamo's recompile limit stopped this compile and the
+        frame's entries still run (``adapter.stopped_at_limit``), else None."""
+        skipped = self.skipped()
+        if skipped is None or not adapter.stopped_at_limit(skipped.get("reason")):
+            return None
+        return {"type": skipped.get("type"), "reason": skipped["reason"]}
 
     @property
     def tag(self):
@@ -196,6 +205,10 @@ class DebugSession:
             raise RuntimeError("this prepare_debug session is already active")
         self._active = True
         refused = adapter.unsupported_torch()
+        if refused is None and loading_module():
+            refused = ("the block does nothing while unveil runs its module's top-level code for the globals "
+                       "why-recompile or a full-code file reads; put the program under "
+                       "`if __name__ == \"__main__\":` so that loading it runs none of it")
         if refused is not None:          # the program runs on as if unveil were not there
             self.inert = True
             warnings.warn("unveil: " + refused, UnveilWarning, stacklevel=_outside_unveil())
@@ -275,7 +288,20 @@ class DebugSession:
             while key in taken:
                 key, n = "%s_%d" % (base, n), n + 1
             fn = self.functions[id(code)] = Function(code, key)
+            resumed = adapter.resumed_code(code) if fn.is_resume else None
+            if resumed is not None:
+                fn.parent = self._resumed_function(resumed)
         return fn
+
+    def _resumed_function(self, code):
+        """The function a resume function of ``code`` resumes: ``code``'s; for one made of a
+        resume function run from the dump, the function that one resumes (Dynamo names that
+        one when it made both, as it does without the dump).  Known even where Dynamo made
+        them before the session began."""
+        parent = self.function(code)
+        while parent.is_resume and parent.parent is not None:
+            parent = parent.parent
+        return parent
 
     def _user_name(self, code):
         """The qualified name (without ``<locals>``), and for a resume function Dynamo made
@@ -304,7 +330,7 @@ class DebugSession:
             comp.fullgraph = frame is not None and frame.fullgraph
             comp.stack = frame.stack if frame is not None and frame.code is code else None
             if frame is not None and frame.code is code and frame.wraps is not None:
-                comp.wraps = _callable_name(frame.wraps)
+                comp.wraps = adapter.callable_name(frame.wraps)
             fn.compiles.append(comp)
         return comp
 
@@ -348,6 +374,7 @@ class DebugSession:
             fn.compiles.append(comp)
         comp.code, comp.transformed = code, transformed
         comp.function_modes = adapter.function_mode_stack_types()
+        self._mark_discarded_graphs(comp)
         name = "%s.%s.transformed.py" % (fn.key, comp.tag)
         try:
             decompiled = readable.tidy(decompile_code(transformed, bindings_prefix="__unveil_%s_" % comp.tag),
@@ -370,6 +397,20 @@ class DebugSession:
         frame = adapter.compiling_frame()
         return self._recompiled(comp.transformed_file, transformed, decompiled.bindings,
                                 frame.globals if frame is not None else None, "%s's transformed code" % code.co_name)
+
+    def _mark_discarded_graphs(self, comp):
+        """The graphs of ``comp`` its transformed code calls none of: Dynamo compiled them,
+        then traced the frame again (a restart) and made code that calls another.  Their
+        files stay, said to be discarded, and are indexed as ``discarded_graph``."""
+        called = _names_used(comp.transformed)
+        for name, fname in comp.graph_files.items():
+            if name in called:
+                continue
+            head, _, rest = from_dump.read(self.path(fname)).partition("\n")
+            self.dump.rewrite(fname, "%s\n# Discarded: Dynamo traced the frame again after compiling it (a restart: "
+                                     "summary.txt says why), and the code it made calls another graph; this one "
+                                     "never runs.\n%s" % (head, rest))
+            self.dump.retag(fname, kind="discarded_graph")
 
     def _transformed_head(self, fn, comp, decompiled):
         head = ['# Transformed code of %s (compile %s): the bytecode Dynamo runs in place of the original'
@@ -406,14 +447,6 @@ class DebugSession:
 
     def on_resume_install(self, name, code, f_globals):
         fn = self.function(code)
-        resumed = adapter.resumed_code(code)
-        if resumed is not None and fn.parent is None:
-            parent = self.function(resumed)
-            # one made of a resume function run from the dump: Dynamo names the function that
-            # resume function resumes when it made both (as it does without the dump)
-            while parent.is_resume and parent.parent is not None:
-                parent = parent.parent
-            fn.parent = parent
         comp = self._current_compile()
         if fn not in comp.resume_functions:          # a recompile installs the same function again
             comp.resume_functions.append(fn)
@@ -712,6 +745,9 @@ class DebugSession:
     def _reason_in_user_lines(self, reason):
         """A recompile reason Dynamo gave while tracing code run from the dump names the
         dumped file's line and text: the user's instead."""
+        reason["user_stack"] = records.without_launcher(reason.get("user_stack") or [], _LAUNCHER_FILES)
+        for frame in reason["user_stack"]:
+            frame["filename"], frame["line"] = self.lines.origin(frame["filename"], frame["line"])
         where = reason.get("location")
         if not where:
             return
@@ -864,14 +900,11 @@ _REWRITTEN_NOTE = ("# Written again: the backend changed this graph module in pl
                    "(prepare_debug without run_dumped keeps the graph as it was handed over)")
 
 
-def _callable_name(obj):
-    """A callable's name: a function's module and qualified name (the name its module
-    gives it, where that is the function: ``torch.sin``, not its C class's method); an
-    object's (a ``torch.nn`` module's) class."""
-    qualname = getattr(obj, "__qualname__", None)
-    if isinstance(qualname, str):
-        module, name = getattr(obj, "__module__", None) or "?", getattr(obj, "__name__", None)
-        if isinstance(name, str) and getattr(sys.modules.get(module), name, None) is obj:
-            qualname = name
-        return "%s.%s" % (module, qualname)
-    return "a %s.%s" % (type(obj).__module__, type(obj).__qualname__)
+def _names_used(code):
+    """The global names ``code`` and the code objects nested in it read."""
+    names, todo = set(), [code]
+    while todo:
+        code = todo.pop()
+        names.update(code.co_names)
+        todo.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return names

@@ -754,6 +754,8 @@ class _Site:
             because = why.get("because") or {}
             lines += ["skipped: runs as it is" if comp.get("skipped") else "failed",
                       _shorten(because.get("reason") or why.get("reason") or "", 48)]
+        elif comp.get("at_limit"):
+            lines += ["not compiled: recompile limit", "its entries still run"]
         elif not comp["compiled"]:
             lines.append("no graph: runs as it is")
         else:

@@ -12,10 +12,15 @@ import platform
 import re
 import sys
 import threading
+import uuid
 
 from ...volatile import dict_versions_replaced, ids_replaced
 
 SCHEMA = "unveil.dump/1"
+
+#: this process, as a dump names the process that wrote it (``index.json``'s ``process``):
+#: the object ids its guards recorded mean something only there
+THIS_PROCESS = "%d-%s" % (os.getpid(), uuid.uuid4().hex)
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
@@ -165,6 +170,11 @@ class DumpDir:
                 entry.update(digest=first, base_digest=first)   # no digest: the name is the plain one
             self._put(fname, text)
 
+    def retag(self, fname, **fields):
+        """Change the index entry of ``fname``, written earlier in this run."""
+        with self._lock:
+            next(a for a in self.artifacts if a["file"] == fname).update(fields)
+
     def _put(self, fname, text):
         path = os.path.join(self.path, fname)
         with open(path, "w", encoding="utf-8") as fh:
@@ -184,6 +194,7 @@ class DumpDir:
             "program_dir": os.path.abspath(sys.path[0] or os.curdir) if sys.path else os.getcwd(),
             "cwd": self.cwd,
             "argv": self.argv,
+            "process": THIS_PROCESS,
             "functions": self.functions,
             "compiles": self.compiles,
             "skipped_frames": [c for c in self.compiles if c["skipped"]],

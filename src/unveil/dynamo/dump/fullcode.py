@@ -210,7 +210,8 @@ def full_code_text(fn, session):
     _name_resume_functions(fn, session)
     body, used = [], set()
     _code_blocks(fn, session, body, used)
-    imports = {"import torch", "from unveil.dynamo.dump.script_runtime import dynamo_global, here, module_globals, program_argv"}
+    imports = {"import torch", "from unveil.dynamo.dump.script_runtime import dynamo_global, here, module_globals, program_argv, "
+               "program_process"}
     for helper in ("with_cells", "nested_code"):
         if any(helper + "(" in line for line in body):
             imports.add("from unveil.dynamo.dump.script_runtime import " + helper)
@@ -230,7 +231,7 @@ def full_code_text(fn, session):
     head += ["", "# The globals the code runs with: those of %s's module (in a new process, its file" % fn.code.co_name,
              "# loaded as a module, its top-level code seeing the program's sys.argv; globals Dynamo",
              "# made are then rebuilt from the dump).",
-             "G = module_globals(%r, %r, program_argv(globals()))" % (
+             "G = module_globals(%r, %r, program_argv(globals()), program_process(globals()))" % (
                  module, source_path(fn.code.co_filename, session.dump.cwd)),
              "HERE = here(globals())"]
     defined = {n for f in session.functions.values() for n in getattr(f, "global_names", [])}

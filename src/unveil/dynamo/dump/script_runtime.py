@@ -22,6 +22,7 @@ import types
 
 import torch
 
+from .directory import THIS_PROCESS
 from .. import made_globals
 from ..guards import runtime as guard_runtime
 
@@ -35,25 +36,42 @@ def here(namespace):
 def program_argv(namespace):
     """The ``sys.argv`` the dumped program ran with (its dump's ``index.json``, beside the
     file whose globals ``namespace`` are), or ``None``."""
-    directory = here(namespace)
+    return _dump_index(namespace).get("argv")
+
+
+def program_process(namespace):
+    """The process that wrote the dump beside the file whose globals ``namespace`` are
+    (``index.json``'s ``process``), or ``None``."""
+    return _dump_index(namespace).get("process")
+
+
+def _dump_index(namespace):
     try:
-        with open(os.path.join(directory or os.curdir, "index.json"), encoding="utf-8") as fh:
-            return json.load(fh).get("argv")
+        with open(os.path.join(here(namespace) or os.curdir, "index.json"), encoding="utf-8") as fh:
+            index = json.load(fh)
     except (OSError, ValueError):
-        return None
+        return {}
+    return index if isinstance(index, dict) else {}
 
 
-def module_globals(name, path, argv=None):
+def module_globals(name, path, argv=None, process=None):
     """The globals of the user's module ``name`` (defined in ``path``): the live module in the
     process that compiled; else the module imported by its name, where that name imports
     this very file (a module of a package, whose relative imports need its package); else
     the file loaded as a module of another name (a script, ``__main__`` when it compiled).
-    Its top-level code runs with ``sys.argv`` the program's ``argv`` (it may parse them)."""
+    Its top-level code runs with ``sys.argv`` the program's ``argv`` (it may parse them).
+    ``process``, the one that wrote the dump: in any other, guards check types by name and
+    assume identities, and the globals Dynamo made are made anew, though the module be
+    imported here too (torch's own are)."""
     if name in _LOADED:          # (loaded here before: imported by its name, it is in sys.modules now)
         return _LOADED[name]
     module = sys.modules.get(name)
     if module is not None and _same_file(getattr(module, "__file__", None), path):
-        return module.__dict__
+        if process == THIS_PROCESS:
+            return module.__dict__
+        guard_runtime.ids_from_another_process()
+        made = _LOADED[name] = _WithDynamoGlobals(module.__dict__)
+        return made
     guard_runtime.ids_from_another_process()      # the module is not the one that compiled
     if name != "__main__" and _importable_by_name(name, path):
         with _program_argv(argv):
@@ -74,14 +92,28 @@ def module_globals(name, path, argv=None):
 
 @contextlib.contextmanager
 def _program_argv(argv):
-    """``sys.argv`` the program's, while its module's top-level code runs (``None``: as it is)."""
+    """``sys.argv`` the program's, while its module's top-level code runs (``None``: as it is),
+    which :func:`loading_module` then names."""
     saved = sys.argv
     if argv is not None:
         sys.argv = list(argv)
+    _LOADING.append(True)
     try:
         yield
     finally:
+        _LOADING.pop()
         sys.argv = saved
+
+
+#: one item per user's module whose top-level code is running to give its globals
+_LOADING = []
+
+
+def loading_module():
+    """Whether a user's module's top-level code is running now to give why-recompile (or a
+    full-code file) its globals: a ``prepare_debug`` or ``debug()`` block it opens must not
+    write over the dump being read."""
+    return bool(_LOADING)
 
 
 def _same_file(a, b):

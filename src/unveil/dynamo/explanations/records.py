@@ -247,9 +247,9 @@ def checked_tensor(guard):
 
 def recompile_reasons(payload, resolve=lambda path: None):
     """Dynamo's ``recompile_reasons`` text (one reason, or a JSON list of them) as
-    ``[{failed_entry, guard, source, location, aside}]``: the compile id of the entry whose
-    guard failed, the failed guard as Dynamo words it, the user's line it came from and
-    where, and Dynamo's aside on the guard (that it comes of 0/1 specialization, not of
+    ``[{failed_entry, guard, source, location, user_stack, aside}]``: the compile id of the
+    entry whose guard failed, the failed guard as Dynamo words it, the user's line it came
+    from and where, the stack that reached that line (outermost first), and Dynamo's aside on the guard (that it comes of 0/1 specialization, not of
     the user's code).  Where no user stack follows (a guard on a symbolic size), the place
     is the one the guard's comment names, whose path torch shortened: ``resolve(path)`` is
     the file it is, or None (no location then)."""
@@ -272,7 +272,7 @@ def recompile_reasons(payload, resolve=lambda path: None):
         aside = _aside(note)
         out.append({"failed_entry": entry, "guard": " ".join(guard.split()),
                     "source": code_of_line(note),
-                    "location": frames[-1] if frames else None,
+                    "location": dict(frames[-1]) if frames else None, "user_stack": frames,
                     "aside": " ".join(aside.split()) if aside else None})
     return out
 

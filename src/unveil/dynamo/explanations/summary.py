@@ -17,7 +17,8 @@ def summary_text(functions, compiles, failures=(), ran_from_dump=False):
         where = "%s:%d" % (fn["filename"], fn["line"])
         if fn["kind"] == "resume":
             out.append("%s: resume function of %s, made at a graph break: %s" % (
-                fn["key"], fn["resumes"], one_line(fn["graph_break"]) or "reason not logged"))
+                fn["key"], fn["resumes"] or "a function Dynamo no longer names",
+                one_line(fn["graph_break"]) or "not logged here (Dynamo made it before the dump began)"))
             continues = fn.get("continues") or {}
             if continues.get("branch"):
                 branch = continues["branch"]
@@ -28,6 +29,8 @@ def summary_text(functions, compiles, failures=(), ran_from_dump=False):
             out.append("%s (%s)" % (fn["key"], where))
         for comp in by_function.get(fn["key"], []):
             out += ["  " + line for line in _compile_lines(comp, fn)]
+        if fn["kind"] == "function" and not by_function.get(fn["key"]):
+            out.append("  no compile of it in this dump: Dynamo compiled it before the dump began")
         if fn["kind"] == "resume" and not by_function.get(fn["key"]):
             out.append("  not compiled: Dynamo made no compile of it (when it ran, it ran as it is)")
         out.append("")
@@ -49,6 +52,7 @@ def counts(compiles):
             "recompiles": sum(1 for c in compiles if c.get("recompile_reasons")),
             "skipped_frames": sum(1 for c in compiles if c["skipped"]),
             "failed": sum(1 for c in compiles if c.get("failed")),
+            "at_limit": sum(1 for c in compiles if c.get("at_limit")),
             "interrupted": sum(1 for c in compiles if c.get("interrupted"))}
 
 
@@ -57,8 +61,10 @@ def _overview(compiles, counted):
     breaks = _count(counted["graph_breaks"], "graph break")
     if counted["graph_breaks_in_skipped_frames"]:
         breaks += " (%d of them made Dynamo skip the frame)" % counted["graph_breaks_in_skipped_frames"]
-    others = "".join(", %d %s" % (counted[k], words) for k, words in (("failed", "failed (the error reached the program)"),
-                                                                      ("interrupted", "interrupted")) if counted[k])
+    others = "".join(", %d %s" % (counted[k], words) for k, words in (
+        ("failed", "failed (the error reached the program)"),
+        ("at_limit", "stopped at the recompile limit (the frame's entries still run)"),
+        ("interrupted", "interrupted")) if counted.get(k))
     recompiles = _count(counted["recompiles"], "recompile") + " after a guard failed"
     tried = sum(1 for c in compiles if c.get("recompile_reasons") and not c["compiled"])
     if tried:       # the recompile limit, or a frame Dynamo gave up on: nothing was made
@@ -98,6 +104,10 @@ def _compile_lines(comp, fn):
         elif skipped.get("location"):
             out.append("  at %s:%s" % (skipped["location"]["filename"], skipped["location"]["line"]))
             out += _hint_lines(because)
+    elif comp.get("at_limit"):
+        out += ["compile %s: not compiled: %s" % (compile_name(comp), comp["at_limit"]["reason"]),
+                "  Dynamo compiles this frame no more: a call one of its compiled entries accepts runs that entry, "
+                "any other runs the frame as it is"]
     elif comp.get("failed"):
         failed = comp["failed"]
         where = failed.get("location")
@@ -124,8 +134,7 @@ def _compile_lines(comp, fn):
         where = reason.get("location") or {}
         out.append("  %s anew: the guard of compile %s failed%s: %s%s" % (
             "compiled" if comp["compiled"] else "tried", reason["failed_entry"], " (line %d of its guards file)" % reason["guard_line"]
-            if reason.get("guard_line") else "", reason["guard"], "  (line %s: %s)" % (where["line"], reason["source"])
-            if where and reason.get("source") else ""))
+            if reason.get("guard_line") else "", reason["guard"], _guard_place(reason, fn) if reason.get("source") else ""))
         out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
         if reason.get("aside"):     # Dynamo's own words: the guard is not the user's code's doing
             out.append("    " + reason["aside"])
@@ -135,6 +144,20 @@ def _compile_lines(comp, fn):
         if (not brk or reason != brk["reason"]) and not reason.startswith("Unknown"):
             out.append("  traced again after: " + reason)
     return out
+
+
+def _guard_place(reason, fn):
+    """Where the failed guard's value was first used: a line of the function's own file by
+    its number, another file's (a library's) by its file, then the function's line that
+    called into it."""
+    where = reason.get("location")
+    if not where:
+        return ""
+    if where["filename"] == fn["filename"]:
+        return "  (line %s: %s)" % (where["line"], reason["source"])
+    own = [f for f in reason.get("user_stack") or [] if f["filename"] == fn["filename"]]
+    return "  (%s:%s: %s%s)" % (where["filename"], where["line"], reason["source"],
+                                ", called from line %d" % own[-1]["line"] if own else "")
 
 
 def _the_rest(comp, brk, fn):

@@ -134,6 +134,9 @@ def _live_answer(original, receiver, args, kwargs, outermost=True):
         verdicts.append(check_guard_source(entry.compile_id, entry_guard_source(entry, name), name, f_locals,
                                            original.__globals__))
     name = code.co_qualname if hasattr(code, "co_qualname") else code.co_name
+    wrapped_inline = adapter.inline_wrapped(original)
+    if wrapped_inline is not None:     # (one code for all it wraps: its entries are of them all)
+        name += " (torch's wrap_inline, the frame torch.compile compiles around %s)" % adapter.callable_name(wrapped_inline)
     if not outermost:
         return WhyRecompile(name, verdicts, given_up=adapter.given_up_on(code), limit=adapter.recompile_limit())
     wrapped, answered = [], [code]
@@ -224,18 +227,25 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, setti
                              if isinstance(node, ast.FunctionDef) and node.name.startswith(name))
         verdicts.append(check_guard_source(cid, source, function_name, f_locals, globals_))
     notes = _global_notes(verdicts, settings or {}) + _unread_settings(entry["key"], settings or {}, sources.values())
-    return WhyRecompile(entry["key"], verdicts, notes, given_up=_given_up_in_dump(index, entry),
+    last = _last_compile(index, entry)
+    return WhyRecompile(entry["key"], verdicts, notes, given_up=_given_up_in_dump(last),
+                        limit=len(verdicts) if last and last.get("at_limit") else None,
                         reached=reached_in_dump(index, entry), live=False)
 
 
-def _given_up_in_dump(index, entry):
-    """``(compile id, reason)`` when the function's last compile in the dump made no code
-    (Dynamo skipped the frame: from then on it runs as it is), else None."""
+def _last_compile(index, entry):
+    """The function's last compile in the dump, or None."""
     compiles = [c for c in index.get("compiles", []) if c["function"] == entry["key"]]
-    if not compiles:
+    return max(compiles, key=lambda c: (c.get("generation", 0), [int(n) for n in c["compile_id"].split("/")]
+                                        if re.fullmatch(r"\d+/\d+", c["compile_id"]) else [0]), default=None)
+
+
+def _given_up_in_dump(last):
+    """``(compile id, reason)`` when the function's ``last`` compile in the dump made no code
+    (Dynamo skipped the frame: from then on it runs as it is), else None.  (One its
+    recompile limit stopped is not skipped: its entries still run.)"""
+    if last is None:
         return None
-    last = max(compiles, key=lambda c: (c.get("generation", 0), [int(n) for n in c["compile_id"].split("/")]
-                                        if re.fullmatch(r"\d+/\d+", c["compile_id"]) else [0]))
     skipped = last.get("skipped")
     if not skipped:
         return None
@@ -272,7 +282,8 @@ def _unread_settings(function, settings, sources):
 
 def dumped_function(dump_dir, function):
     """``(index, the function's entry)`` of a dump, by key, or by a name or qualified name
-    only one function has (LookupError for none, or for several: a model's ``forward``)."""
+    only one function has (LookupError for none, or for several: a model's ``forward``; and
+    for one the dump holds no compile of, whose cache it cannot know)."""
     with open(os.path.join(dump_dir, "index.json"), encoding="utf-8") as fh:
         index = json.load(fh)
     exact = [f for f in index["functions"] if function == f["key"]]
@@ -283,7 +294,11 @@ def dumped_function(dump_dir, function):
     if len(found) > 1:
         raise LookupError("%d functions of %s are named %s: give one's key (%s)" % (
             len(found), dump_dir, function, ", ".join(f["key"] for f in found)))
-    return index, found[0]
+    entry = found[0]
+    if entry.get("kind") == "function" and not any(c["function"] == entry["key"] for c in index.get("compiles", [])):
+        raise LookupError("%s has no compile in %s: Dynamo compiled it before the dump began, so its guards are "
+                          "not in the dump" % (entry["key"], dump_dir))
+    return index, entry
 
 
 def function_globals(index, entry):
@@ -291,7 +306,7 @@ def function_globals(index, entry):
     when it is not the live module), under the module name the compiling process had
     (``__main__`` for a script), which guards check types by."""
     path = source_path(entry["filename"], ran_in(index))
-    return module_globals(entry.get("module") or _module_name(path), path, index.get("argv"))
+    return module_globals(entry.get("module") or _module_name(path), path, index.get("argv"), index.get("process"))
 
 
 def _compiled_frame_function(found, entry):
