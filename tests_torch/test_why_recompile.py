@@ -710,3 +710,44 @@ def test_asking_over_a_dump_does_not_write_over_it_and_knows_what_it_lacks(tmp_p
     assert "the block does nothing while unveil runs its module's top-level code" in done.stderr
     after = {p.name: p.read_bytes() for p in (tmp_path / "dump").iterdir() if p.is_file()}
     assert after == before
+
+
+FLAGGED = '''
+import torch, unveil
+
+class Config:
+    USE_GELU = False
+
+cfg = Config()
+
+def act(x):
+    return torch.nn.functional.gelu(x) if cfg.USE_GELU else x.relu()
+
+if __name__ == "__main__":
+    with unveil.prepare_debug("dump"):
+        torch.compile(act, backend="eager")(torch.ones(2))
+'''
+
+
+def test_the_command_sets_an_attribute_of_a_global(tmp_path):
+    """A flag of a config object the program changed is given as ``--set cfg.USE_GELU=True``;
+    it was refused ("--set wants NAME=EXPR"), and replacing the whole object was the only way."""
+    (tmp_path / "flagged.py").write_text(FLAGGED)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    made = subprocess.run([sys.executable, "flagged.py"], cwd=tmp_path, capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert made.returncode == 0, made.stderr
+
+    def ask(*more):
+        return subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "act", "torch.ones(2)", *more],
+                              cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    done = ask()
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
+    done = ask("--set", "cfg.USE_GELU=True")
+    assert done.returncode == 0 and verdict(done.stdout) == "=> no entry's guards pass: Dynamo compiles anew", \
+        done.stdout + done.stderr
+    assert "USE_GELU" in done.stdout
+    done = ask("--set", "cfg.NO.SUCH=1")
+    assert done.returncode == 2 and "cannot set cfg.NO.SUCH: AttributeError" in done.stderr, done.stderr
+    done = ask("--set", "nothing.x=1")
+    assert done.returncode == 2 and "the module has no global nothing" in done.stderr, done.stderr

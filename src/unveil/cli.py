@@ -98,7 +98,8 @@ def build_parser():
     why.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=EXPR",
                      help="before the call, give NAME the value of EXPR (Python, in the module's globals): a global "
                           "the program set after import (a flag), or a variable of an enclosing function the "
-                          "compiled function reads; repeatable, in order")
+                          "compiled function reads; NAME.ATTR=EXPR sets an attribute of a global (a config "
+                          "module's flag); repeatable, in order")
     why.set_defaults(handler=_cmd_why_recompile)
 
     diff = commands.add_parser(
@@ -230,19 +231,33 @@ def _cmd_why_recompile(args):
 
 def _settings(texts, scope):
     """``{name: value}`` of ``--set NAME=EXPR`` options, each evaluated in ``scope`` (which
-    each then joins, for the next and the call)."""
+    each then joins, for the next and the call).  ``--set NAME.ATTR=EXPR`` sets an attribute
+    of a global (a flag of a config module the program imported) and gives ``NAME`` as it is."""
     import ast
     out = {}
     for text in texts:
-        name, equals, expression = text.partition("=")
-        name = name.strip()
-        if not equals or not name.isidentifier():
-            raise CliError("--set wants NAME=EXPR, not %r" % text)
+        target, equals, expression = text.partition("=")
+        name, _, path = target.strip().partition(".")
+        attributes = path.split(".") if path else []
+        if not equals or not name.isidentifier() or not all(a.isidentifier() for a in attributes):
+            raise CliError("--set wants NAME=EXPR or NAME.ATTR=EXPR, not %r" % text)
         try:
             value = eval(compile(ast.parse(expression.strip(), mode="eval"), "<--set>", "eval"), scope)
         except Exception as exc:  # the user's expression, whatever it raises
             raise CliError("cannot evaluate --set %s: %s: %s" % (text, type(exc).__name__, exc)) from None
-        out[name] = scope[name] = value
+        if not attributes:
+            out[name] = scope[name] = value
+            continue
+        if name not in scope:
+            raise CliError("--set %s: the module has no global %s" % (text, name))
+        owner = scope[name]
+        try:
+            for attribute in attributes[:-1]:
+                owner = getattr(owner, attribute)
+            setattr(owner, attributes[-1], value)
+        except Exception as exc:  # the user's object, whatever its attributes do
+            raise CliError("cannot set %s: %s: %s" % (target.strip(), type(exc).__name__, exc)) from None
+        out[name] = scope[name]
     return out
 
 
