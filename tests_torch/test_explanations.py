@@ -230,6 +230,7 @@ def test_the_two_resume_functions_of_a_data_dependent_branch_say_which_path_each
     assert set(paths) == {True, False}
     assert paths[True]["continues"]["line"] == true_line and paths[False]["continues"]["line"] == false_line
     assert all(f["continues"]["branch"]["line"] == test_line for f in resumes)
+    assert not any(f["continues"]["after_call"] for f in resumes)     # (a jump's targets: no call made for them)
     assert all(f["continues"]["branch"]["source"].startswith("if x.sum() > 0:") for f in resumes)
     # proof by running: a positive input runs the resume function said to be the true path
     codes = {}
@@ -555,7 +556,10 @@ def test_a_resume_functions_header_quotes_the_line_it_goes_on_from(tmp_path):
     first, = _lines_of(chained_breaks, "graph_break()")
     source = next(text.strip() for n, text in enumerate(open(programs.__file__), 1) if n == first)
     headers = "".join(path.read_text() for path in tmp_path.glob("*.resume_function.py"))
-    assert "# It goes on from line %d: `%s`.\n" % (first, source) in headers, headers[:3000]
+    # (and the call that broke is the transformed code's to make, not the resume function's: the
+    # header said "goes on from line 5: `print(...)`", as if it printed; a new-user trial)
+    assert "# It goes on in line %d (`%s`), right after the call there that broke the graph: the transformed code " \
+           "makes that call, then calls this function.\n" % (first, source) in headers, headers[:3000]
 
 
 def test_a_compile_through_torchs_wrap_inline_names_what_it_calls(tmp_path):

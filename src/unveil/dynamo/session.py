@@ -885,7 +885,12 @@ def _break_text(explained):
 def _continues_text(where):
     if not where or not where["line"]:
         return []
-    out = ["It goes on from line %d%s." % (where["line"], ": `%s`" % where["source"] if where["source"] else "")]
+    source = " (`%s`)" % where["source"] if where["source"] else ""
+    if where.get("after_call"):
+        out = ["It goes on in line %d%s, right after the call there that broke the graph: the transformed code "
+               "makes that call, then calls this function." % (where["line"], source)]
+    else:
+        out = ["It goes on from line %d%s." % (where["line"], ": `%s`" % where["source"] if where["source"] else "")]
     branch = where["branch"]
     if branch:
         out.append("That is the path on which the test at line %d (`%s`) %s." % (

@@ -702,7 +702,8 @@ class _Site:
                 return seen[f["key"]]
             ident = seen[f["key"]] = "f%d" % len(seen)
             if f["kind"] == "resume":
-                lines = ["resume function", _shorten(f["name"], 44), "goes on at line %s" % f["line"]]
+                lines = ["resume function", _shorten(f["name"], 44), "goes on %s line %s" % (
+                    "after the call in" if (f.get("continues") or {}).get("after_call") else "at", f["line"])]
                 cont = f.get("continues") or {}
                 if cont.get("branch"):              # one side of a data-dependent ``if``
                     lines.append("where `%s` %s" % (_shorten((cont["branch"].get("source") or "if").strip(), 30),

@@ -10,17 +10,19 @@ from ...bytecode.canonical import normalise
 
 def continuation(code, offset):
     """Where a resume function made for ``offset`` of ``code`` goes on: ``{filename, line,
-    branch}``; ``branch`` (``{filename, line, condition_holds, test}``) is set when the
-    offset is one side of a conditional jump (a break on a data-dependent ``if``), saying
-    whether the path is the one where the test (``true``, ``None``) holds."""
+    after_call, branch}``; ``after_call`` when it goes on right after a call in that line
+    (the call that broke the graph, which the transformed code makes before calling the
+    resume function); ``branch`` (``{filename, line, condition_holds, test}``) is set when
+    the offset is one side of a conditional jump (a break on a data-dependent ``if``),
+    saying whether the path is the one where the test (``true``, ``None``) holds."""
     try:
         hash(code)
     except TypeError:                    # a dict among its constants: no cache
-        lines, jumps = _lines_and_jumps.__wrapped__(code)
+        lines, jumps, after_calls = _lines_and_jumps.__wrapped__(code)
     else:
-        lines, jumps = _lines_and_jumps(code)
+        lines, jumps, after_calls = _lines_and_jumps(code)
     result = {"filename": code.co_filename, "line": next((line for at, line in lines if at >= offset), None),
-              "branch": None}
+              "after_call": offset in after_calls, "branch": None}
     for op, line, follows, taken in jumps:
         if offset in (taken, follows):
             holds = _FALLS_THROUGH_WHEN[op][0] != (offset == taken and taken != follows)
@@ -32,12 +34,15 @@ def continuation(code, offset):
 
 @functools.lru_cache(maxsize=32)
 def _lines_and_jumps(code):
-    """``([(offset, line)], [(jump, line, offset it falls through to, offset it jumps to)])``
-    of ``code``'s canonical instructions (the two resume functions of an ``if`` share them)."""
+    """``([(offset, line)], [(jump, line, offset it falls through to, offset it jumps to)],
+    {offset right after a call, in the call's line})`` of ``code``'s canonical instructions
+    (the two resume functions of an ``if`` share them)."""
     instrs = normalise(code).instrs
     jumps = [(ins.op, ins.line, instrs[ins.index + 1].offset, instrs[ins.target].offset)
              for ins in instrs[:-1] if ins.op in _FALLS_THROUGH_WHEN]
-    return [(ins.offset, ins.line) for ins in instrs], jumps
+    after_calls = {nxt.offset for ins, nxt in zip(instrs, instrs[1:])
+                   if ins.op in ("CALL", "CALL_FUNCTION_EX") and nxt.line == ins.line}
+    return [(ins.offset, ins.line) for ins in instrs], jumps, after_calls
 
 
 #: a canonical conditional jump -> (whether the value tested holds when it does not jump,
