@@ -820,3 +820,39 @@ def test_a_resume_function_made_before_the_dump_began_names_its_function(tmp_pat
     from unveil.report import build_report
     page = open(build_report(str(tmp_path)), encoding="utf-8").read()
     assert "Resume function of None" not in page and "before the dump began" in page
+
+
+def _gate(h):
+    if h.mean() > 0:
+        return h * 2
+    return h - 1
+
+
+def gated_in_a_try(x):
+    h = x.sin()
+    try:
+        h = _gate(h)
+    except ValueError:
+        h = h * 0
+    return h.cos().sum()
+
+
+def gated(x):
+    h = x.sin()
+    h = _gate(h)
+    return h.cos().sum()
+
+
+def test_a_frame_skipped_for_a_break_inside_its_try_block_says_so(tmp_path):
+    """The break is in the callee, which compiled; the caller was skipped because the call is
+    inside a ``try``, where Dynamo makes no resume function.  The summary named only the
+    callee's break, at the callee's line (a new-user trial)."""
+    index = dump_of(tmp_path, gated_in_a_try, torch.ones(3))
+    assert torch._dynamo.eval_frame._debug_get_cache_entry_list(gated_in_a_try.__code__) == []   # Dynamo's truth
+    skipped, = [c["skipped"] for c in index["compiles"] if c["function"] == "gated_in_a_try"]
+    line, = _lines_of(gated_in_a_try, "h = _gate(h)")
+    assert skipped["inside_try"] == line, skipped
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "line %d, where the frame met that break, is inside a try block" % line in summary, summary
+    index = dump_of(tmp_path / "plain", gated, torch.ones(3))       # without the try, it compiles
+    assert not [c for c in index["compiles"] if c["skipped"]], index["compiles"]

@@ -117,7 +117,19 @@ class Compile:
             skipped["because"] = explained["also"][-1] if explained["also"] else \
                 {k: explained[k] for k in ("reason", "explanation", "hints", "url")}
             skipped["location"] = explained["location"] or skipped["location"]
+            skipped["inside_try"] = self._break_inside_try(explained)
         return skipped
+
+    def _break_inside_try(self, explained):
+        """The line of this frame the break happened at (its own, or the call that led to it)
+        when that line is inside a ``try`` block: Dynamo makes no resume function there and
+        so gives up on the whole frame; else None."""
+        code = self.fn.code
+        own = [f for f in explained["user_stack"] if f["filename"] == code.co_filename
+               and f.get("function") == code.co_name]
+        if not own or not resume_points.in_try_block(code, own[-1]["line"]):
+            return None
+        return own[-1]["line"]
 
     def at_limit(self):
         """``{type, reason}`` when Dynamo's recompile limit stopped this compile and the

@@ -32,6 +32,23 @@ def continuation(code, offset):
     return result
 
 
+def in_try_block(code, line):
+    """Whether an instruction of ``line`` in ``code`` runs inside a ``try`` block: covered,
+    directly or through enclosing handlers, by a handler that is a try's (``PUSH_EXC_INFO``
+    not followed by a ``with``'s ``WITH_EXCEPT_START``).  Dynamo makes no resume function
+    at a graph break there."""
+    instrs = normalise(code).instrs
+    for ins in instrs:
+        handler, depth = ins.handler if ins.line == line else None, 0
+        while handler is not None and depth < len(instrs):
+            target = instrs[handler[0]]
+            after = instrs[handler[0] + 1] if handler[0] + 1 < len(instrs) else None
+            if target.op == "PUSH_EXC_INFO" and (after is None or after.op != "WITH_EXCEPT_START"):
+                return True
+            handler, depth = target.handler, depth + 1
+    return False
+
+
 @functools.lru_cache(maxsize=32)
 def _lines_and_jumps(code):
     """``([(offset, line)], [(jump, line, offset it falls through to, offset it jumps to)],

@@ -98,6 +98,9 @@ def _compile_lines(comp, fn):
             compile_name(comp), because.get("reason") or skipped.get("reason") or skipped.get("type")))
         if because.get("explanation"):
             out.append("  " + because["explanation"].splitlines()[0])
+        if skipped.get("inside_try"):
+            out.append("  line %d, where the frame met that break, is inside a try block: Dynamo makes no resume "
+                       "function there, so it gave up on the whole frame" % skipped["inside_try"])
         if first and first.get("reason") != because.get("reason"):
             out.append("  set off by: " + one_line(first))          # the break the user can act on
             out += _hint_lines(first)
