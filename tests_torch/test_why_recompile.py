@@ -440,7 +440,7 @@ def test_the_command_answers_for_a_method_as_dynamo_decided(tmp_path):
     assert done.returncode == 2 and done.stderr == (
         "unveil: error: x is a parameter of Lin.forward: give it in the call, not as a setting\n"), done.stderr
     done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "FLAG")
-    assert done.returncode == 2 and done.stderr == "unveil: error: --set wants NAME=EXPR, not 'FLAG'\n", done.stderr
+    assert done.returncode == 2 and done.stderr == "unveil: error: --set wants NAME=EXPR or NAME.ATTR=EXPR, not 'FLAG'\n", done.stderr
 
 
 MODULE_ASKING_A_TYPE = '''import torch
