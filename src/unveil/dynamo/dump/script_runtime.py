@@ -62,12 +62,13 @@ def module_globals(name, path, argv=None, process=None):
     Its top-level code runs with ``sys.argv`` the program's ``argv`` (it may parse them).
     ``process``, the one that wrote the dump: in any other, guards check types by name and
     assume identities, and the globals Dynamo made are made anew, though the module be
-    imported here too (torch's own are)."""
+    imported here too (torch's own are); ``None`` (unknown) takes a live module as this
+    process's."""
     if name in _LOADED:          # (loaded here before: imported by its name, it is in sys.modules now)
         return _LOADED[name]
     module = sys.modules.get(name)
     if module is not None and _same_file(getattr(module, "__file__", None), path):
-        if process == THIS_PROCESS:
+        if process in (None, THIS_PROCESS):     # (None: a text exec'd here, or a dump that names none)
             return module.__dict__
         guard_runtime.ids_from_another_process()
         made = _LOADED[name] = _WithDynamoGlobals(module.__dict__)
