@@ -148,7 +148,7 @@ def test_a_dynamo_input_is_shown_as_the_source_it_reads():
 def test_a_flow_draws_a_resume_function_two_compiles_break_into_once(tmp_path):
     """A data-dependent ``if`` recompiled: both compiles break into the same two resume
     functions (its two paths); each is one node, and every edge joins two nodes."""
-    from unveil.report import _Site
+    from unveil.report.site import Site
     where = {"filename": str(tmp_path / "m.py"), "line": 3, "function": "f"}
     brk = {"reason": "Data-dependent branching", "location": where}
     resumes = ["f_resume_true", "f_resume_false"]
@@ -160,8 +160,9 @@ def test_a_flow_draws_a_resume_function_two_compiles_break_into_once(tmp_path):
         for key, holds in zip(resumes, (True, False))]
     compiles = [{"function": "f", "compile_id": cid, "compiled": True, "graph_break": brk, "resume_functions": resumes,
                  "recompile_reasons": [], "times": {"frame": 0.5}} for cid in ("0/0", "0/1")]
-    site = _Site(str(tmp_path), {"functions": functions, "compiles": compiles, "artifacts": []})
-    steps = site._flow_steps(functions[0])
+    from unveil.report.flows import flow_steps
+    site = Site(str(tmp_path), {"functions": functions, "compiles": compiles, "artifacts": []})
+    steps = flow_steps(site, functions[0])
     nodes = [s[1] for s in steps if s[0] == "node"]
     assert len(nodes) == len(set(nodes)) == 5                     # f, two compiles, two resume functions
     assert all(s[1] in nodes and s[2] in nodes for s in steps if s[0] == "edge")
@@ -175,7 +176,7 @@ def test_a_functions_source_marks_the_breaks_its_compiles_traced_not_those_of_fr
     (at line 3 of mlp.py): the block's line 6 had both breaks, as the full Python stack
     of each names the block's call (a new-user trial, GPT-2); only the block's compile,
     which inlined the call, breaks at its line."""
-    from unveil.report import _Site
+    from unveil.report.site import Site
     block, mlp = str(tmp_path / "block.py"), str(tmp_path / "mlp.py")
     (tmp_path / "block.py").write_text("import mlp\n\n\nclass Block:\n    def forward(self, x):\n"
                                        "        return mlp.forward(x)\n")
@@ -198,7 +199,7 @@ def test_a_functions_source_marks_the_breaks_its_compiles_traced_not_those_of_fr
         {"function": "resume_in_forward", "compile_id": "2/0", "graph_break": {
             "reason": "Failed to trace builtin operator", "location": at_mlp,
             "user_stack": caller + [at_block, at_mlp]}}]
-    site = _Site(str(tmp_path), {"functions": functions, "compiles": compiles, "artifacts": [], "line_map": {}})
+    site = Site(str(tmp_path), {"functions": functions, "compiles": compiles, "artifacts": [], "line_map": {}})
     marked = {n: reasons for n, _, reasons, _ in site.source_of(functions[0]) if reasons}
     assert marked == {6: ["Unsupported Tensor.item() call"]}, marked
     marked = {n: reasons for n, _, reasons, _ in site.source_of(functions[1]) if reasons}
@@ -210,7 +211,7 @@ def test_a_graphs_lines_count_the_functions_lines_whose_ops_sit_in_what_they_cal
     """'What they compute' gave a graph of ``h = self.fc(x); y = h.relu()`` only the relu's
     line: the matmul's ``# File:`` comment names ``Linear``'s code, the calling line only
     in the node's stack (a new-user trial, GPT-2's MLP: lines 13-13 for 12-13)."""
-    from unveil.report import _Site
+    from unveil.report.site import Site
     user = str(tmp_path / "m.py")
     (tmp_path / "m.py").write_text("def f(x):\n    h = fc(x)\n    y = h.relu()\n    return y\n")
     dump = tmp_path / "dump"
@@ -233,7 +234,8 @@ def test_a_graphs_lines_count_the_functions_lines_whose_ops_sit_in_what_they_cal
              "compiles": [{"function": "f", "compile_id": "0/0", "graph_break": None}],
              "line_map": {"f.compile_0_0.graph.py": [["/lib/linear.py", 5, 6], [user, 2, 6], [user, 3, 9]]},
              "program_dir": str(tmp_path)}
-    rows = _Site(str(dump), index).graph_rows()
+    from unveil.report.index_page import graph_rows
+    rows = graph_rows(Site(str(dump), index))
     assert [(r["lines"], r["own_ops"], r["op_count"]) for r in rows] == [(("m.py", 2, 3), 1, 2)], rows
 
 
