@@ -856,3 +856,37 @@ def test_a_frame_skipped_for_a_break_inside_its_try_block_says_so(tmp_path):
     assert "line %d, where the frame met that break, is inside a try block" % line in summary, summary
     index = dump_of(tmp_path / "plain", gated, torch.ones(3))       # without the try, it compiles
     assert not [c for c in index["compiles"] if c["skipped"]], index["compiles"]
+
+
+def test_under_debug_a_break_in_a_decorated_layer_is_called_from_the_same_frames(tmp_path):
+    """GPT-2's layers run through a decorator's ``wrapped_func``, one code for all it wraps:
+    which frame of it a compile is depends on the stack that reached the compile, whose
+    frames running the dumped files named the dump's lines under debug(), so the summary's
+    "called from" ran on past the compiled frame (a new-user trial)."""
+    transformers = pytest.importorskip("transformers")
+    summaries = []
+    for within in (unveil.prepare_debug, unveil.debug):
+        torch._dynamo.reset()
+        torch.manual_seed(0)
+        config = transformers.GPT2Config(n_embd=32, n_layer=2, n_head=2, vocab_size=99, n_positions=64)
+        config._attn_implementation = "eager"
+        model = transformers.GPT2LMHeadModel(config)
+        layer = model.transformer.h[1]
+        forward = layer.forward
+
+        def patched(*args, **kwargs):
+            out = forward(*args, **kwargs)
+            print("layer done")                 # a graph break inside the layer
+            return out
+        layer.forward = patched
+        compiled = torch.compile(model, backend="eager")
+        ids = torch.randint(0, 99, (2, 8))
+        with within(tmp_path / within.__name__) as session:
+            for _ in range(2):
+                compiled(input_ids=ids, labels=ids).loss.backward()
+        assert session.failures == [], session.failures
+        summaries.append((tmp_path / within.__name__ / "summary.txt").read_text())
+    ids_aside = [re.sub(r"\b\d{9,}\b", "ID", s) for s in summaries]
+    chains = [re.findall(r"inside patched, called from .*", s) for s in ids_aside]
+    assert chains[0] and chains[0] == chains[1], chains
+    assert ids_aside[0] == ids_aside[1]

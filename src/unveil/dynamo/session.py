@@ -541,8 +541,11 @@ class DebugSession:
                 failure["type"], metadata[event].get("config_suppress_errors"))
             if comp.stack is not None:          # (complete, where Dynamo's misses the frames running its code)
                 comp.outcome["stack"] = comp.stack
-            # (the stack a compile was reached by starts at the program, not at unveil run)
-            comp.outcome["stack"] = records.without_launcher(comp.outcome["stack"], _LAUNCHER_FILES)
+            # (the stack a compile was reached by starts at the program, not at unveil run; under
+            # debug() its frames running the dumped files are the user's lines they run)
+            comp.outcome["stack"] = [dict(frame, **dict(zip(("filename", "line"), self.lines.origin(
+                frame["filename"], frame["line"])))) for frame in records.without_launcher(
+                comp.outcome["stack"], _LAUNCHER_FILES)]
             return
         if event == "artifact":
             kind = TRACE_ARTIFACTS[metadata["artifact"]["name"]]
