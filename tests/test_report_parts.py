@@ -134,6 +134,25 @@ def test_a_boxed_graphs_inputs_read_as_placeholders_and_its_setup_as_no_node():
     assert {n.name: n.inputs for n in graph.nodes}["addmm"] == ["primals_2", "t"]
 
 
+IN_PLACE = """
+class GraphModule(torch.nn.Module):
+    def forward(self, L_g_: "f32[3]"):
+        l_g_ = L_g_
+        step_t: "f32[]" = self.self___state___0___step
+        step_t += 1;  step_t_1: "f32[]" = step_t;  step_t = None
+        pow_1: "f32[]" = 0.9 ** step_t_1
+        return (pow_1,)
+"""
+
+
+def test_an_in_place_add_reads_as_its_op_not_as_the_name_it_changes():
+    """``step_t += 1;  step_t_1 = step_t`` (an optimizer's step count): the node read as an op
+    named ``step_t``, the name it changes (a new-user trial: Adam's step under the report)."""
+    nodes = {n.name: n for n in parse_graph(IN_PLACE).nodes}
+    assert (nodes["step_t_1"].kind, nodes["step_t_1"].op, nodes["step_t_1"].inputs) == ("call", "iadd", ["step_t"])
+    assert nodes["pow_1"].inputs == ["step_t_1"]
+
+
 def test_text_that_is_no_graph_reads_as_none():
     assert parse_graph("def f(:\n") is None
     assert parse_graph("x = 1\n") is None

@@ -62,7 +62,12 @@ def parse_graph(text):
               for arg in forward.args.args[1:]}     # self aside
     names.update(params)
     aliased, iterators = set(), set()
+    in_place = {}       # ``step_t += 1``: the name it changes -> (its op, the names it reads)
     for stmt in forward.body:
+        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            in_place[stmt.target.id] = ("i" + _OPERATORS.get(type(stmt.op), type(stmt.op).__name__.lower()),
+                                        _names_in(stmt, names))
+            continue                            # (its node is the name FX gives the result next)
         boxed = _boxed_input(stmt, params, iterators)
         if boxed is not None:          # a boxed graph's ``primals_1 = next(args_iter)``: an input
             if boxed:
@@ -81,7 +86,10 @@ def parse_graph(text):
         target, value, annotation = _assignment(stmt)
         if target is None or (isinstance(value, ast.Constant) and value.value is None):
             continue                                # ``x = None``: FX freeing a value; a tuple unpacked
-        if isinstance(value, ast.Name) and value.id in params and value.id not in aliased:
+        if isinstance(value, ast.Name) and value.id in in_place:      # ``step_t_1 = step_t``, after ``+=``
+            op, inputs = in_place.pop(value.id)
+            add(Node(target, "call", op, unparse(stmt), stmt.lineno, _shape(annotation), inputs))
+        elif isinstance(value, ast.Name) and value.id in params and value.id not in aliased:
             aliased.add(value.id)                   # Dynamo's ``l_x_ = L_x_``: the placeholder
             add(Node(target, "placeholder", "input", value.id, stmt.lineno, params[value.id].shape))
         elif isinstance(value, ast.Call):
