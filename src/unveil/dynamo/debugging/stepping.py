@@ -87,7 +87,8 @@ class DebugRun(DebugSession):
     def _banner(self):
         lines = ["unveil.debug: code torch.compile makes in this block runs from files in %s," % self.dump.path,
                  "  each written just before it first runs; a file keeps its name and lines from run to run.",
-                 "  pdb: break %s:LINE   (or session.break_at(__file__, LINE) for a line of your own code)"
+                 "  pdb: break %s:LINE   (in a `with unveil.debug(...) as session:` block, session.break_at(FILE, "
+                 "LINE) for a line of your own code)"
                  % os.path.join(self.dump.path, "<function>.compile_<frame>_<n>.transformed.py"),
                  "  VS Code / PyCharm: set breakpoints in those files, with justMyCode off (see docs/debugging.md)."]
         return "\n".join(lines)
