@@ -296,3 +296,21 @@ def test_a_picture_graphviz_takes_too_long_on_says_so_and_the_others_are_drawn(t
     results = pictures.render([_Text(t) for t in texts], batches=1)
     assert [error for _, error in results] == [None, "Graphviz took more than 2 s to lay it out", None, None]
     assert all(svg.startswith("<svg") for svg, _ in results[:1] + results[2:])
+
+
+def test_a_source_lines_links_put_the_functions_own_files_first(tmp_path):
+    """A layer's line runs in its own graph and in the graphs of every frame that inlined it:
+    137 links on one line, the function's own last (a new-user trial, GPT-2)."""
+    from unveil.report.site import Site
+    user = str(tmp_path / "m.py")
+    (tmp_path / "m.py").write_text("def f(x):\n    return x + 1\n")
+    other = [{"function": "a", "kind": "graph", "ok": True, "file": "a.compile_%d_0.graph.py" % k,
+              "compile_id": "%d/0" % k} for k in range(12)]
+    own = {"function": "f", "kind": "graph", "ok": True, "file": "f.compile_20_0.graph.py", "compile_id": "20/0"}
+    index = {"functions": [{"key": key, "name": key, "qualname": key, "filename": user, "line": 1,
+                            "kind": "function", "resumes": None, "source_lines": [1, 2]} for key in ("f", "a")],
+             "artifacts": other + [own], "compiles": [], "program_dir": str(tmp_path),
+             "line_map": {a["file"]: [[user, 2, 5]] for a in other + [own]}}
+    site = Site(str(tmp_path), index)
+    (line, _, _, became), = [row for row in site.source_of(index["functions"][0]) if row[0] == 2]
+    assert len(became) == 13 and became[0][1].startswith("files/f.compile_20_0.graph.py.html"), became[:2]

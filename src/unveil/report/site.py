@@ -275,7 +275,11 @@ class Site:
                 if frame and frame["filename"] == fn["filename"] and first <= frame["line"] <= last:
                     breaks.setdefault(frame["line"], set()).add(brk["reason"])
         became = self._became(fn["filename"])
-        return [(n, lines[n - 1], sorted(breaks.get(n, ())), became.get(n, []))
+        own = {self.file_page(a) for a in self.index["artifacts"] if a["function"] == fn["key"]}
+
+        def theirs_last(link):     # the function's own files first (a layer's line runs in many graphs)
+            return link[1].partition("#")[0] not in own
+        return [(n, lines[n - 1], sorted(breaks.get(n, ())), sorted(became.get(n, []), key=theirs_last))
                 for n in range(first, last + 1)] if lines else []
 
     def _traced(self, comp, stack):
