@@ -94,9 +94,7 @@ class Compile:
                 "compiled": self.transformed is not None, "graph_break": self.graph_break,
                 "resume_functions": [f.key for f in self.resume_functions],
                 "interrupted": bool(outcome.get("interrupted")) and self.transformed is None,
-                "skipped": None if self.fullgraph or self.went_on or self.at_limit() else self.skipped(),
-                "failed": self.skipped() if self.fullgraph or self.went_on else None,
-                "at_limit": None if self.fullgraph or self.went_on else self.at_limit(),
+                **self._ending(),
                 "restarts": outcome.get("restarts", []),
                 "recompile_reasons": self.recompile_reasons, "times": outcome.get("times", {}),
                 "caches": outcome.get("caches", {}), "stack": outcome.get("stack", []),
@@ -131,13 +129,22 @@ class Compile:
             return None
         return own[-1]["line"]
 
-    def at_limit(self):
-        """``{type, reason}`` when Dynamo's recompile limit stopped this compile and the
-        frame's entries still run (``adapter.stopped_at_limit``), else None."""
-        skipped = self.skipped()
-        if skipped is None or not adapter.stopped_at_limit(skipped.get("reason")):
-            return None
-        return {"type": skipped.get("type"), "reason": skipped["reason"]}
+    def _ending(self):
+        """How a compile that made no code ended, one of three (the others None): ``failed``
+        (fullgraph=True, or an error that reached the program), ``at_limit`` (Dynamo's
+        recompile limit stopped it and the frame's entries still run:
+        ``adapter.stopped_at_limit``) or ``skipped`` (the frame runs as it is)."""
+        ended = self.skipped()
+        out = {"skipped": None, "failed": None, "at_limit": None}
+        if ended is None:
+            return out
+        if self.fullgraph or self.went_on:
+            out["failed"] = ended
+        elif adapter.stopped_at_limit(ended.get("reason")):
+            out["at_limit"] = {"type": ended.get("type"), "reason": ended["reason"]}
+        else:
+            out["skipped"] = ended
+        return out
 
     @property
     def tag(self):
@@ -414,7 +421,8 @@ class DebugSession:
         """The graphs of ``comp`` its transformed code calls none of: Dynamo compiled them,
         then traced the frame again (a restart) and made code that calls another.  Their
         files stay, said to be discarded, and are indexed as ``discarded_graph``."""
-        called = _names_used(comp.transformed)
+        called = {name for code in (comp.transformed, *from_dump.nested_codes(comp.transformed))
+                  for name in code.co_names}
         for name, fname in comp.graph_files.items():
             if name in called:
                 continue
@@ -524,13 +532,19 @@ class DebugSession:
     def _in_user_lines(self, explained):
         """A break Dynamo found while tracing code run from the dump names the dump's lines:
         the user's lines instead; and ``unveil run``'s own frames are not the user's."""
-        explained["user_stack"] = records.without_launcher(explained["user_stack"], _LAUNCHER_FILES)
-        for frame in explained["user_stack"] + [explained["location"]]:
-            if frame is not None:
-                frame["filename"], frame["line"] = self.lines.origin(frame["filename"], frame["line"])
-        if explained["location"] is not None and explained["user_stack"]:
-            explained["location"] = dict(explained["user_stack"][-1])
+        explained["user_stack"] = self._user_frames(explained["user_stack"])
+        where = explained["location"]
+        if where is not None:
+            where["filename"], where["line"] = self.lines.origin(where["filename"], where["line"])
+            if explained["user_stack"]:
+                explained["location"] = dict(explained["user_stack"][-1])
         return explained
+
+    def _user_frames(self, frames):
+        """``frames`` (outermost first) without ``unveil run``'s own, each at the user's line
+        where it ran a dumped file (under debug(), Dynamo and Python name the dump's lines)."""
+        return [dict(frame, **dict(zip(("filename", "line"), self.lines.origin(frame["filename"], frame["line"]))))
+                for frame in records.without_launcher(frames, _LAUNCHER_FILES)]
 
     def on_trace(self, event, metadata, payload):
         comp = self._current_compile(adapter.record_compile_id(metadata))
@@ -543,9 +557,7 @@ class DebugSession:
                 comp.outcome["stack"] = comp.stack
             # (the stack a compile was reached by starts at the program, not at unveil run; under
             # debug() its frames running the dumped files are the user's lines they run)
-            comp.outcome["stack"] = [dict(frame, **dict(zip(("filename", "line"), self.lines.origin(
-                frame["filename"], frame["line"])))) for frame in records.without_launcher(
-                comp.outcome["stack"], _LAUNCHER_FILES)]
+            comp.outcome["stack"] = self._user_frames(comp.outcome["stack"])
             return
         if event == "artifact":
             kind = TRACE_ARTIFACTS[metadata["artifact"]["name"]]
@@ -760,9 +772,7 @@ class DebugSession:
     def _reason_in_user_lines(self, reason):
         """A recompile reason Dynamo gave while tracing code run from the dump names the
         dumped file's line and text: the user's instead."""
-        reason["user_stack"] = records.without_launcher(reason.get("user_stack") or [], _LAUNCHER_FILES)
-        for frame in reason["user_stack"]:
-            frame["filename"], frame["line"] = self.lines.origin(frame["filename"], frame["line"])
+        reason["user_stack"] = self._user_frames(reason.get("user_stack") or [])
         where = reason.get("location")
         if not where:
             return
@@ -918,13 +928,3 @@ def _continues_text(where):
 #: is what the module then is; without run_dumped it keeps the graph as handed over
 _REWRITTEN_NOTE = ("# Written again: the backend changed this graph module in place after it was handed over "
                    "(prepare_debug without run_dumped keeps the graph as it was handed over)")
-
-
-def _names_used(code):
-    """The global names ``code`` and the code objects nested in it read."""
-    names, todo = set(), [code]
-    while todo:
-        code = todo.pop()
-        names.update(code.co_names)
-        todo.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
-    return names
