@@ -153,6 +153,24 @@ def test_an_in_place_add_reads_as_its_op_not_as_the_name_it_changes():
     assert nodes["pow_1"].inputs == ["step_t_1"]
 
 
+DYNAMIC = '''class GraphModule(torch.nn.Module):
+    def forward(self, s77: "Sym(s77)", s27: "Sym(s27)", L_x_: "f32[s77, s27][s27, 1]cpu", s17: "Sym(s17)"):
+        l_x_ = L_x_
+        mul: "f32[s77, s27][s27, 1]cpu" = l_x_ * 2;  l_x_ = None
+        sum_1: "f32[][]cpu" = mul.sum();  mul = None
+        add: "f32[][]cpu" = sum_1 + s17;  sum_1 = s17 = None
+        return (add,)
+'''
+
+
+def test_a_graphs_inputs_are_every_input_it_is_given_in_order_size_symbols_too():
+    """The index's "inputs -> outputs" of a dynamic graph read ``Sym(s17), f32[s77, s27]``:
+    the sizes no node reads were left out, and the tensor came after the symbol it follows."""
+    assert parse_graph(DYNAMIC).inputs == ["Sym(s77)", "Sym(s27)", "f32[s77, s27]", "Sym(s17)"]
+    assert parse_graph(JOINT_GRAPH).inputs == [None, None, "f32[4]", "f32[4]"]
+    assert parse_graph(BOXED).inputs == [None, None, None]
+
+
 def test_text_that_is_no_graph_reads_as_none():
     assert parse_graph("def f(:\n") is None
     assert parse_graph("x = 1\n") is None

@@ -31,8 +31,9 @@ class Node:
 
 
 class Graph:
-    def __init__(self, nodes):
+    def __init__(self, nodes, inputs=()):
         self.nodes = nodes
+        self.inputs = list(inputs)  # every input the graph is given, in order: its shape or None
 
     def __len__(self):
         return len(self.nodes)
@@ -100,7 +101,8 @@ def parse_graph(text):
             add(Node(target, "call", _operator(value), unparse(value), stmt.lineno, _shape(annotation),
                      _names_in(value, names)))
     used = _used(nodes)
-    graph = Graph([p for name, p in params.items() if name not in aliased and name in used] + nodes)
+    given = [p.shape for p in params.values()] + [n.shape for n in nodes if n.kind == "placeholder" and not n.target]
+    graph = Graph([p for name, p in params.items() if name not in aliased and name in used] + nodes, given)
     known = {n.name for n in graph.nodes}
     for node in graph.nodes:
         node.inputs = [i for i in node.inputs if i in known]

@@ -105,7 +105,7 @@ def graph_rows(site):
                 rows.append({"art": art, "page": site.file_page(art), "fn": row["fn"], "user": package is None,
                              "compile": site.compile_of(art), "ops": list(counts.items()),
                              "op_count": sum(counts.values()),
-                             "inputs": [n.shape for n in graph.nodes if n.kind == "placeholder" and n.shape],
+                             "inputs": [shape for shape in graph.inputs if shape],
                              "outputs": [by_name[i].shape for i in (output.inputs if output else [])
                                          if by_name[i].shape],
                              "lines": (os.path.basename(row["fn"]["filename"]), lines[0], lines[-1]) if lines
