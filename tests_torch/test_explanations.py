@@ -562,6 +562,27 @@ def test_a_resume_functions_header_quotes_the_line_it_goes_on_from(tmp_path):
            "makes that call, then calls this function.\n" % (first, source) in headers, headers[:3000]
 
 
+def _scaled_item(x, scale):
+    return scale * x.sum().item() + x
+
+
+def _calls_scaled_item(x):
+    scale = 3.0
+    y = x * 2
+    n = scale * _scaled_item(y, scale)
+    return n
+
+
+def test_a_resume_functions_header_says_what_each_stack_parameter_holds(tmp_path):
+    """``___stack0`` was a parameter of the resume function whose meaning only the compile
+    page gave, where a recompile's guard checked it (a new-user trial)."""
+    dump_of(tmp_path, _calls_scaled_item, torch.ones(3))
+    [header] = [path.read_text() for path in tmp_path.glob("*resume_in__calls_scaled_item*.resume_function.py")]
+    line = _calls_scaled_item.__code__.co_firstlineno + 3
+    assert "# Parameter `___stack0`: `scale`.\n# Parameter `___stack1`: the value of `_scaled_item(y, scale)` " \
+           "(line %d).\n" % line in header, header
+
+
 def test_a_compile_through_torchs_wrap_inline_names_what_it_calls(tmp_path):
     """torch.compile of a torch.nn module or of a torch function compiles a frame of torch's
     ``wrap_inline.inner``, one code for all of them: the summary named only that.  Each

@@ -492,6 +492,7 @@ class DebugSession:
         head = ["# Resume function %s: Dynamo made it after a graph break; it runs the rest of %s"
                 % (fn.code.co_name, parent), "# from line %s of %s." % (line, fn.code.co_filename)]
         head += ["# " + text for text in _continues_text(fn.continues)]
+        head += ["# Parameter `%s`: %s." % item for item in self._stack_values(fn).items()]
         head += ["# " + text for text in _break_text(fn.graph_break)]
         name = "%s.resume_function.py" % fn.key
         try:
@@ -750,10 +751,7 @@ class DebugSession:
                    for r in records.recompile_reasons(payload, _shortened_path_resolver(fn.code.co_filename))]
         if not reasons:
             return reasons
-        slots = [n for n in fn.code.co_varnames if n.startswith("___stack")]
-        point = adapter.resume_point(fn.code) if fn.is_resume and slots else None
-        names = resume_points.stack_names(point[0], point[1], slots, self._user_line(point[0])) \
-            if point is not None else {}
+        names = self._stack_values(fn)
         for reason in reasons:
             self._reason_in_user_lines(reason)
             # (in tensor 'X' size mismatch, X is Python, though quoted)
@@ -763,6 +761,14 @@ class DebugSession:
             failed = next((c for c in fn.compiles if c.cid == reason["failed_entry"] and c.guards is not None), None)
             reason["guard_line"] = failed.guards.line_of(reason["guard"]) if failed is not None else None
         return reasons
+
+    def _stack_values(self, fn):
+        """``{slot: what it is}`` for a resume function's stack slots (``___stack0``): what the
+        user's code had put on the stack at the break; empty where that cannot be told."""
+        slots = [n for n in fn.code.co_varnames if n.startswith("___stack")]
+        point = adapter.resume_point(fn.code) if fn.is_resume and slots else None
+        return resume_points.stack_names(point[0], point[1], slots, self._user_line(point[0])) \
+            if point is not None else {}
 
     def _user_line(self, code):
         """``line -> the user's line`` for lines of ``code`` (a dumped file's when Dynamo
