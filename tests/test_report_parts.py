@@ -332,3 +332,30 @@ def test_a_source_lines_links_put_the_functions_own_files_first(tmp_path):
     site = Site(str(tmp_path), index)
     (line, _, _, became), = [row for row in site.source_of(index["functions"][0]) if row[0] == 2]
     assert len(became) == 13 and became[0][1].startswith("files/f.compile_20_0.graph.py.html"), became[:2]
+
+
+def test_a_kernel_call_without_inductors_node_comment_is_linked_through_its_provenance_handle(tmp_path):
+    """torch 2.13 writes no ``# Topologically Sorted Source Nodes`` comment on a fused CPU
+    kernel's call, so a graph's elementwise nodes had no kernel link.  Under ``debug()`` the
+    index's ``kernel_nodes`` (Inductor's provenance record) names the nodes of each handle;
+    a call with both comments names its nodes once, at the first."""
+    from unveil.report.site import Site
+    (tmp_path / "f.compile_0_0.inductor_output.py").write_text("\n".join([
+        "def call(args):",                                                              # 1
+        "    # Topologically Sorted Source Nodes: [matmul], Original ATen: [aten.mm]",   # 2
+        "    # [Provenance debug handles] extern_kernels.mm:1",                          # 3
+        "    extern_kernels.mm(a, b, out=buf0)",                                         # 4
+        "    # [Provenance debug handles] cpp_fused_mul_relu_0:2",                       # 5
+        "    cpp_fused_mul_relu_0(buf0, buf1)",                                          # 6
+        "    # [Provenance debug handles] cpp_fused_unknown_1:3",                        # 7
+        "    cpp_fused_unknown_1(buf1)",                                                 # 8
+        "    return (buf1, )", ""]))
+    code = {"function": "f", "kind": "inductor_output", "ok": True, "file": "f.compile_0_0.inductor_output.py",
+            "compile_id": "0/0", "kernel_nodes": {"extern_kernels.mm:1": ["matmul"],
+                                                  "cpp_fused_mul_relu_0:2": ["y", "mul"]}}
+    index = {"functions": [], "artifacts": [code], "compiles": [], "line_map": {}}
+    site = Site(str(tmp_path), index)
+    assert site.kernel_calls(code) == [(2, ["matmul"]), (5, ["y", "mul"])]
+    assert {node: [line for _, line in places] for node, places in site.kernel_lines(code).items()} == {
+        "matmul": [2], "y": [5], "mul": [5]}
+

@@ -450,6 +450,15 @@ def test_a_kernel_call_stands_for_every_line_of_its_stack_traces():
     assert kernel_lines(text, traces) == [("/m/model.py", 10, 4), ("/m/act.py", 5, 7), ("/m/model.py", 11, 7)]
 
 
+def test_a_kernel_calls_nodes_are_dynamos_through_inductors_post_grad_nodes():
+    from unveil.dynamo.debugging.kernel_calls import kernel_nodes
+    mappings = {"postToPre": {"mm": ["matmul"], "relu": ["y"], "mul": ["mul"], "mul_1": ["mul"]},
+                "cppCodeToPost": {"extern_kernels.mm:1": ["mm"], "cpp_fused_mul_relu_0:2": ["mul_1", "relu", "mul"],
+                                  "cpp_fused_unknown_1:3": ["clone"]}}
+    assert kernel_nodes(mappings) == {"extern_kernels.mm:1": ["matmul"], "cpp_fused_mul_relu_0:2": ["mul", "y"]}
+    assert kernel_nodes({}) == {}
+
+
 def test_a_break_at_that_never_stops_is_said_at_the_blocks_end(tmp_path):
     """A line no dumped code runs (here one outside the compiled model): pdb never stops,
     and the block's end says so, with the dumped places that name it (none)."""

@@ -259,6 +259,34 @@ def test_a_browser_goes_from_the_index_to_a_break_its_graph_node_and_the_call(gp
     assert len(list(tmp_path.glob("*.png"))) == 4
 
 
+def _scaled_relu(x, w):
+    y = (x @ w).relu()
+    return (y * 2 + 1).sum()
+
+
+def test_under_debug_a_fused_kernels_nodes_link_to_its_call(tmp_path):
+    """torch 2.13 writes Inductor's node comment on an extern call only: the fused kernel
+    computing ``relu``, ``mul``, ``add`` and ``sum`` linked to none of them.  Under ``debug()``
+    Inductor's provenance record names them."""
+    import torch
+    torch._dynamo.reset()
+    compiled = torch.compile(_scaled_relu)
+    with unveil.debug(tmp_path / "dump") as session:
+        compiled(torch.randn(4, 4), torch.randn(4, 4))
+    assert session.failures == []
+    index = json.loads((tmp_path / "dump" / "index.json").read_text())
+    code = next(a for a in index["artifacts"] if a["kind"] == "inductor_output")
+    assert sorted(n for nodes in code["kernel_nodes"].values() for n in nodes) == [
+        "add", "matmul", "mul", "sum_1", "y"], code
+    root = os.path.dirname(build_report(str(tmp_path / "dump")))
+    check_site(root)
+    graph = next(a for a in index["artifacts"] if a["kind"] == "graph")
+    graph_page = open(os.path.join(root, "files", graph["file"] + ".html"), encoding="utf-8").read()
+    for node in ("y", "mul", "add", "sum_1"):
+        assert re.search(r'line \d+</a> %s &#8594; <a href="\.\./files/%s\.html#L-\d+">inductor_output:\d+</a>'
+                         % (node, re.escape(code["file"])), graph_page), (node, graph_page[:3000])
+
+
 def test_a_line_links_through_its_graph_node_to_the_inductor_code_that_computes_it(tmp_path):
     """Inductor's provenance comments (the FX nodes each kernel call computes) link a
     kernel call to its graph nodes and back, and a source line to its kernels."""

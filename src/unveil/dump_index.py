@@ -1,6 +1,12 @@
 """What a dump's ``index.json`` says, for its readers (the report, ``why-recompile``), which
 need no torch."""
 import os
+import re
+
+#: the comment Inductor writes before each kernel call of its code with provenance tracking on
+#: (``unveil.debug()`` turns it on): ``# [Provenance debug handles] cpp_fused_relu_0:2``.  An
+#: Inductor file's index entry keys its ``kernel_nodes`` by that ``name:handle``.
+KERNEL_HANDLE = re.compile(r"^\s*# \[Provenance debug handles\] (\S+)\s*$")
 
 
 def ran_in(index):

@@ -30,7 +30,9 @@ BACKEND_TEXT_KINDS = AOT_GRAPH_KINDS | {"aot_joint", "inductor_output", "post_gr
 TRACE_ARTIFACTS = {"dynamo_graph_break_reason": "break_reason", "recompile_reasons": "recompile_reason",
                    "inductor_post_grad_graph": "post_grad_graph",
                    # the user's lines each kernel call of Inductor's code computes (with provenance tracking on)
-                   "inductor_provenance_tracking_kernel_stack_traces": "kernel_stack_traces"}
+                   "inductor_provenance_tracking_kernel_stack_traces": "kernel_stack_traces",
+                   # the nodes of Dynamo's graph each of those kernel calls computes
+                   "inductor_provenance_tracking_node_mappings": "kernel_nodes"}
 #: what each compile came to: compiled code or not, why it failed, why it restarted
 TRACE_METRICS = "compilation_metrics"
 TRACE_KEPT = frozenset(TRACE_KINDS) | frozenset(TRACE_ARTIFACTS) | {TRACE_METRICS}

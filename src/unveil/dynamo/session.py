@@ -29,7 +29,7 @@ import weakref
 
 from . import adapter, made_globals
 from .explanations import records, resume_points, summary
-from .debugging import from_dump
+from .debugging import from_dump, kernel_calls
 from .guards.conditions import names_in
 from .dump import ranks, readable
 from .dump.directory import DumpDir, failure_text, safe_name
@@ -569,6 +569,9 @@ class DebugSession:
             comp.breaks.append(self._in_user_lines(records.graph_break(payload)))
         if kind == "kernel_stack_traces" and payload:
             self._kernel_lines(comp, payload)
+        if kind == "kernel_nodes" and payload and comp.backend_files.get("inductor_output"):
+            self.dump.retag(comp.backend_files["inductor_output"][-1],
+                            kernel_nodes=kernel_calls.kernel_nodes(json.loads(payload)))
         if kind in AOT_GRAPH_KINDS and comp.graph_modules_logged[kind]:
             comp.graph_modules_logged[kind] -= 1          # dumped already, from its graph module
         elif payload and kind in BACKEND_TEXT_KINDS:

@@ -7,7 +7,7 @@ import os
 import re
 
 from . import flows, fxgraph, pictures
-from ..dump_index import ran_in, source_path
+from ..dump_index import KERNEL_HANDLE, ran_in, source_path
 from .places import Places
 from .words import def_length, read_text, slug
 
@@ -143,16 +143,36 @@ class Site:
                     out.setdefault(match.group(1), []).append((graph, number))
         return out
 
+    def kernel_calls(self, code):
+        """``[(line, [node])]``: the kernel calls of an Inductor file ``code`` (its artifact)
+        and the nodes of Dynamo's graph each computes, at the first comment naming them:
+        Inductor's ``# Topologically Sorted Source Nodes: [...]``, and under ``debug()`` the
+        ``# [Provenance debug handles] name:handle`` that the index's ``kernel_nodes`` (its
+        provenance record) resolves (torch 2.13 writes no node comment on a fused CPU kernel)."""
+        resolved = code.get("kernel_nodes") or {}
+        calls, first, nodes = [], None, []
+        for number, line in enumerate(self._lines_of(code), 1):
+            if not line.lstrip().startswith("#"):
+                if nodes:
+                    calls.append((first, nodes))
+                first, nodes = None, []
+                continue
+            match, handle = _KERNEL_NODES.match(line), KERNEL_HANDLE.match(line)
+            named = [n.strip() for n in match.group(1).split(",") if n.strip()] if match else \
+                resolved.get(handle.group(1), []) if handle else []
+            if named:
+                first = first or number
+                nodes += [n for n in named if n not in nodes]
+        return calls
+
     def kernel_lines(self, art):
         """``{node: [(Inductor file, line)]}``: where Inductor's code computes each node of
-        ``art``'s compile (its provenance comments)."""
+        ``art``'s compile (:meth:`kernel_calls`)."""
         out = {}
         for code in self._compile_files(art, ("inductor_output",)):
-            for number, line in enumerate(self._lines_of(code), 1):
-                match = _KERNEL_NODES.match(line)
-                if match:
-                    for node in filter(None, (n.strip() for n in match.group(1).split(","))):
-                        out.setdefault(node, []).append((code, number))
+            for number, nodes in self.kernel_calls(code):
+                for node in nodes:
+                    out.setdefault(node, []).append((code, number))
         return out
 
     def provenance(self, art):
@@ -167,12 +187,9 @@ class Site:
                     rows.append((number, match.group(1), [self._link(k, n) for k, n in kernels[match.group(1)]]))
         elif art["kind"] == "inductor_output":
             nodes = self.node_lines(art)
-            for number, line in enumerate(self._lines_of(art), 1):
-                match = _KERNEL_NODES.match(line)
-                if match:
-                    names = [n.strip() for n in match.group(1).split(",") if n.strip()]
-                    rows.append((number, ", ".join(names), [self._link(g, n) for name in names
-                                                            for g, n in nodes.get(name, [])]))
+            for number, names in self.kernel_calls(art):
+                rows.append((number, ", ".join(names), [self._link(g, n) for name in names
+                                                        for g, n in nodes.get(name, [])]))
         return rows
 
     def _link(self, art, line):

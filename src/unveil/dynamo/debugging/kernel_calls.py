@@ -5,14 +5,12 @@ a comment before each kernel call of its code, ``# [Provenance debug handles]
 cpp_fused_relu_0:2``, and the structured trace gives, after the code, the stack traces
 of the user's lines each such call computes (the
 ``inductor_provenance_tracking_kernel_stack_traces`` artifact, keyed by the same
-``name:handle``; it may hold other graphs' calls too).
+``name:handle``; it may hold other graphs' calls too), and which nodes of Dynamo's graph
+each call computes (``inductor_provenance_tracking_node_mappings``: a call's post-grad
+nodes, and each post-grad node's pre-grad ones, which are Dynamo's).
 """
-import re
-
 from ..explanations.records import user_stack
-
-#: the comment Inductor writes before a kernel call, with provenance tracking on
-_HANDLE = re.compile(r"^\s*# \[Provenance debug handles\] (\S+)\s*$")
+from ...dump_index import KERNEL_HANDLE
 
 
 def kernel_lines(text, stack_traces):
@@ -23,7 +21,7 @@ def kernel_lines(text, stack_traces):
     the kernels that compute the activation's own lines)."""
     found, handle = [], None
     for number, line in enumerate(text.splitlines(), 1):
-        match = _HANDLE.match(line)
+        match = KERNEL_HANDLE.match(line)
         if match:
             handle = match.group(1)
         elif handle is not None and line.strip() and not line.lstrip().startswith("#"):
@@ -36,3 +34,15 @@ def kernel_lines(text, stack_traces):
 def frames_of(trace):
     """``[(file, line), ...]``: the frames of a stack trace as torch formats it, innermost first."""
     return [(frame["filename"], frame["line"]) for frame in reversed(user_stack(trace))]
+
+
+def kernel_nodes(mappings):
+    """``{name:handle: [node of Dynamo's graph]}`` from the node mappings artifact (decoded):
+    what each kernel call of Inductor's code computes, in the names of Dynamo's graph."""
+    to_pre = mappings.get("postToPre") or {}
+    out = {}
+    for handle, posts in (mappings.get("cppCodeToPost") or {}).items():
+        nodes = [pre for post in posts for pre in to_pre.get(post, ())]
+        if nodes:
+            out[handle] = sorted(set(nodes), key=nodes.index)
+    return out
