@@ -496,8 +496,32 @@ def test_the_summary_and_the_report_count_from_one_place(tmp_path):
     assert "In all: 1 compile, 1 graph break (1 of them made Dynamo skip the frame), 0 recompiles after a guard " \
            "failed, 1 frame skipped." in summary, summary
     page = open(build_report(str(tmp_path))).read()
-    assert "<b>1</b> graph breaks, 1 of them making Dynamo skip the frame, <b>0</b> recompiles, <b>1</b> skipped " \
-           "frames" in page, page
+    assert "<b>1</b> graph break, 1 of them making Dynamo skip the frame, <b>0</b> recompiles, <b>1</b> skipped " \
+           "frame</li>" in page, page
+
+
+def _prints(x):
+    y = x + 1
+    print("hi")
+    return y * 2
+
+
+def test_the_reports_headline_counts_failed_compiles(tmp_path):
+    """A ``fullgraph=True`` compile that failed twice: summary.txt said "2 failed (the error
+    reached the program)", the report's headline nothing of it (a new-user trial)."""
+    pytest.importorskip("jinja2")
+    from unveil.report import build_report
+    torch._dynamo.reset()
+    compiled = torch.compile(_prints, backend="eager", fullgraph=True)
+    with unveil.prepare_debug(tmp_path):
+        for _ in range(2):
+            with pytest.raises(Exception):
+                compiled(torch.ones(3))
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert index["counts"]["failed"] == 2, index["counts"]
+    page = open(build_report(str(tmp_path))).read()
+    assert "<b>2</b> compiles of 1 function" in page and \
+        "<b>0</b> skipped frames, <b>2</b> failed (the error reached the program)</li>" in page, page
 
 
 def test_a_resume_functions_page_shows_the_lines_it_runs(tmp_path):

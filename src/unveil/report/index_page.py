@@ -139,7 +139,8 @@ def totals(site):
             "stages": [(s, stages[s]) for s, _ in STAGES if s in stages],
             "breaks": counted["graph_breaks"], "breaks_skipping": counted["graph_breaks_in_skipped_frames"],
             "recompiles": counted["recompiles"], "skipped": counted["skipped_frames"],
-            "at_limit": counted.get("at_limit", 0),
+            "failed": counted.get("failed", 0), "at_limit": counted.get("at_limit", 0),
+            "interrupted": counted.get("interrupted", 0),
             "hits": sum(h for h, _ in caches), "misses": sum(m for _, m in caches),
             "cache_looked_up": any(h or m for h, m in caches),
             "unveil_seconds": sum(c.get("unveil_seconds") or 0 for c in comps)}
