@@ -602,6 +602,33 @@ def test_over_a_dump_another_functions_resume_function_is_not_the_rest_of_the_as
                        "step.resume_at_7": "the rest of it from line 7"}, through
 
 
+def _three_breaks(x):
+    x = x + 1
+    torch._dynamo.graph_break()
+    x = x * 2
+    torch._dynamo.graph_break()
+    x = x - 3
+    torch._dynamo.graph_break()
+    return x.sin()
+
+
+def test_over_a_dump_each_resume_function_goes_on_from_its_own_line(tmp_path):
+    """Over a dump, the second and third resume functions were "the rest of it from line 4",
+    the first break's line, where the recorded stack passes through the asked frame; the
+    live answer said 6 and 8 (a new-user trial)."""
+    from unveil.dynamo.guards.why import why_recompile_in_dump
+    torch._dynamo.reset()
+    compiled = torch.compile(_three_breaks, backend="eager")
+    with unveil.prepare_debug(tmp_path):
+        compiled(torch.ones(3))
+    live = {r.name.rpartition(".")[2]: r.through for r in unveil.why_recompile(compiled, torch.ones(3)).reached}
+    answer = why_recompile_in_dump(str(tmp_path), "_three_breaks", [torch.ones(3)], {})
+    first = _three_breaks.__code__.co_firstlineno
+    expected = {"torch_dynamo_resume_in__three_breaks_at_%d" % (first + n):
+                "the rest of it from line %d" % (first + n) for n in (2, 4, 6)}
+    assert {r.name.rpartition(".")[2]: r.through for r in answer.reached} == expected == live, (answer, live)
+
+
 def test_a_compiled_torch_module_is_asked_about_the_wrap_inline_frame_torch_compiles():
     """``torch.compile(nn.Sequential(...))`` compiles torch's ``wrap_inline`` wrapper around the
     module, not ``Sequential.forward`` (torch's own code, which Dynamo cannot start at): the

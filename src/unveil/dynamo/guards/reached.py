@@ -72,7 +72,9 @@ def _through(path, fn, asked, functions):
     """How the asked frame (``path[0]``, the function of key ``asked``) reached ``fn``: the
     rest of it, the line it called at, and the frames between."""
     if fn.get("kind") == "resume" and _resumed_by(fn, asked, functions):
-        return "the rest of it from line %d" % path[0]["line"]
+        # (its own line: the stack passes through the asked frame at its first break, whose
+        # resume function called this one)
+        return "the rest of it from line %d" % fn.get("line", path[0]["line"])
     between = ["%s (line %d)" % (frame["function"], frame["line"]) for frame in path[1:]]
     return "called at line %d" % path[0]["line"] + (", through " + " -> ".join(between) if between else "")
 
