@@ -629,6 +629,37 @@ def test_over_a_dump_each_resume_function_goes_on_from_its_own_line(tmp_path):
     assert {r.name.rpartition(".")[2]: r.through for r in answer.reached} == expected == live, (answer, live)
 
 
+class _AddOne(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+
+
+def test_a_module_compiled_in_place_is_asked_about_the_frame_its_call_compiles():
+    """``module.compile()`` (the API torch recommends for modules) keeps the module and
+    compiles its ``_call_impl``: the answer was "0 cache entries ... compiles anew" for the
+    call that had just run (a new-user trial, torch 2.15).  Dynamo starts at the module's
+    ``forward`` (a user's module), or at torch's ``wrap_inline`` frame around the call
+    (torch 2.14+, a module of torch's own), or never compiles it (torch 2.13: ``torch.nn``'s
+    files are skipped)."""
+    torch._dynamo.reset()
+    mine = _AddOne()
+    mine.compile(backend="eager")
+    mine(torch.ones(3))
+    answer = unveil.why_recompile(mine, torch.ones(3))
+    assert answer.runs is not None and answer.function.endswith("_AddOne.forward"), str(answer)
+    assert unveil.why_recompile(mine, torch.ones(2, 2)).recompiles
+    torchs = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())
+    torchs.compile(backend="eager")
+    torchs(torch.ones(2, 4))
+    answer = unveil.why_recompile(torchs, torch.ones(2, 4))
+    assert not answer.recompiles, str(answer)
+    if tuple(int(part) for part in torch.__version__.split(".")[:2]) >= (2, 14):
+        assert answer.runs is not None and "wrap_inline" in answer.function, str(answer)
+    else:
+        assert answer.skipped and "Dynamo never compiles this frame" in str(answer), str(answer)
+        assert not any(os.path.join("torch", "nn", "") in c.co_filename for c in adapter.compiled_codes())
+
+
 def test_a_compiled_torch_module_is_asked_about_the_wrap_inline_frame_torch_compiles():
     """``torch.compile(nn.Sequential(...))`` compiles torch's ``wrap_inline`` wrapper around the
     module, not ``Sequential.forward`` (torch's own code, which Dynamo cannot start at): the

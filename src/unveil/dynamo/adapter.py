@@ -63,7 +63,7 @@ HOOK_POINTS = (
     "GraphModule.meta['dynamo_compile_id'] and Node.meta['example_value'] (Dynamo's graphs)",
     "torch._C._dispatch_keys and the thread-local include/exclude sets",
     "torch._dynamo.eval_frame.set_code_exec_strategy (what skip_code sets on Dynamo's code)",
-    "torch._dynamo.trace_rules.lookup_inner and check_file (which files Dynamo skips)",
+    "torch._dynamo.trace_rules.lookup_inner and check_file (which files Dynamo skips), check_verbose",
     "torch._C._dynamo.guards.GlobalStateGuard and dict_version",
     "torch._functorch._aot_autograd.utils.top_saved_tensors_hooks and saved_tensors_hooks_are_inlineable",
     "torch.utils._device (utils_device.CURRENT_DEVICE)",
@@ -459,6 +459,14 @@ def given_up_on(code):
     return None
 
 
+def skipped_by_trace_rules(code):
+    """Why Dynamo never compiles a frame of ``code``, by its trace rules (a file of torch's
+    own, as ``torch.nn``'s modules in torch 2.13: their frames run as they are), or None."""
+    from torch._dynamo import trace_rules
+    verdict = trace_rules.check_verbose(code)
+    return verdict.reason if verdict.skipped else None
+
+
 #: the reason Dynamo's metrics give a compile its recompile limit stopped (the graph break's
 #: type, torch 2.7+; before, its message)
 _LIMIT_REASONS = ("Dynamo recompile limit exceeded", "cache_size_limit reached")
@@ -553,7 +561,14 @@ def original_callable(compiled):
     compiled module, its ``forward`` and the module as ``self``; ``receiver`` None otherwise).
     A module of torch's own (``nn.Sequential``, ``nn.Linear``), which Dynamo cannot start
     tracing at, runs in torch's ``wrap_inline`` wrapper: that wrapper's frame, whose closure
-    holds the module, is the one compiled."""
+    holds the module, is the one compiled.  A module compiled in place (``module.compile()``)
+    runs its compiled ``_call_impl``."""
+    in_place = getattr(compiled, "_compiled_call_impl", None) if isinstance(compiled, torch.nn.Module) else None
+    if in_place is not None:     # (Dynamo skips ``_call_impl``, torch's, and starts at what it calls)
+        inner = getattr(in_place, "_torchdynamo_orig_callable", None)
+        if inner is not None and getattr(inner, "__code__", None) is _wrap_inline_code():
+            return inner, None
+        return type(compiled).forward, compiled
     module = getattr(compiled, "_orig_mod", None)
     if isinstance(module, torch.nn.Module):
         for name in ("forward", "_forward"):     # (``_forward``: a lazy module's, checked first)

@@ -57,14 +57,17 @@ class EntryVerdict:
 class WhyRecompile:
     """What Dynamo would do on a call: each entry's verdict, and the entry that runs;
     ``notes``: what the answer rests on; ``given_up``: ``(compile id, reason)`` when Dynamo
-    gave up on the frame (then it runs it as it is, whatever the guards say);
+    gave up on the frame (then it runs it as it is, whatever the guards say); ``skipped``:
+    why Dynamo's trace rules never let it compile the frame;
     ``limit``: the number of entries past which Dynamo compiles no more."""
 
-    def __init__(self, function, verdicts, notes=(), given_up=None, limit=None, reached=(), live=True, wrapped=()):
+    def __init__(self, function, verdicts, notes=(), given_up=None, limit=None, reached=(), live=True, wrapped=(),
+                 skipped=None):
         self.function = function
         self.verdicts = verdicts
         self.notes = list(notes)
         self.given_up = given_up
+        self.skipped = skipped
         self.limit = limit
         self.reached = list(reached)    # reached.Reached: frames compiled on their own past its breaks
         self._live = live
@@ -74,14 +77,14 @@ class WhyRecompile:
     def runs(self):
         """The compile id of the entry that runs, or ``None`` (a new compile, or the frame as
         it is: see :attr:`recompiles`)."""
-        if self.given_up is not None:
+        if self.given_up is not None or self.skipped is not None:
             return None
         return next((v.compile_id for v in self.verdicts if v.passes), None)
 
     @property
     def recompiles(self):
         """Whether Dynamo compiles the frame anew on this call."""
-        return self.given_up is None and self.runs is None and not self._at_limit()
+        return self.given_up is None and self.skipped is None and self.runs is None and not self._at_limit()
 
     def _at_limit(self):
         return self.limit is not None and len(self.verdicts) >= self.limit
@@ -93,6 +96,9 @@ class WhyRecompile:
             out.append("=> Dynamo gave up on this frame at compile %s (%s): every call runs it as it is, with no "
                        "guard checked and no compile tried" % self.given_up)
             return "\n".join(out + self._beyond())
+        if self.skipped is not None:
+            out.append("=> Dynamo never compiles this frame (%s): every call runs it as it is" % self.skipped)
+            return "\n".join(out)
         for verdict in self.verdicts:
             out += ["  " + line for line in verdict.lines()]
             if verdict.passes:
@@ -137,6 +143,8 @@ def _live_answer(original, receiver, args, kwargs, outermost=True):
     wrapped_inline = adapter.inline_wrapped(original)
     if wrapped_inline is not None:     # (one code for all it wraps: its entries are of them all)
         name += " (torch's wrap_inline, the frame torch.compile compiles around %s)" % adapter.callable_name(wrapped_inline)
+    if not verdicts and adapter.skipped_by_trace_rules(code):
+        return WhyRecompile(name, verdicts, skipped=adapter.skipped_by_trace_rules(code))
     if not outermost:
         return WhyRecompile(name, verdicts, given_up=adapter.given_up_on(code), limit=adapter.recompile_limit())
     wrapped, answered = [], [code]
