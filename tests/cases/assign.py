@@ -197,6 +197,19 @@ def swap_and_rotate(a, b):
     return r1, r2, (a, b, c, d)
 
 
+@case((1, 2), ("a", "b"))
+def swap_of_a_captured_name(a, b):
+    """``b, a = a, b`` where a closure captures ``a`` (its load a ``LOAD_DEREF``): lowered to
+    the state machine, both loads went to ``__s0`` and the swap came out as ``a = b = b``
+    (an outsider's random programs, 3.8 to 3.11)."""
+    b, a = a, b
+    r1 = (a, b)
+    c = "c"
+    c, b, a = a, b, c
+    read = lambda: a
+    return r1, (a, b, c), read()
+
+
 @case((3,), (0,))
 def assign_nested_attribute_and_subscript(v):
     root = types.SimpleNamespace(child=types.SimpleNamespace(data={"list": [0, 0]}))

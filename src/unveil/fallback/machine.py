@@ -82,13 +82,16 @@ class Machine:
         self.terminator = None     # how the block ends, unless it returns or raises (see Lowering)
         self.handler_depth = 0     # slots below it are what the block's exception handler sees
         self._consumed_effect = False
+        self._popped = set()       # variables popped for the statement being built: not to be reused
 
     def canonical(self, depth):
         return "%s%d" % (self.low.stack_prefix, depth)
 
     def claim(self, depth, reserved=()):
-        """A variable for a new value at ``depth``: no live slot or pending value reads it."""
-        used = {k for k in self.slots if isinstance(k, str)} | set(reserved)
+        """A variable for a new value at ``depth``: no live slot, pending value or value popped
+        for the statement being built reads it (after ``b, a = a, b``'s ``SWAP``, writing the
+        load of ``b`` that ``b = ...`` rebinds must not reuse the variable just popped for it)."""
+        used = {k for k in self.slots if isinstance(k, str)} | self._popped | set(reserved)
         pending = [k.node for k in self.slots if isinstance(k, Pending)]
         name_, n = self.canonical(depth), 0
         while name_ in used or any(reads_name(node, name_) for node in pending):
@@ -136,6 +139,7 @@ class Machine:
         self.materialize(effectful_only=True)
         self._consumed_effect = False
         self.stmts.extend(stmts)
+        self._popped.clear()
 
     def push(self, node, reads=None):
         """Push the value of expression ``node`` (or :data:`NULL`)."""
@@ -167,7 +171,10 @@ class Machine:
             if kind.effectful:
                 self._consumed_effect = True
             return kind.node
-        return kind if kind is NULL else name(kind)
+        if kind is NULL:
+            return kind
+        self._popped.add(kind)
+        return name(kind)
 
     def pop(self):
         """The top value, used as an expression."""
