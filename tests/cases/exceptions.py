@@ -889,3 +889,47 @@ def for_else_then_code_in_finally(items):
                 log.append(("else", x))
             log.append(("after", x))
     return log
+
+
+@case((0,), (1,), (3,))
+def while_true_whose_try_else_returns_in_finally(limit):
+    """A ``while True`` in a finally body whose ``try``'s ``else`` returns: the return is laid
+    out after the loop, which the handler's copy (its ``break`` threaded to the re-raise)
+    read as the loop's ``else`` clause, and a ``while True``'s ``else`` never runs:
+    ``f()`` returned "end" for "ret" on every version (an outsider's random programs)."""
+    log = []
+    try:
+        log.append(0)
+    finally:
+        w = 0
+        while True:
+            w += 1
+            if w > limit:
+                break
+            try:
+                log.append(1 / (w - 1))
+            except ZeroDivisionError:
+                pass
+            else:
+                return "ret", log
+    return "end", log
+
+
+@case(([],), ([None],))
+def while_true_whose_try_else_returns_in_finally_once(log):
+    """The same, the loop leaving on its second turn (as found)."""
+    try:
+        log.append(0)
+    finally:
+        w = 0
+        while True:
+            w += 1
+            if w > 1:
+                break
+            try:
+                log.append(1)
+            except TypeError:
+                pass
+            else:
+                return "ret"
+    return "end"

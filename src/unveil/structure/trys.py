@@ -657,13 +657,29 @@ def _else_of_threaded_loop(notes, stmts):
     """``stmts`` with the code after their last loop made its ``else`` clause, where that
     loop has none and a ``break`` of it reads as the final re-raise: the ``break`` jumps past
     the ``else`` clause to the finally body's end, so the clause's code reads as if it
-    followed the loop."""
+    followed the loop.  Not where the loop has a ``break`` of its own: that code is where
+    it goes (``try: ... else: return x`` in a ``while True``, the return laid out after the
+    loop, came out as the loop's ``else``, which never runs)."""
     k = max((i for i, st in enumerate(stmts) if isinstance(st, (ast.While, ast.For, ast.AsyncFor))), default=None)
-    if k is None or k == len(stmts) - 1 or stmts[k].orelse or not _reraises(notes, stmts[k].body):
+    if k is None or k == len(stmts) - 1 or stmts[k].orelse or not _reraises(notes, stmts[k].body) \
+            or _breaks(stmts[k].body):
         return stmts
     loop = notes.copy(stmts[k], copy.copy(stmts[k]))
     loop.orelse = stmts[k + 1:]
     return stmts[:k] + [loop]
+
+
+def _breaks(stmts):
+    """Whether ``stmts`` hold a ``break`` of the loop they are the body of (not of a nested one)."""
+    todo = list(stmts)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if not isinstance(node, (ast.While, ast.For, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef,
+                                 ast.ClassDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _reraises(notes, stmts):
