@@ -933,3 +933,21 @@ def while_true_whose_try_else_returns_in_finally_once(log):
             else:
                 return "ret"
     return "end"
+
+
+@case((0,), (1,), structured=True)
+def dead_with_after_a_return_in_finally(flag):
+    """Dead code after a ``return`` in a finally body: 3.8 keeps a ``with``'s cleanup
+    (``WITH_CLEANUP_START`` ... ``END_FINALLY``) and drops its ``SETUP_WITH``; that
+    ``END_FINALLY`` was taken for the finally body's end, and the try's ``return False``
+    was lost (``None``; an outsider's random programs, 3.8)."""
+    try:
+        try:
+            return False
+        finally:
+            if flag:
+                return 0
+                with flag:
+                    pass
+    except ValueError:
+        pass

@@ -223,11 +223,14 @@ def _index(instrs, target):
 
 
 def _finally_end(instrs, start):
-    """Index of the ``END_FINALLY`` closing the finally body that starts at ``start``."""
+    """Index of the ``END_FINALLY`` closing the finally body that starts at ``start``.
+    The dead cleanup of a ``with`` after a ``return`` (its ``SETUP_WITH`` dropped as
+    unreachable, its ``WITH_CLEANUP_START`` and ``END_FINALLY`` kept) closes itself."""
     depth = 0
+    setup_targets = {id(i.target) for i in instrs if i.op in _SETUPS}
     for j in range(start, len(instrs)):
         op = instrs[j].op
-        if op in _SETUPS:
+        if op in _SETUPS or op == "WITH_CLEANUP_START" and id(instrs[j]) not in setup_targets:
             depth += 1
         elif op in ("END_FINALLY", "END_ASYNC_FOR"):
             if depth == 0:
