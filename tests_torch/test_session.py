@@ -485,12 +485,47 @@ def test_a_full_code_script_says_when_an_entry_fails_its_own_guards(tmp_path):
     code; the script says so rather than let 'values that differ' read as one."""
     done = _full_code_script_run(tmp_path, ATTRIBUTE_SET_BY_THE_PROGRAM)
     # and which check fails (a new-user trial could not tell what was not rebuilt)
-    found = re.search(r"  guards: 0/0 fails\n  \(its own guards fail on these inputs, first at line (\d+): "
+    found = re.search(r"  guards: 0/0 fails\n  \(its own guards fail on these inputs, first at line (\d+) of "
+                      r"forward\.full_code\.py: "
                       r"(# EQUALS_MATCH on G\['CFG'\]\.scale: value .*), so Dynamo would not run its code", done.stdout)
     assert found, done.stdout
     lines = (tmp_path / "dump" / "forward.full_code.py").read_text().splitlines()
     assert lines[int(found.group(1)) - 2] == "        " + found.group(2), lines[int(found.group(1)) - 3:int(found.group(1))]
     assert lines[int(found.group(1)) - 1].strip().startswith("if not (") and "== 3" in lines[int(found.group(1)) - 1]
+
+
+DICT_ARGUMENT = """
+import sys
+import torch, unveil
+
+def forward(x, opts):
+    return x * opts["k"] + opts["bias"]
+
+if __name__ == "__main__":
+    compiled = torch.compile(forward, backend="eager")
+    with unveil.prepare_debug(sys.argv[1]):
+        compiled(torch.ones(3), {"k": 2, "bias": torch.zeros(3)})
+"""
+
+
+def test_a_full_code_script_makes_a_dict_argument_of_the_items_its_guards_check(tmp_path):
+    """``opts`` a dict whose item ``opts['k']`` a guard checks: the script made an empty
+    dict, said the entry's guards fail, then died with ``KeyError: 'k'`` (a new-user trial)."""
+    done = _full_code_script_run(tmp_path, DICT_ARGUMENT)
+    assert "inputs made from the guards of compile 0/0:\n  guards: 0/0 passes\n  result of the dispatch: tensor " \
+           "float32 (3,)\n  transformed code of compile 0/0: tensor float32 (3,), the same values" in done.stdout, \
+        done.stdout
+    text = (tmp_path / "dump" / "forward.full_code.py").read_text()
+    assert "'opts': {'bias': example_tensor(torch.float32, [3], requires_grad=False), 'k': 2}" in text
+
+
+def test_a_full_code_script_shows_what_the_users_code_raises_on_the_inputs_it_made(tmp_path):
+    """Inputs the guards do not describe whole are made up; the user's code may raise on
+    them, which is its result, shown for the dispatch and the transformed code alike."""
+    from unveil.dynamo.dump.script_runtime import Raised, _outcome
+    assert _outcome(lambda **kw: kw["a"][1], {"a": [0]}) == Raised(IndexError("list index out of range"))
+    assert repr(_outcome(lambda **kw: {}["k"], {})) == "raised KeyError: 'k'"
+    assert _outcome(lambda **kw: 1, {}) == 1 and Raised(KeyError("k")) != Raised(IndexError("k"))
 
 
 def _linear_sum(x):

@@ -278,13 +278,14 @@ def _global_line(name, value, session):
     return "%s = G[%r]  # %s" % (name, name, comment)
 
 
-#: a tensor guard's recorded dtype, requires_grad and size, per local
-_TENSOR_GUARD = re.compile(r"check_tensor\(L\[(?P<name>'[^']+')\], '[^']*', '[^']*', (?P<dtype>torch\.\w+), "
+#: what a guard reads: a local, or an item of one by a constant key, ``L['opts']['k']``
+_READ = r"L(?P<path>\['[^']+'\](?:\[(?:'[^'\\]*'|-?\d+)\])*)"
+#: a tensor guard's recorded dtype, requires_grad and size, per value read
+_TENSOR_GUARD = re.compile(r"check_tensor\(" + _READ + r", '[^']*', '[^']*', (?P<dtype>torch\.\w+), "
                            r"device=[^,]+, requires_grad=(?P<grad>True|False), size=(?P<size>\[[^\]]*\])")
-#: a value guard on a local: ``L['n'] == 3`` (after its exact-type test)
-_VALUE_GUARD = re.compile(r"^\s*if not \((?:of_type\(L\['[^']+'\], '[\w.]+'\) and )?L\[(?P<name>'[^']+')\] "
-                          r"(?:==|is) (?P<value>None|True|False|-?[\d.e+-]+|'[^'\\]*')\):", re.MULTILINE)
-
+#: a value guard: ``L['n'] == 3`` (after its exact-type test)
+_VALUE_GUARD = re.compile(r"^\s*if not \((?:of_type\(L(?:\[[^\]]+\])+, '[\w.]+'\) and )?" + _READ +
+                          r" (?:==|is) (?P<value>None|True|False|-?[\d.e+-]+|'[^'\\]*')\):", re.MULTILINE)
 
 def _script_block(fn, main_test):
     """``if __name__ == "__main__":`` (``main_test``) : per entry, call the dispatch and the
@@ -317,22 +318,40 @@ def _script_block(fn, main_test):
         "    run_as_script(%s, [" % dispatch_name(fn)] + rows + ["    ], G)"]
 
 
-#: an exact-type guard on a local (a method's ``self``): the class, by the name it had
-_TYPE_GUARD = re.compile(r"check_type_id\(L\[(?P<name>'[^']+')\], \d+, (?P<cls>'[\w.]+')\)")
+#: an exact-type guard (a method's ``self``, a dict): the class, by the name it had
+_TYPE_GUARD = re.compile(r"check_type_id\(" + _READ + r", \d+, (?P<cls>'[\w.]+')\)")
 
 
 def _recorded_inputs(guards_body):
     """``{local: source of a value}`` from a guard function's tensor and value checks, and
-    an instance of the class its exact-type check names (a method's ``self``)."""
-    recorded = {}
+    an instance of the class its exact-type check names (a method's ``self``); a dict
+    whose items the guards check, by constant keys, is made of those items."""
+    read = {}                       # path (local, key, ...) -> source of its value
+    types_ = {}                     # path -> the class its exact-type check names
     for match in _TYPE_GUARD.finditer(guards_body):
-        recorded.setdefault(match.group("name")[1:-1], "instance_of(G, %s)" % match.group("cls"))
+        types_.setdefault(_path(match.group("path")), match.group("cls")[1:-1])
     for match in _TENSOR_GUARD.finditer(guards_body):
-        recorded.setdefault(match.group("name")[1:-1], "example_tensor(%s, %s, requires_grad=%s)" % (
+        read.setdefault(_path(match.group("path")), "example_tensor(%s, %s, requires_grad=%s)" % (
             match.group("dtype"), match.group("size"), match.group("grad")))
     for match in _VALUE_GUARD.finditer(guards_body):
-        recorded.setdefault(match.group("name")[1:-1], match.group("value"))
-    return recorded
+        read.setdefault(_path(match.group("path")), match.group("value"))
+    return {path[0]: _made(path, read, types_) for path in set(read) | set(types_) if len(path) == 1}
+
+
+def _made(path, read, types_):
+    if types_.get(path) == "builtins.dict" and path not in read:
+        items = sorted((p[len(path)], p) for p in set(read) | set(types_)
+                       if len(p) == len(path) + 1 and p[:len(path)] == path)
+        if items:
+            return "{%s}" % ", ".join("%r: %s" % (key, _made(p, read, types_)) for key, p in items)
+    if path in read:
+        return read[path]
+    return "instance_of(G, %r)" % types_[path]
+
+
+def _path(text):
+    """``('opts', 'k')`` of a guard's ``['opts']['k']``."""
+    return tuple(ast.literal_eval(part) for part in re.findall(r"\[('(?:[^'\\])*'|-?\d+)\]", text))
 
 
 #: a value guard on a global: ``G['FLAG'] == True`` (after its exact-type test)

@@ -369,12 +369,35 @@ def _run_entry(cid, dispatch, entries, transformed, inputs, globals_):
         guard_runtime.identities_assumed(reset=True)
     if assumed:
         print("  (%d identity and dict-version checks assumed to hold: they are the compiling process's)" % assumed)
-    out = dispatch(**inputs)
+    out = _outcome(dispatch, inputs)
     print("  result of the dispatch:", _describe(out))
     if transformed is not None:
-        mine = transformed(**inputs)
+        mine = _outcome(transformed, inputs)
         same = "the same values" if _same(out, mine) else "values that differ"
         print("  transformed code of compile %s: %s, %s" % (cid, _describe(mine), same))
+
+
+class Raised:
+    """What a call raised: the outcome of the user's code on made-up inputs, shown as such."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def __eq__(self, other):
+        return isinstance(other, Raised) and type(other.error) is type(self.error) \
+            and str(other.error) == str(self.error)
+
+    def __repr__(self):
+        return "raised %s: %s" % (type(self.error).__name__, self.error)
+
+
+def _outcome(function, inputs):
+    """What ``function(**inputs)`` returns, or the :class:`Raised` exception: the user's code
+    may raise on inputs made from the guards (those they do not check are made up)."""
+    try:
+        return function(**inputs)
+    except Exception as error:  # (the user's code's exception is its result, reported)
+        return Raised(error)
 
 
 def _first_failing_check(guard, inputs, globals_):
@@ -403,8 +426,8 @@ def _first_failing_check(guard, inputs, globals_):
         return ""
     filename, line = begun[-1]
     comment = linecache.getline(filename, line - 1).strip()
-    return ", first at line %d: %s" % (line, comment if comment.startswith("#") else
-                                       linecache.getline(filename, line).strip())
+    return ", first at line %d of %s: %s" % (line, os.path.basename(filename), comment if comment.startswith("#")
+                                             else linecache.getline(filename, line).strip())
 
 
 @contextlib.contextmanager
