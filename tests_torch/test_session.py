@@ -519,6 +519,35 @@ def test_a_full_code_script_makes_a_dict_argument_of_the_items_its_guards_check(
     assert "'opts': {'bias': example_tensor(torch.float32, [3], requires_grad=False), 'k': 2}" in text
 
 
+PACKED_ARGUMENTS = """
+import sys
+import torch, unveil
+
+def forward(x, *args, scale=2, **kwargs):
+    return x * scale
+
+def reads_args(x, *args):
+    return x * len(args)
+
+if __name__ == "__main__":
+    with unveil.prepare_debug(sys.argv[1]):
+        torch.compile(forward, backend="eager")(torch.ones(3), 1, flag=True)
+        torch.compile(reads_args, backend="eager")(torch.ones(3), 1, 2)
+"""
+
+
+def test_a_full_code_script_runs_a_function_taking_args_and_kwargs_its_guards_do_not_read(tmp_path):
+    """A function with ``**kwargs`` (every HF model's ``forward``) was "not run: no recorded
+    value for" each of its parameters, those its guards record too (a new-user trial, GPT-2).
+    Its parameters are passed by keyword, and ``*args`` or ``**kwargs`` nothing, unless a
+    guard reads them."""
+    done = _full_code_script_run(tmp_path, PACKED_ARGUMENTS)
+    assert "inputs made from the guards of compile 0/0:\n  guards: 0/0 passes\n" in done.stdout, done.stdout
+    script = tmp_path / "dump" / "reads_args.full_code.py"
+    ran = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert re.search(r"^compile 1/0: not run: no recorded value for args ", ran.stdout, re.M), ran.stdout
+
+
 def test_a_full_code_script_shows_what_the_users_code_raises_on_the_inputs_it_made(tmp_path):
     """Inputs the guards do not describe whole are made up; the user's code may raise on
     them, which is its result, shown for the dispatch and the transformed code alike."""

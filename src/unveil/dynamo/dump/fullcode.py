@@ -295,8 +295,10 @@ def _script_block(fn, main_test):
         return []
     code = fn.code
     params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    by_keyword = [] if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) \
-        else params[code.co_posonlyargcount:]
+    by_keyword = params[code.co_posonlyargcount:]
+    # ``*args`` and ``**kwargs`` are passed nothing: a guard that reads them is not satisfied
+    packed = list(code.co_varnames[len(params):len(params) + bool(code.co_flags & inspect.CO_VARARGS)
+                                   + bool(code.co_flags & inspect.CO_VARKEYWORDS)])
     rows = []
     qualified = "%s.%s" % (fn.module, getattr(code, "co_qualname", code.co_name))
     for comp in entries:
@@ -305,7 +307,8 @@ def _script_block(fn, main_test):
         # (the user's function's, looked up when the script runs; none: said not run)
         values = {p: recorded[p] if p in recorded else "parameter_default(G, %r, %r)" % (qualified, p)
                   for p in by_keyword if p in recorded or "L[%r]" % p not in comp.guards.body}
-        missing = [p for p in params if p not in values] + list(code.co_freevars)
+        missing = [p for p in params if p not in values] + [p for p in packed if "L[%r]" % p in comp.guards.body] \
+            + list(code.co_freevars)
         inputs = "{%s}" % ", ".join("%r: %s" % (p, values[p]) for p in params if p not in missing)
         transformed = _transformed_name(fn, comp) if comp.source is not None else "None"
         checked = "{%s}" % ", ".join("%s: %s" % pair for pair in _checked_globals(comp.guards.body))
