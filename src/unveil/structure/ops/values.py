@@ -215,10 +215,38 @@ def _append(f, ins):
     if ins.arg == 1 and isinstance(target, ast.Call) and f.notes.set_call.get(target, False):
         target = f.stack[-1] = ast.Set(elts=[])  # set() begun empty
     if isinstance(target, (ast.List, ast.Set)) and (ins.arg == 1 or not f.notes.accumulator.get(target, False)):
+        target = building(f, ins.arg)
         target.elts.append(value)
         f.notes.accumulator.set(target, False)
     else:
         f.emit(si.Appended(target=target, value=value, key=None))
+
+
+def building(f, depth):
+    """The display ``depth`` down the stack, for an instruction to add items to in place.
+
+    A display another frame was handed too (the frame this one forked from, or an arm
+    forked from this one: ``notes.handed_on``) is replaced first, wherever this frame's
+    stack holds it, by a copy of its own: the paths through a conditional expression
+    or ``and``/``or`` inside a display of over 30 items (16 for a dict) each add their
+    own item, and a path structured and dropped (arms that do not merge, tried again)
+    leaves nothing behind.  The copy keeps the node's facts: when it was computed, and
+    being inherited where the display was."""
+    target = f.stack[-depth]
+    if not f.notes.handed_on.get(target, False):
+        return target
+    if isinstance(target, ast.Dict):
+        copy = ast.Dict(keys=list(target.keys), values=list(target.values))
+    elif isinstance(target, ast.List):
+        copy = ast.List(elts=list(target.elts), ctx=ast.Load())
+    else:
+        copy = ast.Set(elts=list(target.elts))
+    f.notes.copy(target, copy)
+    f.notes.handed_on.set(copy, False)
+    f.stack = [copy if v is target else v for v in f.stack]
+    if id(target) in f.inherited:
+        f.inherited.add(id(copy))
+    return copy
 
 
 @handles("MAP_ADD")
@@ -228,6 +256,7 @@ def _map_add(f, ins):
     value, key = f.pop(), f.pop()
     target = f.stack[-ins.arg]
     if isinstance(target, ast.Dict) and (ins.arg == 1 or not f.notes.accumulator.get(target, False)):
+        target = building(f, ins.arg)
         target.keys.append(key)
         target.values.append(value)
         f.notes.accumulator.set(target, False)
@@ -270,6 +299,7 @@ def _extend(f, ins):
     if not isinstance(target, (ast.List, ast.Set)):
         f.stack[-ins.arg] = _extended(target, value, items, ins.op)
         return
+    target = building(f, ins.arg)
     target.elts.extend(items)
     f.notes.accumulator.set(target, False)
 
@@ -300,7 +330,12 @@ def _build_unpack(f, ins):
 
 @handles("LIST_TO_TUPLE")
 def _list_to_tuple(f, ins):
-    f.push(ast.Tuple(elts=f.pop().elts, ctx=ast.Load()))
+    """A tuple of the list display built so far, or ``(*value,)`` of a list that is no
+    display: one a statement evaluated while the display was still being built (into a
+    temporary, before a branch that adds to it), or one Dynamo hands a resume function."""
+    value = f.pop()
+    items = list(value.elts) if isinstance(value, ast.List) else [ast.Starred(value=value, ctx=ast.Load())]
+    f.push(ast.Tuple(elts=items, ctx=ast.Load()))
 
 
 @handles("DICT_UPDATE", "DICT_MERGE")
@@ -314,6 +349,7 @@ def _dict_update(f, ins):
                                      args=[value], keywords=[])
         return
     keys, values = _spread_map(f.notes, value)
+    target = building(f, ins.arg)
     target.keys.extend(keys)
     target.values.extend(values)
     f.notes.accumulator.set(target, False)
