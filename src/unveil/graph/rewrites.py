@@ -15,7 +15,12 @@ _COMPARISONS = ("COMPARE_OP", "IS_OP", "CONTAINS_OP")
 _EXPRESSION_TAIL = {"BUILD_SLICE", "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "BUILD_STRING",
                     "BINARY_OP", "BINARY_SUBSCR", "BINARY_SLICE", "CALL", "CALL_FUNCTION_EX",
                     "COMPARE_OP", "CONTAINS_OP", "IS_OP", "FORMAT_VALUE", "LOAD_ATTR", "LOAD_METHOD",
-                    "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "LIST_TO_TUPLE"}
+                    "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "LIST_TO_TUPLE",
+                    "LIST_APPEND", "SET_ADD", "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE",
+                    "DICT_MERGE"}
+#: ops that add the value on top to the display of over 30 items (16 for a dict) being built
+#: right below it (``return (a, ..., b if c else d)``, 3.10+): only the item differs between arms
+_ADDS_ITEM = {"LIST_APPEND", "SET_ADD", "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE"}
 #: ops that only push a value (or a call's keyword names): a shared tail may begin with
 #: them before the op that consumes the arms' value (``f(name=s, kind=a if c else b, n=n)``)
 _PUSHES = {"LOAD_FAST", "LOAD_FAST_LOAD_FAST", "LOAD_CONST", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME",
@@ -221,10 +226,13 @@ def share_return_tails(instrs):
             # ... or be a whole block that the other copies after a chained comparison's
             # cleanup (3.12+: ``POP_TOP`` then the return that follows the loop or if), or the
             # other way round (3.13: ``if not a is b is None: return 1``)
+            # ... or add an item to a display being built: the arms' and/or jumped there
+            # with the item (``(a, ..., b and c if d else e)``), the display beneath them
             cleanup = _after_cleanup(instrs, early, n) and late.end - n == late.start \
                 or _after_cleanup(instrs, late, n) and early.end - n == early.start
             if n < 2 or not cleanup and (not _consumes_arm_value(instrs, early, late, n) or (
-                    early.end - n == early.start and late.end - n == late.start)):
+                    early.end - n == early.start and late.end - n == late.start
+                    and instrs[early.end - n].op not in _ADDS_ITEM)):
                 continue
             if any(b.end - n > b.start and instrs[b.end - n].handler != instrs[b.end - n - 1].handler
                    for b in (early, late)):
