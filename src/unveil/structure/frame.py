@@ -19,10 +19,6 @@ from .waiting import (WaitingValues, before_statement, began, evaluation_began, 
 from .stackitems import as_expr, name
 
 
-#: the displays the bytecode adds items to on the stack (LIST_APPEND, MAP_ADD, LIST_EXTEND, ...)
-_DISPLAYS = (ast.List, ast.Set, ast.Dict)
-
-
 class Frame:
     """Simulated stack plus the statement list being built."""
 
@@ -31,9 +27,7 @@ class Frame:
         self.notes = ctx.bindings.notes   # what is known of the nodes beyond their fields
         self._computed, self._held, self._clock = self.notes.seq.values, self.notes.seq.held, ctx.bindings.clock
         self.stack = list(stack or [])
-        for value in self.stack:
-            if type(value) in _DISPLAYS:   # (the other frame holds it too: ops.values.building)
-                self.notes.handed_on.set(value)
+        self.builder = object()   # this frame, in notes.built_in (ops.values.building)
         self.out = []
         self.parallel = None
         self.unpacks = []      # unpackings to write before the next statement (``unpacks.slot_value``)

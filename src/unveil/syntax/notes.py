@@ -70,9 +70,9 @@ class Notes:
         "stored_at": "when a name was stored, on the same clock",
         "accumulator": "a list, set or dict display (or ``set()`` call) the bytecode is still "
                        "building with LIST_APPEND and the like: not a finished value",
-        "handed_on": "a display still being built that a frame handed on to another (a branch's arm, a "
-                     "loop's body, a handler): each frame adds to a copy of its own, not to the node the "
-                     "other path holds too",
+        "built_in": "a display still being built (LIST_APPEND and the like): the frame that adds its items "
+                    "in place (its ``builder`` token); any other frame handed it (a branch's arm, a loop's "
+                    "body) adds to a copy of its own",
         "set_call": "a ``set()`` call that 3.8 starts a set display with",
         "inplace": "a binary operation an in-place opcode computed (the value of ``x += y``)",
         "slice_call": "a ``slice(a, b, c)`` call BUILD_SLICE made: written ``a:b:c`` where it is a "

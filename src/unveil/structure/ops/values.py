@@ -225,15 +225,16 @@ def _append(f, ins):
 def building(f, depth):
     """The display ``depth`` down the stack, for an instruction to add items to in place.
 
-    A display another frame was handed too (the frame this one forked from, or an arm
-    forked from this one: ``notes.handed_on``) is replaced first, wherever this frame's
-    stack holds it, by a copy of its own: the paths through a conditional expression
-    or ``and``/``or`` inside a display of over 30 items (16 for a dict) each add their
-    own item, and a path structured and dropped (arms that do not merge, tried again)
-    leaves nothing behind.  The copy keeps the node's facts: when it was computed, and
-    being inherited where the display was."""
+    A frame adds in place only to a display it has added to before (``notes.built_in``);
+    one it was handed (a branch's arm, by the frame it forked from, which may go on to
+    add to it itself) is replaced first, wherever this frame's stack holds it, by a
+    copy of its own: the paths through a conditional expression or ``and``/``or`` inside
+    a display of over 30 items (16 for a dict) each add their own item, and a path
+    structured and dropped (arms that do not merge, tried again) leaves nothing
+    behind.  The copy keeps the node's facts: when it was computed, and being
+    inherited where the display was."""
     target = f.stack[-depth]
-    if not f.notes.handed_on.get(target, False):
+    if f.notes.built_in.get(target) is f.builder:
         return target
     if isinstance(target, ast.Dict):
         copy = ast.Dict(keys=list(target.keys), values=list(target.values))
@@ -242,7 +243,7 @@ def building(f, depth):
     else:
         copy = ast.Set(elts=list(target.elts))
     f.notes.copy(target, copy)
-    f.notes.handed_on.set(copy, False)
+    f.notes.built_in.set(copy, f.builder)
     f.stack = [copy if v is target else v for v in f.stack]
     if id(target) in f.inherited:
         f.inherited.add(id(copy))
