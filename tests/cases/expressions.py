@@ -303,3 +303,86 @@ def returned_conditional_expressions_with_constant_arms(x, y):
     if x is None:
         return state(x), state(y), newlines(_Decoder()), newlines(None)
     return cmp(x, y), mode(x), shifted(x, y), shifted(y - 3, x), shifted(0, 1), state(x)
+
+
+# Displays of over 30 items (a dict's of over 16) are built item by item on 3.10+: an
+# empty list, then LIST_APPEND of each item right on top of it (LIST_TO_TUPLE for a
+# tuple, CALL_FUNCTION_EX for a call's arguments).  A conditional expression or and/or
+# among the items branches while the display waits beneath; each path adds its own item
+# (3.12+ copy the rest of the display and its return into each arm of the conditional).
+# Each path added to the one display node the paths shared: both arms' items landed in
+# both arms, an arm tried and dropped left its item behind, and a display evaluated into
+# a temporary before the branch was given to LIST_TO_TUPLE as a name (a crash).
+
+
+@case((1, 2, 3), (1, 2, 0), same_bytecode=True)
+def big_tuple_ending_in_a_conditional(a, b, c):
+    return (a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a,
+            b if c else a)
+
+
+@case((2, 3, 1), (0, 0, 1), (0, 5, 0), (4, 0, 0), same_bytecode=True)
+def big_tuple_with_a_conditional_of_short_circuits_then_more(a, b, c):
+    return (a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a,
+            (a and b) if (b or c) else (c and a), a, (not a) and b)
+
+
+@case((2, 3, 1), (0, 0, 1), (0, 5, 0), (4, 0, 0), same_bytecode=True)
+def big_tuple_ending_in_a_conditional_of_short_circuits(a, b, c):
+    return (a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a,
+            (a and b) if (b or c) else (c and a))
+
+
+@case((2, 3, 1), (0, 0, 1), (0, 5, 0), (4, 0, 0), same_bytecode=True)
+def big_list_set_and_dict_with_conditionals_and_short_circuits(a, b, c):
+    items = [a, b, c, a, b, c, a, b, c, a, b, c, a, b, c, a, b, c, a, b, c, a, b, c, a, b, c, a, b, c,
+             (a and b) if (b or c) else (c and a), a, b or c]
+    unique = {a, a + 1, a + 2, a + 3, a + 4, a + 5, a + 6, a + 7, a + 8, a + 9, a + 10, a + 11, a + 12,
+              a + 13, a + 14, a + 15, a + 16, a + 17, a + 18, a + 19, a + 20, a + 21, a + 22, a + 23,
+              a + 24, a + 25, a + 26, a + 27, a + 28, a + 29, (a and b) if (b or c) else (c and a), 99, b or 4}
+    table = {0: a, 1: b, 2: c, 3: a, 4: b, 5: c, 6: a, 7: b, 8: c, 9: a, 10: b, 11: c, 12: a, 13: b,
+             14: c, 15: a, 16: b, 17: c, 18: a, 19: b, (b if c else a) + 20: (a and b) if (b or c) else (c and a),
+             100: a, 101: b or c}
+    return items, sorted(unique), sorted(table.items())
+
+
+def _arguments(*args, **kwargs):
+    return args, sorted(kwargs.items())
+
+
+@case((2, 3, 1), (0, 0, 1), (0, 5, 0), (4, 0, 0), same_bytecode=True)
+def calls_of_over_thirty_arguments_with_conditionals(a, b, c):
+    many = _arguments(a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a,
+                      b if c else a)
+    more = _arguments(a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a,
+                      (a and b) if (b or c) else (c and a), a, b and c)
+    return many, more
+
+
+@case((2, 3, 1), (0, 0, 1), (0, 5, 0), (4, 0, 0), structured=True)
+def call_starring_a_big_tuple_with_a_conditional(a, b, c):
+    # (3.8 and 3.9 build the tuple as the call's arguments: written as plain arguments)
+    return _arguments(*(a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a,
+                        a, a, (a and b) if (b or c) else (c and a)))
+
+
+@case((2, 3, 1), (0, 0, 1), (0, 5, 0), (4, 0, 0), same_bytecode=True)
+def call_of_many_keywords_with_conditionals(a, b, c):
+    return _arguments(a, k0=a, k1=a, k2=a, k3=a, k4=a, k5=a, k6=a, k7=a, k8=a, k9=a, k10=a, k11=a, k12=a,
+                      k13=a, k14=a, k15=a, k16=a, k17=a, k18=a, k19=a, k20=a, k21=a, k22=a, k23=a, k24=a,
+                      k25=a, k26=a, k27=a, k28=a, k29=a, k30=a, k31=a, k32=a, k33=a, k34=a,
+                      last=(a and b) if (b or c) else (c and a), z=b or c)
+
+
+@case(([7, 8], 2, 3, 1), ((), 0, 0, 1), ([5], 0, 5, 0), same_bytecode=True)
+def big_tuples_built_past_a_computed_item(head, a, b, c):
+    # the display waits with an item that is no plain name under the branch
+    spliced = (*head, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a,
+               b if c else a)
+    nested = (a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a,
+              (a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a,
+               (a and b) if (b or c) else (c and a)),
+              (a and b) if (b or c) else (c and a))
+    return spliced, nested, [a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a,
+                             a, a, (a and b) if (b or c) else (c and a), *[i * b for i in range(3)],
+                             (a and b) if (b or c) else (c and a)]
