@@ -196,7 +196,7 @@ class FunctionContext:
             return frame.push(self.comprehension(func, args[0]))
         if len(args) == 1 and not keywords and isinstance(args[0], (si.Function, ClassBuild)) \
                 and not _is_lambda(args[0]):
-            args[0].decorators.insert(0, func)
+            args[0].decorators.insert(0, si.as_expr(func))   # a lambda decorator is its expression
             return frame.push(args[0])
         frame.push(ast.Call(func=si.as_expr(func), args=[si.as_expr(a) for a in args],
                             keywords=[ast.keyword(arg=k.arg, value=si.as_expr(k.value)) for k in keywords]))
