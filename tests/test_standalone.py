@@ -494,3 +494,30 @@ def test_a_bound_object_in_a_function_made_in_a_method_is_not_mangled():
     new, result = rebuild_decompiled(fn)
     assert "__unveil_" in result.source
     assert new(5) == ("added", 5)
+
+
+def _run_on_its_own(source, fn):
+    """The function that ``source``, ``fn`` decompiled on its own, makes when it runs in a
+    copy of ``fn``'s module's globals, given ``fn``'s cells."""
+    namespace = dict(fn.__globals__)
+    exec(compile(source, "<on its own>", "exec"), namespace)
+    made = namespace["__enclosing_scope__"]()
+    assert made.__code__.co_freevars == fn.__code__.co_freevars, source
+    return types.FunctionType(made.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+
+
+def test_a_function_reading_the_global_of_its_own_name_reads_it_on_its_own():
+    """A method calling ``super()`` and the module's function of its own name, or a closure
+    reading its own global name, on its own is written inside ``def __enclosing_scope__():``
+    (which binds its free variables), where its ``def`` binds the name too: the text read
+    the function itself (3.11+ recompiled it inside its class, right, but the text alone
+    was wrong).  It declares the name ``global`` (after a docstring), and a lambda named
+    so is returned bare."""
+    from tests.cases import own_name_globals as m
+    child = m._Child()
+    for fn, args in ((m._Child.helper, (child, 2)), (m._Child.described, (child, 3)), (m.made_by_maker, (4,))):
+        source = unveil.decompile(fn)
+        rebuilt = _run_on_its_own(source, fn)
+        assert (rebuilt(*args), rebuilt.__doc__) == (fn(*args), fn.__doc__), source
+    source = unveil.decompile("tests.cases.own_name_globals:_Child.tally")
+    assert _run_on_its_own(source, m._Child.tally)(child) == ("base tally", "module tally"), source

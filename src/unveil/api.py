@@ -615,7 +615,7 @@ def _tree(code, func, bindings, loc=None):
             if node.name != code.co_name or not code.co_name.isidentifier():
                 node.name = FunctionContext(code).identifier(code.co_name)
         if code.co_freevars:
-            node = enclosing_scope(node, code.co_freevars)
+            node = enclosing_scope(node, code)
         return ast.Module(body=[node], type_ignores=[])
     if compile_mode(code) == "eval":
         return ast.Module(body=[ast.Expr(value=_evaluated(code, bindings))], type_ignores=[])

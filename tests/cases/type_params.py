@@ -134,3 +134,11 @@ def generic_bound_reads_closure(n):
         return a
     kinds[0] = float
     return pick(n, "x"), describe(pick.__type_params__), pick.__type_params__[0].__bound__.__name__
+
+
+@case((1,), ("a",))
+def generic_reading_its_own_global_name[T, *Ts](x: T, *rest: *Ts) -> T:
+    # on its own a generic function is written inside ``def __enclosing_scope__():``, which
+    # binds its type parameters and so also its name: the read of the module's binding of
+    # that name read the def's local there (a free variable more, refused); it is declared global
+    return x, T.__name__, [p.__name__ for p in generic_reading_its_own_global_name.__type_params__], rest

@@ -187,6 +187,26 @@ def module_names_super(code):
     return loads_super
 
 
+#: the instructions that read a name of the module's (or the builtins'): a function's
+#: LOAD_GLOBAL, a class body's LOAD_NAME, a 3.12+ annotation scope's in a class
+_GLOBAL_READS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "LOAD_FROM_DICT_OR_GLOBALS"})
+
+
+def reads_as_global(code, ident):
+    """Whether ``code`` or the code nested in it reads the name written ``ident`` as a
+    global (as no scope around binds it): text that binds ``ident`` in a function around
+    ``code`` would read that binding instead."""
+    if not any(identifier(n) == ident for n in _all_names(code)):
+        return False
+    todo = [code]
+    while todo:
+        c = todo.pop()
+        if any(r.opname in _GLOBAL_READS and identifier(r.argval) == ident for r in decoder.read(c)):
+            return True
+        todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    return False
+
+
 def _all_names(code):
     names = set(code.co_names)
     for k in code.co_consts:

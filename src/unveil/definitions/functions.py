@@ -12,7 +12,8 @@ import types
 
 from ..bytecode import decoder, facts
 from ..bytecode.canonical import normalise
-from ..bytecode.code_objects import argument_count, ends_in_dead_return, identifier, is_class_body, is_scope
+from ..bytecode.code_objects import argument_count, ends_in_dead_return, identifier, is_class_body, is_scope, \
+    reads_as_global
 from ..bytecode.opcodes import NO_NEXT
 from ..errors import DecompilationError
 from ..fallback import statemachine
@@ -492,20 +493,46 @@ def function_def(fn, def_name=None, bindings=None):
 ENCLOSING_SCOPE = "__enclosing_scope__"
 
 
-def enclosing_scope(node, freevars):
+def enclosing_scope(node, code):
     """``def __enclosing_scope__(): <free> = None; <node>; return <its name>``: a closure
     written on its own, its free variables the locals of the function around it (``node``
-    a def, ``name = lambda ...``, or a bare lambda's ``lambda ...``, which it returns)."""
+    a def, ``name = lambda ...``, or a bare lambda's ``lambda ...``, which it returns), for
+    ``code``, the closure's code.
+
+    The name a def binds there is a local of the function around it too.  Where ``code``
+    reads that name as a global (a method calling the module's function of its own name,
+    a generic function naming itself), the def declares it ``global`` and a lambda is
+    returned bare, so that the name still reads the module's binding, as it did."""
+    freevars = code.co_freevars
     body = [ast.Assign(targets=[name(identifier(n), store=True) for n in freevars], value=const(None))]
     if isinstance(node, ast.Expr):
         inner = [ast.Return(value=node.value)]
     else:
         made = node.targets[0].id if isinstance(node, ast.Assign) else node.name
-        inner = [node, ast.Return(value=name(made))]
+        own = code.co_varnames + code.co_cellvars + freevars     # (a nested scope's ``global`` reads past them)
+        if made in map(identifier, own) or not reads_as_global(code, made):
+            inner = [node, ast.Return(value=name(made))]
+        elif isinstance(node, ast.Assign):
+            inner = [ast.Return(value=node.value)]
+        else:
+            _declare_global(node, code, made)
+            inner = [node, ast.Return(value=name(made))]
     outer = ast.FunctionDef(name=ENCLOSING_SCOPE, args=si.no_arguments(), decorator_list=[], returns=None,
                             type_comment=None, body=body + inner)
     outer.type_params = []
     return outer
+
+
+def _declare_global(node, code, ident):
+    """Declare ``ident`` global in the def ``node`` of ``code``: in its ``global``
+    statement, or in one of its own after its docstring."""
+    first = node.body[0] if node.body else None
+    at = 1 if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and code.co_consts \
+        and first.value.value is code.co_consts[0] and isinstance(code.co_consts[0], str) else 0
+    if at < len(node.body) and isinstance(node.body[at], ast.Global):
+        node.body[at].names = sorted(set(node.body[at].names) | {ident})
+    else:
+        node.body.insert(at, ast.Global(names=[ident]))
 
 
 def _unused_free(code):
