@@ -521,3 +521,15 @@ def test_a_function_reading_the_global_of_its_own_name_reads_it_on_its_own():
         assert (rebuilt(*args), rebuilt.__doc__) == (fn(*args), fn.__doc__), source
     source = unveil.decompile("tests.cases.own_name_globals:_Child.tally")
     assert _run_on_its_own(source, m._Child.tally)(child) == ("base tally", "module tally"), source
+
+
+def test_recompile_keeps_the_globals_a_text_binds_global_around_it():
+    """recompile compiles a method's or closure's text inside a function of its own (that
+    binds its free variables, or that it was made in): the def there binds its name in that
+    function, and a text without ``global`` for it (written by hand, or the state machine's)
+    read the def, a free variable more.  That function declares it global."""
+    from tests.cases import own_name_globals as m
+    text = "def made_by_maker(k):\n    return made_by_maker.__name__, k + n\n"
+    assert unveil.recompile(text, m.made_by_maker.__code__).co_freevars == ("n",)
+    text = "def helper(self, n):\n    return super().helper(n), helper()\n"
+    assert unveil.recompile(text, m._Child.helper.__code__).co_freevars == ("__class__",)

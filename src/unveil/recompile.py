@@ -8,7 +8,7 @@ import types
 from .errors import DecompilationError
 from .bytecode import facts
 from .bytecode.code_objects import argument_count, compile_mode, enclosing_scopes, first_text_line, identifier, is_class_body, \
-    function_scopes, module_imports_called, module_names_super
+    function_scopes, module_imports_called, module_names_super, reads_as_global
 from .definitions.functions import ENCLOSING_SCOPE
 from .structure.stackitems import no_arguments
 from .syntax.unparse import unparse
@@ -38,12 +38,28 @@ def _find_path(code, names):
     return code
 
 
-def _in_closure(module, freevars):
-    """``module``'s statements inside a function that makes ``freevars`` its cells."""
+def _in_closure(module, like):
+    """``module``'s statements inside a function that makes ``like``'s free variables its cells."""
     closure = ast.FunctionDef(name="__unveil_closure__", args=no_arguments(), decorator_list=[], returns=None,
                               type_comment=None, type_params=[],
-                              body=_set_none(freevars) + module.body)
+                              body=_globals_read(module, like) + _set_none(like.co_freevars) + module.body)
     return ast.fix_missing_locations(ast.Module(body=[closure], type_ignores=[]))
+
+
+def _globals_read(module, like):
+    """``global <names>`` for the function made around ``module``'s statements: the names
+    they bind (a def's) that ``like`` reads as globals (a method calling the module's
+    function of its own name), which would else be that function's locals and ``like``'s
+    reads of them free variables."""
+    own = {identifier(n) for n in like.co_varnames + like.co_cellvars + like.co_freevars}
+    bound = set()
+    for node in module.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.Assign):
+            bound.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    names = sorted(n for n in bound - own if reads_as_global(like, n))
+    return [ast.Global(names=names)] if names else []
 
 
 def _in_class(module, like):
@@ -55,12 +71,15 @@ def _in_class(module, like):
 def _in_scopes(module, like, scopes):
     """``module``'s statements inside ``class <name>:`` (or ``def <name>():``) for each
     (name, whether a function) of ``scopes``, innermost first; the innermost function
-    makes ``like``'s free variables its cells."""
+    makes ``like``'s free variables its cells (and, right around the statements, keeps
+    the globals they bind global: :func:`_globals_read`)."""
     body = module.body or [ast.Pass()]
     cells = list(like.co_freevars)
-    for name, function in scopes:
+    for i, (name, function) in enumerate(scopes):
         if function:
-            node = ast.FunctionDef(name=identifier(name), args=no_arguments(), body=_set_none(cells) + body,
+            declared = _globals_read(module, like) if i == 0 else []
+            node = ast.FunctionDef(name=identifier(name), args=no_arguments(),
+                                   body=declared + _set_none(cells) + body,
                                    decorator_list=[], returns=None, type_comment=None, type_params=[])
             cells = []
         else:
@@ -234,7 +253,7 @@ def _recompile(module, like, filename):
     if scopes:
         tree = _in_scopes(_unwrapped(module), like, list(reversed(scopes)))
     elif like.co_freevars and not in_function:
-        tree = _in_closure(module, like.co_freevars)
+        tree = _in_closure(module, like)
     else:
         tree = module
     if like.co_flags & 0x2 or is_class_body(like):
