@@ -66,3 +66,33 @@ def _maker(n):
 
 
 case((1,), (2,))(_maker(5))
+
+
+shadowed = "module shadowed"
+
+
+@case((1,), (2,))
+def nested_reads_a_global_its_enclosing_function_binds(n):
+    """``global shadowed`` in a nested function that only reads it, while the function
+    around binds ``shadowed``: the declaration was left out, and the nested function read
+    the enclosing local (an outsider's trial, every version)."""
+    shadowed = n * 10
+
+    def reads():
+        global shadowed
+        return shadowed
+
+    def deeper():
+        def inner():
+            return shadowed        # global: ``deeper`` declares it
+
+        global shadowed
+        return inner()
+
+    def passes_through():
+        def inner():
+            return shadowed        # the enclosing local, through passes_through
+
+        return inner()
+
+    return shadowed, reads(), deeper(), passes_through()

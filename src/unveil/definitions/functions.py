@@ -461,8 +461,9 @@ def function_def(fn, def_name=None, bindings=None):
     sub.private_class = fn.ctx.private_class if fn.ctx is not None else None
     body = sub.statements()
     decls = []
-    if sub.globals:
-        decls.append(ast.Global(names=sorted(sub.globals)))
+    globals_ = sub.globals | _globals_past_enclosing_bindings(code, fn.ctx.code if fn.ctx is not None else None)
+    if globals_:
+        decls.append(ast.Global(names=sorted(globals_)))
     nonlocals = sub.nonlocals | {identifier(n) for n in _stored_by_comprehensions(code) | _unused_free(code)}
     if nonlocals:
         decls.append(ast.Nonlocal(names=sorted(nonlocals)))
@@ -521,6 +522,17 @@ def enclosing_scope(node, code):
                             type_comment=None, body=body + inner)
     outer.type_params = []
     return outer
+
+
+def _globals_past_enclosing_bindings(code, parent):
+    """The names ``code`` (or code nested in it) reads as globals that the function ``parent``
+    around it binds or sees: its text must declare them ``global``, or it would read that
+    binding (``def f(): x = 5; def g(): global x; return x``: ``g`` read 5)."""
+    if parent is None or not parent.co_flags & inspect.CO_NEWLOCALS or is_class_body(parent):
+        return set()
+    visible = set(parent.co_varnames) | set(parent.co_cellvars) | set(parent.co_freevars)
+    own = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
+    return {identifier(n) for n in visible - own if reads_as_global(code, identifier(n))}
 
 
 def _declare_global(node, code, ident):
