@@ -951,3 +951,188 @@ def dead_with_after_a_return_in_finally(flag):
                     pass
     except ValueError:
         pass
+
+
+# A ``break`` or ``continue`` that leaves a loop inside the except clause (or try body) of
+# a try in an outer loop: 3.13 copies the end of that clause (``POP_EXCEPT``, the jump back
+# to the outer loop's header) into the inner loop's ``break``, and the way out read through
+# the clause's end as a ``continue`` of the outer loop, written inside the inner loop,
+# where it continues the inner one (at the end of its body, dropped): the ``break`` was
+# lost (an outsider's random programs).
+
+
+@case(([1, 2, 3],), ([None, 2],), ([],), structured=True)
+def try_else_break_in_for_in_except_clause_of_for(xs):
+    out = []
+    for _ in "ab":
+        try:
+            1 / 0
+        except ZeroDivisionError:
+            for x in xs:
+                try:
+                    out.append(x + 1)
+                except TypeError:
+                    out.append("t")
+                else:
+                    break
+    return out
+
+
+@case(([1, 2, 3],), ([None, 2],), ([],), structured=True)
+def try_else_break_in_for_in_except_as_clause_of_while(xs):
+    out, n = [], 0
+    while n < 2:
+        n += 1
+        try:
+            1 / 0
+        except ZeroDivisionError as e:
+            for x in xs:
+                try:
+                    out.append(x + 1)
+                except TypeError:
+                    out.append(type(e).__name__)
+                else:
+                    break
+    return out
+
+
+@case(([1, 2, 3],), ([None, 2],), ([],), structured=True)
+def try_else_break_and_else_clause_in_for_in_except_clause(xs):
+    out = []
+    for _ in "ab":
+        try:
+            1 / 0
+        except ZeroDivisionError:
+            for x in xs:
+                try:
+                    out.append(x + 1)
+                except TypeError:
+                    pass
+                else:
+                    break
+            else:
+                out.append("else")
+    return out, len(out)
+
+
+@case(([1, 2, 3],), ([None, 5],), ([],), structured=True)
+def try_body_break_in_for_in_except_clause_of_for(xs):
+    out = []
+    for _ in "ab":
+        try:
+            1 / 0
+        except ZeroDivisionError:
+            for x in xs:
+                try:
+                    out.append(x + 1)
+                    if x > 1:
+                        break
+                except TypeError:
+                    pass
+    return out
+
+
+@case(([1, 2, 3],), ([1, None, 3],), ([],), structured=True)
+def handler_break_in_while_true_in_except_clause_of_for(xs):
+    out = []
+    for _ in "ab":
+        try:
+            1 / 0
+        except ZeroDivisionError:
+            it = iter(xs)
+            while True:
+                try:
+                    out.append(next(it) + 1)
+                except (StopIteration, TypeError):
+                    break
+                else:
+                    if len(out) > 1:
+                        break
+    return out
+
+
+@case(([1, 2, 3],), ([None, 2],), ([],), structured=True)
+def try_else_break_in_for_in_except_clause_of_two_for_loops(xs):
+    out = []
+    for a in "ab":
+        for b in "cd":
+            try:
+                1 / 0
+            except ZeroDivisionError:
+                for x in xs:
+                    try:
+                        out.append((a, b, x + 1))
+                    except TypeError:
+                        pass
+                    else:
+                        break
+    return out
+
+
+@case(([1, 2, 3],), ([None, 2],), ([],), structured=True)
+def try_else_break_in_for_in_with_in_except_clause(xs):
+    out = []
+    for _ in "ab":
+        try:
+            1 / 0
+        except ZeroDivisionError:
+            for x in xs:
+                with Recorder(out):
+                    try:
+                        out.append(x + 1)
+                    except TypeError:
+                        pass
+                    else:
+                        break
+    return out
+
+
+@case(([1, 2, 3],), ([None, 2],), ([],), structured=True)
+def try_else_break_in_try_finally_in_for_in_except_clause(xs):
+    out = []
+    for _ in "ab":
+        try:
+            1 / 0
+        except ZeroDivisionError:
+            for x in xs:
+                try:
+                    try:
+                        out.append(x + 1)
+                    except TypeError:
+                        pass
+                    else:
+                        break
+                finally:
+                    out.append("f")
+    return out
+
+
+@case(([1, 2, 3],), ([None, 2],), ([],), structured=True)
+def try_else_break_in_for_in_try_finally_body_in_for(xs):
+    """The same through the finally copy of a try around the inner loop (3.11+)."""
+    out = []
+    for _ in "ab":
+        try:
+            for x in xs:
+                try:
+                    out.append(x + 1)
+                except TypeError:
+                    pass
+                else:
+                    break
+        finally:
+            out.append("f")
+    return out
+
+
+class Recorder:
+    """A context manager that records its exits in ``out``."""
+
+    def __init__(self, out):
+        self.out = out
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.out.append("exit")

@@ -168,7 +168,10 @@ class Exits:
                     kind = self.jump_kind(ins.target, around)
                     if kind == "stop" and around.loop is not None and ins.target == around.loop.header.start:
                         kind = "continue"  # the loop body's end is its header: from inside, a continue
-                    if kind in ("break", "continue"):  # out of nested with/finally in a loop
+                    # (out of nested with/finally in a loop; only the loop the statement is
+                    # written in: a way out that left it first, dropping its iterator, is
+                    # none of the jumps of the loop around it)
+                    if kind in ("break", "continue") and around.loop is region.loop:
                         self.jump_out(kind, frame)
                         return True
             outer = outer.parent
