@@ -205,6 +205,8 @@ def test_a_flow_draws_a_resume_function_two_compiles_break_into_once(tmp_path):
     assert all(s[1] in nodes and s[2] in nodes for s in steps if s[0] == "edge")
     labels = [s[2] for s in steps if s[0] == "node" and s[4] == "resume"]
     assert ["where `if x.sum() > 0:` holds", "where `if x.sum() > 0:` does not hold"] == [l[3] for l in labels]
+    # (the line it goes on at, as summary.txt says: the picture said the if's, line 3)
+    assert [l[2] for l in labels] == ["goes on at line 4"] * 2, labels
     assert sum(1 for s in steps if s[0] == "edge" and s[5] == "break") == 4
 
 

@@ -475,7 +475,7 @@ def test_what_runs_after_each_break_is_said(tmp_path):
     assert torch._dynamo.eval_frame._debug_get_cache_entry_list(resume.code) == []      # Dynamo's truth
     assert "%s: resume function of item_then_python" % resume.key in summary
     assert summary.split("%s: resume function" % resume.key)[1].split("\n\n")[0].rstrip().endswith(
-        "not compiled: Dynamo made no compile of it (when it ran, it ran as it is)"), summary
+        "not compiled: Dynamo made no compile of it (if it ran, it ran as it is)"), summary
     interrupted = [c for c in index["compiles"] if c["interrupted"]]
     assert len(interrupted) == 1 and interrupted[0]["skipped"] is None and index["skipped_frames"] == []
     assert "compile %s: interrupted while Dynamo compiled (by Ctrl-C or an exit, which went on to the program): no " \

@@ -155,7 +155,7 @@ def check_summary(summary, records):
             assert records.has(m.group(1)), line
             continue
         if re.match(r"^compile \d+/\d+: no compiled code \(Dynamo found nothing to compile; the frame runs as it "
-                    r"is\)$", body) or body == "not compiled: Dynamo made no compile of it (when it ran, it ran as it is)":
+                    r"is\)$", body) or body == "not compiled: Dynamo made no compile of it (if it ran, it ran as it is)":
             continue
         assert records.has(body), "a line of no known kind, not in Dynamo's records: %r" % line
 

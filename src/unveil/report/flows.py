@@ -20,7 +20,8 @@ def flow_steps(site, fn):
         ident = seen[f["key"]] = "f%d" % len(seen)
         if f["kind"] == "resume":
             lines = ["resume function", shorten(f["name"], 44), "goes on %s line %s" % (
-                "after the call in" if (f.get("continues") or {}).get("after_call") else "at", f["line"])]
+                "after the call in" if (f.get("continues") or {}).get("after_call") else "at",
+                (f.get("continues") or {}).get("line") or f["line"])]
             cont = f.get("continues") or {}
             if cont.get("branch"):              # one side of a data-dependent ``if``
                 lines.append("where `%s` %s" % (shorten((cont["branch"].get("source") or "if").strip(), 30),

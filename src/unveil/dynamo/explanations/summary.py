@@ -32,7 +32,7 @@ def summary_text(functions, compiles, failures=(), ran_from_dump=False):
         if fn["kind"] == "function" and not by_function.get(fn["key"]):
             out.append("  no compile of it in this dump: Dynamo compiled it before the dump began")
         if fn["kind"] == "resume" and not by_function.get(fn["key"]):
-            out.append("  not compiled: Dynamo made no compile of it (when it ran, it ran as it is)")
+            out.append("  not compiled: Dynamo made no compile of it (if it ran, it ran as it is)")
         out.append("")
     return "\n".join(out)
 
