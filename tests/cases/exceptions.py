@@ -826,6 +826,100 @@ def continue_or_break_in_finally_of_while(n, stop_at):
     return log
 
 
+# A ``break`` or ``return`` from an except clause of a try/except/finally in a loop runs a
+# copy of a finally body that branches (``if flag:``) on its way out.  That copy is no place
+# the loop goes on at: taken for one, the finally body was written after the loop too and
+# ran twice.
+
+_BRANCHING_FINALLY_RUNS = ((["none", "value", "none"], 1), (["value", "none"], 0), (["none", "key"], 1),
+                           ([], 1), (["value", "value", "none"], 1), (["none"], 0))
+
+
+@case(*_BRANCHING_FINALLY_RUNS, structured=True)
+def break_from_except_clause_through_branching_finally(kinds, flag):
+    log = []
+    i = 0
+    while i < len(kinds):
+        kind = kinds[i]
+        i += 1
+        try:
+            log.append(fail_with(kind))
+        except ValueError:
+            log.append("v")
+            break
+        finally:
+            if flag:
+                log.append("f")
+    log.append("after")
+    return log
+
+
+@case(*_BRANCHING_FINALLY_RUNS, structured=True)
+def break_from_except_clause_through_finally_if_else(kinds, flag):
+    log = []
+    i = 0
+    while True:
+        if i >= len(kinds):
+            break
+        kind = kinds[i]
+        i += 1
+        try:
+            log.append(fail_with(kind))
+        except ValueError:
+            log.append("v")
+            break
+        finally:
+            if flag:
+                log.append("f")
+            else:
+                log.append("g")
+    log.append("after")
+    return log
+
+
+@case(*_BRANCHING_FINALLY_RUNS, structured=True)
+def return_from_try_body_through_branching_finally(kinds, flag):
+    log = []
+    i = 0
+    while i < len(kinds):
+        kind = kinds[i]
+        i += 1
+        try:
+            log.append(fail_with(kind))
+            return log
+        except ValueError:
+            log.append("v")
+        finally:
+            if flag:
+                log.append("f")
+    log.append("after")
+    return log
+
+
+@case(*_BRANCHING_FINALLY_RUNS, structured=True)
+def continue_in_try_body_return_in_except_clause_through_finally_if_else(kinds, flag):
+    log = []
+    i = 0
+    while True:
+        if i >= len(kinds):
+            break
+        kind = kinds[i]
+        i += 1
+        try:
+            log.append(fail_with(kind))
+            continue
+        except ValueError:
+            log.append("v")
+            return log
+        finally:
+            if flag:
+                log.append("f")
+            else:
+                log.append("g")
+    log.append("after")
+    return log
+
+
 # A finally body that never completes: the normal path's copy ends the try; written after
 # the body as well, it would raise (or return) a second time, with the first as context.
 

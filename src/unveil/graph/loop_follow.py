@@ -501,10 +501,25 @@ class LoopFollows:
         the try's body runs the copy first."""
         # (the tries in the loop: none of them covers code outside it, and none is the
         # try whose body the loop is, all of it)
+        return self._past_copy_of(block.start, self._tries_in(loop))
+
+    def _tries_in(self, loop):
+        """The handlers' starts of the tries in ``loop``: tries laid out in its span, and
+        those around their handlers, that cover none of the code outside it but what only
+        the loop reaches (an except clause that leaves by ``break`` or ``return`` is no
+        block of the loop, and nor is the end of a try/finally body around it), and not
+        the try the loop is in."""
         around = self._try_around(loop)
-        inside = {b.handler[0] for b in loop.body if b.handler and b.handler != around} \
-            - {b.handler[0] for b in self.blocks if b.handler and b not in loop.body}
-        return self._past_copy_of(block.start, inside)
+        first, last = min(b.start for b in loop.body), max(b.end for b in loop.body)
+        tries = {b.handler[0] for b in self.blocks if b.handler and b.handler != around and first <= b.start < last}
+        todo = list(tries)
+        while todo:   # (a try around one of them covers its handler, or that one's cleanup)
+            hb = self.block_at.get(todo.pop())
+            if hb is not None and hb.handler and hb.handler != around and hb.handler[0] not in tries:
+                tries.add(hb.handler[0])
+                todo.append(hb.handler[0])
+        return tries - {b.handler[0] for b in self.blocks if b.handler and b not in loop.body
+               and (b is loop.header or b not in self.idom or not self.dominates(loop.header, b))}
 
     def _past_copy_of(self, pos, tries):
         """Where the code at ``pos`` goes on past a copy of the finally body of one of
@@ -517,12 +532,59 @@ class LoopFollows:
                 end += 1
             ending = self.instrs[end] if end < len(self.instrs) else None
             size = end - start - 1
+            if ending is not None and ending.op in CONDITIONAL and size:
+                past = self._past_branching_copy(start, pos)
+                if past is not None:
+                    return past
+                continue
             if ending is None or ending.op != "RERAISE" or ending.argval != 0 or not size \
                     or pos + size >= len(self.instrs):
                 continue
             if all(a.same(b) for a, b in zip(self.instrs[start + 1:end], self.instrs[pos:pos + size])):
                 return pos + size
         return None
+
+    def _past_branching_copy(self, start, pos):
+        """Where the code at ``pos`` goes on past a copy of the finally body whose handler
+        begins at ``start``, a body that branches (``if c: x()``): both walked along every
+        path, instruction for instruction, a jump on one side only followed (the compiler
+        threads the copies' jumps differently), to where the handler's copy re-raises
+        (``RERAISE 0`` under its own handler).  All paths must go on in one place (a jump
+        to it counts); None otherwise, or if every path returns or raises."""
+        instrs, own = self.instrs, self.instrs[start].handler
+        pairs, exits, todo = {}, set(), [(start + 1, pos)]
+        while todo:
+            a, b = todo.pop()
+            for _ in range(8):
+                if a >= len(instrs) or b >= len(instrs) or (instrs[a].op == "JUMP") == (instrs[b].op == "JUMP"):
+                    break
+                a, b = (instrs[a].target, b) if instrs[a].op == "JUMP" else (a, instrs[b].target)
+            if a >= len(instrs) or b >= len(instrs) or b == a or len(pairs) > 400:
+                return None
+            x, y = instrs[a], instrs[b]
+            if x.op == "RERAISE" and x.argval == 0 and x.handler == own:
+                exits.add(b)
+                continue
+            if a in pairs:
+                if pairs[a] != b:
+                    return None
+                continue
+            pairs[a] = b
+            if not x.same_op(y) or (x.target is None) != (y.target is None) or x.handler != own \
+                    or y.handler == own:
+                return None
+            if x.target is not None:
+                todo.append((x.target, y.target))
+                if x.op != "JUMP":
+                    todo.append((a + 1, b + 1))
+            elif x.op not in NO_NEXT:
+                todo.append((a + 1, b + 1))
+        if len(exits) > 1:
+            # (3.8-3.10 end the normal copy with a jump where the other paths go on)
+            exits = {e for e in exits if not (instrs[e].op == "JUMP" and instrs[e].target in exits)}
+        if not exits or any(not same_target(instrs, min(exits), e) for e in exits):
+            return None
+        return min(exits)
 
     def returns_a_value_from_before(self, pos):
         """Whether the code at ``pos``, maybe past the exit copies of withs and the copies
