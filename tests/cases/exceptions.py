@@ -920,6 +920,45 @@ def continue_in_try_body_return_in_except_clause_through_finally_if_else(kinds, 
     return log
 
 
+# The same ways out from both the try body and the except clause of a ``while True`` that
+# never loops back (bottle's ``Bottle._handle``): each runs its own copy of the finally
+# body, then the code after the loop, copied too on 3.11+; past the copies they rejoin.
+
+@case(("none", 1), ("value", 1), ("key", 1), ("none", 0), ("value", 0), ("key", 0), structured=True)
+def break_from_try_body_and_except_clause_through_branching_finally(kind, flag):
+    log = []
+    while True:
+        try:
+            out = fail_with(kind)
+            break
+        except ValueError:
+            out = "v"
+            break
+        finally:
+            if flag:
+                log.append(out)
+    return out, log
+
+
+@case(("none", 1), ("value", 1), ("key", 1), ("none", 0), ("value", 0), ("key", 0), structured=True)
+def break_from_try_body_and_except_clause_through_finally_if_else(kind, flag):
+    log = []
+    while True:
+        try:
+            out = fail_with(kind)
+            break
+        except ValueError:
+            out = "v"
+            break
+        finally:
+            if flag:
+                log.append(1)
+            else:
+                log.append(2)
+    log.append("after")
+    return out, log
+
+
 # A finally body that never completes: the normal path's copy ends the try; written after
 # the body as well, it would raise (or return) a second time, with the first as context.
 

@@ -410,6 +410,8 @@ def _else_clause(s, exit_, after, frame, region, handlers=None):
         return [], exit_
     if past_clause_ends(s.instrs, exit_) == past_clause_ends(s.instrs, after):
         return [], after  # both only end enclosing except clauses, then go on in one place
+    if _past_finally_copies_alike(s, exit_, after, region):
+        return [], exit_
     else_frame = Frame(s.ctx, frame.stack)
     else_exits = []
     end = s.seq(exit_, else_frame, region.child(stop=after, exits=else_exits))
@@ -428,6 +430,22 @@ def _else_clause(s, exit_, after, frame, region, handlers=None):
     if region.exits is not None:
         region.exits.extend(else_exits)
     return else_frame.out, after
+
+
+def _past_finally_copies_alike(s, exit_, after, region):
+    """Whether the try body's exit ``exit_`` and its clauses' exit ``after`` both leave
+    the body of a try/finally around the try, each through its own copy of the finally
+    body, and go on alike past them (a ``break`` from both, out of a loop whose code
+    after it, a ``return``, 3.11+ copy into each path): the try goes on at ``exit_``,
+    where leaving the try/finally body skips the copy."""
+    elide, blocks = region.elide, region.blocks
+    if not hasattr(elide, "copied_again_after") or blocks is None or exit_ == after \
+            or any(p >= len(s.instrs) or s.g.of_instr[p] in blocks for p in (exit_, after)):
+        return False
+    a, b = elide(s, exit_, None), elide(s, after, None)
+    if a is None or b is None or a == exit_ or b == after:
+        return False
+    return a == b == ENDS or ENDS not in (a, b) and (same_target(s.instrs, a, b) or same_code(s.instrs, a, b))
 
 
 def _else_end(s, start, stop, region):
