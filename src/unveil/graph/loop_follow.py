@@ -494,6 +494,10 @@ class LoopFollows:
             block = block.succs[0]
         return block.end
 
+    def past_finally_copy(self, block, loop):
+        """:meth:`_past_finally_copy`, for the structurer's rules of a loop's ``else``."""
+        return self._past_finally_copy(block, loop)
+
     def _past_finally_copy(self, block, loop):
         """Where ``block`` goes on past a copy of the finally body of a try in ``loop`` that
         it begins with (straight code, the same instructions as the handler's between its

@@ -188,6 +188,7 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
                         and not _ends_inner_clause(s, loop, t) and not _returns_through_with(s, t)
                         and not s.g.returns_a_value_from_before(t)
                         and s.through_jumps(t) != exit_pos and t not in kept
+                        and not _finally_copy_then_exit(s, loop, t, exit_pos)
                         and (t not in s.g.block_at or s.g.block_at[t].handler not in inner))
     if candidates:
         return candidates[0]
@@ -207,6 +208,17 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
             and outer.header.start in {s.through_jumps(t) for t in targets if not _jumps_via(s, t, exit_pos)}:
         return outer.header.start  # a break over an else clause, threaded to the next iteration
     return exit_pos if exit_pos < len(s.instrs) else None
+
+
+def _finally_copy_then_exit(s, loop, pos, exit_pos):
+    """Whether the code at ``pos`` is a copy of the finally body of a try in ``loop`` (a
+    ``break`` from its body runs it first), then the code at ``exit_pos`` or a copy of it
+    (3.12+ copy the short code after the loop into the ``break`` path): that ``break``
+    goes where the test leaves, over no else clause."""
+    block = s.g.block_at.get(pos)
+    past = s.g.past_finally_copy(block, loop) if block is not None else None
+    return past is not None and (s.through_jumps(past) == s.through_jumps(exit_pos)
+                                 or same_code(s.instrs, past, exit_pos))
 
 
 def _keeps_iterator(block, iterator_depth):
