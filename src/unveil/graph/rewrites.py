@@ -25,6 +25,10 @@ _ADDS_ITEM = {"LIST_APPEND", "SET_ADD", "MAP_ADD", "LIST_EXTEND", "SET_UPDATE", 
 #: them before the op that consumes the arms' value (``f(name=s, kind=a if c else b, n=n)``)
 _PUSHES = {"LOAD_FAST", "LOAD_FAST_LOAD_FAST", "LOAD_CONST", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME",
            "KW_NAMES", "PUSH_NULL"}
+#: ops whose value an expression's tail may consume (the last op of an arm of ``a if c else b``)
+_LEAVES_VALUE = (_EXPRESSION_TAIL - _ADDS_ITEM | _PUSHES | {
+    "LOAD_FAST_CHECK", "LOAD_CLASSDEREF", "LOAD_SUPER_ATTR", "BUILD_CONST_KEY_MAP", "YIELD_FROM",
+    "GET_AWAITABLE"}) - {"KW_NAMES", "PUSH_NULL"}
 #: ops that push a value and pop none: where an expression, and so a loop's test, can
 #: begin (not ``LOAD_ATTR``, ``LOAD_METHOD``, ``LOAD_SUPER_ATTR``: they take the value below)
 _BEGINS = {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_LOAD_FAST", "LOAD_CONST", "LOAD_DEREF", "LOAD_CLASSDEREF",
@@ -202,6 +206,9 @@ def share_return_tails(instrs):
     # (a copy nothing reaches, as the dead rest of a loop test shared above, is no tail)
     live = _reachable(instrs)
     blocks = [b for b in split_blocks(instrs, by_handler=False) if instrs[b.end - 1].op in EXITS and b.start in live]
+    if _share_tails_of_valued_jumps(instrs, blocks):
+        blocks = [b for b in split_blocks(instrs, by_handler=False)
+                  if instrs[b.end - 1].op in EXITS and b.start in live]
     # (only blocks whose last two instructions are alike can share a tail: compared in
     # groups by those, not every pair, which was quadratic in an ``elif`` chain of returns)
     alike, place = {}, {}
@@ -243,6 +250,57 @@ def share_return_tails(instrs):
             jump.handler, jump.index = first.handler, first.index
             instrs[early.end - n] = jump
             break
+
+
+def _share_tails_of_valued_jumps(instrs, blocks):
+    """``return a or (b if c else d)``: the ``or`` jumps with ``a`` to the tail that ``d``
+    runs into (``return``, ``f(...); return``, 3.13's ``x = ...`` and the ``return x``
+    after it), and the compiler copied that tail after ``b``.  A block reached by a jump
+    that keeps its value (``COPY 1`` then the jump: and/or) begins inside an
+    expression, so an earlier copy of the whole block, on the same lines, after an op
+    that left a value, is that expression's tail too: it becomes a jump to the block,
+    the same program with a merge point for the value.  (3.8-3.10 and 3.12+; 3.11 jumps
+    to one tail.)  Whether any copy was replaced."""
+    valued = {}   # where such jumps go: the handlers they jump under
+    for i in range(len(instrs) - 2):
+        if instrs[i].op == "COPY" and instrs[i].argval == 1 and instrs[i + 1].op in _TESTS \
+                and instrs[i + 2].op == "POP_TOP":
+            valued.setdefault(instrs[i + 1].target, set()).add(instrs[i + 1].handler)
+    lates = [b for b in blocks if b.start in valued]
+    if not lates:
+        return False
+    # (copies of a tail end on its line: only blocks ending alike are compared)
+    ending = {}
+    for b in blocks:
+        last = instrs[b.end - 1]
+        ending.setdefault((last.op, last.line, last.handler), []).append(b)
+    replaced = set()
+    for late in lates:
+        n = late.end - late.start
+        last = instrs[late.end - 1]
+        if late.start in replaced:
+            continue
+        for early in ending[(last.op, last.line, last.handler)]:
+            start = early.end - n
+            # (the value may be computed in a try and returned past its range: the
+            # copy's value then is too, where the and/or jumps from)
+            # ... or the copy is a whole block such a jump goes to as well, from the
+            # arm: ``a or ((b or e) if c else d)``
+            if start < early.start or early.end > late.start:
+                continue
+            handlers = valued.get(start, set()) if start == early.start else (
+                {instrs[start - 1].handler} if instrs[start - 1].op in _LEAVES_VALUE else set())
+            if len(handlers) != 1 or not handlers <= valued[late.start]:
+                continue
+            if not all(a.same(b) and a.handler == b.handler and a.line == b.line
+                       for a, b in zip(instrs[start:early.end], instrs[late.start:late.end])):
+                continue
+            # (under the value's handler, as the and/or's jump: a jump raises nothing)
+            jump = Instr("JUMP", target=late.start, line=instrs[start].line, offset=instrs[start].offset)
+            jump.handler, jump.index = next(iter(handlers)), instrs[start].index
+            instrs[start] = jump
+            replaced.add(start)
+    return bool(replaced)
 
 
 def _consumes_arm_value(instrs, early, late, n):
