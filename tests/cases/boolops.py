@@ -255,3 +255,188 @@ def and_or_value_in_a_conditional_expression(a, c, x, y):
     were taken to meet at the jump, the jumping one read past it as statements."""
     b = a and x or y if c else 1
     return b
+
+
+# ``a or (b if c else d)``: the or jumps with ``a`` to the tail ``d`` runs into, and
+# 3.8-3.10 and 3.12+ copy that tail (the ``return``, a call and its ``return``, 3.13's
+# ``x = ...; return x``, a yield and the implicit ``return None``) after ``b``: the
+# conditional's arms had no merge point, and ``b``'s arm was read as a statement
+# ("branch values with statements": the state machine, or on 3.10 and 3.12 a yield
+# refused outright).  Marshmallow's ``Field._bind_to_schema``.
+_OR_OF_CONDITIONAL_CALLS = ((1, 2, 1, 3, 4), (1, 0, 0, 0, 0), (0, 2, 1, 3, 4), (0, 0, 1, 3, 4),
+                            (0, 2, 0, 3, 4), (0, 2, 0, 0, 4), (0, 2, 0, 0, 0), (0, 0, 1, 0, 5),
+                            ("", None, 1, [], 0), (2, "", 0, 1, ""))
+
+
+@case(*_OR_OF_CONDITIONAL_CALLS, structured=True)
+def or_of_a_conditional_expression_returned(a, b, c, d, e):
+    def f(a, b, c, d):
+        return a or (b if c else d)
+    return f(a, b, c, d), f(e, d, a, b)
+
+
+@case(*_OR_OF_CONDITIONAL_CALLS, structured=True)
+def and_of_a_conditional_expression_returned(a, b, c, d, e):
+    def f(a, b, c, d):
+        return a and (b if c else d)
+    return f(a, b, c, d), f(e, d, a, b)
+
+
+@case(*_OR_OF_CONDITIONAL_CALLS, structured=True)
+def or_of_a_conditional_expression_with_boolops_in_its_arms(a, b, c, d, e):
+    def f(a, b, c, d, e):
+        return a or (b if c else (d or e))
+
+    def g(a, b, c, d, e):
+        return a and (b if c else (d and e))
+
+    def h(a, b, c, d, e):
+        return a or ((b or e) if c else d)
+
+    def k(a, b, c, d, e):
+        return a and ((b and e) if c else d)
+
+    def m(a, b, c, d, e):
+        return a or (b if c else (d if e else a))
+    return [fn(a, b, c, d, e) for fn in (f, g, h, k, m)]
+
+
+@case(*_OR_OF_CONDITIONAL_CALLS, structured=True)
+def and_or_mixes_around_a_conditional_expression(a, b, c, d, e):
+    def f(a, b, c, d, e):
+        return a and e or (b if c else d)
+
+    def g(a, b, c, d, e):
+        return a or e and (b if c else d)
+
+    def h(a, b, c, d, e):
+        return a or (b if c else d) or e
+
+    def k(a, b, c, d, e):
+        return not a or (b if not c else d)
+
+    def m(a, b, c, d, e):
+        return a == 1 or (b if c == 1 else d)
+
+    def n(a, b, c, d, e):
+        return a or (b if c else d) if e else d
+    return [fn(a, b, c, d, e) for fn in (f, g, h, k, m, n)]
+
+
+@case(*_OR_OF_CONDITIONAL_CALLS, structured=True)
+def or_of_a_conditional_expression_assigned(a, b, c, d, e):
+    def f(a, b, c, d):
+        x = a or (b if c else d)
+        return x
+
+    def g(a, b, c, d):
+        x = a and (b if c else d)
+        return x
+
+    def h(a, b, c, d, e):
+        x = a or (b if c else (d or e))
+        return x
+
+    def k(a, b, c, d):
+        x = [1]
+        x += [a or (b if c else d)]
+        return x
+    return f(a, b, c, d), g(a, b, c, d), h(a, b, c, d, e), k(a, b, c, d)
+
+
+@case(*_OR_OF_CONDITIONAL_CALLS, structured=True)
+def or_of_a_conditional_expression_as_an_operand(a, b, c, d, e):
+    def f(a, b, c, d):
+        return list([a or (b if c else d), 1])
+
+    def g(a, b, c, d):
+        return dict(k=a or (b if c else d), n=1)
+
+    def h(a, b, c, d):
+        return [5, 6, 7][a or (1 if c else 2)]
+
+    def k(a, b, c, d):
+        return (a or (b if c else d)) == 2
+
+    def m(a, b, c, d):
+        return repr(a or (b if c else d))
+    return [fn(a, b, c, d) for fn in (f, g, h, k, m)] + [f(e, a, b, c)]
+
+
+@case(*_OR_OF_CONDITIONAL_CALLS, structured=True)
+def or_of_a_conditional_expression_yielded(a, b, c, d, e):
+    def f(a, b, c, d):
+        yield a or (b if c else d)
+        yield a and (b if c else d)
+    return list(f(a, b, c, d)), list(f(e, d, a, b))
+
+
+@case(*_OR_OF_CONDITIONAL_CALLS, structured=True)
+def or_of_a_conditional_expression_in_loops(a, b, c, d, e):
+    def f(xs, b, c, d):
+        out = []
+        for x in xs:
+            out.append(x or (b if c else d))
+            y = x and (b if c else d)
+            out.append(y)
+        return out
+
+    def g(xs, b, c, d):
+        for x in xs:
+            if x != 1:
+                return x or (b if c else d)
+        return "none"
+
+    def h(n, b, c, d):
+        out = []
+        while n:
+            n -= 1
+            out.append(n or (b if c else d))
+        return out
+    return f([a, e, 0], b, c, d), g([1, a, e], b, c, d), g([1], b, c, d), h(3, b, c, d)
+
+
+@case(*_OR_OF_CONDITIONAL_CALLS, structured=True)
+def or_of_a_conditional_expression_in_try_bodies(a, b, c, d, e):
+    log = []
+
+    def f(a, b, c, d):
+        try:
+            return a or (b if c else d)
+        except ValueError:
+            return None
+
+    def g(a, b, c, d):
+        try:
+            return a or (b if c else d)
+        finally:
+            log.append(1)
+
+    def h(a, b, c, d):
+        try:
+            return b if c else (a or d)
+        finally:
+            log.append(2)
+
+    def k(a, b, c, d):
+        try:
+            raise ValueError(a or (b if c else d))
+        except ValueError as exc:
+            return exc.args
+    return [fn(a, b, c, d) for fn in (f, g, h, k)], log
+
+
+@case(*_OR_OF_CONDITIONAL_CALLS, structured=True)
+def or_of_a_conditional_expression_as_a_condition(a, b, c, d, e):
+    out = []
+    if a or (b if c else d):
+        out.append(1)
+    if a and (b if c else d):
+        out.append(2)
+    else:
+        out.append(3)
+    n = 0
+    while n < 2 and (a or (b if c else e)):
+        n += 1
+    out.append(n)
+    return out
