@@ -440,3 +440,34 @@ def or_of_a_conditional_expression_as_a_condition(a, b, c, d, e):
         n += 1
     out.append(n)
     return out
+
+
+@case(*_OR_OF_CONDITIONAL_CALLS, structured=True, same_bytecode=True)
+def or_of_a_conditional_expression_as_a_condition_that_returns(a, b, c, d, e):
+    """3.10 and 3.12+ copy ``return 1`` into the path of the test of ``b``: the
+    conditional's two tests went to two places, not one, and the if was written as
+    ``if not a: if c: if b: return 1 ... elif d: return 1 ... return 2`` (structured, but
+    not the source; the while loop, its test copied to the bottom, as an if around a
+    ``while True``)."""
+    def f(a, b, c, d):
+        if a or (b if c else d):
+            return 1
+        return 2
+
+    def g(a, b, c, d):
+        if a and (b if c else d):
+            return 1
+        return 2
+
+    def h(xs, b, c, d):
+        for x in xs:
+            if x or (b if c else d):
+                return x
+        return 2
+
+    def k(a, b, c, d):
+        n = 0
+        while n < 3 and (a or (b if c else d)):
+            n += 1
+        return n
+    return f(a, b, c, d), g(a, b, c, d), h([a, e], b, c, d), k(a, b, c, d)

@@ -190,10 +190,14 @@ class ShortCircuits:
         if None in sides:
             return None
         (ct, tt, et, tst, est), (ce, te, ee, tse, ese) = sides
-        if (tt, et) == (ee, te):
+        if self._copies(tt, ee) and self._copies(et, te):
             ct, tt, et, tst, est = negate(ct), et, tt, est, tst
-        if (tt, et) != (te, ee) or not (same_stack(tst, tse) and same_stack(est, ese)):
+        if not (self._copies(tt, te) and self._copies(et, ee)) \
+                or not (same_stack(tst, tse) and same_stack(est, ese)):
             return None
+        # (3.12+ copy a short return into the path of each test that leads to it: the
+        # test's copy and the later one are one place, ``if a or (b if c else d): return 1``)
+        tt, et = max(tt, te), max(et, ee)
         blocks = [self.g.of_instr[self.through_cleanup(pos, stack)[0]]
                   for pos, stack in ((st.t, st.t_stack), (st.e, st.e_stack))]
         test = st.c
@@ -203,6 +207,12 @@ class ShortCircuits:
         st.t, st.e, st.t_stack, st.e_stack = tt, et, tst, est
         chain.update(blocks)
         return max(blocks, key=lambda b: b.start)
+
+    def _copies(self, a, b):
+        """Whether two targets of tests are one place, or two copies of one return on one
+        line, neither a statement of its own (as ``_join`` takes them)."""
+        return a == b or not self._statement_apart(a, b) and same_target(self.instrs, a, b) \
+            and self._same_line(a, b)
 
     def pure_condition(self, pos, stack, chain):
         """If ``pos`` starts a block that only tests a condition and is reached only from
