@@ -369,10 +369,11 @@ def _run_entry(cid, dispatch, entries, transformed, inputs, globals_):
         guard_runtime.identities_assumed(reset=True)
     if assumed:
         print("  (%d identity and dict-version checks assumed to hold: they are the compiling process's)" % assumed)
-    out = _outcome(dispatch, inputs)
+    made_up = not passes[cid]
+    out = _outcome(dispatch, inputs, made_up)
     print("  result of the dispatch:", _describe(out))
     if transformed is not None:
-        mine = _outcome(transformed, inputs)
+        mine = _outcome(transformed, inputs, made_up)
         same = "the same values" if _same(out, mine) else "values that differ"
         print("  transformed code of compile %s: %s, %s" % (cid, _describe(mine), same))
 
@@ -391,12 +392,16 @@ class Raised:
         return "raised %s: %s" % (type(self.error).__name__, self.error)
 
 
-def _outcome(function, inputs):
-    """What ``function(**inputs)`` returns, or the :class:`Raised` exception: the user's code
-    may raise on inputs made from the guards (those they do not check are made up)."""
+def _outcome(function, inputs, made_up):
+    """What ``function(**inputs)`` returns; on ``made_up`` inputs (its own guards fail on
+    them: made up where the guards do not describe them) the :class:`Raised` exception
+    too, which the user's code may well raise there.  On inputs the guards pass, an
+    exception (maybe a bug in a dumped file) ends the script, as it would the program."""
     try:
         return function(**inputs)
-    except Exception as error:  # (the user's code's exception is its result, reported)
+    except Exception as error:  # (on made-up inputs, the user's code's exception is its result)
+        if not made_up:
+            raise
         return Raised(error)
 
 
