@@ -8,7 +8,7 @@ import types
 from .errors import DecompilationError
 from .bytecode import facts
 from .bytecode.code_objects import argument_count, compile_mode, enclosing_scopes, first_text_line, identifier, is_class_body, \
-    function_scopes, module_imports_called, module_names_super, reads_as_global
+    function_scopes, globals_shadowed, module_imports_called, module_names_super
 from .definitions.functions import ENCLOSING_SCOPE
 from .structure.stackitems import no_arguments
 from .syntax.unparse import unparse
@@ -51,14 +51,13 @@ def _globals_read(module, like):
     they bind (a def's) that ``like`` reads as globals (a method calling the module's
     function of its own name), which would else be that function's locals and ``like``'s
     reads of them free variables."""
-    own = {identifier(n) for n in like.co_varnames + like.co_cellvars + like.co_freevars}
     bound = set()
     for node in module.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound.add(node.name)
         elif isinstance(node, ast.Assign):
             bound.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    names = sorted(n for n in bound - own if reads_as_global(like, n))
+    names = sorted(globals_shadowed(like, bound))
     return [ast.Global(names=names)] if names else []
 
 

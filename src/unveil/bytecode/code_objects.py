@@ -207,6 +207,19 @@ def reads_as_global(code, ident):
     return False
 
 
+def own_names(code):
+    """The names ``code`` binds or closes over, as its text writes them (its locals, cells
+    and free variables)."""
+    return {identifier(n) for n in code.co_varnames + code.co_cellvars + code.co_freevars}
+
+
+def globals_shadowed(code, names):
+    """Those of ``names`` (as text writes them) that ``code`` does not bind itself but reads
+    as globals: text that binds them in a function around ``code`` must declare them
+    ``global`` there or in ``code``, or ``code`` would read that binding."""
+    return {n for n in set(names) - own_names(code) if reads_as_global(code, n)}
+
+
 def _all_names(code):
     names = set(code.co_names)
     for k in code.co_consts:

@@ -12,8 +12,8 @@ import types
 
 from ..bytecode import decoder, facts
 from ..bytecode.canonical import normalise
-from ..bytecode.code_objects import argument_count, ends_in_dead_return, identifier, is_class_body, is_scope, \
-    reads_as_global
+from ..bytecode.code_objects import argument_count, ends_in_dead_return, globals_shadowed, identifier, \
+    is_class_body, is_scope, own_names
 from ..bytecode.opcodes import NO_NEXT
 from ..errors import DecompilationError
 from ..fallback import statemachine
@@ -510,8 +510,7 @@ def enclosing_scope(node, code):
         inner = [ast.Return(value=node.value)]
     else:
         made = node.targets[0].id if isinstance(node, ast.Assign) else node.name
-        own = code.co_varnames + code.co_cellvars + freevars     # (a nested scope's ``global`` reads past them)
-        if made in map(identifier, own) or not reads_as_global(code, made):
+        if not globals_shadowed(code, {made}):
             inner = [node, ast.Return(value=name(made))]
         elif isinstance(node, ast.Assign):
             inner = [ast.Return(value=node.value)]
@@ -530,9 +529,7 @@ def _globals_past_enclosing_bindings(code, parent):
     binding (``def f(): x = 5; def g(): global x; return x``: ``g`` read 5)."""
     if parent is None or not parent.co_flags & inspect.CO_NEWLOCALS or is_class_body(parent):
         return set()
-    visible = set(parent.co_varnames) | set(parent.co_cellvars) | set(parent.co_freevars)
-    own = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
-    return {identifier(n) for n in visible - own if reads_as_global(code, identifier(n))}
+    return globals_shadowed(code, own_names(parent))
 
 
 def _declare_global(node, code, ident):

@@ -565,15 +565,13 @@ def original_callable(compiled):
     runs its compiled ``_call_impl``."""
     in_place = getattr(compiled, "_compiled_call_impl", None) if isinstance(compiled, torch.nn.Module) else None
     if in_place is not None:     # (Dynamo skips ``_call_impl``, torch's, and starts at what it calls)
-        inner = getattr(in_place, "_torchdynamo_orig_callable", None)
-        if inner is not None and getattr(inner, "__code__", None) is _wrap_inline_code():
-            return inner, None
-        return type(compiled).forward, compiled
+        inner = _wrap_inline_compiled(in_place)
+        return (inner, None) if inner is not None else (type(compiled).forward, compiled)
     module = getattr(compiled, "_orig_mod", None)
     if isinstance(module, torch.nn.Module):
         for name in ("forward", "_forward"):     # (``_forward``: a lazy module's, checked first)
-            inner = getattr(vars(compiled).get(name), "_torchdynamo_orig_callable", None)
-            if inner is not None and getattr(inner, "__code__", None) is _wrap_inline_code():
+            inner = _wrap_inline_compiled(vars(compiled).get(name))
+            if inner is not None:
                 return inner, None
         return type(module).forward, module
     original = getattr(compiled, "_torchdynamo_orig_callable", compiled)
@@ -584,6 +582,12 @@ def original_callable(compiled):
     if not hasattr(function, "__code__"):
         raise TypeError("%r is not a compiled Python function or module" % (compiled,))
     return function, bound_self
+
+
+def _wrap_inline_compiled(wrapper):
+    """The ``wrap_inline`` frame's function a ``torch.compile`` wrapper runs, or None."""
+    inner = getattr(wrapper, "_torchdynamo_orig_callable", None)
+    return inner if inner is not None and getattr(inner, "__code__", None) is _wrap_inline_code() else None
 
 
 def guard_globals(entry):

@@ -16,7 +16,7 @@ class LoopFollows:
         copy the code after the loop in after it too): written after the loop, the copy
         would run twice; with no follow, the way out is written inside the try."""
         follow = self._loop_follow_found(loop, loops)
-        if follow is not None and self._past_finally_copy(follow, loop) is not None:
+        if follow is not None and self.past_finally_copy(follow, loop) is not None:
             return None
         return follow
 
@@ -100,7 +100,7 @@ class LoopFollows:
                     s = outs[0]
                 else:
                     continue  # the with exit then the function's return
-            elif (past := self._past_finally_copy(s, loop)) is not None:
+            elif (past := self.past_finally_copy(s, loop)) is not None:
                 if past == s.end - 1 and self.instrs[s.end - 1].op == "JUMP":
                     s = self.block_at.get(self.instrs[s.end - 1].target)  # ``break`` out of a try's finally
                 else:
@@ -251,7 +251,7 @@ class LoopFollows:
         return all(self._straight_return(s) and not self.copied_after(s)
                    and all(p in loop.body for p in s.preds)
                    and any(p.end == s.start and self.instrs[p.end - 1].op in CONDITIONAL for p in s.preds)
-                   and (not self.instrs[s.start].after_nop or self._past_finally_copy(s, loop) is not None)
+                   and (not self.instrs[s.start].after_nop or self.past_finally_copy(s, loop) is not None)
                    for s in exits)
 
     def _returns_a_local_at(self, pos):
@@ -495,10 +495,6 @@ class LoopFollows:
         return block.end
 
     def past_finally_copy(self, block, loop):
-        """:meth:`_past_finally_copy`, for the structurer's rules of a loop's ``else``."""
-        return self._past_finally_copy(block, loop)
-
-    def _past_finally_copy(self, block, loop):
         """Where ``block`` goes on past a copy of the finally body of a try in ``loop`` that
         it begins with (straight code, the same instructions as the handler's between its
         ``PUSH_EXC_INFO`` and its ``RERAISE 0``), or None: a ``break`` or ``return`` from

@@ -5,7 +5,7 @@ from ..bytecode import facts
 from ..bytecode.opcodes import CONDITIONAL, JUMPS, NO_NEXT
 from ..errors import DecompilationError
 from ..graph.blocks import same_code
-from ..syntax.astwalk import statement_lists
+from ..syntax.astwalk import loop_body_nodes, statement_lists
 from . import stackitems as si
 from . import trys
 from .frame import Frame
@@ -388,23 +388,10 @@ def _while_from(notes, node):
     if (isinstance(first, ast.If) and not first.orelse and len(first.body) == 1
             and isinstance(first.body[0], ast.Break)):
         node = ast.While(test=negate(first.test), body=node.body[1:] or [ast.Pass()], orelse=node.orelse)
-    for n in _walk_loop_body(node.body):
+    for n in loop_body_nodes(node.body):
         if isinstance(n, ast.Break) and notes.to_else.get(n, False):
             raise DecompilationError("jump into a while loop's else clause from its body")
     return node
-
-
-def _walk_loop_body(stmts):
-    """Nodes of ``stmts`` that belong to this loop (not to nested loops or functions)."""
-    todo = list(stmts)
-    while todo:
-        n = todo.pop()
-        yield n
-        for child in ast.iter_child_nodes(n):
-            if isinstance(n, (ast.For, ast.AsyncFor, ast.While)) and child in n.body:
-                continue
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                todo.append(child)
 
 
 def rewrite_guarded_while(stmts):

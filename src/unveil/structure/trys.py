@@ -13,6 +13,7 @@ from ..bytecode import facts
 from ..bytecode.opcodes import EXITS
 from ..errors import DecompilationError
 from ..graph.blocks import past_clause_ends, past_pop_except, same_code, same_target
+from ..syntax.astwalk import loop_body_nodes
 from . import stackitems as si
 from . import waiting
 from .frame import Frame
@@ -680,24 +681,11 @@ def _else_of_threaded_loop(notes, stmts):
     loop, came out as the loop's ``else``, which never runs)."""
     k = max((i for i, st in enumerate(stmts) if isinstance(st, (ast.While, ast.For, ast.AsyncFor))), default=None)
     if k is None or k == len(stmts) - 1 or stmts[k].orelse or not _reraises(notes, stmts[k].body) \
-            or _breaks(stmts[k].body):
+            or any(isinstance(n, ast.Break) for n in loop_body_nodes(stmts[k].body)):
         return stmts
     loop = notes.copy(stmts[k], copy.copy(stmts[k]))
     loop.orelse = stmts[k + 1:]
     return stmts[:k] + [loop]
-
-
-def _breaks(stmts):
-    """Whether ``stmts`` hold a ``break`` of the loop they are the body of (not of a nested one)."""
-    todo = list(stmts)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Break):
-            return True
-        if not isinstance(node, (ast.While, ast.For, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef,
-                                 ast.ClassDef, ast.Lambda)):
-            todo.extend(ast.iter_child_nodes(node))
-    return False
 
 
 def _reraises(notes, stmts):

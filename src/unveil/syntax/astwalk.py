@@ -90,3 +90,17 @@ def statement_lists(stmts):
             out.append((owner, field))
             todo.extend(reversed(getattr(owner, field)))
     return out
+
+
+def loop_body_nodes(stmts):
+    """The nodes of a loop's body ``stmts`` that belong to that loop: not those of nested
+    loops' bodies (their ``else`` clauses are the loop's) or of nested functions and classes."""
+    todo = list(stmts)
+    while todo:
+        n = todo.pop()
+        yield n
+        for child in ast.iter_child_nodes(n):
+            if isinstance(n, (ast.For, ast.AsyncFor, ast.While)) and child in n.body:
+                continue
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                todo.append(child)

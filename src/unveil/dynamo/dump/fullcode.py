@@ -287,6 +287,7 @@ _TENSOR_GUARD = re.compile(r"check_tensor\(" + _READ + r", '[^']*', '[^']*', (?P
 _VALUE_GUARD = re.compile(r"^\s*if not \((?:of_type\(L(?:\[[^\]]+\])+, '[\w.]+'\) and )?" + _READ +
                           r" (?:==|is) (?P<value>None|True|False|-?[\d.e+-]+|'[^'\\]*')\):", re.MULTILINE)
 
+
 def _script_block(fn, main_test):
     """``if __name__ == "__main__":`` (``main_test``) : per entry, call the dispatch and the
     entry's transformed code on inputs of the dtypes and sizes its guards record."""

@@ -143,8 +143,9 @@ def _live_answer(original, receiver, args, kwargs, outermost=True):
     wrapped_inline = adapter.inline_wrapped(original)
     if wrapped_inline is not None:     # (one code for all it wraps: its entries are of them all)
         name += " (torch's wrap_inline, the frame torch.compile compiles around %s)" % adapter.callable_name(wrapped_inline)
-    if not verdicts and adapter.skipped_by_trace_rules(code):
-        return WhyRecompile(name, verdicts, skipped=adapter.skipped_by_trace_rules(code))
+    skipped = adapter.skipped_by_trace_rules(code) if not verdicts else None
+    if skipped:
+        return WhyRecompile(name, verdicts, skipped=skipped)
     if not outermost:
         return WhyRecompile(name, verdicts, given_up=adapter.given_up_on(code), limit=adapter.recompile_limit())
     wrapped, answered = [], [code]
