@@ -313,6 +313,41 @@ def test_the_command_runs_the_dumped_guards(tmp_path):
     assert done.returncode == 2 and "cannot evaluate the call's arguments" in done.stderr, done.stderr
 
 
+def _closure_reading_one():
+    scale = 2
+
+    def inner(x):
+        return x * scale
+    return inner
+
+
+def _closure_reading_two():
+    scale, shift = 2, 3
+
+    def inner(x):
+        return x * scale + shift
+    return inner
+
+
+@pytest.mark.parametrize("make, said", [
+    (_closure_reading_one, "read scale, a variable of the function it was made in, which the call cannot give: set it "
+                 "(--set scale=EXPR)"),
+    (_closure_reading_two, "read scale, shift, variables of the function it was made in, which the call cannot "
+                         "give: set them (--set scale=EXPR)")])
+def test_the_command_asks_for_the_variables_of_the_function_a_closure_was_made_in(tmp_path, make, said):
+    """The guards of a closure read its free variables, which a call alone cannot give:
+    the error names each, in the singular or the plural."""
+    torch._dynamo.reset()
+    inner = make()
+    with unveil.prepare_debug(tmp_path) as session:
+        torch.compile(inner, backend="eager", dynamic=False)(torch.ones(3))
+    assert session.failures == []
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "-m", "unveil", "why-recompile", str(tmp_path), "inner", "torch.ones(3)"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 2 and said in done.stderr, done.stdout + done.stderr
+
+
 def test_the_command_binds_a_decorated_function_and_a_resume_function_by_their_own_parameters(tmp_path):
     """A decorator's wrapper takes (*args, **kwargs): the arguments bind to the compiled
     frame's parameters; a resume function's come from its dumped def; too many arguments

@@ -224,8 +224,10 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, setti
         globals_ = collections.ChainMap(made, globals_)
     read = [n for n in freevars if n not in f_locals and any("L[%r]" % n in text for text in sources.values())]
     if read:
-        raise MissingValue("the guards of %s read %s, a variable of the function it was made in, which the "
-                           "call cannot give: set it (--set %s=EXPR)" % (entry["key"], ", ".join(read), read[0]))
+        what = "a variable of the function it was made in, which the call cannot give: set it" if len(read) == 1 \
+            else "variables of the function it was made in, which the call cannot give: set them"
+        raise MissingValue("the guards of %s read %s, %s (--set %s=EXPR)"
+                           % (entry["key"], ", ".join(read), what, read[0]))
     verdicts = []
     for cid in reversed(entry["compiles"]):          # Dynamo tries the newest entry first
         if cid not in sources:
