@@ -395,6 +395,18 @@ if sys.version_info >= (3, 12):  # PEP 695 scopes exist from 3.12: nothing to de
         with pytest.raises(unveil.DecompilationError, match="hidden local"):
             unveil.decompile(scopes["<generic parameters of with_default>"])
 
+    def test_a_generic_def_named_by_its_path_keeps_its_type_parameters(tmp_path):
+        """``path:first`` for ``def first[T](items: list[T], /) -> T``: the def's annotations
+        come from the module's text, which read ``T``; the ``[T]`` that binds it was left
+        out, so the text alone failed with NameError."""
+        path = tmp_path / "generics.py"
+        path.write_text(_GENERICS)
+        source = unveil.decompile("%s:first" % path)
+        assert source.startswith("def first[T](items: list[T], /) -> T:"), source
+        namespace = {}
+        exec(compile(source, "<decompiled>", "exec"), namespace)
+        assert namespace["first"]([5]) == 5 and [p.__name__ for p in namespace["first"].__type_params__] == ["T"]
+
 
 def lost_after_a_loop(y):
     while True:

@@ -608,8 +608,11 @@ def _tree(code, func, bindings, loc=None):
         node = _lambda_statement(fn, loc.name, made, bindings) \
             if named and code.co_name == "<lambda>" else None
         if node is None:
+            made_def = made is not None and isinstance(made[0], (ast.FunctionDef, ast.AsyncFunctionDef))
+            if made_def and getattr(made[0], "type_params", None):   # ``def first[T](xs: list[T])``, 3.12+
+                fn.type_params = copy.deepcopy(made[0].type_params)
             node = function_def(fn, bindings=bindings)
-            if made is not None and isinstance(made[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if made_def:
                 node.args, node.returns = copy.deepcopy(made[0].args), copy.deepcopy(made[0].returns)
             bindings.notes.line.set(node, code.co_firstlineno)
             if node.name != code.co_name or not code.co_name.isidentifier():
