@@ -72,6 +72,7 @@ def normalise(code):
         if handler is None:
             if ins.opname in facts.DROPPED:
                 state.pending_offsets.append(ins.offset)
+                state.line(ins)   # (3.11's PRECALL starts the line of the CALL after it)
                 continue
             raise DecompilationError(
                 "unsupported opcode %s on Python %d.%d (in %s)"
