@@ -2,6 +2,7 @@
 annotations when a function object is given, docstrings as written."""
 import ast
 import collections
+import dis
 import json
 import os
 import sys
@@ -488,3 +489,39 @@ def test_a_lambda_function_is_its_lambda_expression_and_recompiles_to_the_same_c
         assert result.source == text
         code = unveil.recompile(result.source, fn.__code__, lines=result.lines)
         assert same_bytecode(code, fn.__code__) and code.co_firstlineno == fn.__code__.co_firstlineno
+
+
+def _keep(x):
+    return x
+
+
+def _keep_too(n):
+    return _keep
+
+
+def _decorated_inside():
+    @_keep
+    @_keep_too(1)
+    def g():
+        return 1
+
+    @_keep_too(2)
+    @_keep
+    class C:
+        pass
+    return g, C
+
+
+def test_each_decorator_and_the_def_or_class_below_stands_for_its_own_line():
+    """Every ``@`` line and the ``def`` or ``class`` below them stood for the first
+    decorator's line: a traceback through the second decorator, or a breakpoint on the
+    ``def``, named the wrong line.  3.11+ call each decorator on its own line, so the
+    recompiled code starts the lines the original does; before, only the ``def`` and
+    ``class`` lines are known (the calls are on theirs)."""
+    result = unveil.decompile_code(_decorated_inside)
+    code = unveil.recompile(result.source, _decorated_inside.__code__, lines=result.lines)
+    first = _decorated_inside.__code__.co_firstlineno
+    starts = [line for _, line in dis.findlinestarts(code)]
+    assert {first + 3, first + 8} <= set(starts), (result.lines, starts)
+    if sys.version_info >= (3, 11):
+        assert starts == [line for _, line in dis.findlinestarts(_decorated_inside.__code__)]

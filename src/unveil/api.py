@@ -522,7 +522,7 @@ def decompile_code(obj, bindings_prefix="__unveil_"):
         pinned = first_text_line(code) if facts.CLASS_BODY_STORES_ITS_LINE and root is None else None
         return tree, bindings, unparse_with_origins(tree, bindings.notes.line, bindings.notes.name_line, pinned,
                                                     bindings.notes.filter_line, bindings.notes.try_on_body_line,
-                                                    bindings.notes.signature_lines)
+                                                    bindings.notes.signature_lines, bindings.notes.decorator_lines)
 
     tree, bindings, (source, lines) = _deeply(code, decompiled)
     used = {n.id for n in nodes(tree) if isinstance(n, ast.Name)} if bindings.names else ()
@@ -597,7 +597,6 @@ def _tree(code, func, bindings, loc=None):
     if code.co_flags & inspect.CO_NEWLOCALS:
         fn = si.Function(code)
         fn.ctx = FunctionContext(code, bindings)
-        fn.decorators = []
         if func is not None and func.__code__ is code:
             signature_values(fn, func, bindings)
         made = _def_made(loc.parent, code) if loc is not None and loc.parent is not None and func is None \

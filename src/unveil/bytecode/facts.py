@@ -172,6 +172,11 @@ RETURN_COPIED_ON_ITS_LINE = PY == (3, 10) or PY >= (3, 12)
 COPIED_RETURN_LENGTH = 6
 
 #: the compiler fuses two fast-local loads or stores (LOAD_FAST_LOAD_FAST,
+#: a decorator's call is on the decorator's line (3.11+); before, on the line of its ``def``
+#: or ``class`` (each decorator's own line is then that of the first instruction of it, which
+#: the decompiler does not keep)
+DECORATOR_CALLED_ON_ITS_LINE = PY >= (3, 11)
+
 #: STORE_FAST_STORE_FAST, STORE_FAST_LOAD_FAST) only where both are on one line (3.13+):
 #: an expression printed on one line where the original spread it over several fuses
 #: where the original did not, so the names' lines are kept and printed

@@ -28,6 +28,8 @@ class ClassBuild(si.Definition):
         self.bases = [si.as_expr(a) for a in args[2:]]
         self.keywords = [ast.keyword(arg=k.arg, value=si.as_expr(k.value)) for k in keywords]
         self.decorators = []
+        self.decorator_lines = []   # as a Function's
+        self.head_line = None       # the original line of ``class``, below its decorators
 
     def node(self, def_name=None):
         sub = self.ctx.subcontext(self.body_fn.code)
@@ -36,6 +38,7 @@ class ClassBuild(si.Definition):
                             body=stmts or [ast.Pass()], decorator_list=list(self.decorators))
         node.type_params = getattr(self, "type_params", [])
         sub.bindings.notes.body_code.set(node, self.body_fn.code)
+        self.note_decorator_lines(sub.bindings.notes, node)
         return node
 
 

@@ -190,7 +190,9 @@ class FunctionContext:
 
     def call(self, frame, func, args, keywords):
         if isinstance(func, si.BuildClass):
-            return frame.push(ClassBuild(self, args, keywords))
+            build = ClassBuild(self, args, keywords)
+            build.head_line = frame.at_line
+            return frame.push(build)
         if isinstance(func, si.Function) and is_scope(func.code):
             return frame.push(generics.definition(self, func, args))
         if isinstance(func, si.Function) and func.code.co_name in COMPREHENSIONS and len(args) == 1:
@@ -198,6 +200,7 @@ class FunctionContext:
         if len(args) == 1 and not keywords and isinstance(args[0], (si.Function, ClassBuild)) \
                 and not _is_lambda(args[0]):
             args[0].decorators.insert(0, si.as_expr(func))   # a lambda decorator is its expression
+            args[0].decorator_lines.insert(0, frame.at_line if facts.DECORATOR_CALLED_ON_ITS_LINE else None)
             return frame.push(args[0])
         frame.push(ast.Call(func=si.as_expr(func), args=[si.as_expr(a) for a in args],
                             keywords=[ast.keyword(arg=k.arg, value=si.as_expr(k.value)) for k in keywords]))
@@ -212,7 +215,7 @@ class FunctionContext:
             raise DecompilationError("MAKE_FUNCTION without a code object")
         fn = si.Function(code)
         fn.ctx = self
-        fn.decorators = []
+        fn.head_line = frame.at_line
         if flags & 8:
             fn.closure = frame.pop()
         if flags & 4:
@@ -235,7 +238,6 @@ class FunctionContext:
         """A ``def`` named ``def_name`` for nested ``code`` (the state machine's functions)."""
         fn = si.Function(code)
         fn.ctx = self
-        fn.decorators = []
         return function_def(fn, def_name=def_name)
 
     def lambda_value(self, fn):
@@ -486,6 +488,7 @@ def function_def(fn, def_name=None, bindings=None):
                decorator_list=list(fn.decorators), returns=returns, type_comment=None)
     node.type_params = getattr(fn, "type_params", [])
     sub.bindings.notes.def_code.set(node, code)
+    fn.note_decorator_lines(sub.bindings.notes, node)
     return node
 
 

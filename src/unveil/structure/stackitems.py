@@ -95,6 +95,13 @@ class Definition(Marker):
     def expr(self):
         raise DecompilationError("%s used as a value, not stored" % type(self).__name__)
 
+    def note_decorator_lines(self, notes, node):
+        """Note the original lines of the decorators of ``node`` (the def or class statement
+        this makes: its ``decorator_lines``) and of its ``def`` or ``class`` below them
+        (its ``head_line``), where known."""
+        if node.decorator_list and self.head_line is not None:
+            notes.decorator_lines.set(node, (tuple(self.decorator_lines), self.head_line))
+
 
 class Function(Definition):
     """A function object under construction by MAKE_FUNCTION."""
@@ -106,6 +113,9 @@ class Function(Definition):
         self.annotations = annotations
         self.closure = closure
         self.ctx = None  # the context of the code making it, which decompiles nested code
+        self.decorators = []
+        self.decorator_lines = []   # per decorator, its original line (None: not known)
+        self.head_line = None       # the original line of ``def``, below its decorators
 
     def expr(self):
         if self.code.co_name == "<lambda>":

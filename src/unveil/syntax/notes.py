@@ -62,6 +62,8 @@ class Notes:
         "element_lines": "an :class:`ElementLines` of a constant tuple's load after NOPs (3.10+): the "
                          "elements of a def's defaults or annotations folded into one constant were on "
                          "the lines of those NOPs",
+        "decorator_lines": "a decorated def's or class's ``(lines, head)``: per decorator its original line "
+                           "(None: not known), and the line of its ``def`` or ``class`` below them",
         "signature_lines": "a :class:`SignatureLines` of a def's ``arguments``: the line of its ``def`` and "
                            "that of its closing bracket, where its parameters go on lines of their own",
         "filter_line": "the original line of a comprehension filter on another line than the element "

@@ -127,6 +127,7 @@ class _Unparser:
         self.line_of = {}    # id(statement) -> its original line (a ``Notes.line`` table)
         self.name_line = {}  # id(name) -> the original line it was loaded or stored at
         self.signature_lines = {}  # id(arguments) -> a def's SignatureLines
+        self.decorator_lines = {}  # id(def or class) -> (its decorators' lines, that of def or class)
         self.filter_line = {}  # id(test) -> the original line of a comprehension filter on a line of its own
         self.one_line_try = {}  # id(try) -> a try whose body began on its line
         self.at = None       # the original line the text line being printed stands for (None: the
@@ -427,8 +428,15 @@ class _Unparser:
         del self.lines[start:start + 2], self.origins[start:start + 2]   # ``try:`` and its ``pass``
 
     def decorators(self, n):
-        for d in n.decorator_list:
+        """The ``@`` lines of ``n``, each on its own original line where noted, and after
+        them the line of ``def`` or ``class`` where noted (``decorator_lines``)."""
+        lines, head = self.decorator_lines.get(id(n), ((), None))
+        statement = self.origin
+        for i, d in enumerate(n.decorator_list):
+            line = lines[i] if i < len(lines) else None
+            self.origin = line if line is not None else statement
             self.line("@" + self.unbroken(self.expr, d))
+        self.origin = head if head is not None else statement
 
     def type_params(self, n):
         params = getattr(n, "type_params", None)
@@ -942,7 +950,7 @@ def set_elements(value):
 
 @deep_enough
 def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lines=None, one_line_trys=None,
-                         signature_lines=None):
+                         signature_lines=None, decorator_lines=None):
     """``unparse`` of a module, and per line of the text the original line of the
     statement it prints (as ``lines``, a :class:`~unveil.syntax.notes.Fact`, has it) or None.
     With ``name_lines`` (the names' original lines, another such fact), an expression
@@ -956,7 +964,9 @@ def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lin
     simple statement is printed on one line with it (``try: x = f()``).
     With ``signature_lines`` (another such fact), a def noted there breaks its parameters'
     lines from the line of ``def`` (the ``name_lines`` of its parameters), and puts its
-    closing bracket on a line of its own where noted."""
+    closing bracket on a line of its own where noted.
+    With ``decorator_lines`` (another such fact), each decorator of a def or class noted
+    there, and its ``def`` or ``class``, stand for their own original lines."""
     u = _Unparser()
     u.line_of = lines.values
     u.pinned = pinned
@@ -968,6 +978,8 @@ def unparse_with_origins(module, lines, name_lines=None, pinned=None, filter_lin
         u.one_line_try = one_line_trys.values
     if signature_lines is not None:
         u.signature_lines = signature_lines.values
+    if decorator_lines is not None:
+        u.decorator_lines = decorator_lines.values
     u.stmt(module)
     return "\n".join(u.lines), u.origins
 
