@@ -645,7 +645,9 @@ class _Rewriter:
         return [_plain(ins)]
 
     def _reraise_kind(self, k, blocks):
-        if k >= 3 and _is_name_cleanup_end(self.instrs[k - 3:k]):
+        if k >= 3 and _is_name_cleanup_end(self.instrs[k - 3:k]) and self.kinds.get(k - 3) == "cleanup":
+            # (the handler clearing the name of ``except E as n``; not the normal path's
+            # ``n = None; del n``, which a finally body's copy may thread to its re-raise)
             return 1
         if blocks and blocks[-1][0] == "H" and self.kinds.get(blocks[-1][1]) == "with":
             return 2
