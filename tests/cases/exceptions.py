@@ -959,6 +959,149 @@ def break_from_try_body_and_except_clause_through_finally_if_else(kind, flag):
     return out, log
 
 
+# The same ``while True`` in the body of a try with except clauses of its own (bottle's
+# ``Bottle._handle``): its ``break``s leave that try too, each after its copy of the finally
+# body (a branching one, maybe with a try in it) and a jump, or (3.12+) a copy of the code
+# after the try.  The loop goes on there, not at the except clause's copy of the finally body.
+
+_THROUGH_FINALLY_CALLS = ((["none"], "none"), (["value"], "none"), (["key", "none"], "none"),
+                          (["key", "value"], "value"), (["type"], "none"), (["none"], "type"),
+                          (["key", "key", "none"], "key"), (["value"], "value"), (["none"], "key"))
+
+
+@case(*_THROUGH_FINALLY_CALLS)
+def break_from_while_true_in_try_through_finally_with_a_try(kinds, fin):
+    """As found (bottle 0.12/0.13, refused on 3.11+): the try's ``if`` and ``try`` in the
+    finally body, the clause's ``break`` leaving ``out`` as it was."""
+    log = []
+    out = "unset"
+    it = iter(kinds)
+    try:
+        while True:
+            try:
+                out = fail_with(next(it))
+                break
+            except ValueError:
+                break
+            except KeyError:
+                log.append("k")
+            finally:
+                if fin != "none":
+                    log.append("f")
+                try:
+                    log.append(fail_with(fin))
+                except ValueError as e:
+                    log.append(str(e))
+    except TypeError:
+        out = "t"
+    except Exception as e:
+        out = repr(e)
+    return out, log
+
+
+@case(*_THROUGH_FINALLY_CALLS, structured=True)
+def break_from_while_true_through_finally_with_a_try_of_two_clauses(kinds, fin):
+    """No try around the loop; the finally body's try has two except clauses."""
+    log = []
+    it = iter(kinds)
+    while True:
+        try:
+            out = fail_with(next(it))
+            break
+        except ValueError:
+            out = "v"
+            break
+        except KeyError:
+            log.append("k")
+        finally:
+            if fin == "none":
+                log.append("f")
+            try:
+                log.append(fail_with(fin))
+            except ValueError:
+                log.append("fv")
+            except KeyError as e:
+                log.append(repr(e))
+    return out, log
+
+
+@case((["none"], "none"), (["value"], "none"), (["key", "none"], "none"), (["key", "value"], "value"),
+      (["none"], "value"))
+def break_from_while_true_in_try_finally_through_finally_with_a_try(kinds, fin):
+    """A try/finally around the loop (only calls that return: lowered, 3.12+ raise elsewhere)."""
+    log = []
+    it = iter(kinds)
+    try:
+        while True:
+            try:
+                out = fail_with(next(it))
+                break
+            except ValueError:
+                out = "v"
+                break
+            except KeyError:
+                log.append("k")
+            finally:
+                if fin == "none":
+                    log.append("f")
+                try:
+                    log.append(fail_with(fin))
+                except ValueError as e:
+                    log.append(str(e))
+    finally:
+        log.append("outer")
+    return out, log
+
+
+@case(*_THROUGH_FINALLY_CALLS, structured=True)
+def break_from_while_true_in_try_through_branching_finally(kinds, fin):
+    """A branching finally body, no try in it."""
+    log = []
+    it = iter(kinds)
+    try:
+        while True:
+            try:
+                out = fail_with(next(it))
+                break
+            except ValueError:
+                out = "v"
+                break
+            except KeyError:
+                log.append("k")
+            finally:
+                if fin == "none":
+                    log.append("f")
+    except TypeError:
+        out = "t"
+    except Exception as e:
+        out = repr(e)
+    return out, log
+
+
+@case(*_THROUGH_FINALLY_CALLS)
+def break_from_while_true_in_try_through_straight_finally(kinds, fin):
+    """A straight finally body."""
+    log = []
+    it = iter(kinds)
+    try:
+        while True:
+            try:
+                out = fail_with(next(it))
+                break
+            except ValueError:
+                out = "v"
+                break
+            except KeyError:
+                log.append("k")
+            finally:
+                log.append(fin)
+    except TypeError:
+        out = "t"
+    except Exception as e:
+        out = repr(e)
+    return out, log
+
+
 # A finally body that never completes: the normal path's copy ends the try; written after
 # the body as well, it would raise (or return) a second time, with the first as context.
 

@@ -108,8 +108,11 @@ class LoopFollows:
                     # leaves to; or a copy of the short code after the loop, which loads
                     # a local after the copy, as no ``return`` in the try does, maybe
                     # after ending the clause the loop is in)
+                    # (or where the paths of a branching body's copy meet, followed through
+                    # their jumps, unless that returns a value loaded before: ``return x``)
+                    at = self.block_at.get(past)
                     s = next((o for o in outs if same_outcome(self.instrs, past, o.start)),
-                             self.block_at.get(past) if self._returns_a_local_at(past) else s)
+                             at if at is not None and not self.returns_a_value_from_before(past) else s)
             if s is not None and s not in going_on and s not in loop.body:
                 going_on.append(s)
         # ``try: return x`` in the loop: the return after the try's range is not where the loop goes on
@@ -365,6 +368,12 @@ class LoopFollows:
                 continue   # a ``return`` in a clause: not where the loop goes on
             pos = past_clause_ends(self.instrs, b.start, around)
             jumps = not latched and self.instrs[b.end - 1].op == "JUMP"
+            # (a clause's ``break`` out of a try/finally runs the finally body's copy first)
+            past = self._past_copy_of(pos, self._tries_in(loop)) if pos < len(self.instrs) else None
+            if past is not None and past < len(self.instrs) and self.instrs[past].op == "JUMP":
+                pos, jumps = self.instrs[past].target, not latched
+            elif past is not None:
+                pos = past
             b = self.of_instr[pos] if pos < len(self.instrs) else None
             if b is not None and (b.succs or jumps) and b not in loop.body and b not in ways:
                 ways.append(b)
@@ -570,9 +579,14 @@ class LoopFollows:
                     return None
                 continue
             pairs[a] = b
-            if not x.same_op(y) or (x.target is None) != (y.target is None) or x.handler != own \
-                    or y.handler == own:
+            if not x.same_op(y) or (x.target is None) != (y.target is None) or y.handler == own \
+                    or not self._nested_in(x.handler, own):
                 return None
+            if x.handler != own:
+                # a try in the finally body: its clauses are copied too, and may go on
+                if y.handler is None:
+                    return None
+                todo.append((x.handler[0], y.handler[0]))
             if x.target is not None:
                 todo.append((x.target, y.target))
                 if x.op != "JUMP":
@@ -585,6 +599,18 @@ class LoopFollows:
         if not exits or any(not same_target(instrs, min(exits), e) for e in exits):
             return None
         return min(exits)
+
+    def _nested_in(self, handler, own):
+        """Whether ``handler`` is ``own`` or the handler of a try whose code runs under ``own``
+        (its handler's chain of handlers reaches ``own``)."""
+        for _ in range(16):
+            if handler == own:
+                return True
+            block = self.block_at.get(handler[0]) if handler is not None else None
+            if block is None:
+                return False
+            handler = block.handler
+        return False
 
     def returns_a_value_from_before(self, pos):
         """Whether the code at ``pos``, maybe past the exit copies of withs and the copies
