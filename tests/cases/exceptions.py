@@ -1102,6 +1102,30 @@ def break_from_while_true_in_try_through_straight_finally(kinds, fin):
     return out, log
 
 
+
+@case((["none"],), (["value"],), (["key", "none"],), (["key", "value"],), (["type"],), (["key", "type"],))
+def return_after_a_try_of_a_local_a_break_may_leave_unbound(kinds):
+    """``return out`` after the try, past a loop whose ``except ValueError: break`` leaves
+    ``out`` unbound: 3.12+ copy the return onto each way out of the loop, and the copy on
+    that clause's way loads ``out`` checked (LOAD_FAST_CHECK).  It was written inside the
+    try, after the loop, as a load that cannot raise, so ``except Exception`` caught the
+    UnboundLocalError the original raises."""
+    it = iter(kinds)
+    try:
+        while True:
+            try:
+                out = fail_with(next(it))
+                break
+            except ValueError:
+                break
+            except KeyError:
+                pass
+            finally:
+                fail_with("none")
+    except Exception:
+        return "caught"
+    return out
+
 # A finally body that never completes: the normal path's copy ends the try; written after
 # the body as well, it would raise (or return) a second time, with the first as context.
 

@@ -458,8 +458,11 @@ def _make_cell(ins, state):
 
 def _load_fast_check(ins, state):
     """3.12+ checks a local that may be unbound (on an exception path): the same load,
-    so that the copies of a finally body on both paths compare equal."""
-    return [Instr("LOAD_FAST", ins.arg, ins.argval)]
+    so that the copies of a finally body on both paths compare equal, noted as one that
+    may raise."""
+    load = Instr("LOAD_FAST", ins.arg, ins.argval)
+    load.may_be_unbound = True
+    return [load]
 
 
 def _build_tuple(ins, state):

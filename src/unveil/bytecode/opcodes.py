@@ -6,7 +6,7 @@ class Instr:
     """One canonical instruction."""
 
     __slots__ = ("op", "arg", "argval", "target", "line", "offset", "handler", "index", "after_nop",
-                 "nop_lines", "continues", "of_merged_values")
+                 "nop_lines", "continues", "of_merged_values", "may_be_unbound")
 
     def __init__(self, op, arg=None, argval=None, target=None, line=None, offset=-1):
         self.op = op
@@ -23,6 +23,9 @@ class Instr:
         # a RETURN_VALUE right after a LOAD_CONST where the compiler fuses ``return c`` into
         # RETURN_CONST (3.12+): the constant was one arm of a conditional expression returned
         self.of_merged_values = False
+        # a LOAD_FAST of a local the compiler could not prove bound (3.12+: LOAD_FAST_CHECK):
+        # it may raise UnboundLocalError, so moving it into a try changes what catches that
+        self.may_be_unbound = False
 
     def __repr__(self):
         t = "" if self.target is None else " ->%s" % self.target

@@ -97,12 +97,21 @@ class FunctionContext:
         self._graph = None   # the control-flow graph, shared by the structuring attempts
         self._on_line = None  # see positions_on_line()
         self._free = None    # see _free_names()
+        self._unbound = None  # see may_be_unbound
         # the class whose private names (``__x``, compiled as ``_C__x``) this code's text is
         # written inside of: set only for code nested in a class body of the same text, never
         # for a method decompiled on its own (its text is compiled outside the class)
         self.private_class = None
 
     # -- what the simulator asks ---------------------------------------------
+    @property
+    def may_be_unbound(self):
+        """The locals some load of which may find unbound (3.12+: LOAD_FAST_CHECK; before,
+        none known): a load of one may raise."""
+        if self._unbound is None:
+            self._unbound = {ins.argval for ins in self.instrs if ins.may_be_unbound}
+        return self._unbound
+
     def positions_on_line(self, line):
         """The positions of the normalised instructions on ``line``, in order."""
         if self._on_line is None:

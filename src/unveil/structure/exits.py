@@ -267,8 +267,9 @@ class Exits:
                 (self._one_condition(block.preds) or self._all_inside(block.preds, region))
                 and self._before_handler(pos, region))):
             return False
-        ops = [i.op for i in self.instrs[pos:block.end]]
-        return ops[-1] == "RETURN_VALUE" and all(op in self._SAFE_TAIL for op in ops)
+        tail = self.instrs[pos:block.end]
+        return tail[-1].op == "RETURN_VALUE" and all(i.op in self._SAFE_TAIL for i in tail) \
+            and not any(i.op == "LOAD_FAST" and i.argval in self.ctx.may_be_unbound for i in tail)
 
     def after_statement(self, pos, region):
         """Whether ``pos`` starts a :meth:`return_tail` that only loads a local and
