@@ -484,3 +484,39 @@ def break_in_a_with_from_a_while_loop_ending_an_except_clause_in_a_for_loop(item
                         break
         log.append(p)
     return log
+
+
+@case((0,), (1,), (3,), structured=True)
+def return_from_a_with_in_a_finally_body(a):
+    """Random programs (3.8): ``return`` from a with inside a finally body.  3.8 runs the
+    with's exit inline on the way out (``WITH_CLEANUP_START`` .. ``POP_FINALLY``, with no
+    ``SETUP_WITH`` of its own), which was taken for a with's dead cleanup that opens a
+    block, so the finally body had no end ("no END_FINALLY": refused)."""
+    log = []
+    try:
+        log.append(1 // a)
+    finally:
+        with Recorder(log, "in"):
+            return a, log
+
+
+@case((0,), (1,), (2,), (3,), structured=True)
+def return_of_a_walrus_from_a_with_in_a_finally_body_in_a_with(a):
+    """Random programs (3.9+; 3.8, see above): ``return (z := a)`` from a with inside a
+    finally body, itself in a with.  The pending store ``(z := a)`` on the stack was not
+    counted as a value the with body leaves, so the with statement dropped it and the
+    return returned the finally handler's exception (an internal error).  Once counted,
+    the return had to go on through the handler's copy of the finally body (``SWAP 2;
+    POP_TOP; SWAP 2; POP_EXCEPT``) and the outer with's exit: the inner with's depth
+    counted the value ``__enter__`` pushed, which its body pops, so the return value
+    was not seen (the state machine)."""
+    log = []
+    with Recorder(log, "out"):
+        try:
+            log.append(1 // a)
+        finally:
+            with Recorder(log, "in", suppress=a == 2):
+                if a != 3:
+                    return (z := a), log
+            log.append(z)
+    return log

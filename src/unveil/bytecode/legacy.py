@@ -222,15 +222,28 @@ def _index(instrs, target):
     raise DecompilationError("lost jump target while lowering finally")
 
 
+def _exit_on_the_way_out(instrs, j):
+    """Whether the ``WITH_CLEANUP_START`` at ``j`` is a with's exit that a ``return``,
+    ``break`` or ``continue`` runs inline: its ``WITH_CLEANUP_FINISH`` is followed by
+    ``POP_FINALLY``, not by an ``END_FINALLY`` of its own."""
+    for k in range(j + 1, len(instrs) - 1):
+        if instrs[k].op == "WITH_CLEANUP_FINISH":
+            return instrs[k + 1].op == "POP_FINALLY"
+    return False
+
+
 def _finally_end(instrs, start):
     """Index of the ``END_FINALLY`` closing the finally body that starts at ``start``.
     The dead cleanup of a ``with`` after a ``return`` (its ``SETUP_WITH`` dropped as
-    unreachable, its ``WITH_CLEANUP_START`` and ``END_FINALLY`` kept) closes itself."""
+    unreachable, its ``WITH_CLEANUP_START`` and ``END_FINALLY`` kept) closes itself; the
+    exit a ``return``, ``break`` or ``continue`` runs on its way out of a with (ended by
+    ``POP_FINALLY``) closes nothing."""
     depth = 0
     setup_targets = {id(i.target) for i in instrs if i.op in _SETUPS}
     for j in range(start, len(instrs)):
         op = instrs[j].op
-        if op in _SETUPS or op == "WITH_CLEANUP_START" and id(instrs[j]) not in setup_targets:
+        if op in _SETUPS or op == "WITH_CLEANUP_START" and id(instrs[j]) not in setup_targets \
+                and not _exit_on_the_way_out(instrs, j):
             depth += 1
         elif op in ("END_FINALLY", "END_ASYNC_FOR"):
             if depth == 0:

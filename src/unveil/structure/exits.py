@@ -23,7 +23,7 @@ class Exits:
         A ``return``/``break``/``continue`` right after the copy belongs inside
         the region; any other position is recorded as a normal exit.
         """
-        skipped = False
+        skipped, entered = False, len(frame.stack)
         if region.elide is None and self.return_through_enclosing(pos, frame, region):
             return None  # a return from an inner try goes through outer exit copies
         if region.elide is not None:
@@ -73,6 +73,8 @@ class Exits:
             return None
         ins = self.instrs[pos] if pos < len(self.instrs) else None
         depth = region.depth
+        if depth is not None and skipped:
+            depth -= entered - len(frame.stack)   # (the markers the exit copy removed: a with's exit)
         valued = len(frame.stack) > depth if depth is not None else skipped and (
             si.is_expr(frame.top()) or isinstance(frame.top(), si.Definition))  # ``return lambda: 0``
         tail = trys.return_tail(self, pos) if valued else None

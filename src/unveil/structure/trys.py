@@ -327,7 +327,9 @@ def _try_body(s, block, handler, body_blocks, frame, region, elide):
 
 
 def _values(items):
-    return [v for v in items if isinstance(v, ast.expr) and not isinstance(v, si.Marker)]
+    """The values among stack ``items``: expressions, and values with a store pending
+    (``(z := v)``, a :class:`~.stackitems.Chain`, though a marker, is a value)."""
+    return [v for v in items if isinstance(v, si.Chain) or isinstance(v, ast.expr) and not isinstance(v, si.Marker)]
 
 
 def _stack_after(stack, body_frame, exit_, what):
@@ -921,7 +923,7 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
     body_frame = Frame(s.ctx, frame.stack)
     exits = []
     body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=exits, elide=_elide_with,
-                               depth=len(frame.stack))
+                               depth=len(frame.stack) - 1)   # (the body's first store or POP_TOP takes its value)
     s.seq(block.start, body_frame, body_region, entering=s.entered(block, region))
     body_frame.flush_parallel()
     stmts = body_frame.out
