@@ -4154,3 +4154,17 @@ def one_line_continue_in_an_if_in_a_while_body(items):
         if p > 5: continue
         pass
     return log
+
+
+@case((0, True, [1]), (0, False, [2]), structured=True)
+def dead_augmented_subscript_after_a_return_in_a_try(a, x, items):
+    """Random programs (3.8, 3.9): dead code after ``return`` in a try body, where the
+    compiler folded ``(... if 0 else 0)`` into a jump left dead inside ``L[a] -= ...``.
+    3.8 and 3.9 simulate the dead jump's code from the state of what it follows, with
+    fewer values than the ``ROT_THREE`` of the augmented store moves (an internal
+    error: pop from an empty list)."""
+    try:
+        return a
+        items[a] -= len(((items[a] or True) if 0 else 0) if x else a)
+    finally:
+        items.append(x)

@@ -519,6 +519,7 @@ class _Rewriter:
             return [(nxt, stack[:-2] + ("v",), blocks)]
         if op in ("ROT_TWO", "ROT_THREE", "ROT_FOUR", "ROT_N"):
             n = {"ROT_TWO": 2, "ROT_THREE": 3, "ROT_FOUR": 4}.get(op) or ins.arg
+            s = ["v"] * (n - len(s)) + s   # (as _apply: dead code after a dead jump, its stack unknown)
             top = s.pop()
             s.insert(len(s) - n + 1, top)
             return [(nxt, tuple(s), blocks)]
