@@ -712,3 +712,27 @@ def while_test_going_on_either_way(n, c):
     while n < 3 and (seen or True):
         n += 1
     return n, seen.tests
+
+
+@case((0,), (1,), (2,), (3,), structured=True)
+def for_loop_that_never_loops_back_with_a_try_in_a_while_loop(a):
+    """Random programs (every version): a for loop that never loops back (its try's
+    ``else: break``, then ``return`` after the try) in a while loop.  The code after the
+    try, where the except clause goes on, is no natural loop's body, and was taken for
+    where the while loop goes on (where its except clauses leave it): written after the
+    loop, it dropped the for loop's iterator from an empty stack (lowered: "stack
+    underflow")."""
+    log = []
+    w = 0
+    while w < 4 and a:
+        w += 1
+        for x in range(a):
+            try:
+                log.append(1 // (x - 1))
+            except ZeroDivisionError as e:
+                log.append(repr(e))
+            else:
+                break
+            log.append(3)
+            return log
+    return log

@@ -366,6 +366,8 @@ class LoopFollows:
         for b in outs:
             if self._straight_return(b):
                 continue   # a ``return`` in a clause: not where the loop goes on
+            if self._in_a_for_body(b, loop):
+                continue   # (the code after a try in a for loop that never loops back: inside that loop)
             pos = past_clause_ends(self.instrs, b.start, around)
             jumps = not latched and self.instrs[b.end - 1].op == "JUMP"
             # (a clause's ``break`` out of a try/finally runs the finally body's copy first)
@@ -378,6 +380,13 @@ class LoopFollows:
             if b is not None and (b.succs or jumps) and b not in loop.body and b not in ways:
                 ways.append(b)
         return ways[0] if len(ways) == 1 else None
+
+    def _in_a_for_body(self, block, loop):
+        """Whether ``block`` lies in the body of a for loop in ``loop``: the block its
+        ``FOR_ITER`` falls into dominates it (a for loop that never loops back, its body
+        ending in ``break`` or ``return``, is no natural loop of its own)."""
+        return any(self.instrs[f.end - 1].op == "FOR_ITER" and f.end in self.block_at
+                   and self.dominates(self.block_at[f.end], block) for f in loop.body)
 
     def _returns_from_a_try(self, block, loop):
         """``block`` only drops what is under the value, runs the exit copies of the
