@@ -521,3 +521,26 @@ def return_of_a_walrus_from_a_with_in_a_finally_body_in_a_with(a):
                     return (z := a), log
             log.append(z)
     return log
+
+
+@case((0,), (1,), (2,), (3,), (-5,))
+def break_from_a_with_whose_exit_suppresses_in_a_while_true_loop(a):
+    """Random programs: ``while True:`` whose with body's try is followed by ``break``;
+    only a suppressing exit goes on in the loop.  3.8 and 3.11 took the with's exit copy
+    for where the loop goes on, the place its except clause leaves to (lowered: "stack
+    underflow").  3.12+ copy the ``return`` after the loop past the exit copy of the
+    ``break``, which was taken for the code after the with, where the suppressing exit
+    does not go: the return ran after an exception the with suppressed (wrong; lowered
+    now)."""
+    log = []
+    while True:
+        a += 1
+        with Recorder(log, str(a), suppress=a == 2):
+            try:
+                if a == 2:
+                    raise ValueError(a)
+                log.append(1 // (a - 3))
+            except ZeroDivisionError:
+                log.append("z")
+            break
+    return log

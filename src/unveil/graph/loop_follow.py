@@ -377,6 +377,11 @@ class LoopFollows:
             elif past is not None:
                 pos = past
             b = self.of_instr[pos] if pos < len(self.instrs) else None
+            if b is not None and b.handler == loop.header.handler and self.starts_with_exit_copy(b) \
+                    and self.instrs[b.end - 1].op == "JUMP":
+                # (the clause ends a with in the loop: its exit copy, then a ``break``; 3.8,
+                # 3.11: the with's suppressing exit goes on in the loop)
+                b = self.block_at.get(self.instrs[b.end - 1].target)
             if b is not None and (b.succs or jumps) and b not in loop.body and b not in ways:
                 ways.append(b)
         return ways[0] if len(ways) == 1 else None

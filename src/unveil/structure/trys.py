@@ -12,7 +12,7 @@ import copy
 from ..bytecode import facts
 from ..bytecode.opcodes import EXITS
 from ..errors import DecompilationError
-from ..graph.blocks import past_clause_ends, past_pop_except, same_code, same_target
+from ..graph.blocks import past_clause_ends, past_pop_except, same_code, same_outcome, same_target
 from ..syntax.astwalk import loop_body_nodes
 from . import stackitems as si
 from . import waiting
@@ -943,9 +943,13 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
     exit_ = _one(s, exits, "with body")
     body_frame.stack = waiting.restack(frame, body_frame.stack)   # (values evaluated before the with)
     frame.stack = _stack_after(waiting.restack(frame, outer), body_frame, exit_, "with body")
-    if exit_ is None:
-        exit_ = _suppressed(s, hblock)
-    return exit_
+    suppressed = _suppressed(s, hblock)
+    if exit_ is not None and suppressed is not None and not same_outcome(s.instrs, exit_, suppressed):
+        # (3.12+: a ``break`` whose exit copy is followed by a copy of the short code after
+        # the loop, taken for the code after the with, where its suppressing exit does not go)
+        raise DecompilationError("a with body and its suppressing exit go on in different places [%d, %d]"
+                                 % (exit_, suppressed))
+    return suppressed if exit_ is None else exit_
 
 
 def _suppressed(s, hblock):
