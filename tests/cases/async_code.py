@@ -463,3 +463,33 @@ async def if_whose_try_body_returns_an_await(n, d):
             out.append(type(exc).__name__)
     out.append(n)
     return out
+
+
+class _Log:
+    """Context manager logging into a list; suppresses ValueError when asked."""
+
+    def __init__(self, log, suppress=False):
+        self.log, self.suppress = log, suppress
+
+    def __enter__(self):
+        self.log.append("enter")
+
+    def __exit__(self, exc_type, exc, tb):
+        self.log.append("exit %s" % (exc_type.__name__ if exc_type else None))
+        return self.suppress and exc_type is ValueError
+
+
+@case((3, None, False), (3, 1, False), (3, 1, True), (0, None, False), structured=True)
+async def async_for_breaking_in_a_with(n, fail_at, suppress):
+    """The brief's shape (3.12/3.13): ``async for ... break`` inside a ``with``.  The
+    async for's end (``END_ASYNC_FOR``) jumps back to the with's exit copy, and the jump
+    was taken for the with's way on, before its exit copy, whose exit call then ran
+    outside the with (lowered: "stack underflow")."""
+    log = []
+    with _Log(log, suppress):
+        async for i in Ticker(n, fail_at=fail_at):
+            log.append(i)
+            if i == 2:
+                break
+    return log
+

@@ -876,10 +876,12 @@ _EXIT_CALL = ["LOAD_CONST", "LOAD_CONST", "LOAD_CONST", "CALL"]
 def _elide_with(s, pos, frame):
     instrs = s.instrs
     p = pos
+    if p < len(instrs) and instrs[p].op == "JUMP" and instrs[p].target is not None \
+            and _is_exit_call(instrs, instrs[p].target):
+        p = instrs[p].target   # (3.12+: an async for's end, END_ASYNC_FOR, jumps back to the exit copy)
     if p < len(instrs) and instrs[p].op == "SWAP" and instrs[p].argval == 2:
         p += 1
-    ops = [i.op for i in instrs[p:p + 4]]
-    if ops != _EXIT_CALL or any(i.argval is not None for i in instrs[p:p + 3]):
+    if not _is_exit_call(instrs, p):
         return None
     p += 4
     if p < len(instrs) and instrs[p].op == "GET_AWAITABLE":
@@ -888,6 +890,11 @@ def _elide_with(s, pos, frame):
         p += 1
     _remove_marker(frame, si.WithExit)
     return p
+
+
+def _is_exit_call(instrs, p):
+    """Whether a with's exit call (``__exit__(None, None, None)``) starts at ``p``."""
+    return [i.op for i in instrs[p:p + 4]] == _EXIT_CALL and all(i.argval is None for i in instrs[p:p + 3])
 
 
 # ``__exit__`` cannot rebind this frame's fast locals: a ``return local`` copied
