@@ -179,3 +179,29 @@ def except_star_with_nested_try_and_loop_in_clause(n):
             if e.args[0] > 1:
                 log.append("big")
     return log
+
+
+@case((0,), (1,), (2,), structured=True)
+def star_clause_whose_else_returns_then_continue_in_a_for_loop(kind):
+    """The brief's shape (3.12/3.13): ``except*`` with ``else: return`` in a for loop,
+    then ``if flag: continue`` and ``return``.  3.12+ lay the code after the try out past
+    the clauses; falling out of the test, the loop's last statement drops the iterator
+    first, and was taken for a ``break`` over an else clause: written after the loop,
+    it dropped the iterator from an empty stack (refused: "stack underflow")."""
+    log = []
+    flag = 0
+    for i in range(3):
+        try:
+            if kind:
+                raise ExceptionGroup("g", [ValueError(i)])
+        except* ValueError:
+            log.append(i)
+            if i == 1:
+                kind -= 1
+            flag = i != 2
+        else:
+            return i, log
+        if flag:
+            continue
+        return -1, log
+    return "end", log

@@ -186,6 +186,7 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
     candidates = sorted(t for t in targets if (t > exit_pos or else_leaves and _leaves_try(s, loop, t))
                         and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, loop, exit_pos, t)
                         and not _ends_inner_clause(s, loop, t) and not _returns_through_with(s, t)
+                        and not _drops_the_iterator(s, loop, t)
                         and not s.g.returns_a_value_from_before(t)
                         and s.through_jumps(t) != exit_pos and t not in kept
                         and not _finally_copy_then_exit(s, loop, t, exit_pos)
@@ -260,6 +261,22 @@ def _copy_of_exit(s, exit_pos):
         if op in JUMPS or op in NO_NEXT:
             return 0
     return 0
+
+
+def _drops_the_iterator(s, loop, pos):
+    """Whether the block at ``pos``, entered only by falling out of tests in ``loop``'s
+    body (with the iterator still on the stack), drops the iterator: first, or from
+    under the value it returns (``SWAP 2; POP_TOP; RETURN_VALUE``, no other drop before).
+    It is the loop's last statement (``if c: continue`` then ``return x``, laid out after
+    the loop's except clauses, 3.12+), no place a ``break`` goes to: a ``break`` drops
+    the iterator before it jumps."""
+    block = s.g.block_at.get(pos)
+    if block is None or not block.preds \
+            or not all(p in loop.body and s.instrs[p.end - 1].op in CONDITIONAL for p in block.preds):
+        return False
+    ops = [i.op for i in s.instrs[pos:block.end]]
+    return ops[0] == "POP_TOP" or ops[-3:] == ["SWAP", "POP_TOP", "RETURN_VALUE"] \
+        and s.instrs[block.end - 3].argval == 2 and "POP_TOP" not in ops[:-3]
 
 
 def _returns_through_with(s, pos):
