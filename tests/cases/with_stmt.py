@@ -528,7 +528,7 @@ def break_from_a_with_whose_exit_suppresses_in_a_while_true_loop(a):
     """Random programs: ``while True:`` whose with body's try is followed by ``break``;
     only a suppressing exit goes on in the loop.  3.8 and 3.11 took the with's exit copy
     for where the loop goes on, the place its except clause leaves to (lowered: "stack
-    underflow").  3.12+ copy the ``return`` after the loop past the exit copy of the
+    underflow").  3.10 and 3.12+ copy the ``return`` after the loop past the exit copy of the
     ``break``, which was taken for the code after the with, where the suppressing exit
     does not go: the return ran after an exception the with suppressed (wrong; lowered
     now)."""
@@ -543,4 +543,20 @@ def break_from_a_with_whose_exit_suppresses_in_a_while_true_loop(a):
             except ZeroDivisionError:
                 log.append("z")
             break
+    return log
+
+
+@case((0,), (1,), (2,))
+def continue_from_a_with_whose_exit_suppresses_in_a_for_loop(a):
+    """Random programs (every version): ``continue`` ending a with body in a for loop,
+    then code after the with.  Only a suppressing exit goes on after the with; the
+    with's way on was taken from its body alone, so that code was dropped (wrong: it
+    ran no more after a suppressed exception).  Refused now (lowered)."""
+    log = []
+    for i in [a, 2]:
+        with Recorder(log, str(i), suppress=True):
+            if i == 2:
+                raise ValueError(i)
+            continue
+        log.append("after")
     return log

@@ -951,9 +951,12 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
     body_frame.stack = waiting.restack(frame, body_frame.stack)   # (values evaluated before the with)
     frame.stack = _stack_after(waiting.restack(frame, outer), body_frame, exit_, "with body")
     suppressed = _suppressed(s, hblock)
-    if exit_ is not None and suppressed is not None and not same_outcome(s.instrs, exit_, suppressed):
+    if exit_ is not None and suppressed is not None and not same_outcome(s.instrs, exit_, suppressed) \
+            and s.jump_kind(suppressed, region) != s.jump_kind(exit_, region):
         # (3.12+: a ``break`` whose exit copy is followed by a copy of the short code after
-        # the loop, taken for the code after the with, where its suppressing exit does not go)
+        # the loop, taken for the code after the with, where its suppressing exit does not
+        # go: it goes on in the loop.  Two copies of a finally body around the with, each
+        # ending in a ``return``, are one way on)
         raise DecompilationError("a with body and its suppressing exit go on in different places [%d, %d]"
                                  % (exit_, suppressed))
     return suppressed if exit_ is None else exit_
