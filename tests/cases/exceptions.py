@@ -1436,3 +1436,21 @@ class Recorder:
 
     def __exit__(self, *exc):
         self.out.append("exit")
+
+
+@case(("value",), ("none",), ("key",))
+def bare_raise_ending_a_finally_in_an_except_clause(kind):
+    """A bare ``raise`` ending a finally body inside an except clause re-raises the
+    handled exception on the normal path: the compiler drops the handler copy's own
+    (unreachable) re-raise, and the ``raise`` of the source was taken for it and written
+    as ``pass`` (every version: the function returned instead of raising)."""
+    log = []
+    try:
+        raise ValueError("outer")
+    except ValueError:
+        try:
+            log.append(fail_with(kind))
+        finally:
+            log.append("fin")
+            raise
+    return log

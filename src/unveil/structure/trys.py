@@ -584,7 +584,7 @@ def _finally_body(s, hblock, stmts):
     notes = s.ctx.bindings.notes
     stmts = _fold_reraising_ifs(notes, _merge_copied_tail(notes, list(stmts)))
     stmts = _threaded_breaks(notes, _without_exc_ends(_strip_final_reraise(notes, stmts), None))
-    _refuse_threaded_reraise(stmts)
+    _refuse_threaded_reraise(notes, stmts)
     own = s.instrs[hblock.start].handler  # a nested finally's RERAISE has another handler
     return stmts, _finally_elider(s, hblock.start + 1, own)
 
@@ -708,7 +708,7 @@ def _reraise_to_break(notes, stmts):
     return out
 
 
-def _refuse_threaded_reraise(stmts):
+def _refuse_threaded_reraise(notes, stmts):
     """A bare ``raise`` left in the handler copy (outside an except clause of its own)
     is a ``break``, else-clause end or copied tail (3.10 copies small exits into each
     arm of a conditional expression) that the compiler threaded to the final
@@ -716,7 +716,7 @@ def _refuse_threaded_reraise(stmts):
     todo = list(stmts)
     while todo:
         node = todo.pop()
-        if isinstance(node, ast.Raise) and node.exc is None:
+        if isinstance(node, ast.Raise) and notes.reraise.get(node, False):
             raise DecompilationError("a finally body leaves by a threaded jump to its re-raise")
         if isinstance(node, (ast.ExceptHandler, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
@@ -746,7 +746,7 @@ def _strip_final_reraise(notes, stmts, top=True):
     if not stmts:
         return stmts
     last = stmts[-1]
-    if isinstance(last, ast.Raise) and last.exc is None and (top or notes.reraise.get(last, False)):
+    if isinstance(last, ast.Raise) and last.exc is None and notes.reraise.get(last, False):
         return _strip_final_reraise(notes, stmts[:-1], False)
     if isinstance(last, ast.If):
         body = _strip_final_reraise(notes, list(last.body), False)
