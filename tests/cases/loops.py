@@ -736,3 +736,28 @@ def for_loop_that_never_loops_back_with_a_try_in_a_while_loop(a):
             log.append(3)
             return log
     return log
+
+
+def _cm_log():
+    class CM:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return True
+    return CM()
+
+
+@case((0,), (1,))
+def local_bound_only_past_a_with_that_always_breaks(n):
+    """``b`` is bound only past a with whose body always breaks (reachable in the bytecode
+    by the exit's suppressing way alone, and not written): it is still a local, so the
+    ``return b`` raises UnboundLocalError, not NameError (3.10+, in a finally body)."""
+    try:
+        n += 1
+    finally:
+        while n:
+            with _cm_log():
+                break
+            b = n
+    return b

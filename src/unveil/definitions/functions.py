@@ -14,7 +14,6 @@ from ..bytecode import decoder, facts
 from ..bytecode.canonical import normalise
 from ..bytecode.code_objects import argument_count, ends_in_dead_return, globals_shadowed, identifier, \
     is_class_body, is_scope, own_names
-from ..bytecode.opcodes import NO_NEXT
 from ..errors import DecompilationError
 from ..fallback import statemachine
 from ..graph.cfg import Graph
@@ -631,37 +630,15 @@ def _lost_locals(code, body, ctx):
                   and n not in freevars and n not in ctx.globals and n not in ctx.nonlocals]
     if not candidates:
         return []
-    # a store that can run is in the text (3.12+ keeps the unreachable handlers of a
-    # ``try: pass``, whose stores are not)
-    stores = [i for i, ins in enumerate(ctx.instrs)
-              if ins.op.startswith(("STORE_", "DELETE_")) or ins.op == "LOAD_FAST_AND_CLEAR"]
-    reachable = _reachable(ctx.instrs)
-    stored = {ctx.instrs[i].argval for i in stores if i in reachable}
-    candidates = [n for n in candidates if n not in stored]
     # only a name some instruction stores can be bound in the text: the others are lost
-    # without a look at it
-    unreachable = {ctx.instrs[i].argval for i in stores if i not in reachable}
-    bound = _bound_names(body) if unreachable.intersection(candidates) else ()
+    # without a look at it.  A store that can run need not be in the text: a with whose
+    # body cannot raise (``break``) has no way on past it but its exit's suppressing one,
+    # and the code there is not written (3.10+: ``b`` bound only there, then loaded, was
+    # read as a global: NameError for UnboundLocalError)
+    stored = {ins.argval for ins in ctx.instrs
+              if ins.op.startswith(("STORE_", "DELETE_")) or ins.op == "LOAD_FAST_AND_CLEAR"}
+    bound = _bound_names(body) if stored.intersection(candidates) else ()
     return sorted(set(n for n in candidates if n not in bound))
-
-
-def _reachable(instrs):
-    """Indexes of the instructions that can run: from the entry along jumps, fall-through
-    and exception handlers."""
-    seen, todo, n = set(), [0], len(instrs)
-    while todo:
-        i = todo.pop()
-        while i < n and i not in seen:   # a straight run, noting where else it may go
-            seen.add(i)
-            ins = instrs[i]
-            if ins.target is not None:
-                todo.append(ins.target)
-            if ins.handler is not None:
-                todo.append(ins.handler[0])
-            if ins.op in NO_NEXT:
-                break
-            i += 1
-    return seen
 
 
 def _own_nodes(body):
