@@ -9,7 +9,9 @@ import pytest
 
 import unveil
 from unveil.errors import DecompilationError
-from unveil.definitions.functions import FunctionContext, function_def
+from unveil.bytecode import facts
+from unveil.bytecode.canonical import normalise
+from unveil.definitions.functions import FunctionContext, _lost_locals, function_def
 from unveil.fallback import statemachine
 from unveil.structure import stackitems as si
 from unveil.syntax.unparse import unparse
@@ -37,6 +39,12 @@ def lowered_source(fn):
         and isinstance(first.value.value, str) else []
     node.body = doc + ([ast.Global(names=sorted(ctx.globals))] if ctx.globals else []) \
         + ([ast.Nonlocal(names=sorted(ctx.nonlocals))] if ctx.nonlocals else []) + body
+    if ctx.instrs is None:
+        ctx.instrs = normalise(code).instrs
+    lost = _lost_locals(code, node.body, ctx)
+    if lost:   # as function_def keeps them: bound only in code that is not written
+        node.body += facts.dead_code([ast.Assign(targets=[si.name(n, store=True) for n in lost],
+                                                 value=si.const(None))], node.body)
     return unparse(node), ctx.bindings.names
 
 

@@ -761,3 +761,33 @@ def local_bound_only_past_a_with_that_always_breaks(n):
                 break
             b = n
     return b
+
+
+@case((0,), (1,), (2,))
+def return_after_a_for_whose_with_breaks_through_a_finally(n):
+    """``return b`` after the loop, past a with whose body breaks through a finally, ``b``
+    bound only after the break: 3.10 copies the return past the with's exit on the
+    break's way, and it was written inside the with, as a load that cannot raise, so the
+    with's exit saw the UnboundLocalError (3.8-3.11 have no LOAD_FAST_CHECK to tell)."""
+    log = []
+    for i in range(n):
+        with _Logged(log):
+            try:
+                break
+            finally:
+                log.append("fin")
+            b = i
+    return b, log
+
+
+class _Logged:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        if kind is not None:
+            raise RuntimeError("the exit saw %s" % kind.__name__)
+        self.log.append("exit")

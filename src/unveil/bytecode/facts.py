@@ -147,6 +147,10 @@ HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
 #: too, but where it ends shows in no instruction.)
 TRY_RANGE_ENDS_IN_AN_INSTRUCTION = PY < (3, 11)
 
+#: a load of a local that may be unbound on some path is a LOAD_FAST_CHECK (3.12+); before,
+#: every LOAD_FAST checks and the decompiler finds such locals itself (graph/unbound.py)
+UNBOUND_LOADS_MARKED = PY >= (3, 12)
+
 #: ``return c`` of a constant is one RETURN_CONST (3.12+), fused before the compiler copies
 #: a return into the arms that jump to it: a LOAD_CONST then RETURN_VALUE is a return that
 #: values of several paths met at, a conditional expression's constant arm

@@ -16,6 +16,7 @@ from ..bytecode.code_objects import argument_count, ends_in_dead_return, globals
     is_class_body, is_scope, own_names
 from ..errors import DecompilationError
 from ..fallback import statemachine
+from ..graph import unbound
 from ..graph.cfg import Graph
 from ..graph.rewrites import share_returns
 from ..structure import stackitems as si, unpacks
@@ -106,9 +107,13 @@ class FunctionContext:
     @property
     def may_be_unbound(self):
         """The locals some load of which may find unbound (3.12+: LOAD_FAST_CHECK; before,
-        none known): a load of one may raise."""
+        found by a definitely-bound analysis of the instructions): a load of one may raise."""
         if self._unbound is None:
-            self._unbound = {ins.argval for ins in self.instrs if ins.may_be_unbound}
+            if facts.UNBOUND_LOADS_MARKED:
+                self._unbound = {ins.argval for ins in self.instrs if ins.may_be_unbound}
+            else:
+                self._unbound = unbound.maybe_unbound(
+                    self.instrs, self.code.co_varnames[:argument_count(self.code)])
         return self._unbound
 
     def positions_on_line(self, line):
