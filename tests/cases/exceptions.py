@@ -1454,3 +1454,20 @@ def bare_raise_ending_a_finally_in_an_except_clause(kind):
             log.append("fin")
             raise
     return log
+
+
+@case((0,), (1,))
+def break_out_of_a_loop_that_never_loops_back_into_a_raising_finally(flag):
+    """``if not flag: break`` out of a ``while True`` whose body then raises, in a try
+    whose finally body always raises: the loop never loops back, and the break leaves
+    into the finally body, which ends the path.  That side was written ``pass`` and the
+    rest after the ``if``, not as its else clause (3.8, 3.9: the raise ran anyway)."""
+    log = []
+    try:
+        while True:
+            if not flag:
+                break
+            log.append("body")
+            raise ValueError("t2")
+    finally:
+        raise KeyError(tuple(log))

@@ -32,7 +32,14 @@ class Exits:
                 if len(frame.stack) > (region.depth or 0):
                     raise DecompilationError("a value waits at %d on a copy of a finally body that never "
                                              "completes" % pos)
-                return None  # the finally body, which the try statement holds, ends the path
+                if region.exits is not None:
+                    # the path goes on past the body (into the finally body, which the try
+                    # statement holds, and which ends it): the other side of an if whose one
+                    # side leaves so is its else clause, not code after it (3.8, 3.9:
+                    # ``if not c(): break`` out of a loop that never loops back ended the
+                    # body with ``pass``, and the raise after it ran anyway)
+                    region.exits.append(trys.ENDS)
+                return None
             if after is None and getattr(region.elide, "required", False):
                 raise DecompilationError("a way out of a try/finally body at %d without a copy of "
                                          "the finally body" % pos)

@@ -478,8 +478,9 @@ def _one(s, exits, what):
     """The one place ``exits`` lead to; identical copies of a terminal tail (3.11+
     copies a clause's ``return`` into each path) count as one place, and so do copies of
     straight code that jump to one place (3.13: each arm of an if ending a try body
-    inside an except clause leaves through its own ``POP_EXCEPT`` and jump)."""
-    distinct = sorted(set(exits))
+    inside an except clause leaves through its own ``POP_EXCEPT`` and jump).  A way on
+    into a finally body that never completes (:data:`ENDS`) leads nowhere after it."""
+    distinct = sorted(set(exits) - {ENDS})
     if any(not same_target(s.instrs, distinct[0], other) and not same_code(s.instrs, distinct[0], other)
            for other in distinct[1:]):
         raise DecompilationError("%s leaves to several places %s" % (what, distinct))
