@@ -297,3 +297,55 @@ def test_a_finally_copy_that_goes_on_past_its_handler_is_refused_not_guessed(mon
     result = unveil.decompile_code(_continues_from_finally)
     (name, _, why), = result.lowered
     assert name == "_continues_from_finally" and why.startswith("the handler's copy of a finally body goes on at "), why
+
+
+def _returns_a_value_a_raising_finally_drops(flags):
+    """``return len(r)`` (r unbound: it raises) in an if arm, inside a try/except in a
+    try whose finally always raises: the value is dropped, its evaluation is not."""
+    flags = iter(flags)
+    try:
+        try:
+            if next(flags, 0):
+                for _ in range(1):
+                    a = "a"
+                    break
+                if next(flags, 0):
+                    return len(r)  # noqa: F821 (bound below, on another path)
+                else:
+                    r = "bound"
+                while True:
+                    if not next(flags, 0):
+                        break
+                    a += "a"
+            else:
+                b = "b"  # noqa: F841
+        except:  # noqa: E722
+            raise
+    finally:
+        raise ValueError("finally")
+    yield r
+
+
+def _context_chain(gen):
+    try:
+        list(gen)
+    except Exception as exc:  # the generator's own exceptions are its behaviour
+        chain = []
+        while exc is not None:
+            chain.append(type(exc).__name__)
+            exc = exc.__context__
+        return chain
+    return None
+
+
+def test_a_return_value_a_raising_finally_drops_is_still_evaluated_or_refused():
+    """The arm's ``return len(r)`` was written ``pass`` (3.8, 3.9): the UnboundLocalError
+    its evaluation raises, the finally's exception's context, was lost."""
+    from tests.roundtrip import rebuild_decompiled
+    fn = _returns_a_value_a_raising_finally_drops
+    try:
+        new, _ = rebuild_decompiled(fn)
+    except DecompilationError:
+        return
+    for flags in ([1, 1], [1, 0], [0]):
+        assert _context_chain(new(flags)) == _context_chain(fn(flags)), flags

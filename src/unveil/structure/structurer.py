@@ -584,6 +584,12 @@ class Structurer(Exits, ShortCircuits, Layout):
         if exits is not None and len(exits) > known_exits:
             # the side went on past the region (a try body's end): so must the
             # other side, as the else branch, not as code after the if
+            if any(si.is_expr(v) for v in arm.stack[len(body_stack):]):
+                # a value computed on the side is left behind on the way out (a ``return``
+                # whose value a finally body that never completes drops): written as the
+                # side's end, its evaluation, and what that raises, would be lost
+                raise DecompilationError("a side of the branch at %d leaves with a value it "
+                                         "computed" % chain_end)
             self._else_side(rest_pos, rest_stack, test, arm, frame, region, None, chain_end)
             return None
         emit_if(frame, ast.If(test=test, body=arm.out or [ast.Pass()], orelse=[]), rest_stack)
