@@ -349,3 +349,33 @@ def test_a_return_value_a_raising_finally_drops_is_still_evaluated_or_refused():
         return
     for flags in ([1, 1], [1, 0], [0]):
         assert _context_chain(new(flags)) == _context_chain(fn(flags)), flags
+
+
+def _returns_an_undefined_name_under_a_bare_raise_finally(kind):
+    try:
+        raise TypeError("outer")
+    except TypeError:
+        try:
+            if kind:
+                raise KeyError(kind)
+        except Exception:
+            return undefined_name  # noqa: F821 (the NameError is the behaviour)
+        finally:
+            raise
+
+
+def test_a_clause_return_a_raising_finally_drops_is_still_evaluated():
+    """``except Exception: return b`` under ``finally: raise``: the value is dropped by
+    the finally, its evaluation's NameError is not (3.12+: it was written ``pass``)."""
+    from tests.roundtrip import rebuild_decompiled
+    fn = _returns_an_undefined_name_under_a_bare_raise_finally
+    try:
+        new, _ = rebuild_decompiled(fn)
+    except DecompilationError:
+        return
+    for kind in ("key", ""):
+        assert _context_chain(_calling(new, kind)) == _context_chain(_calling(fn, kind)), kind
+
+
+def _calling(fn, arg):
+    yield fn(arg)

@@ -156,6 +156,12 @@ class Exits:
             if outer.elide is not None and outer.blocks is not inner_blocks:
                 inner_blocks = outer.blocks
                 after = outer.elide(self, pos, frame)
+                if after == trys.ENDS and frame.stack and si.is_expr(frame.top()):
+                    # a value computed inside (a ``return``'s) that a finally body that never
+                    # completes drops: written as the clause's end, its evaluation would be
+                    # lost (3.12+: ``except: return b``, b undefined, under ``finally: raise``)
+                    raise DecompilationError("a value waits at %d on a copy of a finally body that never "
+                                             "completes" % pos)
                 if after is None or after == pos or after == trys.ENDS:
                     break
                 pos = after
