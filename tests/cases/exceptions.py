@@ -1126,6 +1126,24 @@ def return_after_a_try_of_a_local_a_break_may_leave_unbound(kinds):
         return "caught"
     return out
 
+
+@case(("none",), ("value",), ("key",), structured=True)
+def return_after_a_finally_whose_try_always_raises_into_a_clause(kind):
+    """A finally body whose try body always raises, caught by its except clause: the
+    finally body goes on only through that clause.  Its copies were walked along their
+    instructions but not into the clause, so the body seemed never to complete, and the
+    ``return`` after the try was dropped (every version; found by
+    benchmarks/exception_programs.py)."""
+    log = []
+    try:
+        log.append(fail_with(kind))
+    finally:
+        try:
+            raise KeyError("t5")
+        except KeyError:
+            got = fail_with("none")
+    return got, log
+
 # A finally body that never completes: the normal path's copy ends the try; written after
 # the body as well, it would raise (or return) a second time, with the first as context.
 

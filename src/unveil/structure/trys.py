@@ -779,7 +779,7 @@ def _finally_elider(s, start, own):
     def elide(s, pos, frame):
         if is_end(start):
             return pos  # an empty finally body has no copy
-        pairs, exits, todo = {}, set(), [(start, pos)]
+        pairs, exits, todo, handlers = {}, set(), [(start, pos)], set()
         while todo:
             a, b = todo.pop()
             for _ in range(8):  # a jump on one side only: threaded differently, same path
@@ -798,6 +798,15 @@ def _finally_elider(s, start, own):
             if len(pairs) > 4000 or a >= len(instrs) or b >= len(instrs):
                 return None
             x, y = instrs[a], instrs[b]
+            if a >= start and x.handler is not None and x.handler != own and x.handler[0] >= start \
+                    and (x.handler, y.handler) not in handlers:
+                # a try inside the finally body (its handler laid out in the copy, not one of
+                # code the walk reached past the copy): its clauses are copied too, and may
+                # be the only way on (``try: raise E`` then ``except E: pass``)
+                if y.handler is None:
+                    return None
+                handlers.add((x.handler, y.handler))
+                todo.append((x.handler[0], y.handler[0]))
             drop = _exception_drop(instrs, a)
             if drop and not _exception_drop(instrs, b):
                 # leaving by return/break/continue, the handler's copy first drops its
