@@ -779,6 +779,13 @@ def _finally_elider(s, start, own):
     def elide(s, pos, frame):
         if is_end(start):
             return pos  # an empty finally body has no copy
+        after = walk(pos, False)
+        # (a finally body that seems never to complete may go on through the clause of a
+        # try inside it, which the walk along its instructions does not reach: ``try:
+        # raise E`` then ``except E: pass``)
+        return walk(pos, True) if after == ENDS else after
+
+    def walk(pos, into_handlers):
         pairs, exits, todo, handlers = {}, set(), [(start, pos)], set()
         while todo:
             a, b = todo.pop()
@@ -798,11 +805,10 @@ def _finally_elider(s, start, own):
             if len(pairs) > 4000 or a >= len(instrs) or b >= len(instrs):
                 return None
             x, y = instrs[a], instrs[b]
-            if a >= start and x.handler is not None and x.handler != own and x.handler[0] >= start \
-                    and (x.handler, y.handler) not in handlers:
+            if into_handlers and a >= start and x.handler is not None and x.handler != own \
+                    and x.handler[0] >= start and (x.handler, y.handler) not in handlers:
                 # a try inside the finally body (its handler laid out in the copy, not one of
-                # code the walk reached past the copy): its clauses are copied too, and may
-                # be the only way on (``try: raise E`` then ``except E: pass``)
+                # code the walk reached past the copy): its clauses are copied too
                 if y.handler is None:
                     return None
                 handlers.add((x.handler, y.handler))
