@@ -1209,7 +1209,7 @@ def for_else_then_code_in_finally(items):
     return log
 
 
-@case((0,), (1,), (3,))
+@case((0,), (1,), (3,), structured=True)
 def while_true_whose_try_else_returns_in_finally(limit):
     """A ``while True`` in a finally body whose ``try``'s ``else`` returns: the return is laid
     out after the loop, which the handler's copy (its ``break`` threaded to the re-raise)
@@ -1233,7 +1233,7 @@ def while_true_whose_try_else_returns_in_finally(limit):
     return "end", log
 
 
-@case(([],), ([None],))
+@case(([],), ([None],), structured=True)
 def while_true_whose_try_else_returns_in_finally_once(log):
     """The same, the loop leaving on its second turn (as found)."""
     try:
@@ -1251,6 +1251,78 @@ def while_true_whose_try_else_returns_in_finally_once(log):
             else:
                 return "ret"
     return "end"
+
+
+@case((0,), (1,), (2,), (3,), structured=True)
+def while_true_whose_try_else_returns_in_finally_then_more(limit):
+    """The same, the try followed by more of the loop body (the ``break`` threaded to
+    the try's ``else`` clause, laid out after the loop, is not the body's last
+    statement)."""
+    log = []
+    try:
+        log.append(0)
+    finally:
+        w = 0
+        while True:
+            w += 1
+            if w > limit:
+                break
+            try:
+                log.append(1 / (w - 1))
+            except ZeroDivisionError:
+                pass
+            else:
+                raise KeyError(w)
+            if w > limit + 1:
+                return "late", log
+    return "end", log
+
+
+@case((0,), (1,), (2,), structured=True)
+def while_true_in_finally_whose_try_else_returns_and_only_the_clause_goes_on(limit):
+    """A ``while True`` in a finally body left by a ``break`` at its end, reached only
+    through the try's except clause (its ``else`` returns).  The normal path's copy of
+    the finally body was walked beside the handler's without the except clause (the
+    paths an exception takes): none of the walked paths went on, so the copy was taken
+    for one that only returns or raises, and the code after the try/finally was dropped
+    (wrong on 3.11+: ``None`` for ``("end", [0])``; lowered before)."""
+    log = []
+    try:
+        log.append(0)
+    finally:
+        w = 0
+        while True:
+            w += 1
+            try:
+                log.append(1 / (w - 1))
+            except ZeroDivisionError:
+                pass
+            else:
+                return "ret", log
+            if w > limit:
+                break
+    return "end", log
+
+
+@case((0,), (1,), (2,), structured=True)
+def while_true_in_finally_whose_try_else_raises_and_only_the_clause_goes_on(limit):
+    """The same, the ``else`` clause raising (wrong on 3.8, 3.9 and 3.11+; lowered on 3.10)."""
+    log = []
+    try:
+        log.append(0)
+    finally:
+        w = 0
+        while True:
+            w += 1
+            try:
+                log.append(1 / (w - 1))
+            except ZeroDivisionError:
+                pass
+            else:
+                raise KeyError(w)
+            if w > limit:
+                break
+    return "end", log
 
 
 @case((0,), (1,), structured=True)

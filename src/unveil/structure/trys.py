@@ -683,12 +683,55 @@ def _else_of_threaded_loop(notes, stmts):
     it goes (``try: ... else: return x`` in a ``while True``, the return laid out after the
     loop, came out as the loop's ``else``, which never runs)."""
     k = max((i for i, st in enumerate(stmts) if isinstance(st, (ast.While, ast.For, ast.AsyncFor))), default=None)
-    if k is None or k == len(stmts) - 1 or stmts[k].orelse or not _reraises(notes, stmts[k].body) \
-            or any(isinstance(n, ast.Break) for n in loop_body_nodes(stmts[k].body)):
+    if k is None or k == len(stmts) - 1 or stmts[k].orelse or not _reraises(notes, stmts[k].body):
         return stmts
+    if any(isinstance(n, ast.Break) for n in loop_body_nodes(stmts[k].body)):
+        return _tail_at_own_break(notes, stmts, k)
     loop = notes.copy(stmts[k], copy.copy(stmts[k]))
     loop.orelse = stmts[k + 1:]
     return stmts[:k] + [loop]
+
+
+def _tail_at_own_break(notes, stmts, k):
+    """``stmts`` with the code after their last loop ``stmts[k]`` (a ``while True``
+    whose re-raises are its threaded ``break``) moved to where the loop's one ``break`` of
+    its own is: only that ``break`` reaches the code laid out after the loop (``try: ...
+    except E: pass`` then ``else: return x``, the return laid out past the loop).  That
+    code must not go on (it returns or raises, no ``break`` or ``continue`` of its own)
+    and the ``break`` must end the loop body's statements or, through ``if``s, a try
+    body (whose ``else`` clause the code becomes: there, the try's clauses catch nothing
+    of it).  Unchanged where it cannot be moved so."""
+    loop, tail = stmts[k], stmts[k + 1:]
+    breaks = [n for n in loop_body_nodes(loop.body) if isinstance(n, ast.Break)]
+    if not (isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant) and loop.test.value is True) \
+            or len(breaks) != 1 or _completes(tail) \
+            or any(isinstance(n, (ast.Break, ast.Continue)) for n in loop_body_nodes(tail)):
+        return stmts
+    body = _with_tail_at_break(notes, loop.body, tail)
+    if body is None:
+        return stmts
+    loop = notes.copy(loop, copy.copy(loop))
+    loop.body = body
+    return stmts[:k] + [loop]
+
+
+def _with_tail_at_break(notes, stmts, tail):
+    """``stmts`` (a loop body or an arm of an ``if`` in it) with their ``break`` replaced
+    by ``tail``, or None where it is not at a place ``tail`` can run from: a
+    statement list's end, or a try body's end (``tail`` becomes the try's ``else``)."""
+    if stmts and isinstance(stmts[-1], ast.Break):
+        return stmts[:-1] + list(tail)
+    for i, st in enumerate(stmts):
+        if isinstance(st, ast.Try) and not st.orelse and not st.finalbody and isinstance(st.body[-1], ast.Break):
+            return stmts[:i] + [_replaced(notes, st, body=st.body[:-1] or [ast.Pass()], orelse=list(tail))] + stmts[i + 1:]
+        if isinstance(st, ast.If) and any(isinstance(n, ast.Break) for n in loop_body_nodes([st])):
+            body = _with_tail_at_break(notes, st.body, tail) if any(
+                isinstance(n, ast.Break) for n in loop_body_nodes(st.body)) else st.body
+            orelse = st.orelse if body is not st.body else _with_tail_at_break(notes, st.orelse, tail)
+            if body is None or orelse is None:
+                return None
+            return stmts[:i] + [_replaced(notes, st, body=body, orelse=orelse)] + stmts[i + 1:]
+    return None
 
 
 def _reraises(notes, stmts):
@@ -805,10 +848,11 @@ def _finally_elider(s, start, own):
             if len(pairs) > 4000 or a >= len(instrs) or b >= len(instrs):
                 return None
             x, y = instrs[a], instrs[b]
-            if into_handlers and a >= start and x.handler is not None and x.handler != own \
-                    and x.handler[0] >= start and (x.handler, y.handler) not in handlers:
-                # a try inside the finally body (its handler laid out in the copy, not one of
-                # code the walk reached past the copy): its clauses are copied too
+            if into_handlers and own is not None and x.handler is not None and x.handler[1] > own[1] \
+                    and (x.handler, y.handler) not in handlers:
+                # a try (or with, or except clause) in the body, above the exception the
+                # copy handles on the stack: its handlers are paths of the copy too; not
+                # those of code the copy jumps back to (a ``continue``)
                 if y.handler is None:
                     return None
                 handlers.add((x.handler, y.handler))
