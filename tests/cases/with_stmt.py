@@ -523,15 +523,16 @@ def return_of_a_walrus_from_a_with_in_a_finally_body_in_a_with(a):
     return log
 
 
-@case((0,), (1,), (2,), (3,), (-5,))
+@case((0,), (1,), (2,), (3,), (-5,), structured=True)
 def break_from_a_with_whose_exit_suppresses_in_a_while_true_loop(a):
     """Random programs: ``while True:`` whose with body's try is followed by ``break``;
     only a suppressing exit goes on in the loop.  3.8 and 3.11 took the with's exit copy
     for where the loop goes on, the place its except clause leaves to (lowered: "stack
     underflow").  3.10 and 3.12+ copy the ``return`` after the loop past the exit copy of the
     ``break``, which was taken for the code after the with, where the suppressing exit
-    does not go: the return ran after an exception the with suppressed (wrong; lowered
-    now)."""
+    does not go: the return ran after an exception the with suppressed (wrong; then
+    lowered).  The loop has no code after it of its own: the return of a local, which
+    ``__exit__`` cannot rebind, ends the with body."""
     log = []
     while True:
         a += 1
@@ -546,17 +547,57 @@ def break_from_a_with_whose_exit_suppresses_in_a_while_true_loop(a):
     return log
 
 
-@case((0,), (1,), (2,))
+@case((0,), (1,), (2,), structured=True)
 def continue_from_a_with_whose_exit_suppresses_in_a_for_loop(a):
     """Random programs (every version): ``continue`` ending a with body in a for loop,
     then code after the with.  Only a suppressing exit goes on after the with; the
     with's way on was taken from its body alone, so that code was dropped (wrong: it
-    ran no more after a suppressed exception).  Refused now (lowered)."""
+    ran no more after a suppressed exception; then lowered).  The body ends in the
+    ``continue``, the with goes on where the suppressing exit does."""
     log = []
     for i in [a, 2]:
         with Recorder(log, str(i), suppress=True):
             if i == 2:
                 raise ValueError(i)
             continue
+        log.append("after")
+    return log
+
+
+@case((0,), (1,), (2,), (3,), structured=True)
+def break_from_a_with_whose_exit_suppresses_in_a_for_loop_then_a_test(a):
+    """Random programs (3.12): ``break`` ending a with body in a for loop, then an
+    ``if`` after the with.  The break drops the iterator past the with's exit copy, then
+    runs a copy of the return after the loop (whose first copy the graph's rewrite now
+    jumps to another): taken for the code after the with, the ``if`` a suppressing exit
+    goes on to was dropped (wrong)."""
+    log = []
+    for i in [a, 2, 3, 4]:
+        with Recorder(log, str(i), suppress=i == 2):
+            if i == 2:
+                raise ValueError(i)
+            break
+        if i >= 4:
+            break
+    return len(log)
+
+
+@case((0,), (1,), (2,), (3,), structured=True)
+def break_from_a_with_whose_exit_suppresses_in_a_while_loop_then_code(a):
+    """The same from a ``while`` loop whose code after it returns a local, the with's
+    try ending in the ``break`` (structured on every version before too: the body's
+    way out is a ``break``, not a return moved into the body)."""
+    log = []
+    i = a
+    while i < 5:
+        i += 1
+        with Recorder(log, str(i), suppress=i == 2):
+            try:
+                if i == 2:
+                    raise ValueError(i)
+                log.append(1 // (i - 3))
+            except ZeroDivisionError:
+                log.append("z")
+            break
         log.append("after")
     return log

@@ -313,6 +313,15 @@ class Exits:
         loaded = {ins.argval for ins in self.instrs[pos:self.g.of_instr[pos].end] if ins.op == "LOAD_FAST"}
         return any(ins.op in ("STORE_FAST", "DELETE_FAST") and ins.argval in loaded for ins in self.instrs[start:pos])
 
+    def returns_a_bound_local(self, pos):
+        """Whether the block from ``pos`` only loads a local that is bound wherever it runs
+        and returns it: loaded before a with's ``__exit__`` (which cannot rebind it), or
+        after, the value is the same, and loading it cannot raise."""
+        block = self.g.of_instr[pos] if pos < len(self.instrs) else None
+        return block is not None and self.instrs[block.end - 1].op == "RETURN_VALUE" and self._returns_a_local(pos) \
+            and not any(ins.op == "LOAD_FAST" and ins.argval in self.ctx.may_be_unbound
+                        for ins in self.instrs[pos:block.end])
+
     def _returns_a_local(self, pos):
         """Whether the block from ``pos`` only loads locals and returns."""
         return all(ins.op in ("LOAD_FAST", "RETURN_VALUE") for ins in self.instrs[pos:self.g.of_instr[pos].end])

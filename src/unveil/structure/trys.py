@@ -1011,15 +1011,62 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
     body_frame.stack = waiting.restack(frame, body_frame.stack)   # (values evaluated before the with)
     frame.stack = _stack_after(waiting.restack(frame, outer), body_frame, exit_, "with body")
     suppressed = _suppressed(s, hblock)
-    if exit_ is not None and suppressed is not None and not same_outcome(s.instrs, exit_, suppressed) \
-            and s.jump_kind(suppressed, region) != s.jump_kind(exit_, region):
-        # (3.12+: a ``break`` whose exit copy is followed by a copy of the short code after
-        # the loop, taken for the code after the with, where its suppressing exit does not
-        # go: it goes on in the loop.  Two copies of a finally body around the with, each
-        # ending in a ``return``, are one way on)
-        raise DecompilationError("a with body and its suppressing exit go on in different places [%d, %d]"
-                                 % (exit_, suppressed))
+    if exit_ is not None and suppressed is not None and not same_outcome(s.instrs, exit_, suppressed):
+        # the body leaves by a way the code after the with, where a suppressing exit goes
+        # on, does not: a ``continue`` ending the body, or a ``break`` whose exit copy
+        # is followed by a copy of the return after the loop (3.10, 3.12+; from a for
+        # loop, after dropping its iterator).  Two copies of a finally body around the
+        # with, each ending in a ``return``, are one way on
+        differ = s.jump_kind(suppressed, region) != s.jump_kind(exit_, region)
+        way_out = _with_body_way_out(s, exit_, frame, region) if differ or _drops_the_iterator(s, exit_, frame) \
+            else None
+        if way_out is not None:
+            node.body = [st for st in node.body if not isinstance(st, ast.Pass)] + way_out
+            return suppressed
+        if differ:
+            raise DecompilationError("a with body and its suppressing exit go on in different places [%d, %d]"
+                                     % (exit_, suppressed))
     return suppressed if exit_ is None else exit_
+
+
+def _drops_the_iterator(s, pos, frame):
+    """Whether ``pos`` drops the iterator of the for loop the with is in (with ``frame``'s
+    stack, after the with): the way out of that loop a ``break`` takes."""
+    return pos < len(s.instrs) and s.instrs[pos].op == "POP_TOP" and bool(frame.stack) \
+        and isinstance(frame.stack[-1], si.Iter)
+
+
+def _with_body_way_out(s, exit_, frame, region):
+    """The statements that end a with body whose way on past the with's exit, ``exit_``,
+    is not where its suppressing exit goes on: a jump to the loop's next turn or out of
+    it (``continue``, ``break``; at the region's end, the loop's header), or the return
+    of a local copied past the exit (3.10, 3.12+: the code after the loop a ``break``
+    leaves, which loads its value after ``__exit__`` runs; a local it cannot rebind),
+    either after dropping the iterator of the for loop the with is in (a ``break``).
+    None if it is neither."""
+    loop = region.loop
+    stack = list(frame.stack)
+    if _drops_the_iterator(s, exit_, frame):
+        exit_, stack = exit_ + 1, stack[:-1]
+        if s.instrs[exit_].op == "JUMP":
+            exit_ = s.instrs[exit_].target
+    kind = s.jump_kind(exit_, region)
+    if kind == "stop" and loop is not None:
+        kind = s.jump_kind(exit_, region.child(stop=None))
+    if kind is None and loop is not None and loop.follow is not None \
+            and same_code(s.instrs, exit_, s.through_jumps(loop.follow.start)):
+        kind = "break"   # (a copy of the code after the loop, whose first copy now jumps to another)
+    if len(stack) < len(frame.stack) and kind == "continue":
+        return None   # (the iterator dropped: not the loop's next turn)
+    out = Frame(s.ctx, stack)
+    if kind in ("continue", "break"):
+        s.jump_out(kind, out)
+    elif kind is None and s.returns_a_bound_local(exit_):
+        out.run(s.instrs[exit_:s.g.of_instr[exit_].end])
+    else:
+        return None
+    out.flush_parallel()
+    return out.out
 
 
 def _suppressed(s, hblock):
