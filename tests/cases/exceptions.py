@@ -969,7 +969,7 @@ _THROUGH_FINALLY_CALLS = ((["none"], "none"), (["value"], "none"), (["key", "non
                           (["key", "key", "none"], "key"), (["value"], "value"), (["none"], "key"))
 
 
-@case(*_THROUGH_FINALLY_CALLS)
+@case(*_THROUGH_FINALLY_CALLS, structured=True)
 def break_from_while_true_in_try_through_finally_with_a_try(kinds, fin):
     """As found (bottle 0.12/0.13, refused on 3.11+): the try's ``if`` and ``try`` in the
     finally body, the clause's ``break`` leaving ``out`` as it was."""
@@ -1025,10 +1025,11 @@ def break_from_while_true_through_finally_with_a_try_of_two_clauses(kinds, fin):
     return out, log
 
 
-@case((["none"], "none"), (["value"], "none"), (["key", "none"], "none"), (["key", "value"], "value"),
-      (["none"], "value"))
+@case(*_THROUGH_FINALLY_CALLS, structured=True)
 def break_from_while_true_in_try_finally_through_finally_with_a_try(kinds, fin):
-    """A try/finally around the loop (only calls that return: lowered, 3.12+ raise elsewhere)."""
+    """A try/finally around the loop (3.12+: the try body's ``break`` runs the finally
+    body's copy straight into the code after the loop, read as the try's else clause, which
+    did not end where it jumps: lowered)."""
     log = []
     it = iter(kinds)
     try:

@@ -405,7 +405,14 @@ def _else_clause(s, exit_, after, frame, region, handlers=None):
         else_frame = Frame(s.ctx, frame.stack)
         else_exits = []
         stop = handlers if end is None else end
-        if s.seq(exit_, else_frame, region.child(stop=stop, exits=else_exits)) != end or else_exits:
+        got = s.seq(exit_, else_frame, region.child(stop=stop, exits=else_exits))
+        kinds = {s.jump_kind(e, region) for e in else_exits}
+        if got is None is end and len(kinds) == 1 and kinds <= {"break", "continue"}:
+            # (3.12+: a ``break`` ending the try body leaves through the copy of a finally
+            # body around the try straight into the code after the loop, the loop's follow)
+            s.jump_out(kinds.pop(), else_frame)
+            else_exits = []
+        if got != end or else_exits:
             raise DecompilationError("else clause at %d does not end where it jumps" % exit_)
         else_frame.flush_parallel()
         return else_frame.out, end
