@@ -1145,6 +1145,26 @@ def return_after_a_finally_whose_try_always_raises_into_a_clause(kind):
             got = fail_with("none")
     return got, log
 
+
+@case((["none"],), (["value"],))
+def return_in_a_try_body_whose_value_an_outer_finally_return_drops(kinds):
+    """``return b`` in a try body (``b`` unbound there: it raises) whose finally body
+    binds ``b``, under an outer ``finally: return``, which drops the value or the error.
+    Every version wrote ``__t0 = b`` before the inner try, so the error came before the
+    body's ``log.append`` and the finally body's call never ran (found by a helper's
+    generator); lowered now."""
+    log = []
+    it = iter(kinds)
+    try:
+        try:
+            log.append("t1")
+            return b  # noqa: F821,F823  (bound below: the UnboundLocalError is the behaviour)
+        finally:
+            b = fail_with(next(it))
+            log.append(b)
+    finally:
+        return "t5", log  # noqa: B012
+
 # A finally body that never completes: the normal path's copy ends the try; written after
 # the body as well, it would raise (or return) a second time, with the first as context.
 

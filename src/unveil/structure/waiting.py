@@ -69,6 +69,16 @@ def settle(frame, stmt):
     todo = [item for item in owned if _needs_temporary(frame, item, bound, inside)]
     if not todo:
         return
+    if isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+        # a value computed inside the try body and left on the stack past the statement (a
+        # ``return`` in the body that a finally body runs after, its value dropped by an
+        # outer ``finally: return``): evaluated before the statement, it would run before
+        # the body's first statements
+        seq = frame.notes.seq.values
+        begun = min((seq[id(n)] for n in nodes(*stmt.body) if id(n) in seq), default=None)
+        if begun is not None and any(seq.get(id(item), -1) > begun for item in todo):
+            raise WaitingValues("a value computed in a try body waits past the try statement, which "
+                                "changes what it reads (in %s)" % frame.ctx.code.co_name)
     old = list(frame.stack)
     if not frame.spill(todo, only=True):
         raise WaitingValues("a statement (%s) runs while values computed before it wait on the stack "
