@@ -7,6 +7,7 @@ import ast
 from ..bytecode.code_objects import enclosing_scopes, identifier
 from ..errors import DecompilationError
 from ..structure import stackitems as si
+from ..structure.waiting import TRYS
 
 FUTURE_ANNOTATIONS = __future__.annotations.compiler_flag
 
@@ -15,7 +16,6 @@ _CLASS_PREAMBLE = {"__module__", "__qualname__", "__firstlineno__", "__static_at
 #: what 3.13 stores at a class body's end, so in each arm the end was copied into
 _CLASS_EPILOGUE = {"__static_attributes__", "__classdictcell__"}
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-_TRY = tuple(getattr(ast, n) for n in ("Try", "TryStar") if hasattr(ast, n))
 
 
 class ClassBuild(si.Definition):
@@ -114,7 +114,7 @@ def without_copied_returns(stmts):
                 st.body, rest = st.body + rest, []
             elif body_ends and else_ends:
                 rest = []
-        elif isinstance(st, _TRY) and rest and st.handlers and all(_ends(h.body) for h in st.handlers) \
+        elif isinstance(st, TRYS) and rest and st.handlers and all(_ends(h.body) for h in st.handlers) \
                 and not _ends(st.body) and not st.finalbody:
             st.orelse, rest = st.orelse + rest, []   # what follows runs when nothing was raised
         if isinstance(st, (ast.For, ast.AsyncFor, ast.While)) or rest and not isinstance(st, ast.If):

@@ -23,6 +23,8 @@ from . import stackitems as si
 
 COMPOUND = tuple(getattr(ast, n) for n in ("If", "For", "AsyncFor", "While", "Try", "TryStar", "With", "AsyncWith",
                                            "FunctionDef", "AsyncFunctionDef", "ClassDef", "Match") if hasattr(ast, n))
+#: try statements (``except*`` from 3.11)
+TRYS = tuple(getattr(ast, n) for n in ("Try", "TryStar") if hasattr(ast, n))
 #: statements that store or delete, which :func:`settle` orders after the values waiting under them
 STORES = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)
 
@@ -69,7 +71,7 @@ def settle(frame, stmt):
     todo = [item for item in owned if _needs_temporary(frame, item, bound, inside)]
     if not todo:
         return
-    if isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+    if isinstance(stmt, TRYS):
         # a value computed inside the try body and left on the stack past the statement (a
         # ``return`` in the body that a finally body runs after, its value dropped by an
         # outer ``finally: return``): evaluated before the statement, it would run before
