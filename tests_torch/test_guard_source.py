@@ -149,7 +149,8 @@ def test_dynamos_type_note_and_recompile_hint_are_left_out_of_the_condition():
     type and a recompile hint after the code (an SGD step's second compile had one)."""
     code = "___check_type_id(L['self'].param_groups[0]['params'][0], 94750655469728)"
     for suffix in [", type=<class 'torch.nn.parameter.Parameter'> (HINT: type Parameter)",
-                   " (HINT: closure variable 'scale' (from f), type int)", ", type=<class 'int'>"]:
+                   " (HINT: closure variable 'scale' (from f), type int)", ", type=<class 'int'>",
+                   ", type=<class '__main__.make.<locals>.Func'>"]:   # (a class made in a function)
         assert guard_source.translate("TYPE_MATCH", code + suffix) == guard_source._renamed(code), suffix
 
 

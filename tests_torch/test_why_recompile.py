@@ -120,6 +120,51 @@ def test_a_value_the_guard_cannot_read_fails_the_entry_as_in_dynamo():
     assert why.runs is None and why.verdicts[0].error.startswith("KeyError"), str(why)
 
 
+def _instance_of_a_new_local_class():
+    class Func:                      # a class of its own each call
+        k = 3.0
+    return Func()
+
+
+def with_object(x, o):
+    return x * o.k
+
+
+def test_a_class_made_in_a_function_is_guarded_by_its_type_as_in_dynamo():
+    """Dynamo notes a type guard's class after the guard, ``type=<class 'm.f.<locals>.C'>``:
+    with ``<locals>`` in the name the guard was left untranslated, assumed to pass, and the
+    answer said the entry runs where Dynamo compiled anew (a new-user trial; transformers'
+    Llama guards such a class)."""
+    torch._dynamo.reset()
+    fn = torch.compile(with_object, backend="eager", dynamic=False)
+    fn(torch.ones(2), _instance_of_a_new_local_class())
+    other = _instance_of_a_new_local_class()
+    why = unveil.why_recompile(fn, torch.ones(2), other)
+    assert why.runs is None, str(why)
+    assert not any(v.untranslated for v in why.verdicts), str(why)
+    entries = adapter.cache_entries(with_object.__code__)
+    assert [v.passes for v in why.verdicts] == [e.check({"x": torch.ones(2), "o": other}) for e in entries] \
+        == [False], str(why)
+    assert "check_type_id(L['o']" in str(why), str(why)
+    fn(torch.ones(2), other)
+    assert len(adapter.cache_entries(with_object.__code__)) == 2
+
+
+def test_a_guard_left_untranslated_is_named_and_the_entry_said_to_run_only_if_it_passes():
+    """What unveil could not translate it cannot check: the answer says so, not just that
+    the entry runs."""
+    from unveil.dynamo.guards.conditions import UNTRANSLATED
+    from unveil.dynamo.guards.why import WhyRecompile, check_guard_source
+    source = ("def __guard(L, G):\n    " + UNTRANSLATED + "strange_check(L['x'])\n"
+              "    if not (L['x'] == 1):\n        return False\n    return True\n")
+    verdict = check_guard_source("0/0", source, "__guard", {"x": 1}, {})
+    assert verdict.passes and verdict.untranslated == ["strange_check(L['x'])"]
+    text = str(WhyRecompile("f", [verdict]))
+    assert "not checked and assumed to pass: strange_check(L['x'])" in text, text
+    assert text.endswith("=> compile 0/0 runs, if its 1 guard unveil could not check passes (else Dynamo tries "
+                         "the entries after it, or compiles anew)"), text
+
+
 def test_the_text_names_the_failing_guard_its_values_and_line(compiled):
     text = str(unveil.why_recompile(compiled, torch.ones(3, dtype=torch.float64), 1))
     assert "dtype torch.float64, expected torch.float32" in text

@@ -133,6 +133,9 @@ def _without_comment(part):
     return _without_type(part.split("#")[0].rstrip()), False
 
 
+#: the comment a guard file has in place of a guard it could not translate (``why`` reads it back)
+UNTRANSLATED = "# NOT TRANSLATED (assumed to pass): "
+
 #: the recompile hint Dynamo may add to a guard's description ("type Parameter", the closure variable)
 _HINT = re.compile(r" \(HINT: [^()]*(?:\([^()]*\)[^()]*)*\)\Z")
 
@@ -141,14 +144,12 @@ def _without_type(text):
     """``text`` less a trailing ``, type=<class 'x'>`` (Dynamo's note of the guarded type)
     and ``(HINT: ...)`` (its recompile hint)."""
     text = _HINT.sub("", text)
-    at = text.rfind("type=<")
-    if at < 0:
-        return text
-    comma = text.rfind(",", 0, at)
-    tail = text[at + 6:].rstrip()
-    if comma >= 0 and not text[comma + 1:at].strip() and tail.endswith(">") and ">" not in tail[:-1]:
-        return text[:comma]
-    return text
+    return _TYPE_NOTE.sub("", text.rstrip())
+
+
+#: Dynamo's note of a guarded type at a guard's end: ``, type=<class 'm.make.<locals>.C'>``
+#: (a class made inside a function has ``<locals>`` in its name), ``type=<enum 'E'>``
+_TYPE_NOTE = re.compile(r",\s*type=<(?:\w+ '[^']*'|[^<>]*)>\Z")
 
 
 def names_in(text, names):
@@ -335,7 +336,7 @@ class GuardWriter:
                 exprs.append(expr)
             except Untranslatable as exc:
                 self.untranslated.append(str(exc))
-                self.lines.append("    # NOT TRANSLATED (assumed to pass): " + " ".join(str(exc).split()))
+                self.lines.append("    " + UNTRANSLATED + " ".join(str(exc).split()))
         if not exprs:
             return
         self.conditions += exprs

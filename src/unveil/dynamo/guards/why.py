@@ -19,7 +19,7 @@ import torch
 from ...dump_index import ran_in, source_path
 from .. import adapter
 from . import runtime as guard_runtime
-from .conditions import GuardWriter
+from .conditions import UNTRANSLATED, GuardWriter
 from .reached import breaks as reached_frames_break, lines as reached_lines, reached_in_dump, reached_live
 from .functions import GUARD_PARAMS
 from ..dump.script_runtime import imported, module_globals
@@ -37,10 +37,14 @@ class EntryVerdict:
         self.comment = comment          # what it checks, and the user's line it came from
         self.values = values or {}      # source text of each value it reads -> a description
         self.error = error              # a value it reads is missing (Dynamo's accessor fails too)
+        self.untranslated = []          # Dynamo's guards unveil could not translate: assumed to pass
 
     def lines(self):
         assumed = ["    (%d identity and dict-version checks assumed to hold: they are the compiling process's)"
                    % self.assumed] if self.assumed else []
+        if self.untranslated:
+            assumed.append("    (%d of Dynamo's guards unveil could not translate, not checked and assumed to pass: %s)"
+                           % (len(self.untranslated), "; ".join(self.untranslated)))
         if self.passes:
             return ["compile %s: every guard passes" % self.compile_id] + assumed
         out = ["compile %s: fails %s" % (self.compile_id, self.condition)] + assumed
@@ -105,7 +109,11 @@ class WhyRecompile:
                 break
         out += self.notes
         if self.runs:
-            out.append("=> compile %s runs" % self.runs)
+            unchecked = len(next(v for v in self.verdicts if v.passes).untranslated)
+            out.append("=> compile %s runs" % self.runs if not unchecked else
+                       "=> compile %s runs, if its %d guard%s unveil could not check pass%s (else Dynamo tries the "
+                       "entries after it, or compiles anew)" % (self.runs, unchecked, "s" if unchecked > 1 else "",
+                                                               "" if unchecked > 1 else "es"))
         elif self._at_limit():
             out.append("=> no entry's guards pass, and the frame has Dynamo's limit of %d entries: it runs as it "
                        "is, not compiled anew" % self.limit)
@@ -377,6 +385,8 @@ def check_guard_source(compile_id, source, name, f_locals, globals_):
     guard_runtime.identities_assumed(reset=True)
     verdict = _first_failure(compile_id, source, function, lines, scope)
     verdict.assumed = guard_runtime.identities_assumed(reset=True)
+    verdict.untranslated = [line.strip()[len(UNTRANSLATED):] for line in lines
+                            if line.strip().startswith(UNTRANSLATED.strip())]
     return verdict
 
 
