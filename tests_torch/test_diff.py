@@ -215,6 +215,9 @@ def test_one_program_run_from_two_checkouts_does_not_differ(tmp_path):
     ("__compiled_fn_12_0d3f5f4e_1d2b_4c4e_9a61_37c1f4c0a9b2(x); __compiled_fn_13(y)",
      "__compiled_fn_0(x); __compiled_fn_1(y)"),
     ("check_obj_id(L['self'], 140415347928976)", "check_obj_id(L['self'], <id>)"),
+    # an address a long value's text was cut in (a new-user trial: a dict of functions in a global's note)
+    ("TABLE = G['TABLE']  # dict: {'k': <function f at 0x7fc6...", "TABLE = G['TABLE']  # dict: {'k': <function f at 0x..."),
+    ("<function f at 0x7fc6a1b2c3d0>, 0x...", "<function f at 0x...>, 0x..."),
     ("return __resume_at_42_7([], [], x)", "return __resume_at_42_N([], [], x)"),
     ("___module_collections_140574649687696_c23.OrderedDict", "___module_collections_<id>_cN.OrderedDict"),
     # a global installed by id with no prefix, and one named by two ids (a new-user trial: Adam.step's guards)

@@ -27,6 +27,7 @@ _VOLATILE = [
     (re.compile(r"\bcompile \d+/\d+\b"), "compile N/N"),
     (re.compile(r"\[\d+/\d+\]"), "[N/N]"),
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x..."),
+    (re.compile(r"\b0x[0-9a-fA-F]*\.\.\."), "0x..."),         # an address a long value's text was cut in
     (re.compile(r"(<id>_c)\d+\b"), r"\1N"),                      # ___module_collections_<id>_c23: a counter
     # where in torch's own code a guard of 0/1 specialization was made: Inductor's or AOT
     # Autograd's cache, which a warm run hits and a cold one misses ("... and (_inductor/...:2273 in f))")
