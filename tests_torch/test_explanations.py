@@ -814,6 +814,39 @@ def test_a_recompile_whose_guard_came_from_a_library_line_names_its_file_and_the
                                                  reason["source"], line) in summary, summary
 
 
+def _reads_the_flag(x, cfg):
+    if cfg["double"]:
+        return x * 2
+    return x
+
+
+def _calls_the_reader(x, cfg):
+    y = x + 1
+    return _reads_the_flag(y, cfg)
+
+
+def calls_a_helper(x, cfg):
+    z = x.cos()
+    return _calls_the_reader(z, cfg)
+
+
+def test_a_recompile_whose_guard_came_from_a_function_it_calls_names_that_function_and_its_own_line(tmp_path):
+    """The guard's value was first used in a function the compiled one calls (through
+    another of the same file): the summary said "(line N: if cfg["double"]:)" as if line N
+    were the compiled function's, or "called from" the helper's line, not the compiled
+    function's (a new-user trial: GPT2Block.forward's reason named GPT2Attention's line)."""
+    torch._dynamo.reset()
+    compiled = torch.compile(calls_a_helper, backend="eager")
+    with unveil.prepare_debug(tmp_path) as session:
+        compiled(torch.ones(3), {"double": True})
+        compiled(torch.ones(3), {"double": False})
+    assert session.failures == []
+    used, = _lines_of(_reads_the_flag, 'if cfg["double"]:')
+    own, = _lines_of(calls_a_helper, "return _calls_the_reader(z, cfg)")
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "(line %d in _reads_the_flag: if cfg[\"double\"]:, called from line %d)" % (used, own) in summary, summary
+
+
 def dropped_out(x, p):
     return torch.nn.functional.dropout(x, p, training=True).sum() + p
 

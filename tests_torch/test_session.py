@@ -212,8 +212,10 @@ def _times_two(x):
 
 def test_a_block_ended_by_an_exception_keeps_the_last_runs_files_and_a_complete_one_removes_them(tmp_path):
     """A debugger quit early (an exception through the block) must not delete the files of
-    code it did not reach this time: breakpoints are set in them before the next run.  A
-    block that ends normally leaves only what it wrote."""
+    code it did not reach this time: breakpoints are set in them before the next run.  The
+    index and summary say so, and which they are: they described only the new run, the
+    files beside it unexplained (a new-user trial).  A block that ends normally leaves only
+    what it wrote."""
     torch._dynamo.reset()
     with unveil.prepare_debug(tmp_path):
         torch.compile(_plus_one, backend="eager")(torch.ones(2))
@@ -226,10 +228,22 @@ def test_a_block_ended_by_an_exception_keeps_the_last_runs_files_and_a_complete_
             raise KeyboardInterrupt
     assert {p.name for p in tmp_path.glob("_plus_one.*")} == first
     assert list(tmp_path.glob("_times_two.*"))
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert (index["ended_early"], index["kept_from_an_earlier_run"]) == ("KeyboardInterrupt", sorted(first))
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "This run ended early, with KeyboardInterrupt" in summary, summary
+    assert "%d files of an earlier run" % len(first) in summary and sorted(first)[0] in summary, summary
+    from unveil.report import build_report
+    with open(build_report(tmp_path), encoding="utf-8") as fh:
+        page = fh.read()
+    assert "ended early</b>, with KeyboardInterrupt" in page and "<b>%d</b> files of an earlier run" % len(first) in page
     torch._dynamo.reset()
     with unveil.prepare_debug(tmp_path):
         torch.compile(_times_two, backend="eager")(torch.ones(2))
     assert not list(tmp_path.glob("_plus_one.*"))
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert "ended_early" not in index and "kept_from_an_earlier_run" not in index
+    assert "ended early" not in (tmp_path / "summary.txt").read_text()
 
 
 def test_files_a_killed_run_left_unindexed_are_reused_not_avoided(tmp_path):

@@ -255,7 +255,8 @@ class DebugSession:
         if self.inert or self.unwritable is not None:
             return False
         HUB.discard(self)
-        self.guarded("finish", exc[0] is None)
+        self.guarded("finish", None if exc[0] is None else "".join(
+            traceback.format_exception_only(exc[0], exc[1])).strip().splitlines()[-1])
         self.replaced_shared.undo_codes()
         return False
 
@@ -695,11 +696,11 @@ class DebugSession:
         self.replaced_shared.replace_code(function, code)
 
     # -- the end of the block ---------------------------------------------------
-    def finish(self, completed=True):
+    def finish(self, ended_early=None):
         """Write the guards, full code, summary and index.  A block in which nothing was
         compiled leaves the directory as it was (a mistyped command must not wipe the last
-        dump); one that ended with an exception keeps the last run's files it did not
-        write again (a debugger quit early)."""
+        dump); one that ended with an exception (``ended_early``, in words: a debugger quit
+        early) keeps the last run's files it did not write again, and says so."""
         if not self.functions and not self.failures:
             return
         for fn in list(self.functions.values()):
@@ -711,9 +712,10 @@ class DebugSession:
         self.dump.compiles = [c.describe() for fn in self.functions.values() for c in fn.compiles]
         self.dump.counts = summary.counts(self.dump.compiles)
         self.dump.line_map = self.lines.table(self.dump.path)
+        kept = self.dump.stale_files() if ended_early is not None else []
         self.dump.write_summary(summary.summary_text(self.dump.functions, self.dump.compiles,
-                                                         self.failures, self.run_dumped))
-        self.index_file = self.dump.write_index(self.failures, remove_stale=completed)
+                                                         self.failures, self.run_dumped, ended_early, kept))
+        self.index_file = self.dump.write_index(self.failures, ended_early)
         if self.rank is not None:
             ranks.write_ranks_index(self.dump_dir)
 

@@ -183,9 +183,10 @@ class DumpDir:
         # lists what runs now
         linecache.cache.pop(path, None)
 
-    def write_index(self, failures, remove_stale=True):
-        """``index.json``; with ``remove_stale``, the files of ours this run did not write go
-        (a run that ended early keeps them: they are the last complete run's)."""
+    def write_index(self, failures, ended_early=None):
+        """``index.json``; the files of ours this run did not write go, but where the run
+        ended early (``ended_early``: the exception that ended it, in words): then they are
+        the last complete run's, kept and listed as such."""
         index = {
             "schema": SCHEMA,
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -204,14 +205,24 @@ class DumpDir:
             "line_map": self.line_map,
         }
         with self._lock:
-            if remove_stale:
-                stale = {f for f, _, _ in self._previous.values()} | {f for f in os.listdir(self.path)
-                                                                       if _OURS.search(f)}
-                for file in stale - self._taken:
-                    if os.path.exists(os.path.join(self.path, file)):
-                        os.remove(os.path.join(self.path, file))
+            stale = self._stale()
+            if ended_early is None:
+                for file in stale:
+                    os.remove(os.path.join(self.path, file))
+            else:
+                index["ended_early"] = ended_early
+                index["kept_from_an_earlier_run"] = stale
             _write_atomically(os.path.join(self.path, INDEX), _index_text(index))
         return INDEX
+
+    def stale_files(self):
+        """The files of ours in the directory that this run did not write (so far)."""
+        with self._lock:
+            return self._stale()
+
+    def _stale(self):
+        ours = {f for f, _, _ in self._previous.values()} | {f for f in os.listdir(self.path) if _OURS.search(f)}
+        return sorted(f for f in ours - self._taken if os.path.exists(os.path.join(self.path, f)))
 
     def write_summary(self, text):
         """``summary.txt``, the dump in words (a fixed name, as the index's)."""

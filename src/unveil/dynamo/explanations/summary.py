@@ -3,10 +3,19 @@ import re
 
 from .records import one_line
 
-def summary_text(functions, compiles, failures=(), ran_from_dump=False):
+def summary_text(functions, compiles, failures=(), ran_from_dump=False, ended_early=None, kept=()):
     """``summary.txt``: per function, each compile and what it came to, in words; first,
-    what unveil itself failed to do (``failures``, the session's)."""
+    what unveil itself failed to do (``failures``, the session's), and whether the run
+    ended early (``ended_early``: the exception, in words), keeping the files ``kept``."""
     out = ["What torch.compile did, function by function (index.json has the same, and the files).", ""]
+    if ended_early is not None:
+        out += ["This run ended early, with %s: it says what ran up to there." % ended_early]
+        if kept:
+            shown = ", ".join(kept[:8]) + (", and %d more" % (len(kept) - 8) if len(kept) > 8 else "")
+            out.append("%d file%s of an earlier run into this directory, which this one did not write again, %s kept "
+                       "beside its own; not described here (index.json lists them as kept_from_an_earlier_run): %s"
+                       % (len(kept), "" if len(kept) == 1 else "s", "is" if len(kept) == 1 else "are", shown))
+        out.append("")
     if failures:
         out += failure_lines(failures, ran_from_dump) + [""]
     out += _overview(compiles, counts(compiles)) + [""]
@@ -150,17 +159,19 @@ def _compile_lines(comp, fn):
 
 
 def _guard_place(reason, fn):
-    """Where the failed guard's value was first used: a line of the function's own file by
-    its number, another file's (a library's) by its file, then the function's line that
-    called into it."""
+    """Where the failed guard's value was first used: a line of the compiled function's own
+    by its number; another function's line (a library's, one it calls) by its file or its
+    function, then the compiled function's line that called into it."""
     where = reason.get("location")
     if not where:
         return ""
-    if where["filename"] == fn["filename"]:
+    stack = reason.get("user_stack")
+    own = [k for k, frame in enumerate(stack or ()) if _frame_of(fn)(frame)]
+    if own and own[-1] == len(stack) - 1 or not stack and where["filename"] == fn["filename"]:
         return "  (line %s: %s)" % (where["line"], reason["source"])
-    own = [f for f in reason.get("user_stack") or [] if f["filename"] == fn["filename"]]
-    return "  (%s:%s: %s%s)" % (where["filename"], where["line"], reason["source"],
-                                ", called from line %d" % own[-1]["line"] if own else "")
+    place = "%s:%s" % (where["filename"], where["line"]) if where["filename"] != fn["filename"] else \
+        "line %s in %s" % (where["line"], where["function"]) if where.get("function") else "line %s" % where["line"]
+    return "  (%s: %s%s)" % (place, reason["source"], ", called from line %d" % stack[own[-1]]["line"] if own else "")
 
 
 def _the_rest(comp, brk, fn):
@@ -190,18 +201,25 @@ def _compiled_frame(stack, comp, fn):
     it: a decorator's wrapper (``functools.wraps``) wraps functions the compiled one calls
     too.  The stack that reached the compile (``comp``'s) says how many frames of it call
     the compiled one; without it, the innermost is taken."""
-    name = fn["key"].rpartition(".")[2]
-    if fn["kind"] == "resume":            # its frames in a stack bear the name of the function it resumes
-        name = _RESUMED.match(fn["name"]).group(1) if _RESUMED.match(fn["name"]) else name
-    first, last = fn.get("source_lines") or (fn["line"], fn["line"])
-
-    def is_it(frame):
-        return frame["function"] == name and frame["filename"] == fn["filename"] and first <= frame["line"] <= last
+    is_it = _frame_of(fn)
     found = [k for k, frame in enumerate(stack) if is_it(frame)]
     callers = sum(1 for frame in (comp.get("stack") or [])[:-1] if is_it(frame))
     if comp.get("stack") and callers < len(found):
         return found[callers]
     return found[-1] if found else None
+
+
+def _frame_of(fn):
+    """Whether a frame of a user stack is one of function ``fn`` (index.json's record): its
+    name, file and lines."""
+    names = {fn["key"].rpartition(".")[2]}
+    if fn["kind"] == "resume":            # its frames in a stack may bear the name of the function it resumes
+        names.add(_RESUMED.match(fn["name"]).group(1) if _RESUMED.match(fn["name"]) else fn["name"])
+    first, last = fn.get("source_lines") or (fn["line"], fn["line"])
+
+    def is_it(frame):
+        return frame.get("function") in names and frame["filename"] == fn["filename"] and first <= frame["line"] <= last
+    return is_it
 
 
 def _hint_lines(explained):
