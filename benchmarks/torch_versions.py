@@ -46,7 +46,8 @@ def ensure_venv(version):
 
 def refusal(python):
     """unveil's one-line refusal of this torch, or None."""
-    done = subprocess.run([python, "-c", "from unveil.dynamo import adapter; print(adapter.unsupported_torch() or '')"],
+    done = subprocess.run([python, "-c", "from unveil.dynamo.adapter.versions import unsupported_torch; "
+                                         "print(unsupported_torch() or '')"],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if done.returncode != 0:
         return "unveil does not import: %s" % (done.stderr.strip().splitlines() or ["?"])[-1]

@@ -369,8 +369,8 @@ def _ids(n):
 
 
 try:   # (not at the top: test_report.py names lines of the code above)
-    from unveil.dynamo import adapter
-    LIVE_GENERATOR_RESUMES = adapter.resumes_with_a_live_generator()
+    from unveil.dynamo.adapter.versions import resumes_with_a_live_generator
+    LIVE_GENERATOR_RESUMES = resumes_with_a_live_generator()
 except ModuleNotFoundError as missing:   # depyf's venv of benchmarks/prepare_debug_overhead.py
     if missing.name != "unveil":
         raise

@@ -6,7 +6,9 @@ import logging
 
 import torch
 
-from unveil.dynamo import adapter
+from unveil.dynamo.adapter import (backends, bytecode_hook, cache, compile_ids, frames, guard_checks, guard_text, logs,
+                                   patches, resume_functions)
+from unveil.dynamo.adapter import graphs as dynamo_graphs
 from unveil.dynamo.hub import TRACE_KEPT as KEPT     # what prepare_debug asks the trace for
 
 
@@ -39,7 +41,8 @@ def compile_and_run(fn, backend="eager", *calls):
 
 def test_bytecode_hook_sees_original_and_transformed_code_and_compile_id():
     seen = []
-    handle = adapter.register_bytecode_hook(lambda code, new: seen.append((code, new, adapter.current_compile_id())))
+    handle = bytecode_hook.register_bytecode_hook(
+        lambda code, new: seen.append((code, new, compile_ids.current_compile_id())))
     try:
         compile_and_run(breaking)
     finally:
@@ -54,7 +57,7 @@ def test_a_bytecode_hook_takes_no_id_from_the_handles_the_program_sees():
     reads the counter, which must not move on because unveil hooked Dynamo."""
     from torch.utils.hooks import RemovableHandle
     before = RemovableHandle.next_id
-    handle = adapter.register_bytecode_hook(lambda code, new: None)
+    handle = bytecode_hook.register_bytecode_hook(lambda code, new: None)
     try:
         assert RemovableHandle.next_id == before
     finally:
@@ -64,8 +67,8 @@ def test_a_bytecode_hook_takes_no_id_from_the_handles_the_program_sees():
 
 def test_structured_trace_events_that_prepare_debug_reads():
     events = []
-    trace = adapter.StructuredTrace(lambda event, metadata, payload: events.append((event, metadata, payload)),
-                                    events=KEPT)
+    trace = logs.StructuredTrace(lambda event, metadata, payload: events.append((event, metadata, payload)),
+                                 events=KEPT)
     with alone_on_the_trace_logger():
         trace.attach()
         try:
@@ -78,7 +81,7 @@ def test_structured_trace_events_that_prepare_debug_reads():
             trace.detach()
     names = {e for e, _, _ in events} | {m["artifact"]["name"] for e, m, _ in events if e == "artifact"}
     assert {"aot_joint_graph", "dynamo_graph_break_reason", "recompile_reasons"} <= names, names
-    assert all(adapter.record_compile_id(m) for e, m, _ in events if e == "aot_joint_graph")
+    assert all(compile_ids.record_compile_id(m) for e, m, _ in events if e == "aot_joint_graph")
 
 
 def test_a_filtered_structured_trace_builds_only_the_events_it_keeps():
@@ -89,8 +92,8 @@ def test_a_filtered_structured_trace_builds_only_the_events_it_keeps():
 
     def payload(name):
         return lambda: built.append(name) or "payload of " + name
-    trace = adapter.StructuredTrace(lambda event, metadata, payload: events.append(event),
-                                    events={"aot_forward_graph", "recompile_reasons"})
+    trace = logs.StructuredTrace(lambda event, metadata, payload: events.append(event),
+                                 events={"aot_forward_graph", "recompile_reasons"})
     with alone_on_the_trace_logger():
         trace.attach()
         try:
@@ -108,7 +111,7 @@ def test_a_filtered_structured_trace_builds_only_the_events_it_keeps():
 
 def test_a_filtered_structured_trace_builds_every_event_for_another_handler():
     built = []
-    trace = adapter.StructuredTrace(lambda event, metadata, payload: None, events={"aot_forward_graph"})
+    trace = logs.StructuredTrace(lambda event, metadata, payload: None, events={"aot_forward_graph"})
     trace.attach()
     try:
         other = logging.NullHandler()
@@ -122,7 +125,7 @@ def test_a_filtered_structured_trace_builds_every_event_for_another_handler():
 
 def test_structured_trace_carries_inductor_output_code():
     events = []
-    trace = adapter.StructuredTrace(lambda event, metadata, payload: events.append((event, payload)), events=KEPT)
+    trace = logs.StructuredTrace(lambda event, metadata, payload: events.append((event, payload)), events=KEPT)
     with alone_on_the_trace_logger():
         trace.attach()
         try:
@@ -135,7 +138,7 @@ def test_structured_trace_carries_inductor_output_code():
 
 def test_graph_code_log_gives_each_graph_module_and_its_global_name():
     graphs = []
-    log = adapter.GraphCodeLog(lambda name, gm: graphs.append((name, gm)))
+    log = logs.GraphCodeLog(lambda name, gm: graphs.append((name, gm)))
     log.attach()
     try:
         compile_and_run(breaking)
@@ -148,7 +151,7 @@ def test_graph_code_log_gives_each_graph_module_and_its_global_name():
 
 def test_cache_entries_guards_and_globals():
     compile_and_run(breaking, "eager", (torch.randn(3),), (torch.randn(3, dtype=torch.float64),))
-    entries = adapter.cache_entries(breaking.__code__)
+    entries = cache.cache_entries(breaking.__code__)
     assert [e.compile_id for e in entries] == ["0/1", "0/0"]   # newest first
     assert entries[1].check({"x": torch.randn(3)}) and not entries[1].check({"x": torch.randn(3).double()})
     tree = entries[1].guard_tree()
@@ -160,16 +163,16 @@ def test_cache_entries_guards_and_globals():
             walk(child)
     walk(tree)
     assert {"TENSOR_MATCH", "GLOBAL_STATE"} <= kinds, kinds
-    assert adapter.guard_globals(entries[0]) is globals()
+    assert cache.guard_globals(entries[0]) is globals()
 
 
 def test_the_codes_dynamo_holds_compiled_code_for():
     compile_and_run(breaking, "eager", (torch.ones(3),))
-    codes = adapter.compiled_codes()
+    codes = cache.compiled_codes()
     assert codes[0] is breaking.__code__ and len(codes) == 2
-    assert adapter.resumed_code(codes[1]) is breaking.__code__
+    assert resume_functions.resumed_code(codes[1]) is breaking.__code__
     torch._dynamo.reset()
-    assert adapter.compiled_codes() == []
+    assert cache.compiled_codes() == []
 
 
 def test_resume_function_install_can_put_another_code_in_place():
@@ -182,7 +185,7 @@ def test_resume_function_install_can_put_another_code_in_place():
         replacement = code.replace()                   # same program, another object
         swapped.append(replacement)
         return replacement
-    hook = adapter.ResumeFunctionInstall(callback)
+    hook = patches.ResumeFunctionInstall(callback)
     hook.attach()
     try:
         out = compile_and_run(breaking, "eager", (torch.ones(3),))
@@ -192,13 +195,13 @@ def test_resume_function_install_can_put_another_code_in_place():
     name, code, f_globals = seen[0]
     assert code.co_name.startswith("torch_dynamo_resume_in_breaking") and f_globals is globals()
     assert f_globals[name].__code__ is swapped[0]
-    assert adapter.resumed_code(code) is breaking.__code__
-    assert adapter.cache_entries(swapped[0]), "Dynamo compiled the installed code when it ran"
+    assert resume_functions.resumed_code(code) is breaking.__code__
+    assert cache.cache_entries(swapped[0]), "Dynamo compiled the installed code when it ran"
 
 
 def test_compiling_frame_is_the_frame_dynamo_compiles():
     found = []
-    handle = adapter.register_bytecode_hook(lambda code, new: found.append(adapter.compiling_frame()))
+    handle = bytecode_hook.register_bytecode_hook(lambda code, new: found.append(frames.compiling_frame()))
     try:
         compile_and_run(breaking)
     finally:
@@ -213,9 +216,9 @@ def test_compiling_frame_is_the_frame_dynamo_compiles():
     assert [(f["function"], f["line"]) for f in found[1].stack[-3:-1]] == [
         ("compile_and_run", compile_and_run.__code__.co_firstlineno + 4),
         ("breaking", breaking.__code__.co_firstlineno + 2)]
-    assert adapter.compiling_frame() is None
+    assert frames.compiling_frame() is None
     found = []
-    handle = adapter.register_bytecode_hook(lambda code, new: found.append(adapter.compiling_frame()))
+    handle = bytecode_hook.register_bytecode_hook(lambda code, new: found.append(frames.compiling_frame()))
     try:
         torch._dynamo.reset()
         torch.compile(lambda x: x + 1, backend="eager", fullgraph=True)(torch.ones(2))
@@ -225,7 +228,7 @@ def test_compiling_frame_is_the_frame_dynamo_compiles():
     # a torch.nn module's call runs in torch's wrap_inline.inner: the frame says what it calls
     found = []
     linear = torch.nn.Linear(2, 2)
-    handle = adapter.register_bytecode_hook(lambda code, new: found.append(adapter.compiling_frame()))
+    handle = bytecode_hook.register_bytecode_hook(lambda code, new: found.append(frames.compiling_frame()))
     try:
         torch._dynamo.reset()
         torch.compile(linear, backend="eager")(torch.ones(2))
@@ -236,14 +239,14 @@ def test_compiling_frame_is_the_frame_dynamo_compiles():
 
 def test_graph_recompiles_and_forcing_a_lazy_graph_module():
     made = []
-    hook = adapter.GraphRecompiles(made.append)
+    hook = patches.GraphRecompiles(made.append)
     hook.attach()
     try:
         gm = torch.fx.symbolic_trace(lambda x: x + 1)
         assert made == [gm]
         from torch.fx._lazy_graph_module import _LazyGraphModule
         lazy = _LazyGraphModule(gm, gm.graph)
-        adapter.force_recompile(lazy)
+        dynamo_graphs.force_recompile(lazy)
         assert made[-1] is lazy and type(lazy).forward is not _LazyGraphModule._lazy_forward
     finally:
         hook.detach()
@@ -254,7 +257,7 @@ def test_graph_recompiles_and_forcing_a_lazy_graph_module():
 
 def test_aot_graphs_log_gives_the_graphs_aot_autograd_compiles():
     graphs = []
-    log = adapter.AotGraphsLog(lambda kind, gm: graphs.append((kind, gm)))
+    log = logs.AotGraphsLog(lambda kind, gm: graphs.append((kind, gm)))
     log.attach()
     try:
         w = torch.randn(3, requires_grad=True)
@@ -270,36 +273,36 @@ def test_aot_graphs_log_gives_the_graphs_aot_autograd_compiles():
 
 def test_inductor_module_loads_and_lookup_by_path():
     loaded = []
-    hook = adapter.InductorModuleLoads(lambda path, module: loaded.append((path, module)))
+    hook = patches.InductorModuleLoads(lambda path, module: loaded.append((path, module)))
     hook.attach()
     try:
         compile_and_run(lambda x: x.sin() + 1, "inductor")
     finally:
         hook.detach()
     path, module = loaded[0]
-    assert callable(module.call) and adapter.inductor_module(path) is module
+    assert callable(module.call) and backends.inductor_module(path) is module
 
 
 def test_code_context_copy_and_reset():
     from torch._dynamo import code_context
     source, target = breaking.__code__, breaking.__code__.replace()
     code_context.get_context(source)["unveil_test"] = 1
-    adapter.copy_code_context(source, target)
+    patches.copy_code_context(source, target)
     assert code_context.get_context(target)["unveil_test"] == 1
     compile_and_run(breaking)
-    assert adapter.cache_entries(breaking.__code__)
-    adapter.reset()
-    assert not adapter.cache_entries(breaking.__code__)
+    assert cache.cache_entries(breaking.__code__)
+    cache.reset()
+    assert not cache.cache_entries(breaking.__code__)
 
 
 def test_function_mode_stack_and_shape_guard_names():
-    assert adapter.function_mode_stack_types() == []
+    assert guard_checks.function_mode_stack_types() == []
 
     class Mode(torch.overrides.TorchFunctionMode):
         pass
     with Mode():
-        assert adapter.function_mode_stack_types() == [Mode.__module__ + "." + Mode.__qualname__]
-    assert {"math", "IsNonOverlappingAndDenseIndicator"} <= adapter.sympy_interp_names()
+        assert guard_checks.function_mode_stack_types() == [Mode.__module__ + "." + Mode.__qualname__]
+    assert {"math", "IsNonOverlappingAndDenseIndicator"} <= guard_checks.sympy_interp_names()
 
 
 def three_tensors(a, b, c):
@@ -310,7 +313,7 @@ def test_a_relational_guard_is_listed_once():
     """Dynamo hangs one relational guard (no aliasing among the tensor inputs) on each
     input's manager; the tree lists it once, whatever ids pybind11's wrappers get."""
     compile_and_run(three_tensors, "eager", tuple(torch.randn(3) for _ in range(3)))
-    tree = adapter.cache_entries(three_tensors.__code__)[0].guard_tree()
+    tree = cache.cache_entries(three_tensors.__code__)[0].guard_tree()
     found = []
 
     def walk(node):
@@ -324,32 +327,32 @@ def test_a_relational_guard_is_listed_once():
 
 def test_the_wrapped_function_and_a_graph_modules_compile_id_and_example_values():
     compiled = torch.compile(breaking, backend="eager")
-    assert adapter.compile_wrapped(compiled) is breaking and adapter.compile_wrapped(breaking) is None
+    assert frames.compile_wrapped(compiled) is breaking and frames.compile_wrapped(breaking) is None
     graphs = []
-    log = adapter.GraphCodeLog(lambda name, gm: graphs.append(gm))
+    log = logs.GraphCodeLog(lambda name, gm: graphs.append(gm))
     log.attach()
     try:
         compile_and_run(breaking)
     finally:
         log.detach()
-    assert adapter.graph_compile_id(graphs[0]) == "0/0"
+    assert compile_ids.graph_compile_id(graphs[0]) == "0/0"
     inputs = [node for node in graphs[0].graph.nodes if node.op == "placeholder"]
-    assert inputs and all(tuple(adapter.example_value(node).shape) == (3,) for node in inputs)
+    assert inputs and all(tuple(dynamo_graphs.example_value(node).shape) == (3,) for node in inputs)
 
 
 def test_what_dumped_guards_check():
     x = torch.randn(3)
-    assert adapter.dispatch_key_set(x).startswith("DispatchKeySet(CPU")
-    state = json.loads(adapter.global_state())
+    assert guard_checks.dispatch_key_set(x).startswith("DispatchKeySet(CPU")
+    state = json.loads(guard_checks.global_state())
     assert state["grad_mode"] is True
     with torch.no_grad():
-        assert json.loads(adapter.global_state())["grad_mode"] is False
-    assert adapter.inlineable_saved_tensors_hooks() is None
+        assert json.loads(guard_checks.global_state())["grad_mode"] is False
+    assert guard_checks.inlineable_saved_tensors_hooks() is None
     mapping = {}
-    version = adapter.dict_version(mapping)
+    version = guard_checks.dict_version(mapping)
     mapping["a"] = 1
-    assert adapter.dict_version(mapping) != version
-    assert adapter.default_device_module().CURRENT_DEVICE is None
+    assert guard_checks.dict_version(mapping) != version
+    assert guard_checks.default_device_module().CURRENT_DEVICE is None
 
 
 def guarded(x, d):
@@ -361,7 +364,7 @@ def guarded(x, d):
 def test_the_guard_text_dynamo_writes():
     """Dynamo's guard text has the helpers and descriptions the adapter names."""
     compile_and_run(guarded, "eager", (torch.randn(3), {"k": 2.0}))
-    tree = adapter.cache_entries(guarded.__code__)[0].guard_tree()
+    tree = cache.cache_entries(guarded.__code__)[0].guard_tree()
     parts = {}
 
     def walk(node):
@@ -370,25 +373,26 @@ def test_the_guard_text_dynamo_writes():
         for child in node.children:
             walk(child)
     walk(tree)
-    state = adapter.GLOBAL_STATE_GUARD.match(parts["GLOBAL_STATE"][0])
-    assert json.loads(state.group(1)) == json.loads(adapter.global_state())
-    assert any(adapter.SAVED_TENSORS_HOOKS_GUARD.match(text).group(1) == "None" for text in parts["LAMBDA_GUARD"]
-               if adapter.SAVED_TENSORS_HOOKS_GUARD.match(text))
-    assert parts["TORCH_FUNCTION_MODE_STACK"] == [adapter.FUNCTION_MODE_STACK_GUARD]
-    assert parts["TYPE_MATCH"][0].startswith(adapter.CHECK_TYPE_ID + "(L['d'], ")
-    assert parts["DICT_CONTAINS"][0] == adapter.DICT_CONTAINS + "('k', L['d'])"
-    assert all(text.startswith(adapter.CHECK_OBJ_ID + "(G['torch']") for text in parts["ID_MATCH"])
-    assert eval(parts["DEFAULT_DEVICE"][0], {"utils_device": adapter.default_device_module()}) is True
-    assert set(adapter.GUARD_HELPER_RENAMES) >= {adapter.CHECK_TYPE_ID, adapter.CHECK_OBJ_ID, adapter.DICT_CONTAINS}
-    assert all(name.startswith(adapter.GUARD_HELPER_PREFIX) for name in
-               (adapter.CHECK_TYPE_ID, adapter.CHECK_OBJ_ID, adapter.DICT_CONTAINS))
+    state = guard_text.GLOBAL_STATE_GUARD.match(parts["GLOBAL_STATE"][0])
+    assert json.loads(state.group(1)) == json.loads(guard_checks.global_state())
+    assert any(guard_text.SAVED_TENSORS_HOOKS_GUARD.match(text).group(1) == "None" for text in parts["LAMBDA_GUARD"]
+               if guard_text.SAVED_TENSORS_HOOKS_GUARD.match(text))
+    assert parts["TORCH_FUNCTION_MODE_STACK"] == [guard_text.FUNCTION_MODE_STACK_GUARD]
+    assert parts["TYPE_MATCH"][0].startswith(guard_text.CHECK_TYPE_ID + "(L['d'], ")
+    assert parts["DICT_CONTAINS"][0] == guard_text.DICT_CONTAINS + "('k', L['d'])"
+    assert all(text.startswith(guard_text.CHECK_OBJ_ID + "(G['torch']") for text in parts["ID_MATCH"])
+    assert eval(parts["DEFAULT_DEVICE"][0], {"utils_device": guard_checks.default_device_module()}) is True
+    assert set(guard_text.GUARD_HELPER_RENAMES) >= {guard_text.CHECK_TYPE_ID, guard_text.CHECK_OBJ_ID,
+                                                    guard_text.DICT_CONTAINS}
+    assert all(name.startswith(guard_text.GUARD_HELPER_PREFIX) for name in
+               (guard_text.CHECK_TYPE_ID, guard_text.CHECK_OBJ_ID, guard_text.DICT_CONTAINS))
 
 
 def test_a_reset_however_reached_calls_back_while_the_caches_still_hold():
     from torch._dynamo import reset as imported_reset     # (a program may hold reset by this name)
     compile_and_run(breaking)
     seen = []
-    hook = adapter.DynamoResets(lambda: seen.append(len(adapter.cache_entries(breaking.__code__))))
+    hook = patches.DynamoResets(lambda: seen.append(len(cache.cache_entries(breaking.__code__))))
     hook.attach()
     try:
         imported_reset()

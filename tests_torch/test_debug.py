@@ -18,7 +18,7 @@ import pytest
 import torch
 
 import unveil
-from unveil.dynamo import adapter
+from unveil.dynamo.adapter.cache import cache_entries
 
 import dap
 from debugging import STEPPED, environment, index, plan, run_plain
@@ -174,7 +174,7 @@ def test_objects_with_no_source_form_are_bound_and_the_code_runs_from_the_dump(t
     plain = torch.compile(returns_objects, backend="eager")(torch.ones(2, 3))
     with unveil.debug(tmp_path) as session:
         out = torch.compile(returns_objects, backend="eager")(torch.ones(2, 3))
-        entries = adapter.cache_entries(returns_objects.__code__)
+        entries = cache_entries(returns_objects.__code__)
         bound = {name for name in globals() if name.startswith("__unveil_")}
     assert session.failures == []
     torch.testing.assert_close(out[0], plain[0])
@@ -240,11 +240,11 @@ def test_outside_debug_nothing_stays_patched(tmp_path):
     compiled = torch.compile(chained_breaks, backend="eager")
     with unveil.debug(tmp_path) as session:
         compiled(torch.ones(3))
-        assert _dumped(session, adapter.cache_entries(chained_breaks.__code__)[0].transformed.co_filename)
+        assert _dumped(session, cache_entries(chained_breaks.__code__)[0].transformed.co_filename)
     assert _torch_hooks() == before
-    assert not adapter.cache_entries(chained_breaks.__code__), "code compiled from the dump outlives the block"
+    assert not cache_entries(chained_breaks.__code__), "code compiled from the dump outlives the block"
     compiled(torch.ones(3))
-    assert not _dumped(session, adapter.cache_entries(chained_breaks.__code__)[0].transformed.co_filename)
+    assert not _dumped(session, cache_entries(chained_breaks.__code__)[0].transformed.co_filename)
 
 
 def test_entering_prints_where_the_files_are_and_pause_waits_for_enter(tmp_path, capsys, monkeypatch):

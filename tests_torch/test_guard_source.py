@@ -194,10 +194,10 @@ def test_the_guard_helpers_dumped_guards_call_compute_what_dynamos_do():
 
     from torch._dynamo import utils as dynamo_utils
 
-    from unveil.dynamo import adapter
+    from unveil.dynamo.adapter.guard_text import GUARD_HELPER_RENAMES
     from unveil.dynamo.guards import runtime
 
-    assert set(adapter.GUARD_HELPER_RENAMES.values()) <= set(runtime.__all__)
+    assert set(GUARD_HELPER_RENAMES.values()) <= set(runtime.__all__)
     it = iter((10, 20, 30))
     next(it)
     assert runtime.tuple_iterator_len(it) == dynamo_utils.tuple_iterator_len(it) == 2

@@ -6,7 +6,8 @@ import pytest
 import torch
 
 import unveil
-from unveil.dynamo import adapter
+from unveil.dynamo.adapter.bytecode_hook import bytecode_logger, register_bytecode_hook
+from unveil.dynamo.adapter.compile_outcomes import recompile_limit
 
 OFFSET = 1.0
 
@@ -23,7 +24,7 @@ class _Records(logging.Handler):
 @pytest.fixture
 def bytecode_log():
     records = _Records()
-    log = adapter.bytecode_logger()
+    log = bytecode_logger()
     log.addHandler(records)
     torch._logging.set_logs(bytecode=True)
     try:
@@ -105,7 +106,7 @@ class Scaled(unveil.CustomDispatcher):
 
 def _compiles_of(function):
     count = []
-    handle = adapter.register_bytecode_hook(lambda code, new: count.append(code) if code is function else None)
+    handle = register_bytecode_hook(lambda code, new: count.append(code) if code is function else None)
     return count, handle
 
 
@@ -198,13 +199,13 @@ def test_the_dispatcher_compiles_more_signatures_than_dynamos_recompile_limit():
     batch size hit Dynamo's recompile limit (8), which fullgraph=True makes an error."""
     torch._dynamo.reset()
     first, second = Batched(), Batched()
-    sizes = range(1, adapter.recompile_limit() + 3)
+    sizes = range(1, recompile_limit() + 3)
     for model in (first, second):          # the limit counts per code object, across instances
         for n in sizes:
             x = torch.randn(n, 4)
             torch.testing.assert_close(model(x), model.proj(x).relu())
     assert sorted(first.codes) == sorted(second.codes) == list(sizes)
-    assert adapter.recompile_limit() == 8        # raised only while the dispatcher compiles
+    assert recompile_limit() == 8        # raised only while the dispatcher compiles
 
 
 def test_a_signature_called_under_another_grad_mode_gets_code_of_its_own():

@@ -26,7 +26,7 @@ import torch
 import unveil
 from torch._dynamo.utils import counters
 
-from unveil.dynamo import adapter
+from unveil.dynamo.adapter.cache import cache_entries, guard_globals
 from unveil.dynamo.dump.script_runtime import with_cells
 from unveil.dynamo.guards.why import check_guard_source
 from unveil.bytecode.code_objects import argument_count
@@ -102,7 +102,7 @@ def variants(value):
 def check_guards(program, fn, calls, dump_dir, index):
     kwargs = PROGRAM_KWARGS.get(program.name, {})
     code, _ = frame_locals(fn, calls[0], kwargs)
-    entries = adapter.cache_entries(code)
+    entries = cache_entries(code)
     assert entries, "no cache entry for the compiled frame"
     guard_files = {(a["compile_id"]): a for a in index["artifacts"] if a["kind"] == "guards"}
     checks = []
@@ -121,7 +121,7 @@ def check_guards(program, fn, calls, dump_dir, index):
         source = open(path).read()
         exec(compile(source, path, "exec"), namespace)
         name, guard = next((k, v) for k, v in namespace.items() if k.startswith("__guard_"))
-        g = adapter.guard_globals(entry)
+        g = guard_globals(entry)
         for f_locals in checks:
             expected = entry.check(f_locals)
             assert guard(f_locals, g) == expected, (entry.compile_id, f_locals.keys())

@@ -261,19 +261,19 @@ def test_files_a_killed_run_left_unindexed_are_reused_not_avoided(tmp_path):
 
 
 def test_the_supported_torch_releases_are_named_and_older_ones_refused():
-    from unveil.dynamo import adapter
-    assert adapter.unsupported_torch("2.13.0") is None and adapter.unsupported_torch("2.15.0+cu132") is None
-    assert adapter.unsupported_torch("2.10.0+cu128") == (
+    from unveil.dynamo.adapter import versions
+    assert versions.unsupported_torch("2.13.0") is None and versions.unsupported_torch("2.15.0+cu132") is None
+    assert versions.unsupported_torch("2.10.0+cu128") == (
         "torch 2.10.0+cu128 is older than unveil supports (torch 2.13 to 2.15); the program runs on without unveil")
-    assert adapter.untested_torch("2.15.1") is None
-    assert "newer than unveil was tested with (up to 2.15)" in adapter.untested_torch("2.16.0")
+    assert versions.untested_torch("2.15.1") is None
+    assert "newer than unveil was tested with (up to 2.15)" in versions.untested_torch("2.16.0")
 
 
 @pytest.mark.parametrize("debugging", [False, True])
 def test_an_older_torch_is_refused_in_one_line_and_the_program_runs_on_without_unveil(debugging, tmp_path,
                                                                                        monkeypatch):
-    from unveil.dynamo import adapter
-    monkeypatch.setattr(adapter, "torch_version", lambda: "2.10.0")
+    from unveil.dynamo.adapter import versions
+    monkeypatch.setattr(versions, "torch_version", lambda: "2.10.0")
     x = torch.randn(4)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -290,8 +290,8 @@ def test_an_older_torch_is_refused_in_one_line_and_the_program_runs_on_without_u
 def test_a_hook_point_missing_from_torch_is_a_failure_of_ours_and_the_program_runs_on(tmp_path, monkeypatch):
     """A torch release that moved a hook point: the session says what failed, attaches
     nothing, and the program runs on as if unveil were not there."""
-    from unveil.dynamo import adapter
-    monkeypatch.setattr(adapter.ResumeFunctionInstall, "name", "no_such_method_in_this_torch")
+    from unveil.dynamo.adapter import patches
+    monkeypatch.setattr(patches.ResumeFunctionInstall, "name", "no_such_method_in_this_torch")
     x = torch.randn(4)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -16,7 +16,7 @@ import pytest
 import torch
 
 import unveil
-from unveil.dynamo import adapter
+from unveil.dynamo.adapter.cache import cache_entries, compiled_codes
 
 OFFSET = 1.0
 
@@ -63,7 +63,7 @@ def test_why_recompile_agrees_with_dynamo(probe, compiled):
     why = unveil.why_recompile(compiled, *args, **kwargs)
     f_locals = {"x": args[0], "n": kwargs.get("n", args[1] if len(args) > 1 else None),
                 "scale": kwargs.get("scale", 2.0)}
-    entries = adapter.cache_entries(target.__code__)
+    entries = cache_entries(target.__code__)
     assert [v.compile_id for v in why.verdicts] == [e.compile_id for e in entries]
     assert [v.passes for v in why.verdicts] == [e.check(f_locals) for e in entries], str(why)
     # a guard that could not read its value is a verdict only where a value is really missing:
@@ -75,7 +75,7 @@ def test_why_recompile_agrees_with_dynamo(probe, compiled):
             assert verdict.values, str(why)
     before = len(entries)
     compiled(*args, **kwargs)
-    recompiled = len(adapter.cache_entries(target.__code__)) > before
+    recompiled = len(cache_entries(target.__code__)) > before
     assert recompiled == (why.runs is None), str(why)
 
 
@@ -115,7 +115,7 @@ def test_a_value_the_guard_cannot_read_fails_the_entry_as_in_dynamo():
     fn(torch.ones(3), {"scale": 2.0})
     probe = {"other": 2.0}
     why = unveil.why_recompile(fn, torch.ones(3), probe)
-    entries = adapter.cache_entries(with_options.__code__)
+    entries = cache_entries(with_options.__code__)
     assert [v.passes for v in why.verdicts] == [e.check({"x": torch.ones(3), "options": probe}) for e in entries]
     assert why.runs is None and why.verdicts[0].error.startswith("KeyError"), str(why)
 
@@ -182,7 +182,7 @@ def test_a_failing_global_state_guard_names_the_parts_that_differ():
     with torch.no_grad():
         fn(torch.ones(3), 1)
     why = unveil.why_recompile(fn, torch.ones(3), 1)
-    entry = adapter.cache_entries(target.__code__)[0]
+    entry = cache_entries(target.__code__)[0]
     assert why.verdicts[0].passes is False and entry.check({"x": torch.ones(3), "n": 1}) is False
     assert why.verdicts[0].detail == "global state differs: grad_mode is true here, false at compile time", str(why)
     with torch.no_grad():
@@ -345,7 +345,7 @@ def test_the_command_runs_the_dumped_guards(tmp_path):
     def run(*argv):
         return subprocess.run([sys.executable, "-m", "unveil", "why-recompile", *argv], capture_output=True,
                               text=True, env=env, timeout=300)
-    first = adapter.cache_entries(target.__code__)[-1].compile_id
+    first = cache_entries(target.__code__)[-1].compile_id
     done = run(str(tmp_path), "target", "torch.ones(3), 1")
     assert done.returncode == 0, done.stderr
     assert verdict(done.stdout) == "=> compile %s runs" % first, done.stdout
@@ -443,7 +443,7 @@ import sys
 
 import torch
 import unveil
-from unveil.dynamo import adapter
+from unveil.dynamo.adapter.cache import cache_entries
 
 import mymod
 
@@ -466,9 +466,9 @@ def main():
                             "local_same": (compiled_local, local, torch.ones(3)),
                             "local_longer": (compiled_local, local, torch.ones(4))}.items():
         why = unveil.why_recompile(c, x)
-        before = len(adapter.cache_entries(type(m).forward.__code__))
+        before = len(cache_entries(type(m).forward.__code__))
         c(x)
-        recompiled = len(adapter.cache_entries(type(m).forward.__code__)) > before
+        recompiled = len(cache_entries(type(m).forward.__code__)) > before
         decisions[name] = {"recompiled": recompiled, "api": why.runs is None}
     json.dump(decisions, open(sys.argv[2], "w"))
 
@@ -737,7 +737,7 @@ def test_a_module_compiled_in_place_is_asked_about_the_frame_its_call_compiles()
         assert answer.runs is not None and "wrap_inline" in answer.function, str(answer)
     else:
         assert answer.skipped and "Dynamo never compiles this frame" in str(answer), str(answer)
-        assert not any(os.path.join("torch", "nn", "") in c.co_filename for c in adapter.compiled_codes())
+        assert not any(os.path.join("torch", "nn", "") in c.co_filename for c in compiled_codes())
 
 
 def test_a_compiled_torch_module_is_asked_about_the_wrap_inline_frame_torch_compiles():
@@ -756,8 +756,8 @@ def test_a_compiled_torch_module_is_asked_about_the_wrap_inline_frame_torch_comp
     wide = torch.randn(3, 4)
     assert unveil.why_recompile(seq, wide).recompiles
     seq(wide)
-    assert unveil.why_recompile(seq, wide).runs == adapter.cache_entries(seq.forward._torchdynamo_orig_callable
-                                                                         .__code__)[0].compile_id
+    assert unveil.why_recompile(seq, wide).runs == cache_entries(seq.forward._torchdynamo_orig_callable
+                                                                 .__code__)[0].compile_id
     linear = torch.compile(torch.nn.Linear(4, 4), backend="eager", dynamic=False)
     linear(x)
     assert unveil.why_recompile(linear, x).runs == "0/2" and unveil.why_recompile(seq, x).runs == "0/0"

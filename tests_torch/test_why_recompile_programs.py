@@ -21,7 +21,8 @@ import pytest
 import torch
 
 import unveil
-from unveil.dynamo import adapter
+from unveil.dynamo.adapter.cache import cache_entries
+from unveil.dynamo.adapter.compile_outcomes import given_up_on
 
 from programs import PROGRAM_KWARGS, PROGRAMS
 from test_prepare_debug import LOOKUP_ERRORS, frame_locals, variants
@@ -141,8 +142,8 @@ def check_program(program, tmp_path):
                 out.float().sum().backward()
     assert session.failures == [], session.failures
     code, _ = frame_locals(fn, calls[0], kwargs)
-    entries = adapter.cache_entries(code)
-    given_up = adapter.given_up_on(code)
+    entries = cache_entries(code)
+    given_up = given_up_on(code)
     probes = _probes(program, calls)
 
     # the API, and Dynamo's guard manager, on the cache as the program left it
@@ -191,7 +192,7 @@ def check_program(program, tmp_path):
     dynamo_failed = []
     for k, (args, kw) in enumerate(probes):
         why = unveil.why_recompile(compiled, *args, **kw)
-        before = len(adapter.cache_entries(code))
+        before = len(cache_entries(code))
         try:
             out = compiled(*args, **kw)
         except torch._dynamo.exc.InternalTorchDynamoError:
@@ -199,7 +200,7 @@ def check_program(program, tmp_path):
             continue
         if program.train and isinstance(out, torch.Tensor) and out.requires_grad:
             out.float().sum().backward()
-        assert (len(adapter.cache_entries(code)) > before) == why.recompiles, str(why)
+        assert (len(cache_entries(code)) > before) == why.recompiles, str(why)
     if dynamo_failed:
         assert _probes_dynamo_fails_plainly(program, calls, kwargs, probes) == dynamo_failed
 

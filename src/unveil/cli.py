@@ -166,10 +166,11 @@ def _cmd_demo(args):
     except ImportError:
         print("# torch is not installed: pip install 'unveil[torch]' for the torch.compile demo")
         return status
-    from unveil.dynamo import adapter, demo
+    from unveil.dynamo import demo
+    from unveil.dynamo.adapter.backends import backend_names
     _check_dump_dir(args.dump_dir)
-    if args.backend not in adapter.backend_names():
-        raise CliError("unknown backend %r; torch.compile has %s" % (args.backend, ", ".join(adapter.backend_names())))
+    if args.backend not in backend_names():
+        raise CliError("unknown backend %r; torch.compile has %s" % (args.backend, ", ".join(backend_names())))
     session = demo.run(args.dump_dir, backend=args.backend)
     print("# torch.compile example (unveil.dynamo.demo.TinyNet) dumped to %s:" % session.dump.path)
     for art in session.dump.artifacts:

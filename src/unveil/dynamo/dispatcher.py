@@ -18,7 +18,10 @@ import threading
 
 import torch
 
-from . import adapter
+from .adapter.bytecode_hook import register_bytecode_hook
+from .adapter.cache import cache_entries
+from .adapter.compile_outcomes import room_for_one_more_compile
+from .adapter.guard_checks import global_state_guard
 from .dump import readable
 from .guards.why import check_guard_source, entry_guard_source
 from ..api import decompile_code
@@ -120,10 +123,10 @@ class CustomDispatcher(torch.nn.Module):
             if self._compiled is None:
                 self._compiled = torch.compile(self.forward, **self._options)
             del self._recorded[:]
-            state = adapter.global_state_guard()
-            handle = adapter.register_bytecode_hook(record)
+            state = global_state_guard()
+            handle = register_bytecode_hook(record)
             try:
-                with adapter.room_for_one_more_compile(original):
+                with room_for_one_more_compile(original):
                     out = self._compiled(*args, **kwargs)
             finally:
                 handle.remove()
@@ -140,7 +143,7 @@ class CustomDispatcher(torch.nn.Module):
     def _check(self, key, code, args, kwargs):
         """Raise :class:`GuardFailed` unless every guard of the entry ``code`` came from
         holds on this call."""
-        entry = next((e for e in adapter.cache_entries(self._forward_code()) if e.transformed is code), None)
+        entry = next((e for e in cache_entries(self._forward_code()) if e.transformed is code), None)
         if entry is None:
             raise GuardFailed("%s: no cache entry holds the code of signature %r any more (was Dynamo reset?): "
                               "its guards cannot be checked" % (type(self).__name__, key))
@@ -153,7 +156,7 @@ class CustomDispatcher(torch.nn.Module):
 
     def _accepting_entry(self, original, args, kwargs):
         f_locals = self._frame_locals(args, kwargs)
-        for entry in adapter.cache_entries(original):
+        for entry in cache_entries(original):
             if entry.check(f_locals):
                 return entry.transformed
         raise RuntimeError("torch.compile ran %s without compiling it and no cache entry accepts the call"

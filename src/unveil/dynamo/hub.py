@@ -11,6 +11,12 @@ import threading
 import weakref
 
 from . import adapter
+from .adapter.bytecode_hook import register_bytecode_hook
+from .adapter.cache import reset
+from .adapter.dynamo_off import SkipTracing
+from .adapter.logs import AotGraphsLog, GraphCodeLog, StructuredTrace
+from .adapter.patches import (CodeExecStrategies, DynamoResets, GraphCopies, GraphRecompiles, InductorModuleLoads,
+                              ResumeFunctionInstall, set_code_exec_strategy, trace_rules_by_origin)
 
 #: structured-trace events kept, and the artifact kind each is indexed as
 TRACE_KINDS = {
@@ -76,7 +82,7 @@ class Hub:
     def reset_torch(self):
         """``torch._dynamo.reset()`` (every active session takes what it needs of Dynamo's
         caches first, as on the program's own reset: :meth:`_reset`)."""
-        adapter.reset()
+        reset()
 
     def _reset(self):
         """Dynamo is about to forget what it compiled (``torch._dynamo.reset()``, the
@@ -89,18 +95,18 @@ class Hub:
     def _rehook(self):
         if self.sessions and not self._base:
             self._base = _attach([
-                adapter.SkipTracing([adapter.__name__]),        # the hooks' own file (adapter.without_dynamo)
-                adapter.StructuredTrace(self._trace, events=TRACE_KEPT),
-                adapter.GraphCodeLog(self._graph),
-                adapter.ResumeFunctionInstall(self._resume_install),
-                adapter.DynamoResets(self._reset),
-            ]) + [adapter.register_bytecode_hook(self._bytecode).remove]
+                SkipTracing([adapter.__name__]),        # the hooks' own files (the adapter package's folder)
+                StructuredTrace(self._trace, events=TRACE_KEPT),
+                GraphCodeLog(self._graph),
+                ResumeFunctionInstall(self._resume_install),
+                DynamoResets(self._reset),
+            ]) + [register_bytecode_hook(self._bytecode).remove]
         dumped = any(s.run_dumped for s in self.sessions)
         if dumped and not self._dumped:
-            self._dumped = _attach([adapter.AotGraphsLog(self._aot_graph), adapter.GraphRecompiles(self._recompiled),
-                                    adapter.GraphCopies(self._copied), adapter.InductorModuleLoads(self._inductor_module),
-                                    adapter.CodeExecStrategies(self._strategy_set)]
-                                   + adapter.trace_rules_by_origin(self._origin_file))
+            self._dumped = _attach([AotGraphsLog(self._aot_graph), GraphRecompiles(self._recompiled),
+                                    GraphCopies(self._copied), InductorModuleLoads(self._inductor_module),
+                                    CodeExecStrategies(self._strategy_set)]
+                                   + trace_rules_by_origin(self._origin_file))
         if not dumped:
             self._dumped = _detach(self._dumped)
             self._strategies, self._stand_ins, self._origins = {}, {}, {}
@@ -136,7 +142,7 @@ class Hub:
             stand_ins.append(weakref.ref(replacement))
             strategy = _alive(self._strategies.get(id(original)), original)
             if strategy is not None:
-                adapter.set_code_exec_strategy(replacement, strategy)
+                set_code_exec_strategy(replacement, strategy)
 
     def _origin_file(self, filename):
         """The file Dynamo's trace rules see for ``filename``: for a dumped file, the file of
@@ -149,7 +155,7 @@ class Hub:
             entry = self._stand_ins.get(id(code))
             for ref in (entry[1] if entry is not None and entry[0]() is code else []):
                 if ref() is not None:
-                    adapter.set_code_exec_strategy(ref(), strategy)
+                    set_code_exec_strategy(ref(), strategy)
 
     def _bytecode(self, code, transformed):
         return self._replaced(transformed, self._each("on_bytecode", code, transformed))

@@ -8,7 +8,7 @@ only when that logger is on: with logging off it costs one check per compile.
 import logging
 import threading
 
-from . import adapter
+from .adapter.bytecode_hook import bytecode_logger, register_bytecode_hook
 from .dump import readable
 from ..api import decompile_code
 from ..errors import DecompilationError
@@ -23,7 +23,7 @@ def install():
     global _handle
     with _lock:
         if _handle is None:
-            _handle = adapter.register_bytecode_hook(_log_source)
+            _handle = register_bytecode_hook(_log_source)
 
 
 def uninstall():
@@ -40,7 +40,7 @@ def installed():
 
 
 def _log_source(code, transformed):
-    log = adapter.bytecode_logger()
+    log = bytecode_logger()
     if not log.isEnabledFor(logging.DEBUG):
         return None
     try:

@@ -27,7 +27,16 @@ import types
 import warnings
 import weakref
 
-from . import adapter, made_globals
+from . import made_globals
+from .adapter import versions
+from .adapter.backends import inductor_module
+from .adapter.cache import cache_entries, guard_globals
+from .adapter.compile_ids import current_compile_id, graph_compile_id, record_compile_id
+from .adapter.compile_outcomes import error_went_on, stopped_at_limit
+from .adapter.frames import callable_name, compiling_frame
+from .adapter.graphs import force_recompile, subgraph_modules
+from .adapter.guard_checks import function_mode_stack_types
+from .adapter.resume_functions import resume_point, resumed_code
 from .explanations import records, resume_points, summary
 from .debugging import from_dump, kernel_calls
 from .guards.conditions import names_in
@@ -77,7 +86,7 @@ class Compile:
         self.went_on = False                 # the error that ended the compile went on to the program
         self.unveil_seconds = 0.0            # spent in unveil's hooks while Dynamo compiled it (in its times)
         self.wraps = None                    # for torch's wrap_inline frame: the name of what it calls
-        self.stack = None                    # the Python stack that reached it (adapter.CompilingFrame.stack)
+        self.stack = None                    # the Python stack that reached it (adapter.frames.CompilingFrame.stack)
 
     @property
     def graph_break(self):
@@ -133,14 +142,14 @@ class Compile:
         """How a compile that made no code ended, one of three (the others None): ``failed``
         (fullgraph=True, or an error that reached the program), ``at_limit`` (Dynamo's
         recompile limit stopped it and the frame's entries still run:
-        ``adapter.stopped_at_limit``) or ``skipped`` (the frame runs as it is)."""
+        ``adapter.compile_outcomes.stopped_at_limit``) or ``skipped`` (the frame runs as it is)."""
         ended = self.skipped()
         out = {"skipped": None, "failed": None, "at_limit": None}
         if ended is None:
             return out
         if self.fullgraph or self.went_on:
             out["failed"] = ended
-        elif adapter.stopped_at_limit(ended.get("reason")):
+        elif stopped_at_limit(ended.get("reason")):
             out["at_limit"] = {"type": ended.get("type"), "reason": ended["reason"]}
         else:
             out["skipped"] = ended
@@ -160,7 +169,7 @@ class Function:
         self.key = key
         self.frame_code = code               # the code whose frames Dynamo sees (ours when run from the dump)
         self.compiles = []
-        self.entries = []                    # (adapter.CacheEntry, Compile), in Dynamo's order
+        self.entries = []                    # (adapter.cache.CacheEntry, Compile), in Dynamo's order
         self.captured = []                   # cache entries taken before a torch._dynamo.reset()
         self.globals = None                  # the frame's globals, from a guard
         self.module = None                   # the frame's module's name (its globals' __name__)
@@ -223,7 +232,7 @@ class DebugSession:
         if self._active:
             raise RuntimeError("this prepare_debug session is already active")
         self._active = True
-        refused = adapter.unsupported_torch()
+        refused = versions.unsupported_torch()
         if refused is None and loading_module():
             refused = ("the block does nothing while unveil runs its module's top-level code for the globals "
                        "why-recompile or a full-code file reads; put the program under "
@@ -236,7 +245,7 @@ class DebugSession:
         self.rank = ranks.rank_of_process()
         path = self.dump_dir if self.rank is None else ranks.rank_dir(self.dump_dir, self.rank)
         try:
-            self.dump = DumpDir(path, adapter.torch_version())
+            self.dump = DumpDir(path, versions.torch_version())
             self.dump.check_writable()
         except OSError as exc:
             self.unwritable = exc.strerror or str(exc)
@@ -247,7 +256,7 @@ class DebugSession:
             HUB.add(self)
         except HooksUnavailable as exc:  # torch moved a hook point: said, and the program runs on
             self.inert = True
-            self.fail("attaching unveil's hooks to torch %s" % adapter.torch_version(), exc.__cause__ or exc)
+            self.fail("attaching unveil's hooks to torch %s" % versions.torch_version(), exc.__cause__ or exc)
         return self
 
     def __exit__(self, *exc):
@@ -279,7 +288,7 @@ class DebugSession:
     def _spent(self, seconds):
         """Count ``seconds`` of unveil's work toward the compile running now: Dynamo's
         metrics time the compile with unveil's hooks inside it (the report says how much)."""
-        cid = adapter.current_compile_id()
+        cid = current_compile_id()
         comp = self.compiles.get((self.generation, cid)) if cid is not None else None
         if comp is not None:
             comp.unveil_seconds += seconds
@@ -308,7 +317,7 @@ class DebugSession:
             while key in taken:
                 key, n = "%s_%d" % (base, n), n + 1
             fn = self.functions[id(code)] = Function(code, key)
-            resumed = adapter.resumed_code(code) if fn.is_resume else None
+            resumed = resumed_code(code) if fn.is_resume else None
             if resumed is not None:
                 fn.parent = self._resumed_function(resumed)
         return fn
@@ -340,7 +349,7 @@ class DebugSession:
         Dynamo compiles now, unless ``code`` names it)."""
         comp = self.compiles.get((self.generation, cid))
         if comp is None:
-            frame = adapter.compiling_frame()
+            frame = compiling_frame()
             if code is None:
                 code = frame.code if frame is not None else _UNKNOWN_CODE
             fn = self.function(code)
@@ -350,12 +359,12 @@ class DebugSession:
             comp.fullgraph = frame is not None and frame.fullgraph
             comp.stack = frame.stack if frame is not None and frame.code is code else None
             if frame is not None and frame.code is code and frame.wraps is not None:
-                comp.wraps = adapter.callable_name(frame.wraps)
+                comp.wraps = callable_name(frame.wraps)
             fn.compiles.append(comp)
         return comp
 
     def _current_compile(self, cid=None):
-        cid = cid or adapter.current_compile_id() or "unknown_%d" % len(self.compiles)
+        cid = cid or current_compile_id() or "unknown_%d" % len(self.compiles)
         return self.compile_record(cid)
 
     def reasons(self, comp, kind):
@@ -380,7 +389,7 @@ class DebugSession:
         """Keep the cache entries (and so the guards) of every function before torch forgets
         them; compile ids then start again from 0/0: a new generation, if this one has any."""
         for fn in self.functions.values():
-            fn.captured += [(e, self.generation) for e in adapter.cache_entries(fn.frame_code)]
+            fn.captured += [(e, self.generation) for e in cache_entries(fn.frame_code)]
         if any(generation == self.generation for generation, _ in self.compiles):
             self.generation += 1
 
@@ -393,7 +402,7 @@ class DebugSession:
             comp.fn, comp.generation = fn, self.generation
             fn.compiles.append(comp)
         comp.code, comp.transformed = code, transformed
-        comp.function_modes = adapter.function_mode_stack_types()
+        comp.function_modes = function_mode_stack_types()
         self._mark_discarded_graphs(comp)
         name = "%s.%s.transformed.py" % (fn.key, comp.tag)
         try:
@@ -414,7 +423,7 @@ class DebugSession:
                                   transformed.co_filename, "transformed code")
         if not self.run_dumped:
             return None
-        frame = adapter.compiling_frame()
+        frame = compiling_frame()
         return self._recompiled(comp.transformed_file, transformed, decompiled.bindings,
                                 frame.globals if frame is not None else None, "%s's transformed code" % code.co_name)
 
@@ -516,7 +525,7 @@ class DebugSession:
     def _continuation(self, fn):
         """Where ``fn`` goes on, in the user's lines (Dynamo may have compiled code run from
         the dump, whose lines are the dump's)."""
-        point = adapter.resume_point(fn.code)
+        point = resume_point(fn.code)
         if point is None:
             return None
         try:
@@ -549,11 +558,11 @@ class DebugSession:
                 for frame in records.without_launcher(frames, _LAUNCHER_FILES)]
 
     def on_trace(self, event, metadata, payload):
-        comp = self._current_compile(adapter.record_compile_id(metadata))
+        comp = self._current_compile(record_compile_id(metadata))
         if event == TRACE_METRICS:
             comp.outcome = records.frame_outcome(metadata[event])
             failure = comp.outcome["failure"]
-            comp.went_on = failure is not None and not comp.outcome["compiled"] and adapter.error_went_on(
+            comp.went_on = failure is not None and not comp.outcome["compiled"] and error_went_on(
                 failure["type"], metadata[event].get("config_suppress_errors"))
             if comp.stack is not None:          # (complete, where Dynamo's misses the frames running its code)
                 comp.outcome["stack"] = comp.stack
@@ -580,7 +589,7 @@ class DebugSession:
             module_path = (metadata.get(event) or {}).get("filename") if kind == "inductor_output" else None
             if module_path and self.run_dumped:
                 self._inductor_files[module_path] = fname
-                module = adapter.inductor_module(module_path)      # loaded already on a cache hit
+                module = inductor_module(module_path)      # loaded already on a cache hit
                 if module is not None:
                     self.on_inductor_module(module_path, module)
 
@@ -601,7 +610,7 @@ class DebugSession:
         return fname
 
     def on_graph(self, name, gm):
-        comp = self._current_compile(adapter.graph_compile_id(gm))
+        comp = self._current_compile(graph_compile_id(gm))
         text = graph_file_text(name, gm)
         comp.graphs.append((name, text))
         nth = "" if len(comp.graphs) == 1 else "_%d" % (len(comp.graphs) - 1)   # the global's number is process-wide
@@ -628,7 +637,7 @@ class DebugSession:
         """Run ``gm``'s ``forward`` (and that of its copies, such as the one AOT Autograd
         compiles of the backward graph) from dumped file ``fname``."""
         self._tracked[gm] = (fname, render)
-        adapter.force_recompile(gm)      # a lazily compiled module makes its forward now
+        force_recompile(gm)      # a lazily compiled module makes its forward now
         self.on_recompile(gm)
 
     def on_graph_copy(self, gm, copy):
@@ -667,7 +676,7 @@ class DebugSession:
         """The graph modules ``gm`` holds (torch.cond's branches, a checkpointed region's
         body), which its file writes as classes nested in its own: their ``forward`` runs
         from there too."""
-        for path, sub in adapter.subgraph_modules(gm):
+        for path, sub in subgraph_modules(gm):
             forward = type(sub).__dict__.get("forward")
             if not isinstance(forward, types.FunctionType) or forward.__code__.co_filename == self.path(fname):
                 continue
@@ -721,7 +730,7 @@ class DebugSession:
 
     def write_guards(self, fn):
         fn.entries = []
-        entries = fn.captured + [(e, self.generation) for e in adapter.cache_entries(fn.frame_code)]
+        entries = fn.captured + [(e, self.generation) for e in cache_entries(fn.frame_code)]
         by_code = {}
         for comp in fn.compiles:
             if comp.transformed is not None:
@@ -731,7 +740,7 @@ class DebugSession:
             if comp is None or comp.guards is not None:
                 continue
             fn.entries.append((entry, comp))
-            fn.globals = adapter.guard_globals(entry)
+            fn.globals = guard_globals(entry)
             if fn.globals is not None:
                 fn.module = fn.globals.get("__name__", fn.module)
         # oldest first: a recompile reason names the line of an earlier entry's guards
@@ -771,7 +780,7 @@ class DebugSession:
         """``{slot: what it is}`` for a resume function's stack slots (``___stack0``): what the
         user's code had put on the stack at the break; empty where that cannot be told."""
         slots = [n for n in fn.code.co_varnames if n.startswith("___stack")]
-        point = adapter.resume_point(fn.code) if fn.is_resume and slots else None
+        point = resume_point(fn.code) if fn.is_resume and slots else None
         return resume_points.stack_names(point[0], point[1], slots, self._user_line(point[0])) \
             if point is not None else {}
 
@@ -864,7 +873,7 @@ def _outside_unveil():
 
 def _note_untested_torch():
     """Once per process: a note that this torch is newer than unveil was tested with."""
-    note = adapter.untested_torch()
+    note = versions.untested_torch()
     if note is not None and not _UNTESTED_NOTED:
         _UNTESTED_NOTED.append(note)
         warnings.warn("unveil: " + note, UnveilWarning, stacklevel=_outside_unveil())

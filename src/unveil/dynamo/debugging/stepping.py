@@ -14,12 +14,14 @@ import os
 import pdb
 import sys
 
-from .. import adapter
+from ..adapter.backends import FreshBackendCompiles
+from ..adapter.dynamo_off import DebuggerPausesWithoutDynamo, SkipTracing
+from ..adapter.versions import unsupported_torch
 from ..explanations.summary import failure_lines
 from ..hub import HUB
 from ..session import DebugSession
 
-#: the debuggers' own modules, which Dynamo must not trace (see adapter.SkipTracing): it
+#: the debuggers' own modules, which Dynamo must not trace (see adapter.dynamo_off.SkipTracing): it
 #: skips only some of the standard library, and compiled bdb's dispatch_return when pdb
 #: stopped in transformed code (every later compile id moved up by one, and file names too)
 DEBUGGER_MODULES = ("bdb", "pdb", "cmd", "code", "codeop", "rlcompleter", "debugpy", "pydevd", "_pydevd_bundle",
@@ -38,14 +40,14 @@ class DebugRun(DebugSession):
         self.lines.listener = self._set_breakpoints
 
     def __enter__(self):
-        if adapter.unsupported_torch() is not None:
+        if unsupported_torch() is not None:
             return super().__enter__()       # says so; the block runs as if unveil were not there
         HUB.reset_torch()
-        self._debuggers_skipped = adapter.SkipTracing(DEBUGGER_MODULES)
+        self._debuggers_skipped = SkipTracing(DEBUGGER_MODULES)
         self._debuggers_skipped.attach()
-        self._backends = adapter.FreshBackendCompiles()    # which kernel call computes which line
+        self._backends = FreshBackendCompiles()    # which kernel call computes which line
         self._backends.attach()
-        self._pauses = adapter.DebuggerPausesWithoutDynamo()
+        self._pauses = DebuggerPausesWithoutDynamo()
         self._pauses.attach()
         super().__enter__()
         if self.inert:

@@ -1,7 +1,7 @@
 """FX graphs as Python files: ``forward`` with its inputs' shapes, dtypes and strides."""
 import re
 
-from .. import adapter
+from ..adapter.graphs import example_value, readable_graph
 
 
 def describe_input(value):
@@ -22,8 +22,8 @@ def graph_file_text(name, gm):
              "# Inputs:"]
     for node in gm.graph.nodes:
         if node.op == "placeholder":
-            lines.append("#   %s: %s" % (node.target, describe_input(adapter.example_value(node))))
-    readable = adapter.readable_graph(gm, class_name(gm))
+            lines.append("#   %s: %s" % (node.target, describe_input(example_value(node))))
+    readable = readable_graph(gm, class_name(gm))
     return "\n".join(lines) + "\n" + _GRAPH_IMPORTS + readable.strip("\n") + "\n"
 
 
@@ -35,7 +35,7 @@ def class_name(gm):
 
 def aot_file_text(kind, comp, gm):
     """The file of a graph AOT Autograd hands its compiler (``kind``: aot_forward, ...)."""
-    readable = adapter.readable_graph(gm, class_name(gm), expanded_def=True)
+    readable = readable_graph(gm, class_name(gm), expanded_def=True)
     return "%s\n%s%s\n" % (_backend_head(kind, comp), _GRAPH_IMPORTS, readable.strip("\n"))
 
 

@@ -6,13 +6,15 @@ module turns every leaf into a Python condition (calling the checks in
 :mod:`unveil.dynamo.guards.runtime`) with a comment saying what it checks, and
 writes one function per cache entry that returns what Dynamo's guard returns.
 The names of Dynamo's own helpers and its descriptions that are not Python are
-:mod:`.adapter`'s (its "Dynamo's guard text").
+:mod:`unveil.dynamo.adapter.guard_text`'s.
 """
 import ast
 import keyword
 import re
 
-from .. import adapter
+from ..adapter.guard_text import (CHECK_OBJ_ID, CHECK_TYPE_ID, DICT_CONTAINS, FUNCTION_MODE_STACK_GUARD,
+                                  GLOBAL_STATE_GUARD, GUARD_HELPER_PREFIX, GUARD_HELPER_RENAMES,
+                                  SAVED_TENSORS_HOOKS_GUARD)
 from . import runtime as guard_runtime
 
 
@@ -41,12 +43,12 @@ _KIND_TEXT = {
 }
 
 #: Dynamo's closure names -> the names dumped guards use (from guard_runtime)
-_RENAMES = adapter.GUARD_HELPER_RENAMES
+_RENAMES = GUARD_HELPER_RENAMES
 
 RUNTIME_NAMES = tuple(guard_runtime.__all__)
 
-_GLOBAL_STATE = adapter.GLOBAL_STATE_GUARD
-_SAVED_HOOKS = adapter.SAVED_TENSORS_HOOKS_GUARD
+_GLOBAL_STATE = GLOBAL_STATE_GUARD
+_SAVED_HOOKS = SAVED_TENSORS_HOOKS_GUARD
 _DISPATCH = re.compile(r"DispatchKeySet\(([^)]*)\)")
 
 
@@ -75,9 +77,9 @@ _PLAIN = re.compile(r"(?:(?:not )?{contains}\({s}, {src}\)|(?:{obj_id}|{type_id}
                     r"|{src} (?:is not|is|==|!=) (?:None|True|False|{n}|{s}|\((?:{n}(?:, {n})*,?)?\)|{src}"
                     r"|torch\.(?!(?:{kw})\b)[A-Za-z_]\w*))\Z".format(s=_STR, src=_SOURCE, n=_NUMBER,
                                                                   kw="|".join(keyword.kwlist),
-                                                                  contains=adapter.DICT_CONTAINS,
-                                                                  obj_id=adapter.CHECK_OBJ_ID,
-                                                                  type_id=adapter.CHECK_TYPE_ID))
+                                                                  contains=DICT_CONTAINS,
+                                                                  obj_id=CHECK_OBJ_ID,
+                                                                  type_id=CHECK_TYPE_ID))
 
 
 #: a recogniser for the expressions guards are made of, faster than a parse (most of a
@@ -235,7 +237,7 @@ def translate(kind, part, value_type=None, context=None):
         match = _SAVED_HOOKS.match(text)
         if match:
             return "check_saved_tensors_hooks(%s)" % match.group(1)
-        if text == adapter.FUNCTION_MODE_STACK_GUARD:
+        if text == FUNCTION_MODE_STACK_GUARD:
             modes = list((context or {}).get("function_modes", []))
             return "check_torch_function_mode_stack(%r)" % (modes,)
         if not parses or kind == "TENSOR_MATCH":  # a tensor guard on a value of unknown type
@@ -258,13 +260,13 @@ def _plain_renamed(text):
 
 
 #: how a guard of ``_PLAIN``'s shapes that calls a helper of Dynamo's begins
-_HELPER_STARTS = (adapter.GUARD_HELPER_PREFIX, "not " + adapter.GUARD_HELPER_PREFIX)
+_HELPER_STARTS = (GUARD_HELPER_PREFIX, "not " + GUARD_HELPER_PREFIX)
 #: (Dynamo's helper call, guard_runtime's), as a guard of ``_PLAIN``'s shapes may begin
 _PLAIN_HELPERS = [(prefix + old + "(", prefix + new + "(") for old, new in _RENAMES.items() for prefix in ("", "not ")]
 
 
 def _renamed(text):
-    """``text`` with Dynamo's helpers (``adapter.GUARD_HELPER_RENAMES``) named as guard_runtime's,
+    """``text`` with Dynamo's helpers (``guard_text.GUARD_HELPER_RENAMES``) named as guard_runtime's,
     where they stand as names."""
     for old, new in _RENAMES.items():
         if old not in text:

@@ -3,7 +3,7 @@ import ast
 import builtins
 import re
 
-from .. import adapter
+from ..adapter.guard_checks import sympy_interp_names
 from ..explanations.records import checked_tensor
 from .conditions import RUNTIME_NAMES, GuardWriter, names_in
 
@@ -111,7 +111,7 @@ def guards_text(fn, comp, entry, recompile_reasons):
     name = guard_function_name(fn, comp)
     doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.cid, fn.code.co_name)
     body = writer.write(name, entry.guard_tree(), GUARD_PARAMS, doc)
-    sympy = adapter.sympy_interp_names()
+    sympy = sympy_interp_names()
     free = names_in("\n".join(writer.conditions), (_RUNTIME | sympy) - _PARAMS - _BUILTINS)
     runtime = sorted(free & _RUNTIME)
     comments = ["# Guards of compile %s of %s (%s:%d)." % (comp.cid, fn.code.co_name, fn.code.co_filename,

@@ -111,9 +111,10 @@ def breaks(code):
     resume function, or made no graph and calls what the frame calls as it is: a break at
     its last call), or Dynamo gave up on the frame: what it calls then runs under Dynamo
     as frames of their own."""
-    from .. import adapter
-    return bool(adapter.given_up_on(code)) or any(_resumes_past_a_break(e) or _made_no_graph(e)
-                                                  for e in adapter.cache_entries(code))
+    from ..adapter.cache import cache_entries
+    from ..adapter.compile_outcomes import given_up_on
+    return bool(given_up_on(code)) or any(_resumes_past_a_break(e) or _made_no_graph(e)
+                                          for e in cache_entries(code))
 
 
 def reached_live(answered):
@@ -121,14 +122,16 @@ def reached_live(answered):
     codes (the frame asked about first, then the functions it wraps that were answered
     too): resume functions of those first, which a call surely reaches; of the others this
     process has no record of which a call reaches."""
-    from .. import adapter
+    from ..adapter.cache import cache_entries, compiled_codes
+    from ..adapter.compile_outcomes import given_up_on
+    from ..adapter.resume_functions import resumed_code
     own, others = [], []
-    for other in adapter.compiled_codes():
+    for other in compiled_codes():
         if any(other is code for code in answered):
             continue
-        resumed = next((code for code in answered if _resumes(other, code, adapter.resumed_code)), None)
-        given_up = adapter.given_up_on(other)
-        count = len(adapter.cache_entries(other))
+        resumed = next((code for code in answered if _resumes(other, code, resumed_code)), None)
+        given_up = given_up_on(other)
+        count = len(cache_entries(other))
         through = None
         if resumed is not None:
             through = "the rest of %s from line %d" % (

@@ -1,7 +1,7 @@
 """The checks that dumped guard functions call, written out in plain Python.
 
 Each mirrors one kind of Dynamo leaf guard (C++ in torch/csrc/dynamo/guards.cpp);
-what they read of torch's internals comes from :mod:`.adapter`.
+what they read of torch's internals comes from :mod:`unveil.dynamo.adapter.guard_checks`.
 """
 import builtins
 import collections
@@ -13,10 +13,10 @@ import math
 
 import torch
 
-from .. import adapter
+from ..adapter import guard_checks
 
 inf = float("inf")
-utils_device = adapter.default_device_module()   # dumped guards name it
+utils_device = guard_checks.default_device_module()   # dumped guards name it
 
 #: what dumped guard files import from here
 __all__ = ["check_type_id", "check_obj_id", "dict_contains", "check_tensor", "check_no_aliasing",
@@ -109,7 +109,7 @@ def check_tensor(value, type_name, dispatch_keys, dtype, device, requires_grad, 
     requires_grad, and every size and stride that is not dynamic (``None``)."""
     if qualified_name(type(value)) != type_name:
         return False
-    if adapter.dispatch_key_set(value) != dispatch_keys:
+    if guard_checks.dispatch_key_set(value) != dispatch_keys:
         return False
     if value.dtype != dtype or value.requires_grad != requires_grad:
         return False
@@ -143,8 +143,8 @@ def tensor_mismatch(value, type_name, dispatch_keys, dtype, device, requires_gra
         for what, actual, expected in (("size", value.size(), size), ("stride", value.stride(), stride)):
             if any(e is not None and a != e for a, e in zip(actual, expected)):
                 found.append("%s %s, expected %s" % (what, list(actual), expected))
-    if adapter.dispatch_key_set(value) != dispatch_keys:
-        found.append("dispatch keys %s, expected %s" % (adapter.dispatch_key_set(value), dispatch_keys))
+    if guard_checks.dispatch_key_set(value) != dispatch_keys:
+        found.append("dispatch keys %s, expected %s" % (guard_checks.dispatch_key_set(value), dispatch_keys))
     return "; ".join(found)
 
 
@@ -172,14 +172,14 @@ def global_state_set_by_caller():
 def check_global_state(expected_json):
     """GLOBAL_STATE: grad mode, autocast, default dtype, deterministic algorithms,
     TF32 flags and thread count are as they were at compile time."""
-    return _STATE_SET_BY_CALLER["on"] or json.loads(adapter.global_state()) == json.loads(expected_json)
+    return _STATE_SET_BY_CALLER["on"] or json.loads(guard_checks.global_state()) == json.loads(expected_json)
 
 
 def global_state_mismatch(expected_json):
     """What makes ``check_global_state`` fail, in words ("" when it holds): each part of
     the state that differs, now and at compile time (``grad_mode is True here, False at
     compile time``: a frame compiled under ``torch.no_grad()`` checked outside it)."""
-    now, then = json.loads(adapter.global_state()), json.loads(expected_json)
+    now, then = json.loads(guard_checks.global_state()), json.loads(expected_json)
     differ = ["%s is %s here, %s at compile time" % (key, json.dumps(now.get(key)), json.dumps(then.get(key)))
               for key in sorted(set(now) | set(then)) if now.get(key) != then.get(key)]
     return "global state differs: " + "; ".join(differ) if differ else ""
@@ -187,13 +187,13 @@ def global_state_mismatch(expected_json):
 
 def check_torch_function_mode_stack(expected_types):
     """TORCH_FUNCTION_MODE_STACK: the same torch function modes are active."""
-    return adapter.function_mode_stack_types() == list(expected_types)
+    return guard_checks.function_mode_stack_types() == list(expected_types)
 
 
 def check_saved_tensors_hooks(expected_ids):
     """AUTOGRAD_SAVED_TENSORS_HOOKS: the innermost saved-tensors hooks are the same
     (``None``: none that Dynamo can inline)."""
-    hooks = adapter.inlineable_saved_tensors_hooks()
+    hooks = guard_checks.inlineable_saved_tensors_hooks()
     if hooks is None:
         return expected_ids is None
     return tuple(map(id, hooks)) == expected_ids
@@ -236,7 +236,7 @@ def dict_version(mapping):
     process the tag recorded means nothing: it is assumed equal, and counted)."""
     if _ELSEWHERE["on"]:
         return _ANY_VERSION
-    return adapter.dict_version(mapping)
+    return guard_checks.dict_version(mapping)
 
 
 class _AnyVersion:

@@ -17,7 +17,10 @@ import re
 import torch
 
 from ...dump_index import ran_in, source_path
-from .. import adapter
+from ..adapter.cache import cache_entries
+from ..adapter.compile_outcomes import given_up_on, recompile_limit, skipped_by_trace_rules
+from ..adapter.frames import callable_name, compile_wrapped, inline_wrapped, original_callable
+from ..adapter.guard_checks import sympy_interp
 from . import runtime as guard_runtime
 from .conditions import UNTRANSLATED, GuardWriter
 from .reached import breaks as reached_frames_break, lines as reached_lines, reached_in_dump, reached_live
@@ -135,7 +138,7 @@ class WhyRecompile:
 
 def why_recompile(fn, *args, **kwargs):
     """What Dynamo does when compiled ``fn`` is called with ``args`` and ``kwargs``."""
-    original, receiver = adapter.original_callable(fn)
+    original, receiver = original_callable(fn)
     return _live_answer(original, receiver, args, kwargs)
 
 
@@ -143,19 +146,19 @@ def _live_answer(original, receiver, args, kwargs, outermost=True):
     code = original.__code__
     f_locals = frame_locals(original, receiver, args, kwargs)
     verdicts = []
-    for entry in adapter.cache_entries(code):
+    for entry in cache_entries(code):
         name = "__guard"
         verdicts.append(check_guard_source(entry.compile_id, entry_guard_source(entry, name), name, f_locals,
                                            original.__globals__))
     name = code.co_qualname if hasattr(code, "co_qualname") else code.co_name
-    wrapped_inline = adapter.inline_wrapped(original)
+    wrapped_inline = inline_wrapped(original)
     if wrapped_inline is not None:     # (one code for all it wraps: its entries are of them all)
-        name += " (torch's wrap_inline, the frame torch.compile compiles around %s)" % adapter.callable_name(wrapped_inline)
-    skipped = adapter.skipped_by_trace_rules(code) if not verdicts else None
+        name += " (torch's wrap_inline, the frame torch.compile compiles around %s)" % callable_name(wrapped_inline)
+    skipped = skipped_by_trace_rules(code) if not verdicts else None
     if skipped:
         return WhyRecompile(name, verdicts, skipped=skipped)
     if not outermost:
-        return WhyRecompile(name, verdicts, given_up=adapter.given_up_on(code), limit=adapter.recompile_limit())
+        return WhyRecompile(name, verdicts, given_up=given_up_on(code), limit=recompile_limit())
     wrapped, answered = [], [code]
     breaks = reached_frames_break(code)
     # a wrapper whose code breaks calls the function it wraps past the break: compiled on its own
@@ -163,12 +166,12 @@ def _live_answer(original, receiver, args, kwargs, outermost=True):
     if receiver is None and any(_takes_self(inner) for inner in chain):
         chain = []     # (a method reached through a plain function: its receiver is not the call's)
     for inner in chain:
-        if adapter.cache_entries(inner.__code__):
+        if cache_entries(inner.__code__):
             with guard_runtime.global_state_set_by_caller():
                 wrapped.append(_live_answer(inner, receiver, args, kwargs, outermost=False))
             answered.append(inner.__code__)
     reached = reached_live(answered) if breaks or any(reached_frames_break(c) for c in answered[1:]) else []
-    return WhyRecompile(name, verdicts, given_up=adapter.given_up_on(code), limit=adapter.recompile_limit(),
+    return WhyRecompile(name, verdicts, given_up=given_up_on(code), limit=recompile_limit(),
                         reached=reached, wrapped=wrapped)
 
 
@@ -335,7 +338,7 @@ def _compiled_frame_function(found, entry):
         code = getattr(found, "__code__", None)
         if code is not None and code.co_name == entry["name"] and code.co_firstlineno == entry["line"]:
             return found
-        found = getattr(found, "__wrapped__", None) or adapter.compile_wrapped(found)
+        found = getattr(found, "__wrapped__", None) or compile_wrapped(found)
     return None
 
 
@@ -376,7 +379,7 @@ def check_guard_source(compile_id, source, name, f_locals, globals_):
     """Run guard function ``name`` of ``source`` one condition at a time on ``f_locals``."""
     namespace = {n: getattr(guard_runtime, n) for n in guard_runtime.__all__}
     namespace["torch"] = torch
-    namespace.update(adapter.sympy_interp())
+    namespace.update(sympy_interp())
     tree = ast.parse(source)
     exec(compile(tree, "<guards %s>" % compile_id, "exec"), namespace)   # its imports, if a file
     function = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == name)
