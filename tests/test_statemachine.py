@@ -146,3 +146,41 @@ def test_the_structuring_report_finds_lowered_functions(monkeypatch):
         return real(self)
     monkeypatch.setattr(Structurer, "body", body)
     assert report.lowered(code) == ["Holder.f" if sys.version_info >= (3, 11) else "f"]
+
+
+def _chain(fn):
+    """What calling ``fn`` raises, with its whole ``__context__`` chain."""
+    try:
+        fn()
+    except Exception as exc:
+        out = []
+        while exc is not None:
+            out.append(repr(exc))
+            exc = exc.__context__
+        return out
+    return None
+
+
+def _raises_after_a_finally_reraise():
+    try:
+        try:
+            try:
+                raise KeyError("k")
+            finally:
+                pass
+        except KeyError:
+            pass
+        return _not_defined_anywhere  # noqa: F821  (a NameError raised with nothing handled)
+    finally:
+        pass
+
+
+def test_a_finally_reraise_restores_the_exception_handled_before():
+    """The finally body's copy that re-raises: its ``PUSH_EXC_INFO`` keeps the exception
+    handled before in the slot its exception handler reads, so that handler restores it
+    (was: the KeyError stayed handled, and the NameError raised after the except clause
+    got it as its ``__context__``, every version)."""
+    source, bindings = lowered_source(_raises_after_a_finally_reraise)
+    new = rebuild(_raises_after_a_finally_reraise, source, bindings)
+    assert _chain(new) == _chain(_raises_after_a_finally_reraise) \
+        == ["NameError(\"name '_not_defined_anywhere' is not defined\")"]

@@ -132,6 +132,14 @@ class Machine:
                 value=ast.Tuple(elts=[name(v) for _, v in moves], ctx=ast.Load())))
         self.slots = [k if k is NULL else self.canonical(d) for d, k in enumerate(self.slots)]
 
+    def settle_handler_slots(self):
+        """Before an instruction that may raise: the block's exception handler reads the slots
+        below its depth from their canonical variables, so none of them may be elsewhere (a
+        ``PUSH_EXC_INFO`` under its handler keeps the exception handled before in a variant:
+        a re-raise from the finally body's copy then restored the wrong one)."""
+        if any(k is not NULL and k != self.canonical(d) for d, k in enumerate(self.slots[:self.handler_depth])):
+            self.canonicalize()
+
     def shape(self, slots=None):
         return [k is NULL for k in (self.slots if slots is None else slots)]
 

@@ -130,6 +130,7 @@ class Lowering:
             if self.instrs[start].handler is not None:
                 m.handler_depth = self.instrs[start].handler[1]
             for ins in self.instrs[start:end]:
+                m.settle_handler_slots()
                 HANDLERS[ins.op](m, ins)
             if self.instrs[end - 1].op not in _ENDS_BLOCK:
                 if end >= len(self.instrs):
