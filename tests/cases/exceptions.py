@@ -1165,6 +1165,30 @@ def return_in_a_try_body_whose_value_an_outer_finally_return_drops(kinds):
     finally:
         return "t5", log  # noqa: B012
 
+
+@case((0,), (1,))
+def return_alone_in_a_try_body_whose_value_a_finally_return_drops(k):
+    """``return b`` alone in a try body (``b`` unbound: it raises), whose finally body
+    returns from a try of its own, under a try/except.  Every version wrote ``__t0 = b``
+    before the inner try (the body being empty, nothing told the value was computed inside
+    it): the error left through the except clause without running the finally body, whose
+    ``return 't3'`` drops it (found by exception_programs.py on 3.10, seed 1418); lowered now."""
+    try:
+        try:
+            return b  # noqa: F821,F823  (deleted below: the UnboundLocalError is the behaviour)
+        finally:
+            if k:
+                a = 1
+            else:
+                del b
+            try:
+                return "t3"  # noqa: B012
+            finally:
+                del a
+    except Exception:
+        pass
+    return "end"
+
 # A finally body that never completes: the normal path's copy ends the try; written after
 # the body as well, it would raise (or return) a second time, with the first as context.
 

@@ -316,6 +316,7 @@ def _two_try_lines(first):
 def _try_body(s, block, handler, body_blocks, frame, region, elide):
     """The statements of a try body and the one place it leaves to (or None)."""
     body_frame = Frame(s.ctx, frame.stack)
+    begun = body_frame.last_emit
     body_exits = []
     body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=elide,
                                depth=len(frame.stack))
@@ -323,7 +324,9 @@ def _try_body(s, block, handler, body_blocks, frame, region, elide):
     body_frame.flush_parallel()
     exit_ = _one(s, body_exits, "try body")
     frame.stack = _stack_after(frame.stack, body_frame, exit_, "try body")
-    return body_frame.out or [ast.Pass()], exit_
+    body = body_frame.out or [ast.Pass()]
+    frame.notes.body_begun.set(body[0], begun)
+    return body, exit_
 
 
 def _values(items):

@@ -76,8 +76,12 @@ def settle(frame, stmt):
         # ``return`` in the body that a finally body runs after, its value dropped by an
         # outer ``finally: return``): evaluated before the statement, it would run before
         # the body's first statements
+        # the body's first statement: when its body began (an empty body's ``pass``, or
+        # ``return b`` whose load is the body's only code: no node of the body has a time)
         seq = frame.notes.seq.values
-        begun = min((seq[id(n)] for n in nodes(*stmt.body) if id(n) in seq), default=None)
+        begun = frame.notes.body_begun.get(stmt.body[0])
+        if begun is None:
+            begun = min((seq[id(n)] for n in nodes(*stmt.body) if id(n) in seq), default=None)
         if begun is not None and any(seq.get(id(item), -1) > begun for item in todo):
             raise WaitingValues("a value computed in a try body waits past the try statement, which "
                                 "changes what it reads (in %s)" % frame.ctx.code.co_name)

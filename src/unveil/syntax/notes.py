@@ -70,6 +70,9 @@ class Notes:
                        "(``facts.FILTER_LINE_DECIDES_JUMP``): the printer breaks the line before its ``if``",
         "seq": "when a stack value was computed, on the decompilation's clock",
         "stored_at": "when a name was stored, on the same clock",
+        "body_begun": "the first statement of a try body (a ``pass`` for an empty one): when that body "
+                      "began, on the same clock (a value computed later that waits past the try "
+                      "statement was computed in its body)",
         "accumulator": "a list, set or dict display (or ``set()`` call) the bytecode is still "
                        "building with LIST_APPEND and the like: not a finished value",
         "built_in": "a display still being built (LIST_APPEND and the like): the frame that adds its items "
