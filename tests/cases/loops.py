@@ -786,3 +786,77 @@ class _Strict:
     def __exit__(self, kind, value, tb):
         if kind is not None:
             raise RuntimeError("the exit saw %s" % kind.__name__)
+
+
+@case(([],), ([True],), ([True, True],), ([True, False, True, True],))
+def while_arm_that_begins_a_try_whose_body_never_completes(flags):
+    """``if c():`` arm in a ``while True`` whose try body always raises (``del r``, r
+    unbound) under a finally body, in a try/except: no normal way back to the loop.  3.8
+    and 3.9 took that arm for where a ``break`` goes past an else clause: the loop came
+    out ``while c(): if c(): break`` with the try after it, run when the test failed too
+    (found by exception_programs.py, seed 1318)."""
+    it = iter(flags)
+    log = []
+    try:
+        while True:
+            if not next(it, False):
+                break
+            if next(it, False):
+                try:
+                    del r  # noqa: F821  (never bound: the UnboundLocalError is the behaviour)
+                    return 1
+                finally:
+                    log.append(2)
+    except Exception:
+        return "t2", log
+    log.append(3)
+    return log
+
+
+@case(([],), ([True],), ([True, "key"],), ([True, "none", True, "none"],))
+def while_true_whose_try_else_clause_raises(kinds):
+    """A ``while True`` in a try/except whose body's try/except has an else clause that
+    raises: the try body's way on to that clause falls out of the inner try into the loop's
+    own, no ``break``.  3.8 and 3.9 took it for one, past an else clause made of the loop's
+    test: ``raise`` came after the loop, run when the test failed (found by
+    exception_programs.py, seed 1672)."""
+    it = iter(kinds)
+    log = []
+    try:
+        while True:
+            if not next(it, False):
+                break
+            try:
+                log.append(next(it, "none"))
+                if log[-1] == "key":
+                    raise KeyError("k")
+            except KeyError:
+                pass
+            else:
+                raise ValueError("t6")
+    except TypeError:
+        pass
+    log.append(3)
+    return log
+
+
+@case(([],), ([True],), ([True, True],), ([True, True, "key"],), ([True, True, "key", True, False],))
+def while_in_while_break_from_try_except_finally(kinds):
+    """``break`` from a try/except/finally body in a ``while`` nested in another: 3.8 and
+    3.9 run the finally body's copy, then jump straight to the outer loop's top, where the
+    inner loop's test jumps too.  The copy was taken for code past an else clause made of
+    that ``continue``: written after the loop as well, it ran twice (found by
+    exception_programs.py, seed 1152)."""
+    it = iter(kinds)
+    log = []
+    while next(it, False):
+        while next(it, False):
+            try:
+                if next(it, "none") == "key":
+                    raise KeyError("k")
+                break
+            except KeyError:
+                log.append(1)
+            finally:
+                log.append("t4")
+    return log

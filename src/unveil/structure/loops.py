@@ -218,8 +218,12 @@ def _finally_copy_then_exit(s, loop, pos, exit_pos):
     goes where the test leaves, over no else clause."""
     block = s.g.block_at.get(pos)
     past = s.g.past_finally_copy(block, loop) if block is not None else None
-    return past is not None and (s.through_jumps(past) == s.through_jumps(exit_pos)
-                                 or same_code(s.instrs, past, exit_pos))
+    if past is None:
+        return False
+    # (the jump that ends the copy's block, as the ``continue`` of an enclosing loop that
+    # the loop's test jumps to as well: 3.8, 3.9 ``break`` from a try/except/finally)
+    on = s.instrs[past].target if s.instrs[past].op == "JUMP" and past < block.end else past
+    return s.through_jumps(on) == s.through_jumps(exit_pos) or same_code(s.instrs, past, exit_pos)
 
 
 def _keeps_iterator(block, iterator_depth):
@@ -352,9 +356,29 @@ def _jumped_over(s, loop, exit_pos, target):
     an else clause (which would have to fall into it)."""
     exit_to = s.through_jumps(exit_pos)
     block = s.g.block_at.get(target)
+    # (or an arm that begins a try of its own, laid out before where the loop's exit goes:
+    # 3.8, 3.9 ``if c: try: del r; return x finally: ...``, no normal way back to the loop)
+    inner_try = block is not None and block.handler is not None and block.handler != loop.header.handler \
+        and loop.header.start < target < block.handler[0] < exit_to
+    if block is not None and exit_to > target and _jumps_on_inside(s, loop, block, exit_to):
+        return True
     return (exit_to > target or exit_to < loop.header.start) and block is not None \
-        and (_ends(s, target) or block.handler == loop.header.handler and not _only_leaves(s, block)
+        and (_ends(s, target) or (block.handler == loop.header.handler or inner_try) and not _only_leaves(s, block)
              and s.g.only_ends(block, loop, ("RAISE_VARARGS", "RETURN_VALUE")))
+
+
+def _jumps_on_inside(s, loop, block, exit_to):
+    """Whether ``block``, in the loop's own try, only jumps to code laid out before where
+    the loop's exit goes (inside the loop's span) from which every path returns or raises:
+    the way from the body of a try inside the loop to its else clause that raises (3.8,
+    3.9 ``try: ... except E: pass else: raise F``), no ``break``."""
+    last = s.instrs[block.end - 1]
+    if block.handler is None or block.handler != loop.header.handler or block.end - block.start != 1 \
+            or last.op != "JUMP" or last.target is None or not block.start < last.target < exit_to:
+        return False
+    on = s.g.block_at.get(last.target)
+    return on is not None and on.handler == block.handler and bool(on.preds) \
+        and s.g.only_ends(on, loop, ("RAISE_VARARGS", "RETURN_VALUE"))
 
 
 def _only_leaves(s, block):
