@@ -1606,3 +1606,21 @@ def break_out_of_a_loop_that_never_loops_back_into_a_raising_finally(flag):
             raise ValueError("t2")
     finally:
         raise KeyError(tuple(log))
+
+
+@case((0,), (1,))
+def return_of_a_local_unbound_in_a_try_body_a_finally_return_drops(k):
+    """``return r`` in a try body, ``r`` unbound there (bound only in dead code after it),
+    under a finally body whose ``return b`` raises too (``b`` unbound): the error the load
+    of ``r`` raised is that error's ``__context__``.  Every version wrote the load after the try
+    statement (a name taken to read the same there), dead past the finally body's return:
+    the context was lost (found by exception_programs.py on 3.8, seed 2129); lowered now."""
+    try:
+        try:
+            return r
+            r = k  # noqa: F841  (never runs: r stays unbound)
+        finally:
+            return b  # noqa: B012
+        b = k
+    except UnboundLocalError as e:
+        return type(e.__context__).__name__

@@ -69,22 +69,25 @@ def settle(frame, stmt):
     bound = _bound_names(inside)
     inside = {id(n) for n in inside}
     todo = [item for item in owned if _needs_temporary(frame, item, bound, inside)]
-    if not todo:
-        return
     if isinstance(stmt, TRYS):
         # a value computed inside the try body and left on the stack past the statement (a
         # ``return`` in the body that a finally body runs after, its value dropped by an
         # outer ``finally: return``): evaluated before the statement, it would run before
-        # the body's first statements
-        # the body's first statement: when its body began (an empty body's ``pass``, or
-        # ``return b`` whose load is the body's only code: no node of the body has a time)
+        # the body's first statements; written after it, a load of a local that may be
+        # unbound would raise outside the try, past its finally body
         seq = frame.notes.seq.values
+        # (when the body began: noted on its first statement, an empty body's ``pass`` too,
+        # as ``return b`` alone in it leaves no node of the body a time)
         begun = frame.notes.body_begun.get(stmt.body[0])
         if begun is None:
             begun = min((seq[id(n)] for n in nodes(*stmt.body) if id(n) in seq), default=None)
-        if begun is not None and any(seq.get(id(item), -1) > begun for item in todo):
+        later = [item for item in owned if begun is not None and seq.get(id(item), -1) > begun]
+        if any(item in todo for item in later) or any(
+                isinstance(item, ast.Name) and item.id in frame.ctx.may_be_unbound for item in later):
             raise WaitingValues("a value computed in a try body waits past the try statement, which "
                                 "changes what it reads (in %s)" % frame.ctx.code.co_name)
+    if not todo:
+        return
     old = list(frame.stack)
     if not frame.spill(todo, only=True):
         raise WaitingValues("a statement (%s) runs while values computed before it wait on the stack "
