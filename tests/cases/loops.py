@@ -860,3 +860,52 @@ def while_in_while_break_from_try_except_finally(kinds):
             finally:
                 log.append("t4")
     return log
+
+
+@case(([],), ([True],), ([True, "key"],), ([True, "key", False],))
+def while_true_return_from_a_try_except_finally_in_a_try(kinds):
+    """``return 't2'`` from the body of a try/except/finally in a ``while True`` inside a
+    try: 3.10 runs the finally body's copy, then loads the constant and returns.  That
+    copy was taken for where a ``break`` goes past an else clause made of the code after
+    the loop: the return came out as ``break``, and the copy and ``return 't2'`` after the
+    loop, where the failing test went too (found by exception_programs.py, seed 3892)."""
+    it = iter(kinds)
+    log = []
+    try:
+        while True:
+            if not next(it, False):
+                break
+            try:
+                log.append({"none": 1}[next(it, "none")])   # (KeyError: "key")
+                return "t2"
+            except KeyError:
+                continue
+            finally:
+                log.append("t3")
+    except ValueError:
+        pass
+    return log
+
+
+@case(([],), ([True],), ([True, "key"],), ([True, "key", False],))
+def while_true_return_from_a_try_except_finally_then_a_tuple(kinds):
+    """The same with the raise in an ``if`` of the try body and a tuple returned after the
+    loop: 3.13 too took the finally body's copy on the return's way out for where a
+    ``break`` goes (the loop's failing test returned ``'t2'``)."""
+    it = iter(kinds)
+    log = []
+    try:
+        while True:
+            if not next(it, False):
+                break
+            try:
+                if next(it, "none") == "key":
+                    raise KeyError("k")
+                return "t2"
+            except KeyError:
+                continue
+            finally:
+                log.append("t3")
+    except ValueError:
+        pass
+    return "end", log

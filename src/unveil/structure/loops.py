@@ -190,6 +190,7 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
                         and not s.g.returns_a_value_from_before(t)
                         and s.through_jumps(t) != exit_pos and t not in kept
                         and not _finally_copy_then_exit(s, loop, t, exit_pos)
+                        and not _finally_copy_then_earlier_return(s, loop, t, exit_pos)
                         and (t not in s.g.block_at or s.g.block_at[t].handler not in inner))
     if candidates:
         return candidates[0]
@@ -224,6 +225,23 @@ def _finally_copy_then_exit(s, loop, pos, exit_pos):
     # the loop's test jumps to as well: 3.8, 3.9 ``break`` from a try/except/finally)
     on = s.instrs[past].target if s.instrs[past].op == "JUMP" and past < block.end else past
     return s.through_jumps(on) == s.through_jumps(exit_pos) or same_code(s.instrs, past, exit_pos)
+
+
+def _finally_copy_then_earlier_return(s, loop, pos, exit_pos):
+    """Whether the code at ``pos`` is a copy of the finally body of a try in ``loop``, then
+    a ``return`` on a line before that of the code the loop's test leaves to: the way out
+    of a ``return`` in the try's body, which runs the copy first, not a ``break`` past an
+    else clause (3.10 loads the constant a ``return 'x'`` returns after the copy; the code
+    after the loop that a ``break`` path may copy comes after the loop's lines)."""
+    block = s.g.block_at.get(pos)
+    past = s.g.past_finally_copy(block, loop) if block is not None else None
+    if past is None or exit_pos >= len(s.instrs):
+        return False
+    ops = [ins.op for ins in s.instrs[past:past + 2]]
+    if ops[:1] != ["RETURN_VALUE"] and ops != ["LOAD_CONST", "RETURN_VALUE"]:
+        return False
+    line, exit_line = s.instrs[past].line, s.instrs[exit_pos].line
+    return line is not None and exit_line is not None and line < exit_line
 
 
 def _keeps_iterator(block, iterator_depth):
