@@ -601,3 +601,41 @@ def break_from_a_with_whose_exit_suppresses_in_a_while_loop_then_code(a):
             break
         log.append("after")
     return log
+
+
+@case((0,), (1,), (2,), (3,), structured=True)
+def break_from_a_with_whose_exit_suppresses_in_a_try_with_finally_in_a_loop(a):
+    """A ``break`` ending the body of a with whose exit suppresses, in the body of a try
+    with a finally body, runs the exit, then the finally body's copy, then the code after
+    the loop; the suppressing exit goes on to the code after the with (every version:
+    the ``break`` was written after the with, and the code after the with dropped)."""
+    log = []
+    for i in [a, 1, 2, 3]:
+        try:
+            with Recorder(log, str(i), suppress=True):
+                log.append(1 // (i - 1))
+                break
+            log.append("after")
+        finally:
+            log.append("f")
+    log.append("end")
+    return log
+
+
+@case((0,), (1,), (2,), structured=True)
+def break_from_a_with_whose_exit_suppresses_in_a_try_with_finally_in_a_while_loop(a):
+    """The same from a ``while`` loop (3.12+: the finally body's copy falls into the code
+    after the loop)."""
+    log = []
+    i = a
+    while i < 4:
+        i += 1
+        try:
+            with Recorder(log, str(i), suppress=True):
+                log.append(1 // (i - 2))
+                break
+            log.append("after")
+        finally:
+            log.append("f")
+    log.append("end")
+    return log

@@ -1030,6 +1030,15 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
         differ = s.jump_kind(suppressed, region) != s.jump_kind(exit_, region)
         way_out = _with_body_way_out(s, exit_, frame, region) if differ or _drops_the_iterator(s, exit_, frame) \
             else None
+        if way_out is None and not differ:
+            # a ``break`` or ``continue`` ending the body runs the exit copies of the tries and
+            # withs around the with first (3.12+: the finally copy falls into the code after
+            # the loop): the suppressing exit goes on to the code after the with
+            kind = _loop_jump_past_copies(s, exit_, frame, region)
+            if kind is not None and kind != _loop_jump_past_copies(s, suppressed, frame, region):
+                out = Frame(s.ctx, list(frame.stack))
+                s.jump_out(kind, out)
+                way_out = out.out
         if way_out is not None:
             node.body = [st for st in node.body if not isinstance(st, ast.Pass)] + way_out
             return suppressed
@@ -1077,6 +1086,37 @@ def _with_body_way_out(s, exit_, frame, region):
         return None
     out.flush_parallel()
     return out.out
+
+
+def _loop_jump_past_copies(s, pos, frame, region):
+    """The ``break`` or ``continue`` of ``region``'s loop that the way on at ``pos`` makes
+    past the exit copies of the tries, withs and except clauses around it inside the
+    loop (at least one), dropping a for loop's iterator on the way (a ``break``); None
+    where a copy is not there or the path goes on elsewhere."""
+    loop = region.loop
+    if loop is None:
+        return None
+    scratch = Frame(s.ctx, list(frame.stack))
+    r, blocks = region, ()
+    while r is not None and r.loop is loop:
+        if r.elide is not None and r.blocks is not blocks:
+            blocks = r.blocks
+            after = r.elide(s, pos, scratch)
+            if after is None or after == pos or after == ENDS:
+                return None
+            pos = after
+            dropped = _drops_the_iterator(s, pos, scratch)
+            if dropped:
+                pos += 1
+            if pos < len(s.instrs) and s.instrs[pos].op == "JUMP":
+                pos = s.instrs[pos].target
+            kind = s.jump_kind(pos, region.child(stop=None))
+            if kind == "break" or kind == "continue" and not dropped:
+                return kind
+            if dropped:
+                return None
+        r = r.parent
+    return None
 
 
 def _suppressed(s, hblock):
