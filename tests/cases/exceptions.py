@@ -1624,3 +1624,30 @@ def return_of_a_local_unbound_in_a_try_body_a_finally_return_drops(k):
         b = k
     except UnboundLocalError as e:
         return type(e.__context__).__name__
+
+
+@case(("none",), ("type",), ("key",), ("value",), structured=True)
+def break_from_an_except_clause_in_a_try_with_except_and_finally_in_a_while_loop(kind):
+    """A ``break`` from an except clause of a try in the body of a try with an except
+    clause and a finally body, in a ``while`` loop: the clause's end lies under the outer
+    try's handler, then the finally body's copy jumps to the code after the loop.  That
+    path was taken for a way past an else clause of the loop (3.12+: the test's way out
+    was written as ``else:`` and returned there, and the finally body ran again after the
+    loop)."""
+    log = []
+    n = 0
+    while n < 3:
+        n += 1
+        try:
+            try:
+                log.append(fail_with(kind))
+            except TypeError:
+                break
+        except KeyError:
+            log.append("k")
+        except ValueError:
+            return log
+        finally:
+            log.append("f")
+    log.append("end")
+    return log

@@ -221,10 +221,12 @@ def _finally_copy_then_exit(s, loop, pos, exit_pos):
     past = s.g.past_finally_copy(block, loop) if block is not None else None
     if past is None:
         return False
-    # (the jump that ends the copy's block, as the ``continue`` of an enclosing loop that
-    # the loop's test jumps to as well: 3.8, 3.9 ``break`` from a try/except/finally)
-    on = s.instrs[past].target if s.instrs[past].op == "JUMP" and past < block.end else past
-    return s.through_jumps(on) == s.through_jumps(exit_pos) or same_code(s.instrs, past, exit_pos)
+    # (the copy's own jump, in the block it ends: as the ``continue`` of an enclosing loop
+    # that the loop's test jumps to as well, 3.8, 3.9 ``break`` from a try/except/finally;
+    # to where the test leaves, 3.12+ ``break`` from an except clause under the try)
+    on = s.instrs[past].target if past < len(s.instrs) and s.instrs[past].op == "JUMP" else past
+    return s.through_jumps(on) == s.through_jumps(exit_pos) or same_code(s.instrs, past, exit_pos) \
+        or same_code(s.instrs, on, exit_pos)
 
 
 def _finally_copy_then_earlier_return(s, loop, pos, exit_pos):
