@@ -639,3 +639,24 @@ def break_from_a_with_whose_exit_suppresses_in_a_try_with_finally_in_a_while_loo
             log.append("f")
     log.append("end")
     return log
+
+
+@case(("none",), ("value",))
+def return_from_a_try_finally_in_a_suppressing_with_in_a_finally_body(kind):
+    """A ``return`` in a try/finally in a with whose exit suppresses, in a finally body:
+    in the handler's copy the return drops the exception being handled past the with's
+    exit, and the suppressing exit goes on to the end of the finally body instead.  The
+    return was written after the with, as its way on (every version: a raise in the inner
+    finally body, suppressed, returned ``'t3'`` instead of going on after the try); now
+    lowered."""
+    log = []
+    try:
+        log.append(kind)
+    finally:
+        with Recorder(log, "w", suppress=True):
+            try:
+                return "t3"
+            finally:
+                if kind == "value":
+                    raise ValueError(kind)
+    return log

@@ -1042,10 +1042,23 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
         if way_out is not None:
             node.body = [st for st in node.body if not isinstance(st, ast.Pass)] + way_out
             return suppressed
-        if differ:
+        if differ or _may_raise(s, body_blocks):
+            # (the code after the with, written once, would be the code one of them runs:
+            # a ``return 't3'`` that a with in a finally body's handler copy returns past
+            # the exception it drops, its suppressing exit re-raising it, was written
+            # after the with, and ran where the exception went on)
             raise DecompilationError("a with body and its suppressing exit go on in different places [%d, %d]"
                                      % (exit_, suppressed))
     return suppressed if exit_ is None else exit_
+
+
+#: instructions that never raise: a with body of only these never runs its suppressing exit
+_NEVER_RAISE = frozenset(("NOP", "POP_TOP", "JUMP", "LOAD_CONST", "STORE_FAST"))
+
+
+def _may_raise(s, blocks):
+    """Whether any instruction of ``blocks`` may raise."""
+    return any(i.op not in _NEVER_RAISE for b in blocks for i in s.instrs[b.start:b.end])
 
 
 def _drops_the_iterator(s, pos, frame):
