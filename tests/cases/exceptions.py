@@ -1,4 +1,6 @@
 """try / except / else / finally, raise, raise from, re-raise, exception chaining."""
+import contextlib
+
 from tests.cases.registry import case
 
 
@@ -1651,3 +1653,22 @@ def break_from_an_except_clause_in_a_try_with_except_and_finally_in_a_while_loop
             log.append("f")
     log.append("end")
     return log
+
+
+@case(("none",), ("key",), ("type",))
+def return_of_an_unbound_local_first_in_a_try_whose_finally_returns_past_a_with(kind):
+    """``return b`` first in a try body, ``b`` unbound, whose finally body runs a with and
+    returns: the load raises inside the try, and an exception the finally body raises has
+    the UnboundLocalError as its context.  The body was written ``pass`` and the load after
+    the try statement, where it never ran (every version: the TypeError had no context);
+    now lowered."""
+    try:
+        try:
+            return b
+        finally:
+            with contextlib.suppress(KeyError):
+                fail_with(kind)
+            return kind
+    except TypeError as e:
+        return type(e.__context__).__name__
+    b = 1
