@@ -1672,3 +1672,26 @@ def return_of_an_unbound_local_first_in_a_try_whose_finally_returns_past_a_with(
     except TypeError as e:
         return type(e.__context__).__name__
     b = 1
+
+
+@case((0,), (1,), (2,), (3,), structured=True)
+def return_from_an_inner_except_clause_in_a_while_loop_in_a_try_with_an_else_clause(n):
+    """``except: return 't3'`` in a try inside another in a ``while`` loop, in a try with an
+    else clause: 3.12+ give the clause's ``POP_EXCEPT`` a block of its own (under the
+    middle try's handler), and the return after it was taken for where the loop goes on
+    (the loop got the try's else clause as its own, and ``return 't3'`` ran after it)."""
+    log = []
+    try:
+        while len(log) < n:
+            try:
+                try:
+                    log.append(1 // (len(log) - 1))
+                except ZeroDivisionError:
+                    return "t3"
+            except Exception:
+                log.append("t5")
+    except Exception:
+        b = "t7"
+    else:
+        b = "t8"
+    return b, log

@@ -465,6 +465,11 @@ class LoopFollows:
             return start + 4
         return None
 
+    def returns_from_a_clause(self, block, loop):
+        """Whether ``block`` is a ``return`` in an except clause of a try in ``loop``
+        (no place a ``break`` goes to)."""
+        return self._returns_from_a_clause(block, loop)
+
     def _returns_from_a_clause(self, block, loop):
         """``block`` ends an except clause (``POP_EXCEPT``, the ``name = None; del name``
         of ``except E as name``) and returns: a ``return`` in the clause, not where the
@@ -474,6 +479,16 @@ class LoopFollows:
         under that clause's cleanup handler, is the loop's way on: 3.12+ copy the short
         code after the try there; so is what the loop's test leaves to.)"""
         start, end = block.start, self._straight_end(block)
+        ends = [p for p in block.preds if p in loop.body]
+        if self.instrs[start].op != "POP_EXCEPT" and ends and all(
+                p.end == start and [i.op for i in self.instrs[p.start:p.end]] == ["POP_EXCEPT"] for p in ends):
+            # (the clause's ``POP_EXCEPT`` a block of its own, under the handler of a try
+            # around that clause's try in the loop, 3.12+: ``try: try: ... except: return
+            # 't3'`` then ``except: ...``)
+            own = self._clause_handlers(loop)
+            return self.instrs[end - 1].op == "RETURN_VALUE" \
+                and all(i.op in ("LOAD_CONST", "LOAD_FAST") for i in self.instrs[start:end - 1]) \
+                and any(q.handler not in own for p in ends for q in p.preds if q in loop.body)
         moved = next((i for i in range(start, end - 1) if self.instrs[i].op == "SWAP"
                       and self.instrs[i].argval == 2 and self.instrs[i + 1].op == "POP_EXCEPT"), None)
         valued = moved is not None and (moved == start or loop.header not in block.preds)

@@ -186,6 +186,7 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
     candidates = sorted(t for t in targets if (t > exit_pos or else_leaves and _leaves_try(s, loop, t))
                         and t >= span_end and not _reraises(s, t, loop) and not _jumped_over(s, loop, exit_pos, t)
                         and not _ends_inner_clause(s, loop, t) and not _returns_through_with(s, t)
+                        and not (t in s.g.block_at and s.g.returns_from_a_clause(s.g.block_at[t], loop))
                         and not _drops_the_iterator(s, loop, t)
                         and not s.g.returns_a_value_from_before(t)
                         and s.through_jumps(t) != exit_pos and t not in kept
