@@ -142,12 +142,12 @@ def test_a_class_made_in_a_function_is_guarded_by_its_type_as_in_dynamo():
     why = unveil.why_recompile(fn, torch.ones(2), other)
     assert why.runs is None, str(why)
     assert not any(v.untranslated for v in why.verdicts), str(why)
-    entries = adapter.cache_entries(with_object.__code__)
+    entries = cache_entries(with_object.__code__)
     assert [v.passes for v in why.verdicts] == [e.check({"x": torch.ones(2), "o": other}) for e in entries] \
         == [False], str(why)
     assert "check_type_id(L['o']" in str(why), str(why)
     fn(torch.ones(2), other)
-    assert len(adapter.cache_entries(with_object.__code__)) == 2
+    assert len(cache_entries(with_object.__code__)) == 2
 
 
 def test_a_guard_left_untranslated_is_named_and_the_entry_said_to_run_only_if_it_passes():
