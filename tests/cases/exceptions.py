@@ -1695,3 +1695,32 @@ def return_from_an_inner_except_clause_in_a_while_loop_in_a_try_with_an_else_cla
     else:
         b = "t8"
     return b, log
+
+
+_NEXT_TESTS = []
+
+
+def _loops_again():
+    return bool(_NEXT_TESTS) and _NEXT_TESTS.pop(0)
+
+
+@case((0,), (1,), (2,))
+def return_in_a_loop_under_a_finally_that_raises(turns):
+    """``return r`` in a try in a loop under a finally body that raises: the returned
+    value is computed, then the finally body's copy runs and never completes, the code a
+    ``break`` out of the loop runs too.  It was written ``break``, the load of ``r``
+    dropped: the NameError it raises was lost from the KeyError's ``__context__``
+    (exception_programs.py seed 2238, its cut-down form wrong on every version); refused
+    now (lowered, or refused where the state machine cannot take it)."""
+    _NEXT_TESTS[:] = [True] * turns
+    try:
+        try:
+            while _loops_again():
+                try:
+                    return r  # noqa: F821  (a NameError, inside the try)
+                except KeyError:
+                    pass
+        finally:
+            raise KeyError("t2")
+    except KeyError as e:
+        return type(e.__context__).__name__

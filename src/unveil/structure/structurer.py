@@ -286,6 +286,12 @@ class Structurer(Exits, ShortCircuits, Layout):
         return pos
 
     def jump_out(self, kind, frame):
+        if any(si.is_expr(frame.stack[i]) for i in frame.owned()):
+            # a value computed on the way, that the jump drops: the value of a ``return``
+            # whose way out runs a finally body that never completes, which reads as a
+            # ``break`` to the code after the loop (``return r``: its NameError was lost)
+            raise DecompilationError("a %s leaves a value computed before it on the stack (in %s)"
+                                     % ("continue" if kind == "continue" else "break", frame.ctx.code.co_name))
         frame.emit(_jump_stmt(frame.notes, kind))
 
     def goto(self, target, frame, region):
