@@ -1724,3 +1724,25 @@ def return_in_a_loop_under_a_finally_that_raises(turns):
             raise KeyError("t2")
     except KeyError as e:
         return type(e.__context__).__name__
+
+
+@case((0,), (1,))
+def return_of_a_missing_global_in_an_except_clause_under_a_finally_that_returns_it(k):
+    """``except: return a`` under ``finally: return a``, ``a`` no global: the clause's
+    NameError is the context of the finally body's.  The clause's value, left on the stack
+    past the statement (its return never runs), was written after the try, the clause
+    ``pass``: the first NameError was lost (exception_programs.py seed 5537, 3.11-3.13;
+    3.8-3.10 compile it otherwise); refused now, so lowered."""
+    def inner():
+        try:
+            if k:
+                raise KeyError(k)
+            return k
+        except:  # noqa: E722
+            return a  # noqa: F821
+        finally:
+            return a  # noqa: F821, B012
+    try:
+        return inner()
+    except NameError as e:
+        return type(e.__context__).__name__

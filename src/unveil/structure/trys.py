@@ -156,8 +156,16 @@ def structure_try(s, block, handler, frame, region):
     h_exits = []
     h_region = region.child(stop=None, handler=s.effective(hblock.handler), blocks=h_blocks,
                             exits=h_exits, elide=_elide_except)
+    base = len(hframe.stack) - 1
     s.seq(hblock.start, hframe, h_region)
     hframe.flush_parallel()
+    if h_exits and any(si.is_expr(v) for v in hframe.stack[base:]):
+        # a value an except clause computed and leaves on the stack past the statement: the
+        # value of a ``return`` whose finally body returns instead, written after the try
+        # statement, its evaluation out of the clause (``except: return a``: a NameError
+        # lost from the context of what the finally body raises)
+        raise DecompilationError("an except clause leaves a value it computed on the stack (in %s)"
+                                 % s.ctx.code.co_name)
     elide = None
     if kind == "finally":
         if h_exits:
