@@ -1050,7 +1050,7 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
         if way_out is not None:
             node.body = [st for st in node.body if not isinstance(st, ast.Pass)] + way_out
             return suppressed
-        if differ or _may_raise(s, body_blocks):
+        if differ or _may_raise(s, body_blocks) and not _raises_none(s, suppressed):
             # (the code after the with, written once, would be the code one of them runs:
             # a ``return 't3'`` that a with in a finally body's handler copy returns past
             # the exception it drops, its suppressing exit re-raising it, was written
@@ -1062,6 +1062,19 @@ def _with(s, block, handler, hblock, body_blocks, frame, region):
 
 #: instructions that never raise: a with body of only these never runs its suppressing exit
 _NEVER_RAISE = frozenset(("NOP", "POP_TOP", "JUMP", "LOAD_CONST", "STORE_FAST"))
+
+
+def _raises_none(s, pos):
+    """Whether the code at ``pos`` only drops values and ``raise None``: what Dynamo
+    writes after a resume function's prologue, which enters the user's with and jumps into
+    its body.  Only an exception the manager suppresses gets there (a TypeError then:
+    Dynamo resumes only in managers that suppress nothing); the with is written as the
+    user's source has it, its body going on as written."""
+    ops = [i.op for i in s.instrs[pos:pos + 6]]
+    while ops[:2] == ["LOAD_CONST", "POP_TOP"] and s.instrs[pos].argval is None:
+        ops, pos = ops[2:], pos + 2
+    return ops[:2] == ["LOAD_CONST", "RAISE_VARARGS"] and s.instrs[pos].argval is None \
+        and s.instrs[pos + 1].argval == 1
 
 
 def _may_raise(s, blocks):
