@@ -79,6 +79,29 @@ def test_why_recompile_agrees_with_dynamo(probe, compiled):
     assert recompiled == (why.runs is None), str(why)
 
 
+@pytest.mark.parametrize("probe", sorted(PROBES))
+def test_each_guard_function_reads_every_value_and_answers_as_dynamo(probe, compiled):
+    """The guard function a guards file holds turns a read that fails into False (Dynamo's
+    accessor fails too); run with that except re-raising instead, on inputs where every
+    value exists, it must raise nothing and answer as Dynamo's check: a bug in a translated
+    guard cannot hide behind it as a quiet False."""
+    from unveil.dynamo.guards import runtime as guard_runtime
+    from unveil.dynamo.guards.why import entry_guard_source
+    args, kwargs = PROBES[probe]
+    f_locals = {"x": args[0], "n": kwargs.get("n", args[1] if len(args) > 1 else None),
+                "scale": kwargs.get("scale", 2.0)}
+    entries = cache_entries(target.__code__)
+    assert entries
+    for entry in entries:
+        source = entry_guard_source(entry, "__guard")
+        swallowed = "        return False  # a value the guard reads is missing: Dynamo's accessor fails too"
+        assert swallowed in source, source
+        namespace = {n: getattr(guard_runtime, n) for n in guard_runtime.__all__}
+        namespace["torch"] = torch
+        exec(source.replace(swallowed, "        raise"), namespace)
+        assert namespace["__guard"](f_locals, target.__globals__) == entry.check(f_locals), source
+
+
 def _decorated(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
