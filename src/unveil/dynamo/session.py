@@ -724,7 +724,7 @@ class DebugSession:
         kept = self.dump.stale_files() if ended_early is not None else []
         self.dump.write_summary(summary.summary_text(self.dump.functions, self.dump.compiles,
                                                          self.failures, self.run_dumped, ended_early, kept))
-        self.index_file = self.dump.write_index(self.failures, ended_early)
+        self.index_file = self.dump.write_index(self.failures, ended_early, kept)
         if self.rank is not None:
             ranks.write_ranks_index(self.dump_dir)
 

@@ -183,10 +183,10 @@ class DumpDir:
         # lists what runs now
         linecache.cache.pop(path, None)
 
-    def write_index(self, failures, ended_early=None):
+    def write_index(self, failures, ended_early=None, kept=()):
         """``index.json``; the files of ours this run did not write go, but where the run
         ended early (``ended_early``: the exception that ended it, in words): then they are
-        the last complete run's, kept and listed as such."""
+        the last complete run's, ``kept`` (:meth:`stale_files`) and listed as such."""
         index = {
             "schema": SCHEMA,
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -204,14 +204,13 @@ class DumpDir:
             "failures": failures,
             "line_map": self.line_map,
         }
+        if ended_early is not None:
+            index["ended_early"] = ended_early
+            index["kept_from_an_earlier_run"] = list(kept)
         with self._lock:
-            stale = self._stale()
             if ended_early is None:
-                for file in stale:
+                for file in self._stale():
                     os.remove(os.path.join(self.path, file))
-            else:
-                index["ended_early"] = ended_early
-                index["kept_from_an_earlier_run"] = stale
             _write_atomically(os.path.join(self.path, INDEX), _index_text(index))
         return INDEX
 

@@ -166,7 +166,8 @@ def _guard_place(reason, fn):
     if not where:
         return ""
     stack = reason.get("user_stack")
-    own = [k for k, frame in enumerate(stack or ()) if _frame_of(fn)(frame)]
+    is_it = _frame_of(fn)
+    own = [k for k, frame in enumerate(stack or ()) if is_it(frame)]
     if own and own[-1] == len(stack) - 1 or not stack and where["filename"] == fn["filename"]:
         return "  (line %s: %s)" % (where["line"], reason["source"])
     place = "%s:%s" % (where["filename"], where["line"]) if where["filename"] != fn["filename"] else \
