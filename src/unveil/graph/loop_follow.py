@@ -65,7 +65,7 @@ class LoopFollows:
             return outs[0]
         # (``try: return x`` and ``except E: return x`` in the loop: the value leaves the
         # try or clause, then the return; not where the loop goes on, in whichever try it lies)
-        exits = [s for s in exits if not self._returns_from_a_try(s, loop) and not self._returns_from_a_clause(s, loop)]
+        exits = [s for s in exits if not self._returns_from_a_try(s, loop) and not self.returns_from_a_clause(s, loop)]
         same_try = [s for s in exits if s.handler == around or s in enclosing]
         # (a loop that ends its try's body and whose ways out in that try all raise
         # goes on where it leaves the try: ``try: while a: if c: raise E`` then
@@ -118,7 +118,7 @@ class LoopFollows:
         # ``try: return x`` in the loop: the return after the try's range is not where the loop goes on
         # and ``except E: return`` in the loop: the clause's end and the return are in it
         exits = [s for s in going_on if not self._returns_from_a_try(s, loop)
-                 and not self._returns_from_a_clause(s, loop)]
+                 and not self.returns_from_a_clause(s, loop)]
         if not exits or self._returns_in_span(loop, exits):
             return self._follow_from_clauses(loop, around)
         if all(self.only_ends(s, loop) for s in exits):
@@ -466,11 +466,6 @@ class LoopFollows:
         return None
 
     def returns_from_a_clause(self, block, loop):
-        """Whether ``block`` is a ``return`` in an except clause of a try in ``loop``
-        (no place a ``break`` goes to)."""
-        return self._returns_from_a_clause(block, loop)
-
-    def _returns_from_a_clause(self, block, loop):
         """``block`` ends an except clause (``POP_EXCEPT``, the ``name = None; del name``
         of ``except E as name``) and returns: a ``return`` in the clause, not where the
         loop goes on.  The value is computed in the clause and moved under the exception
