@@ -968,3 +968,29 @@ def test_under_debug_a_break_in_a_decorated_layer_is_called_from_the_same_frames
     chains = [re.findall(r"inside patched, called from .*", s) for s in ids_aside]
     assert chains[0] and chains[0] == chains[1], chains
     assert ids_aside[0] == ids_aside[1]
+
+
+def _times_two(x):
+    return x * 2
+
+
+def test_a_guard_with_no_python_form_is_named_in_the_summary_and_the_index(tmp_path, monkeypatch):
+    """The guards file takes a guard it could not translate to pass; the summary says which and
+    what follows from it (a new-user trial read only summary.txt, which was silent on it)."""
+    from unveil.dynamo.guards import conditions
+    translate = conditions.translate
+
+    def no_tensor_match(kind, part, *rest):
+        if kind == "TENSOR_MATCH":
+            raise conditions.Untranslatable(part)
+        return translate(kind, part, *rest)
+
+    monkeypatch.setattr(conditions, "translate", no_tensor_match)
+    index = dump_of(tmp_path, _times_two, torch.ones(3))
+    comp, = [c for c in index["compiles"] if c["function"] == "_times_two"]
+    assert comp["untranslated_guards"] and all("L['x']" in g for g in comp["untranslated_guards"]), comp
+    guards_file, = [a for a in index["artifacts"] if a["kind"] == "guards"]
+    assert guards_file["untranslated"] == comp["untranslated_guards"]
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "1 guard of its guards file has no Python form there: that file takes it to pass, so it can " \
+           "accept a call Dynamo's check refuses (%s)" % comp["untranslated_guards"][0] in summary, summary

@@ -107,7 +107,8 @@ class Compile:
                 "restarts": outcome.get("restarts", []),
                 "recompile_reasons": self.recompile_reasons, "times": outcome.get("times", {}),
                 "caches": outcome.get("caches", {}), "stack": outcome.get("stack", []),
-                "unveil_seconds": round(self.unveil_seconds, 4), "wraps": self.wraps}
+                "unveil_seconds": round(self.unveil_seconds, 4), "wraps": self.wraps,
+                "untranslated_guards": list(self.guards.untranslated) if self.guards is not None else []}
 
     def skipped(self):
         """Why Dynamo made no code for this frame, or None: the failure its metrics name, and

@@ -6,14 +6,15 @@ objects it holds entries for (``torch._dynamo.convert_frame.input_codes``); and
 import torch
 import torch._dynamo  # noqa: F401  (registers the submodules used below)
 
+from . import compile_ids
+
 
 class CacheEntry:
     """One entry of Dynamo's cache for a code object, newest first."""
 
     def __init__(self, raw):
         self.transformed = raw.code
-        cid = raw.compile_id
-        self.compile_id = "%s/%s" % (cid.frame_id, cid.frame_compile_id) if cid is not None else None
+        self.compile_id = compile_ids.as_text(raw.compile_id)
         self.guard_manager = raw.guard_manager
 
     def check(self, f_locals):

@@ -4,19 +4,22 @@ structured-trace record's metadata, a Dynamo graph module's ``meta['dynamo_compi
 import torch
 
 
-def current_compile_id():
-    """``"frame/compile"`` of the compile running in this thread, or ``None``."""
-    cid = torch._guards.CompileContext.current_compile_id()
+def as_text(cid):
+    """Dynamo's ``CompileId`` as ``"frame/compile"``, or ``None`` for none."""
     if cid is None or cid.frame_id is None:
         return None
     return "%s/%s" % (cid.frame_id, cid.frame_compile_id)
 
 
+def current_compile_id():
+    """``"frame/compile"`` of the compile running in this thread, or ``None``."""
+    return as_text(torch._guards.CompileContext.current_compile_id())
+
+
 def graph_compile_id(gm):
     """The compile id of a Dynamo graph module (Dynamo keeps its CompileId in the
     module's ``meta``), or ``None``."""
-    cid = gm.meta.get("dynamo_compile_id")
-    return "%s/%s" % (cid.frame_id, cid.frame_compile_id) if cid is not None else None
+    return as_text(gm.meta.get("dynamo_compile_id"))
 
 
 def record_compile_id(metadata):

@@ -139,6 +139,13 @@ def _compile_lines(comp, fn):
     else:
         out.append("compile %s: no compiled code (Dynamo found nothing to compile; the frame runs as it is)"
                    % compile_name(comp))
+    untranslated = comp.get("untranslated_guards")
+    if untranslated:
+        out.append("  %s of its guards file%s no Python form there: that file takes %s to pass, "
+                   "so it can accept a call Dynamo's check refuses (%s)"
+                   % (_count(len(untranslated), "guard"), " has" if len(untranslated) == 1 else "s have",
+                      "it" if len(untranslated) == 1 else "them", "; ".join(untranslated[:3])
+                      + ("; ..." if len(untranslated) > 3 else "")))
     if comp.get("wraps"):            # (the frame's own name, wrap_inline.inner, says nothing of it)
         out.insert(1, "  the call of %s, through torch's wrap_inline (which torch.compile puts around what "
                       "Dynamo cannot start tracing at)" % comp["wraps"])
