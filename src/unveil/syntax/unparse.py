@@ -10,96 +10,15 @@ not reuse the enclosing quote nor contain a backslash or ``#``); when no
 valid f-string exists an equivalent ``'...'.format(...)`` call is printed.
 """
 
-from ast import AST, Constant, Expr as _Expr, FormattedValue, Index, JoinedStr, Name, Starred, Tuple
+from ast import AST, Constant, Expr as _Expr, Index, Name, Starred, Tuple
 
 from ..bytecode import facts
 from .depth import deep_enough
+from .literals import LiteralPrinter, docstring_literal
+from .precedence import (AND, ATOM, AWAIT, BINARY_OPERATORS, BOR, CMP, COMPARISONS, FACTOR, NAMED, OR, POWER, TEST,
+                         TUPLE, UNARY_OPERATORS, YIELD)
 
 __all__ = ["unparse"]
-
-
-# Precedence levels, lowest binding first.  An expression whose own level is
-# below the level its position requires gets parenthesised.
-(NAMED, YIELD, TUPLE, TEST, OR, AND, NOT, CMP, BOR, BXOR, BAND, SHIFT, ARITH,
- TERM, FACTOR, POWER, AWAIT, ATOM) = range(1, 19)
-
-_BINOP = {
-    "Add": ("+", ARITH), "Sub": ("-", ARITH), "Mult": ("*", TERM),
-    "MatMult": ("@", TERM), "Div": ("/", TERM), "FloorDiv": ("//", TERM),
-    "Mod": ("%", TERM), "Pow": ("**", POWER), "LShift": ("<<", SHIFT),
-    "RShift": (">>", SHIFT), "BitOr": ("|", BOR), "BitXor": ("^", BXOR),
-    "BitAnd": ("&", BAND),
-}
-_UNARY = {"Not": ("not ", NOT), "Invert": ("~", FACTOR),
-          "UAdd": ("+", FACTOR), "USub": ("-", FACTOR)}
-_CMP = {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">",
-        "GtE": ">=", "Is": "is", "IsNot": "is not", "In": "in",
-        "NotIn": "not in"}
-_CONV = {115: "!s", 114: "!r", 97: "!a"}
-_QUOTES = ("'", '"', '"""', "'''")
-_INF = float("inf")
-
-
-class _NoFString(Exception):
-    """No valid f-string spelling exists in the current quoting context."""
-
-
-def _float(f):
-    """Text and precedence of an expression equal to float ``f``."""
-    if f != f:
-        return "1e309 - 1e309", ARITH
-    if f == _INF:
-        return "1e309", ATOM
-    if f == -_INF:
-        return "-1e309", FACTOR
-    r = repr(f)
-    return r, FACTOR if r[0] == "-" else ATOM
-
-
-def _complex(c):
-    r, i = c.real, c.imag
-    if r == r and i == i:
-        rneg = str(r)[0] == "-"       # sign of zero matters here
-        ineg = str(i)[0] == "-"
-        imag = ("1e309" if abs(i) == _INF else repr(abs(i))) + "j"
-        if r == 0 and rneg == ineg:           # 2j, -2j (== complex(-0.0, -2))
-            return ("-" + imag, FACTOR) if ineg else (imag, ATOM)
-        if not ineg and not (r == 0 and rneg):
-            return _float(r)[0] + " + " + imag, ARITH
-        if ineg and i != 0:
-            return _float(r)[0] + " - " + imag, ARITH
-    return "complex(%s, %s)" % (_float(r)[0], _float(i)[0]), ATOM
-
-
-def _fstring_literal(s, quote, in_spec):
-    """Escape literal text of an f-string (or of its format spec)."""
-    if s.isprintable() and "{" not in s and "}" not in s and "\\" not in s \
-            and quote not in s:
-        return s
-    out = []
-    for c in s:
-        if c == "{" or c == "}":
-            if in_spec:      # `{{` is not an escape inside a format spec
-                out.append("\\x7b" if c == "{" else "\\x7d")
-            else:
-                out.append(c + c)
-        elif c == "\\" or c == quote:
-            out.append("\\" + c)
-        elif c.isprintable():
-            out.append(c)
-        else:
-            out.append(c.encode("unicode_escape").decode("ascii"))
-    return "".join(out)
-
-
-def _fexpr_ok(text, forbidden):
-    """Whether ``text`` may sit in a replacement field before Python 3.12."""
-    if "\\" in text or "#" in text or "\n" in text:
-        return False
-    for q in forbidden:
-        if q in text:
-            return False
-    return True
 
 
 _EXPR = {}   # node class -> expression method
@@ -119,7 +38,7 @@ _COMPOUND_STATEMENTS = {"If", "For", "AsyncFor", "While", "With", "AsyncWith", "
                         "FunctionDef", "AsyncFunctionDef", "ClassDef"}
 
 
-class _Unparser:
+class _Unparser(LiteralPrinter):
     def __init__(self):
         self.lines = []
         self.origins = []    # per line: the original line of the statement it prints, or None
@@ -253,7 +172,7 @@ class _Unparser:
         """A docstring with its line breaks, as ``ast.unparse`` writes it.  Each line
         after the first is indented with the body where the compiler strips that
         indentation again (3.13+), so the stored docstring stays the same."""
-        text = _docstring_literal(node.value)
+        text = docstring_literal(node.value)
         if text is None:
             self.line(self.constant(node.value, getattr(node, "kind", None))[0])
             return
@@ -261,7 +180,7 @@ class _Unparser:
             first, _, rest = node.value.partition("\n")
             indented = first + "\n" + "\n".join(self.indent + x if x else x for x in rest.split("\n"))
             if facts.compiled_docstring(indented) == node.value:
-                text = _docstring_literal(indented)
+                text = docstring_literal(indented)
         lines = (("u" if getattr(node, "kind", None) == "u" else "") + text).split("\n")
         self.line(lines[0])
         self.lines.extend(lines[1:])          # inside the literal: no indentation added
@@ -313,7 +232,7 @@ class _Unparser:
 
     def _s_AugAssign(self, n):
         self.line("%s %s= %s" % (self.expr(n.target, TUPLE),
-                                 _BINOP[n.op.__class__.__name__][0],
+                                 BINARY_OPERATORS[n.op.__class__.__name__][0],
                                  self.expr(n.value, YIELD)))
 
     def _s_AnnAssign(self, n):
@@ -604,41 +523,6 @@ class _Unparser:
         text, own = self.constant(n.value, getattr(n, "kind", None))
         return self.on_its_line(n, text), own
 
-    def constant(self, v, kind=None):
-        t = v.__class__
-        if v is None or t is bool:
-            return repr(v), ATOM
-        if v is Ellipsis:
-            return "...", ATOM
-        if t is str or t is bytes:
-            if self.fq is not None:
-                return self.fstring_field_str(v, "u" if kind == "u" else "")
-            return ("u" + repr(v) if kind == "u" else repr(v)), ATOM
-        if t is int:
-            return repr(v), FACTOR if v < 0 else ATOM
-        if t is float:
-            return _float(v)
-        if t is complex:
-            return _complex(v)
-        if t is tuple:
-            if not v:
-                return "()", ATOM
-            parts = []
-            for x in v:
-                text, prec = self.constant(x)
-                parts.append("(" + text + ")" if prec < TEST else text)
-            return ", ".join(parts) + ("," if len(parts) == 1 else ""), TUPLE
-        if t is frozenset:
-            if not v:
-                return "frozenset()", ATOM
-            parts = []
-            for x in set_elements(v):
-                text, prec = self.constant(x)
-                parts.append("(" + text + ")" if prec < TEST else text)
-            return "frozenset({" + ", ".join(parts) + "})", ATOM
-        raise ValueError("unparse: constant of non-literal type %s: %r"
-                         % (t.__name__, v))
-
     def _x_Tuple(self, n):
         if not n.elts:
             return "()", ATOM
@@ -713,7 +597,7 @@ class _Unparser:
         return sep.join([self.expr(v, prec + 1) for v in n.values]), prec
 
     def _x_BinOp(self, n):
-        sym, prec = _BINOP[n.op.__class__.__name__]
+        sym, prec = BINARY_OPERATORS[n.op.__class__.__name__]
         if prec == POWER:                 # right associative; `2 ** -1` is fine
             left, right = AWAIT, FACTOR
         else:
@@ -721,13 +605,13 @@ class _Unparser:
         return self.expr(n.left, left) + " " + sym + " " + self.expr(n.right, right), prec
 
     def _x_UnaryOp(self, n):
-        sym, prec = _UNARY[n.op.__class__.__name__]
+        sym, prec = UNARY_OPERATORS[n.op.__class__.__name__]
         return sym + self.expr(n.operand, prec), prec
 
     def _x_Compare(self, n):
         out = [self.expr(n.left, CMP + 1)]
         for op, right in zip(n.ops, n.comparators):
-            out.append(_CMP[op.__class__.__name__])
+            out.append(COMPARISONS[op.__class__.__name__])
             out.append(self.expr(right, CMP + 1))
         return " ".join(out), CMP
 
@@ -810,122 +694,6 @@ class _Unparser:
             del out[2]
         return ":".join(out), ATOM
 
-    # ----------------------------------------------------------- f-strings
-    def _x_FormattedValue(self, n):
-        return self._x_JoinedStr(JoinedStr(values=[n]))
-
-    def _x_JoinedStr(self, n):
-        return self.unbroken(self.joined_str, n)
-
-    def joined_str(self, n):
-        if facts.FSTRING_FIELDS_REUSE_QUOTES:
-            lits = "".join([v.value for v in n.values if isinstance(v, Constant)])
-            q = '"' if "'" in lits and '"' not in lits else "'"
-            return self.fstring(n, q, None), ATOM
-        outer = self.fq
-        for q in _QUOTES:
-            try:
-                text = self.fstring(n, q, (outer or ()) + (q,))
-            except _NoFString:
-                continue
-            if outer is None or _fexpr_ok(text, outer):
-                return text, ATOM
-        if outer is not None:
-            raise _NoFString
-        return self.format_call(n)
-
-    def fstring(self, n, q, forbidden):
-        out = ["f", q]
-        for v in n.values:
-            self.fstring_part(v, q, forbidden, out, 0)
-        out.append(q)
-        return "".join(out)
-
-    def fstring_part(self, v, q, forbidden, out, depth):
-        if isinstance(v, Constant):
-            out.append(_fstring_literal(v.value, q[0], depth > 0))
-            return
-        if not isinstance(v, FormattedValue):
-            raise ValueError("unparse: unexpected f-string part %s" % v.__class__.__name__)
-        if depth > 1 and forbidden is not None:
-            raise _NoFString          # before 3.12 specs nest only one level
-        saved = self.fq
-        self.fq = forbidden
-        try:
-            text = self.expr(v.value, OR)
-        finally:
-            self.fq = saved
-        if forbidden is not None and not _fexpr_ok(text, forbidden):
-            raise _NoFString
-        out.append("{ " if text[0] == "{" else "{")
-        out.append(text)
-        if v.conversion is not None and v.conversion != -1:
-            out.append(_CONV[v.conversion])
-        if v.format_spec is not None:
-            out.append(":")
-            for s in v.format_spec.values:
-                self.fstring_part(s, q, forbidden, out, depth + 1)
-        out.append("}")
-
-    def fstring_field_str(self, v, prefix):
-        """A str/bytes literal inside a replacement field (before 3.12)."""
-        if v.__class__ is bytes:
-            s = v.decode("latin-1")
-            prefix = "b"
-            ok = all(" " <= c <= "~" for c in s)
-        else:
-            s = v
-            ok = s.isprintable()
-        if ok and "\\" not in s and "#" not in s:
-            for q in _QUOTES:
-                if q[0] in s and (len(q) == 1 or q in s or s.endswith(q[0])):
-                    continue
-                text = prefix + q + s + q
-                if all(f not in text for f in self.fq):
-                    return text, ATOM
-        raise _NoFString
-
-    def format_call(self, n):
-        """Last resort: an f-string printed as an equivalent str.format call."""
-        template, args = [], []
-        for v in n.values:
-            if isinstance(v, Constant):
-                template.append(v.value.replace("{", "{{").replace("}", "}}"))
-                continue
-            template.append("{" + _CONV.get(v.conversion, ""))
-            args.append(self.expr(v.value))
-            spec = v.format_spec
-            if spec is not None:
-                lits = [s.value for s in spec.values if isinstance(s, Constant)]
-                text = "".join(lits)
-                if len(lits) == len(spec.values) and "{" not in text and "}" not in text:
-                    template.append(":" + text)
-                else:
-                    template.append(":{}")
-                    args.append(self.expr(spec))
-            template.append("}")
-        return repr("".join(template)) + ".format(" + ", ".join(args) + ")", ATOM
-
-
-def _docstring_literal(value):
-    """``value`` as a triple-quoted literal whose line breaks are real ones (backslashes
-    and characters that do not print, tabs and carriage returns included, escaped), or
-    None when both triple quotes occur in it."""
-    if "\\" not in value and value.replace("\n", "").isprintable():
-        escaped = value     # (most docstrings: nothing to escape, no walk over each character)
-    else:
-        escaped = "".join([c if c == "\n" or (c.isprintable() and c != "\\")
-                           else c.encode("unicode_escape").decode("ascii") for c in value])
-    quotes = [q for q in ('"""', "'''") if q not in escaped]
-    if not quotes:
-        return None
-    quotes.sort(key=lambda q: escaped[-1:] == q[0])     # a" as '''a"''' rather than """a\""""
-    quote = quotes[0]
-    if escaped[-1:] == quote[0]:
-        escaped = escaped[:-1] + "\\" + quote[0]
-    return quote + escaped + quote
-
-
 def _starred(star, text):
     """``star`` before a parameter's ``text``, after the line break that text begins with."""
     return "\n" + star + text[1:] if text[:1] == "\n" else star + text
@@ -934,18 +702,6 @@ def _starred(star, text):
 class _Bare:
     def __init__(self, **kw):
         self.__dict__.update(kw)
-
-
-def set_elements(value):
-    """The elements of a frozenset constant in a fixed order (by type, then value).
-
-    A frozenset of strings iterates in an order that changes with each
-    process's string hashing; the text written for it should not.
-    """
-    def key(x):
-        t = type(x)
-        return (t.__name__, x, "") if t in (int, float, str, bytes) else (t.__name__, 0, repr(x))
-    return sorted(value, key=key)
 
 
 @deep_enough

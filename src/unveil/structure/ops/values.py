@@ -3,7 +3,7 @@ and slices, comparisons, displays, strings and unpacking (see :mod:`unveil.struc
 import ast
 
 from ...errors import DecompilationError
-from ...syntax.unparse import set_elements
+from ...syntax.literals import set_elements
 from .. import stackitems as si
 from ..stackitems import as_expr, const, name
 from .table import handles
