@@ -205,3 +205,41 @@ def star_clause_whose_else_returns_then_continue_in_a_for_loop(kind):
             continue
         return -1, log
     return "end", log
+
+
+@case((0,), (1,), (2,), structured=True)
+def star_clause_whose_body_begins_with_a_try_with_an_else_clause(n):
+    """exception_programs seed 5010 (3.11-3.13): an ``except*`` clause whose body began
+    with a try was written ``pass``.  The body's first instruction is under the inner
+    try's handler, not the clause's cleanup, and was taken for an empty body's."""
+    log = []
+    try:
+        if n:
+            raise ExceptionGroup("g", [ValueError(n)])
+    except* ValueError:
+        try:
+            log.append(1 // (n - 1))
+        except:
+            log.append("div")
+        else:
+            log.append("else")
+    return log
+
+
+@case((0,), (1,), (2,), structured=True)
+def named_star_clause_whose_body_is_a_try_with_an_unnamed_clause(n):
+    """3.13 copies the end of the ``except* ValueError as eg`` clause (``eg = None; del
+    eg``, then the jump on) into each way out of the inner try: after the inner clause's
+    ``POP_EXCEPT``, that cleanup was taken for the inner clause's own."""
+    log = []
+    try:
+        if n:
+            raise ExceptionGroup("g", [ValueError(n)])
+    except* ValueError as eg:
+        try:
+            log.append(1 // (n - 1))
+        except ZeroDivisionError:
+            log.append(len(eg.exceptions))
+    log.append("after")
+    return log
+

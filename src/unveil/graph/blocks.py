@@ -107,11 +107,15 @@ def _straight_run(instrs, pos, to_jump=False):
 
 def past_pop_except(instrs, pos):
     """Past the ``POP_EXCEPT`` at ``pos`` and the ``name = None; del name`` that ends an
-    ``except E as name`` after it."""
+    ``except E as name`` after it, under the same handler (an unnamed clause in an
+    ``except* E as name`` clause goes on to that clause's own cleanup of ``name``, under
+    the handler of the except* dispatch: 3.13 copies it into each path)."""
+    handler = instrs[pos].handler
     pos += 1
     cleanup = (pos + 2 < len(instrs) and instrs[pos].op == "LOAD_CONST" and instrs[pos].argval is None
                and instrs[pos + 1].op.startswith("STORE") and instrs[pos + 2].op.startswith("DELETE")
-               and instrs[pos + 1].argval == instrs[pos + 2].argval)
+               and instrs[pos + 1].argval == instrs[pos + 2].argval
+               and instrs[pos].handler == instrs[pos + 1].handler == instrs[pos + 2].handler == handler)
     return pos + 3 if cleanup else pos
 
 

@@ -284,13 +284,32 @@ def _star_body(s, start, outer_handler, stack, region):
     if start >= len(instrs):
         return []
     h = instrs[start].handler
-    if h is None or h == outer_handler or not _is_star_cleanup(s, h):
+    if h is None or h == outer_handler:
         return []  # an empty body: straight to the name cleanup
+    h = _star_cleanup_around(s, h, outer_handler)
     bframe = Frame(s.ctx, stack)
     blocks = _region(s, s.g.of_instr[start], h)
     s.seq(start, bframe, region.child(stop=None, handler=h, blocks=blocks, exits=[], elide=_elide_star))
     bframe.flush_parallel()
     return bframe.out
+
+
+def _star_cleanup_around(s, handler, outer_handler):
+    """The cleanup handler of the ``except*`` clause whose body's first instruction is
+    under ``handler``: that cleanup itself, or, where the body begins with a try or a
+    with, the one its handler's handlers lead to.  Refused where the chain reaches the
+    clause's own handler first (the body would read as empty, and its code be lost)."""
+    h = handler
+    for _ in range(64):
+        if h is None or h == outer_handler:
+            break
+        if _is_star_cleanup(s, h):
+            return h
+        hb = s.g.block_at.get(h[0])
+        if hb is None:
+            break
+        h = hb.handler
+    raise DecompilationError("except* clause body under handler %d: no cleanup found" % handler[0])
 
 
 def _is_star_cleanup(s, handler):
@@ -429,6 +448,8 @@ def _else_clause(s, exit_, after, frame, region, handlers=None):
         return else_frame.out, end
     if after is None or same_target(s.instrs, exit_, after):
         return [], exit_
+    if same_code(s.instrs, exit_, after):
+        return [], after  # two copies of the code after the try (3.13: an except* clause's end)
     if past_clause_ends(s.instrs, exit_) == past_clause_ends(s.instrs, after):
         return [], after  # both only end enclosing except clauses, then go on in one place
     if _past_finally_copies_alike(s, exit_, after, region):
@@ -437,20 +458,30 @@ def _else_clause(s, exit_, after, frame, region, handlers=None):
     else_exits = []
     end = s.seq(exit_, else_frame, region.child(stop=after, exits=else_exits))
     else_frame.flush_parallel()
-    if end is None and else_exits and all(s.through_jumps(e) == s.through_jumps(after)
-                                          or same_target(s.instrs, e, after)
-                                          or same_target(s.instrs, past_clause_ends(s.instrs, e),
-                                                         past_clause_ends(s.instrs, after))
-                                          for e in else_exits):
+    if end is None and else_exits and all(_rejoins(s, e, after, region) for e in else_exits):
         # the arms of an if ending the clause left the region past ``after``, a jump out
         # of an enclosing try's protected range, to where it leads: they rejoin (or
-        # each went on to its copy of the return after an enclosing try, 3.10)
+        # each went on to its copy of the return after an enclosing try, 3.10; or to
+        # its copy of the end of the except* clause the try is in, 3.13)
         end, else_exits = after, []
     if end != after and (end is not None or else_exits):
         raise DecompilationError("else clause at %d does not rejoin" % exit_)
     if region.exits is not None:
         region.exits.extend(else_exits)
     return else_frame.out, after
+
+
+def _rejoins(s, exit_, after, region):
+    """Whether the else clause's way out ``exit_`` of the region goes on where the
+    clauses do, ``after``: the same place, a copy of one return (maybe past the ends of
+    enclosing except clauses), or a copy of the same straight code (3.13 copies the end
+    of the except* clause the try is in into each path: past the clause's ``name = None;
+    del name``, which the region elided before ``exit_``)."""
+    instrs = s.instrs
+    return (s.through_jumps(exit_) == s.through_jumps(after) or same_target(instrs, exit_, after)
+            or same_target(instrs, past_clause_ends(instrs, exit_), past_clause_ends(instrs, after))
+            or same_code(instrs, exit_, after)
+            or region.elide is _elide_star and same_code(instrs, exit_, _elide_star(s, after, None)))
 
 
 def _past_finally_copies_alike(s, exit_, after, region):
