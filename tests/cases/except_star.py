@@ -243,3 +243,37 @@ def named_star_clause_whose_body_is_a_try_with_an_unnamed_clause(n):
     log.append("after")
     return log
 
+
+class _Suppress:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.log.append("exit")
+        return True
+
+
+@case((0,), (1,), (2,), structured=True)
+def while_in_a_try_whose_star_try_ends_in_a_with_and_has_an_else_that_raises(n):
+    """exception_programs seed 4683 (3.13): the with's suppressing exit jumps back to the
+    else clause's ``raise``, from a block of its own under the outer try's handler, laid
+    out past the loop's test exit.  That jump was taken for a ``break`` over an else clause
+    and the ``raise`` for where the loop goes on: ``break``s, and the ``raise`` written
+    after the loop, which a failing test then ran."""
+    log = []
+    try:
+        while n > 0:
+            n -= 1
+            try:
+                with _Suppress(log):
+                    log.append(n)
+            except* KeyError:
+                log.append("k")
+            else:
+                raise ValueError(n)
+    except ValueError as e:
+        log.append(("v", e.args))
+    return log

@@ -382,7 +382,8 @@ class LoopFollows:
                 # (the clause ends a with in the loop: its exit copy, then a ``break``; 3.8,
                 # 3.11: the with's suppressing exit goes on in the loop)
                 b = self.block_at.get(self.instrs[b.end - 1].target)
-            if b is not None and (b.succs or jumps) and b not in loop.body and b not in ways:
+            if b is not None and (b.succs or jumps and not self._only_raises(b, loop)) and b not in loop.body \
+                    and b not in ways:
                 ways.append(b)
         return ways[0] if len(ways) == 1 else None
 

@@ -381,7 +381,7 @@ def _jumped_over(s, loop, exit_pos, target):
     # 3.8, 3.9 ``if c: try: del r; return x finally: ...``, no normal way back to the loop)
     inner_try = block is not None and block.handler is not None and block.handler != loop.header.handler \
         and loop.header.start < target < block.handler[0] < exit_to
-    if block is not None and exit_to > target and _jumps_on_inside(s, loop, block, exit_to):
+    if block is not None and _jumps_on_inside(s, loop, block, exit_to):
         return True
     return (exit_to > target or exit_to < loop.header.start) and block is not None \
         and (_ends(s, target) or (block.handler == loop.header.handler or inner_try) and not _only_leaves(s, block)
@@ -392,10 +392,12 @@ def _jumps_on_inside(s, loop, block, exit_to):
     """Whether ``block``, in the loop's own try, only jumps to code laid out before where
     the loop's exit goes (inside the loop's span) from which every path returns or raises:
     the way from the body of a try inside the loop to its else clause that raises (3.8,
-    3.9 ``try: ... except E: pass else: raise F``), no ``break``."""
+    3.9 ``try: ... except E: pass else: raise F``; 3.13 ``try: with cm: ... except* E:
+    ... else: raise F``, the with's suppressing exit jumping back from past the loop's
+    exit, under the handler of the loop's try), no ``break``."""
     last = s.instrs[block.end - 1]
     if block.handler is None or block.handler != loop.header.handler or block.end - block.start != 1 \
-            or last.op != "JUMP" or last.target is None or not block.start < last.target < exit_to:
+            or last.op != "JUMP" or last.target is None or not loop.header.start < last.target < exit_to:
         return False
     on = s.g.block_at.get(last.target)
     return on is not None and on.handler == block.handler and bool(on.preds) \
