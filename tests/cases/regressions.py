@@ -4168,3 +4168,25 @@ def dead_augmented_subscript_after_a_return_in_a_try(a, x, items):
         items[a] -= len(((items[a] or True) if 0 else 0) if x else a)
     finally:
         items.append(x)
+
+
+@case(([], None), ([1], None), ([1], TypeError), ([1, 1], TypeError), ([2], KeyError), structured=True)
+def while_true_left_by_its_test_in_a_try_whose_inner_try_returns_from_its_else(items, error):
+    """Exception programs, seed 5313 (3.8, 3.9): the jump of the inner try's body to its
+    else clause, which returns, was taken for a ``break`` over an else clause, and the
+    loop's test leaving the outer try for that clause: the loop became ``while items:`` with
+    a ``break`` in the try and the ``return 't7'`` after it, run when the test failed."""
+    try:
+        while True:
+            if not items:
+                break
+            try:
+                if items.pop() > 1 or error:
+                    raise error or KeyError
+            except TypeError:
+                pass
+            else:
+                return 't7'
+    except KeyError:
+        return 't9'
+    return 'after'

@@ -176,9 +176,12 @@ class LoopFollows:
             return landing
         # (a return's value loaded inside a try, then its finally body copied outside it,
         # then the return, is one straight run: a return, though split in two blocks)
+        # (of two ways out that jump on, the loop's test failing is where it goes on, not
+        # the jump of a try's body to its else clause that returns: ``while True: if not
+        # c(): break`` in a try, 3.8 and 3.9)
         best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)),
                                          bool(s.succs) and s in going and not self._straight_return(s),
-                                         self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
+                                         s in outs, self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
         return self._past_chain_cleanup(best)
 
     def _try_around(self, loop):

@@ -192,6 +192,7 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
                         and s.through_jumps(t) != exit_pos and t not in kept
                         and not _finally_copy_then_exit(s, loop, t, exit_pos)
                         and not _finally_copy_then_earlier_return(s, loop, t, exit_pos)
+                        and not _test_jumps_past(s, loop, exit_pos, t)
                         and (t not in s.g.block_at or s.g.block_at[t].handler not in inner))
     if candidates:
         return candidates[0]
@@ -245,6 +246,25 @@ def _finally_copy_then_earlier_return(s, loop, pos, exit_pos):
         return False
     line, exit_line = s.instrs[past].line, s.instrs[exit_pos].line
     return line is not None and exit_line is not None and line < exit_line
+
+
+def _test_jumps_past(s, loop, exit_pos, pos):
+    """Whether the loop's test leaves by jumps alone to code laid out past ``pos`` that
+    ``pos`` never reaches, inside any enclosing loop (no ``continue`` or ``break`` of it):
+    no else clause can be written there, since one would go on at ``pos``.  The test's
+    way out leaves the try the loop is in, and ``pos`` is an arm inside the loop that
+    ends (``while True: if not c(): break`` then a try whose else clause returns, in a
+    try, 3.8 and 3.9)."""
+    block = s.g.block_at.get(exit_pos)
+    if block is None or s.instrs[exit_pos].op != "JUMP" or block.end != exit_pos + 1:
+        return False
+    landing = s.g.block_at.get(s.through_jumps(exit_pos))
+    if landing is None or landing.start <= pos or pos not in s.g.block_at:
+        return False
+    outer = _enclosing_loop(s, loop)
+    if outer is not None and (landing is outer.header or landing not in outer.body):
+        return False
+    return not s.g.reaches(s.g.block_at[pos], landing)
 
 
 def _keeps_iterator(block, iterator_depth):
