@@ -184,3 +184,83 @@ def test_a_finally_reraise_restores_the_exception_handled_before():
     new = rebuild(_raises_after_a_finally_reraise, source, bindings)
     assert _chain(new) == _chain(_raises_after_a_finally_reraise) \
         == ["NameError(\"name '_not_defined_anywhere' is not defined\")"]
+
+
+def _bounded_chain(fn):
+    """:func:`_chain`, at most 8 long: a cycle in the chain (the lowered text made one)
+    shows as repeated entries instead of a hang."""
+    try:
+        fn()
+    except Exception as exc:
+        out = []
+        while exc is not None and len(out) < 8:
+            out.append(repr(exc))
+            exc = exc.__context__
+        return out
+    return None
+
+
+def _in_an_except(fn):
+    """``fn`` called inside an ``except`` clause of its caller."""
+    def caller():
+        try:
+            raise RuntimeError("the caller's")
+        except RuntimeError:
+            fn()
+    return caller
+
+
+def _same_chain(fn, expected, in_an_except=False):
+    source, bindings = lowered_source(fn)
+    new = rebuild(fn, source, bindings)
+    if in_an_except:
+        fn, new = _in_an_except(fn), _in_an_except(new)
+    assert _bounded_chain(new) == _bounded_chain(fn) == expected, source
+
+
+def _handles_and_raises():
+    try:
+        raise KeyError("k")
+    except KeyError:
+        raise ValueError("v")
+
+
+def _calls_a_function_that_handles_and_raises():
+    try:
+        raise TypeError("t")
+    except TypeError:
+        _handles_and_raises()
+
+
+def test_an_exception_from_a_call_chains_its_own_context_to_the_handled_one():
+    """A call raising an exception whose ``__context__`` it set itself (its own except
+    clause): the chain's end is linked to the exception being handled (was: the handler
+    chained only an exception without a context, and the TypeError was lost, every version)."""
+    _same_chain(_calls_a_function_that_handles_and_raises,
+                ["ValueError('v')", "KeyError('k')", "TypeError('t')"])
+
+
+def _raises_the_outer_clause_exception_in_an_inner_one():
+    try:
+        raise KeyError("a")
+    except KeyError as a:
+        try:
+            raise ValueError("b")
+        except ValueError:
+            raise a
+
+
+def test_raising_an_exception_again_under_one_it_caused_breaks_the_cycle():
+    """``raise a`` in a clause whose exception has ``a`` as its context: the interpreter
+    cuts the chain where it would come back to ``a`` (was: a cycle, KeyError and
+    ValueError repeated without end, every version)."""
+    _same_chain(_raises_the_outer_clause_exception_in_an_inner_one, ["KeyError('a')", "ValueError('b')"])
+
+
+def test_a_lowered_function_called_in_an_except_chains_its_own_exceptions():
+    """Called inside an ``except`` of its caller, the lowered function's exceptions all
+    get the caller's as their context from the interpreter: the clause's exception is
+    chained to the one it handles all the same, and its re-raise out of the function keeps
+    that context (was: ValueError, then the caller's RuntimeError, every version)."""
+    _same_chain(_handles_and_raises, ["ValueError('v')", "KeyError('k')", "RuntimeError(\"the caller's\")"],
+                in_an_except=True)

@@ -20,6 +20,7 @@ from ..structure import stackitems as si
 from ..structure.stackitems import const, name
 from ..syntax.astwalk import reads_name
 from ..syntax.unparse import unparse
+from .chaining import reraise_keeping_context
 from .machine import NULL, Pending, assign, call, method
 
 HANDLERS, handles = dispatch_table()
@@ -484,13 +485,21 @@ def _return(m, ins):
     m.emit(ast.Return(value=m.pop()))
 
 
+def _reraise_statements(m, exc, handler):
+    """Raise the exception in the variable ``exc`` again, which does not chain it: under
+    ``handler`` by going to its block, else out of the function, its context kept."""
+    if handler is not None:
+        return m.low.to_handler(name(exc), *handler)
+    return reraise_keeping_context(exc, m.claim(len(m.slots)))
+
+
 @handles("RAISE_VARARGS")
 def _raise(m, ins):
     if ins.argval == 0:
         # bare ``raise``: the exception this code is handling, else the caller's
         h = m.low.handled
         m.emit(ast.If(test=ast.Compare(left=name(h), ops=[ast.IsNot()], comparators=[const(None)]),
-                      body=[ast.Raise(exc=name(h), cause=None)], orelse=[]),
+                      body=_reraise_statements(m, h, ins.handler), orelse=[]),
                ast.Raise(exc=None, cause=None))
     elif ins.argval == 1:
         m.emit(ast.Raise(exc=m.pop(), cause=None))
@@ -505,7 +514,7 @@ def _push_exc_info(m, ins):
 
     The handled exception lives in a variable (``__handled``) rather than in the
     interpreter's state, so ``sys.exc_info()`` inside lowered handlers is not
-    reproduced (implicit chaining is: see :meth:`Lowering._protected`)."""
+    reproduced (implicit chaining is: see :mod:`~unveil.fallback.chaining`)."""
     exc = m.variable(1)
     m.pop_raw()
     h = m.low.handled
@@ -531,7 +540,9 @@ def _check_exc_match(m, ins):
 
 @handles("RERAISE")
 def _reraise(m, ins):
-    m.emit(ast.Raise(exc=m.pop(), cause=None))
+    exc = m.variable(1)
+    m.pop_raw()
+    m.emit(*_reraise_statements(m, exc, ins.handler))
 
 
 @handles("BEFORE_WITH")

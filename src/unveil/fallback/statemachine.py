@@ -21,6 +21,7 @@ from ..bytecode.code_objects import argument_count
 from ..bytecode.opcodes import EXITS, JUMPS
 from ..errors import DecompilationError
 from ..structure.stackitems import const, name
+from .chaining import chain_def
 from .handlers import HANDLERS
 from .machine import NULL, Machine, assign, call
 
@@ -38,10 +39,11 @@ class Lowering:
         self.free_names = frozenset(self.code.co_freevars)
         self.frame_names = frozenset(self.code.co_varnames + self.code.co_cellvars) | self.free_names
         names = self.frame_names | set(self.code.co_names)
-        self.stack_prefix, self.state, self.handled = "__s", "__state", "__handled"
-        while any(n.startswith(self.stack_prefix) for n in names) or {self.state, self.handled} & names:
-            self.stack_prefix, self.state, self.handled = ("_" + self.stack_prefix, "_" + self.state,
-                                                           "_" + self.handled)
+        self.stack_prefix, self.state, self.handled, self.chain = "__s", "__state", "__handled", "__chain"
+        while any(n.startswith(self.stack_prefix) for n in names) \
+                or {self.state, self.handled, self.chain} & names:
+            self.stack_prefix, self.state, self.handled, self.chain = (
+                "_" + self.stack_prefix, "_" + self.state, "_" + self.handled, "_" + self.chain)
         self.assigned_globals = set()
         self.stored_free = set()
         self.functions = 0              # defs named so far in this lowering pass
@@ -180,23 +182,21 @@ class Lowering:
             return out + [ast.If(test=cond, body=render(true), orelse=render(false))]
         return render(0)
 
-    def _protected(self, body, target, depth, lasti):
-        """``body`` under an exception-table entry: an exception goes to the handler block
-        with the stack cut to ``depth``, then (``lasti``) a stand-in offset, then the exception."""
-        caught, h = "%se" % self.stack_prefix, self.handled
-        # raised while handling another: chain it, as the interpreter would have
-        unchained = ast.BoolOp(op=ast.And(), values=[
-            ast.Compare(left=name(h), ops=[ast.IsNot()], comparators=[const(None)]),
-            ast.Compare(left=name(caught), ops=[ast.IsNot()], comparators=[name(h)]),
-            ast.Compare(left=ast.Attribute(value=name(caught), attr="__context__", ctx=ast.Load()),
-                        ops=[ast.Is()], comparators=[const(None)])])
-        chain = ast.Assign(targets=[ast.Attribute(value=name(caught), attr="__context__", ctx=ast.Store())],
-                           value=name(h))
-        handler = [ast.If(test=unchained, body=[chain], orelse=[])]
+    def to_handler(self, exc, target, depth, lasti):
+        """Go to the handler block ``target`` with the exception ``exc`` (a node): the stack
+        cut to ``depth`` (the slots below it are in their own variables), then (``lasti``)
+        a stand-in offset, then the exception."""
+        out = [assign("%s%d" % (self.stack_prefix, depth + bool(lasti)), exc)]
         if lasti:
-            handler.append(assign("%s%d" % (self.stack_prefix, depth), const(None)))
-        handler.append(assign("%s%d" % (self.stack_prefix, depth + bool(lasti)), name(caught)))
-        handler += self.goto(target)
+            out.append(assign("%s%d" % (self.stack_prefix, depth), const(None)))
+        return out + self.goto(target)
+
+    def _protected(self, body, target, depth, lasti):
+        """``body`` under an exception-table entry: what it raises is chained to the
+        exception handled (see :mod:`~unveil.fallback.chaining`), then goes to the handler."""
+        caught = "%se" % self.stack_prefix
+        handler = [ast.Expr(value=call(self.chain, name(caught), name(self.handled)))]
+        handler += self.to_handler(name(caught), target, depth, lasti)
         return [ast.Try(body=body, handlers=[ast.ExceptHandler(type=name("BaseException"), name=caught,
                                                                 body=handler)],
                         orelse=[], finalbody=[])]
@@ -238,6 +238,8 @@ class Lowering:
         stmts = [assign(self.state, const(0)), ast.While(test=const(True), body=arms, orelse=[])]
         if any(ins.op in ("PUSH_EXC_INFO", "RAISE_VARARGS") or ins.handler for ins in self.instrs):
             stmts.insert(0, assign(self.handled, const(None)))
+        if any(ins.handler for ins in self.instrs):
+            stmts.insert(0, chain_def(self.chain))
         return stmts
 
 
