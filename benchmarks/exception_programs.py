@@ -13,7 +13,8 @@ locals ``a``, ``b`` and ``r``, load them (a load may find one unbound), ``return
 context manager that may suppress), loops and ``if``s.  Each is decompiled
 (``unveil.decompile_code``), recompiled and run against the original on 25 input
 sequences, compared on the value (a generator's items, a coroutine's result), the
-exception and its whole ``__context__`` chain, and the log.  A program is **wrong** when
+exception and its whole ``__context__`` chain, and the log; then again with each call
+made inside an ``except`` clause of the caller's.  A program is **wrong** when
 any run differs, **crash** when unveil fails with anything but a refusal; refused and
 lowered ones are counted.  The exit status is 1 if any program is wrong or crashed.
 
@@ -277,6 +278,15 @@ def _run(fn, sequence):
     return result, list(namespace["LOG"])
 
 
+def _run_in_an_except(fn, sequence):
+    """:func:`_run` inside an ``except`` clause of the caller: each exception ``fn``
+    raises with nothing of its own handled has the caller's as its ``__context__``."""
+    try:
+        raise RuntimeError("the caller's")
+    except RuntimeError:
+        return _run(fn, sequence)
+
+
 def judge(seed):
     """(kind, text, detail): kind one of syntax, refused, crash, wrong, lowered, same."""
     import unveil
@@ -296,11 +306,13 @@ def judge(seed):
         return "refused", text, None
     except Exception:   # a crash of unveil's, reported as such
         return "crash", text, traceback.format_exc(limit=-3)
-    for sequence in runs:
-        expected, got = _run(original, sequence), _run(new, sequence)
-        if got != expected:
-            return "wrong", text, "inputs %r\noriginal   %r\ndecompiled %r\n--- decompiled:\n%s" % (
-                sequence, expected, got, result.source)
+    for run in (_run, _run_in_an_except):
+        for sequence in runs:
+            expected, got = run(original, sequence), run(new, sequence)
+            if got != expected:
+                return "wrong", text, "inputs %r%s\noriginal   %r\ndecompiled %r\n--- decompiled:\n%s" % (
+                    sequence, " (called in an except)" if run is _run_in_an_except else "", expected, got,
+                    result.source)
     return ("lowered" if result.lowered else "same"), text, None
 
 
