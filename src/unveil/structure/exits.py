@@ -7,8 +7,9 @@ import ast
 from ..bytecode import facts
 from ..bytecode.opcodes import CONDITIONAL
 from ..errors import DecompilationError
-from . import trys
+from . import handler_regions
 from . import stackitems as si
+from . import trys
 
 #: the jumps out of a region a ``break``, ``continue`` or loop ``else`` makes
 JUMP_KINDS = ("break", "continue", "else")
@@ -28,7 +29,7 @@ class Exits:
             return None  # a return from an inner try goes through outer exit copies
         if region.elide is not None:
             after = region.elide(self, pos, frame)
-            if after == trys.ENDS:
+            if after == handler_regions.ENDS:
                 if len(frame.stack) > (region.depth or 0):
                     raise DecompilationError("a value waits at %d on a copy of a finally body that never "
                                              "completes" % pos)
@@ -38,7 +39,7 @@ class Exits:
                     # side leaves so is its else clause, not code after it (3.8, 3.9:
                     # ``if not c(): break`` out of a loop that never loops back ended the
                     # body with ``pass``, and the raise after it ran anyway)
-                    region.exits.append(trys.ENDS)
+                    region.exits.append(handler_regions.ENDS)
                 return None
             if after is None and getattr(region.elide, "required", False):
                 raise DecompilationError("a way out of a try/finally body at %d without a copy of "
@@ -156,13 +157,13 @@ class Exits:
             if outer.elide is not None and outer.blocks is not inner_blocks:
                 inner_blocks = outer.blocks
                 after = outer.elide(self, pos, frame)
-                if after == trys.ENDS and frame.stack and si.is_expr(frame.top()):
+                if after == handler_regions.ENDS and frame.stack and si.is_expr(frame.top()):
                     # a value computed inside (a ``return``'s) that a finally body that never
                     # completes drops: written as the clause's end, its evaluation would be
                     # lost (3.12+: ``except: return b``, b undefined, under ``finally: raise``)
                     raise DecompilationError("a value waits at %d on a copy of a finally body that never "
                                              "completes" % pos)
-                if after is None or after == pos or after == trys.ENDS:
+                if after is None or after == pos or after == handler_regions.ENDS:
                     break
                 pos = after
                 tail = self._constant_return(pos, frame)

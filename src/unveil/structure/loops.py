@@ -6,8 +6,8 @@ from ..bytecode.opcodes import CONDITIONAL, JUMPS, NO_NEXT
 from ..errors import DecompilationError
 from ..graph.blocks import same_code
 from ..syntax.astwalk import loop_body_nodes, statement_lists
+from . import handler_regions
 from . import stackitems as si
-from . import trys
 from .frame import Frame
 from .stackitems import negate
 
@@ -448,7 +448,7 @@ def _reraises(s, pos, loop=None):
     if loop is None or block.handler is None or block.handler == loop.header.handler:
         return False
     hb = s.g.block_at.get(block.handler[0])
-    return hb is not None and s.instrs[hb.start].op == "COPY" and trys.is_transparent(s.instrs, hb)
+    return hb is not None and s.instrs[hb.start].op == "COPY" and handler_regions.is_transparent(s.instrs, hb)
 
 
 def _loop_target(stmts, marker_type):

@@ -17,6 +17,7 @@ from ..errors import DecompilationError
 from ..graph.blocks import same_code
 from ..graph.cfg import Loop
 from ..graph.dominators import postdominators
+from . import handler_regions
 from . import patterns
 from . import trys
 from . import stackitems as si
@@ -85,7 +86,7 @@ class Structurer(Exits, ShortCircuits, Layout):
         seen = 0
         while handler is not None and seen < 50:
             block = self.g.block_at.get(handler[0])
-            if block is None or not trys.is_transparent(self.instrs, block):
+            if block is None or not handler_regions.is_transparent(self.instrs, block):
                 return handler
             handler = block.handler
             seen += 1
@@ -138,13 +139,13 @@ class Structurer(Exits, ShortCircuits, Layout):
                 return None
             if block.start == pos:
                 if block in self.g.loops and block is not entering \
-                        and not trys.encloses_loop(self, block, self.g.loops[block], region):
+                        and not handler_regions.encloses_loop(self, block, self.g.loops[block], region):
                     if _inside(region, self.g.loops[block]):
                         raise DecompilationError("jump back into the loop at %d from inside it" % pos)
                     pos = self.loop(self.g.loops[block], frame, region)
                     continue
                 entering = None
-                eff = trys.outermost(self, block.handler, region.handler)
+                eff = handler_regions.outermost(self, block.handler, region.handler)
                 if eff is not None and eff != region.handler:
                     pos = self.try_(block, eff, frame, region)
                     if pos is not None:
