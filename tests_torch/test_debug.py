@@ -554,3 +554,41 @@ def test_torch_conds_branches_run_from_the_graph_file(tmp_path):
     text = (tmp_path / graph).read_text().splitlines()
     branch_defs = {number + 2 for number, line in enumerate(text) if line.strip().startswith("class cond_")}
     assert len(branch_defs) == 2 and branch_defs <= {line for name, line in calls if name == graph}, (calls, text)
+
+
+def _loss_after_a_break(logits, y):
+    print("in loss")
+    return torch.nn.functional.cross_entropy(logits, y)
+
+
+class _BreakThenLoss(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(8, 5)
+
+    def forward(self, x, y):
+        h = self.lin(x)
+        print("break in forward")
+        return _loss_after_a_break(h, y)
+
+
+def test_nodes_of_no_line_are_not_tied_to_the_transformed_code_that_runs_them(tmp_path, capsys):
+    """Under ``debug()`` the dumped transformed code runs as a frame of its own, and torch
+    recorded it as the stack of the nodes that come from no line (cross_entropy's backward
+    one-hot): their graph files named the transformed code's line, and the line map took
+    them for the line that calls the loss, whose kernels ``locate`` then listed (a new-user
+    trial).  They have no line, as when Dynamo's code runs."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    model = torch.compile(_BreakThenLoss())
+    x, y = torch.randn(2, 8), torch.tensor([1, 3])
+    with unveil.debug(tmp_path) as session:
+        model(x, y).backward()
+        call_line = _BreakThenLoss.forward.__code__.co_firstlineno + 3
+        kinds = {place.kind for place in session.locate(__file__, call_line)}
+    assert session.failures == [], session.failures
+    graphs = [p for p in tmp_path.iterdir() if p.name.endswith(("graph.py", "backward.py", "forward.py"))]
+    assert graphs
+    for path in graphs:
+        assert ".transformed.py:" not in path.read_text(), path.name
+    assert kinds and kinds <= {"transformed code", "resume function"}, kinds

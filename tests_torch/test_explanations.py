@@ -5,6 +5,7 @@ Dynamo's cache says which frames got compiled code; running the program shows
 which resume function takes which path of an ``if``.
 """
 import functools
+import gc
 import html as html_module
 import json
 import logging
@@ -994,3 +995,45 @@ def test_a_guard_with_no_python_form_is_named_in_the_summary_and_the_index(tmp_p
     summary = (tmp_path / "summary.txt").read_text()
     assert "1 guard of its guards file has no Python form there: that file takes it to pass, so it can " \
            "accept a call Dynamo's check refuses (%s)" % comp["untranslated_guards"][0] in summary, summary
+
+
+
+def _step(opt):
+    opt.step()
+
+
+def _optimizer():
+    p = torch.nn.Parameter(torch.ones(3))
+    p.grad = torch.ones(3)
+    return torch.optim.SGD([p], lr=0.1)
+
+
+def test_a_cache_entry_dynamo_drops_keeps_its_guards_file_and_every_recompile_is_counted(tmp_path):
+    """A cache entry whose guards check an object by id (an optimizer) is dropped when that
+    object is freed: its compile's recompile reason went missing, and its guards file too,
+    so the summary counted fewer recompiles than Dynamo logged (a new-user trial: 3 where
+    TORCH_LOGS=recompiles had 5)."""
+    torch._dynamo.reset()
+    compiled = torch.compile(_step, backend="eager")
+    first, second, third = _optimizer(), _optimizer(), _optimizer()
+    with unveil.prepare_debug(tmp_path) as session:
+        compiled(first)
+        compiled(second)
+        del first
+        gc.collect()
+        compiled(second)
+        compiled(third)
+    assert session.failures == [], session.failures
+    index = json.loads((tmp_path / "index.json").read_text())
+    comps = [c for c in index["compiles"] if c["function"] == "_step"]
+    assert [c["compile_id"] for c in comps] == ["0/0", "0/1", "0/2"], comps
+    assert [bool(c["recompile_reasons"]) for c in comps] == [False, True, True], comps
+    assert [bool(c["dropped"]) for c in comps] == [True, False, False], comps
+    assert "L['opt'], which its guards check by id, was freed" == comps[0]["dropped"]
+    guards = {a["compile_id"]: a for a in index["artifacts"] if a["kind"] == "guards" and a["function"] == "_step"}
+    assert sorted(guards) == ["0/0", "0/1", "0/2"]
+    assert [bool(guards[c].get("dropped")) for c in ("0/0", "0/1", "0/2")] == [True, False, False]
+    recompiles = sum(1 for c in index["compiles"] if c["recompile_reasons"])
+    summary = (tmp_path / "summary.txt").read_text()
+    assert recompiles == 6 and "6 recompiles after a guard failed" in summary, summary
+    assert "Dynamo dropped its cache entry later (L['opt'], which its guards check by id, was freed)" in summary

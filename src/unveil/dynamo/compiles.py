@@ -28,6 +28,7 @@ class Compile:
         self.source = None                   # decompiled transformed code, when it worked
         self.bindings = {}                   # objects its text names (Decompiled.bindings)
         self.guards = None                   # guards_file.GuardsText
+        self.dropped = None                  # why Dynamo dropped its cache entry before the block ended
         self.breaks = []                     # records.graph_break of each break logged
         self.outcome = None                  # records.frame_outcome, when Dynamo logged its metrics
         self.resume_functions = []           # Functions installed while it ran
@@ -59,7 +60,8 @@ class Compile:
                 "recompile_reasons": self.recompile_reasons, "times": outcome.get("times", {}),
                 "caches": outcome.get("caches", {}), "stack": outcome.get("stack", []),
                 "unveil_seconds": round(self.unveil_seconds, 4), "wraps": self.wraps,
-                "untranslated_guards": list(self.guards.untranslated) if self.guards is not None else []}
+                "untranslated_guards": list(self.guards.untranslated) if self.guards is not None else [],
+                "dropped": self.dropped}
 
     def skipped(self):
         """Why Dynamo made no code for this frame, or None: the failure its metrics name, and

@@ -15,7 +15,7 @@ from .adapter.bytecode_hook import register_bytecode_hook
 from .adapter.cache import reset
 from .adapter.dynamo_off import SkipTracing
 from .adapter.logs import AotGraphsLog, GraphCodeLog, StructuredTrace
-from .adapter.patches import (CodeExecStrategies, DynamoResets, GraphCopies, GraphRecompiles, InductorModuleLoads,
+from .adapter.patches import (CacheEntryDrops, CodeExecStrategies, DynamoResets, GraphCopies, GraphRecompiles, InductorModuleLoads,
                               ResumeFunctionInstall, set_code_exec_strategy, trace_rules_by_origin)
 
 #: structured-trace events kept, and the artifact kind each is indexed as
@@ -91,6 +91,12 @@ class Hub:
         with self.lock:
             self._each("capture_cache_entries")
 
+    def _dropped(self, raw_entry, obj_str):
+        """Dynamo drops a cache entry (an object its guards check by id was freed): each
+        session keeps the entry, for its guards file and its compile's account."""
+        with self.lock:
+            self._each("keep_dropped_entry", raw_entry, obj_str)
+
     # -- installing ---------------------------------------------------------------
     def _rehook(self):
         if self.sessions and not self._base:
@@ -100,6 +106,7 @@ class Hub:
                 GraphCodeLog(self._graph),
                 ResumeFunctionInstall(self._resume_install),
                 DynamoResets(self._reset),
+                CacheEntryDrops(self._dropped),
             ]) + [register_bytecode_hook(self._bytecode).remove]
         dumped = any(s.run_dumped for s in self.sessions)
         if dumped and not self._dumped:

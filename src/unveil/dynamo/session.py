@@ -29,7 +29,7 @@ import weakref
 from . import made_globals
 from .adapter import versions
 from .adapter.backends import inductor_module
-from .adapter.cache import cache_entries, guard_globals
+from .adapter.cache import CacheEntry, cache_entries, guard_globals
 from .adapter.compile_ids import current_compile_id, graph_compile_id, record_compile_id
 from .adapter.compile_outcomes import error_went_on
 from .compiles import RESUME_PREFIX, Compile, Function
@@ -43,7 +43,7 @@ from .guards.conditions import names_in
 from .dump import ranks, readable
 from .dump.directory import DumpDir, failure_text, safe_name
 from .dump.fullcode import full_code_text
-from .dump.graphs import aot_file_text, backend_file_text, class_name, graph_file_text
+from .dump.graphs import aot_file_text, backend_file_text, class_name, graph_file_text, without_frames_of
 from .dump.script_runtime import importable_as, loading_module
 from .guards.functions import guards_text
 from .hub import HooksUnavailable, AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRACE_KINDS, TRACE_METRICS
@@ -71,8 +71,9 @@ class DebugSession:
         self.failures = []
         self.index_file = None
         self.rank = None             # the process's rank in a distributed run (its files go to rank_<r>/)
-        self.lines = LineMap()
+        self.lines = LineMap(self.runs_no_user_line)
         self.generation = 0
+        self.dropped = []            # (CacheEntry, generation, why) of each entry Dynamo dropped
         self.replaced = from_dump.Replacements(HUB.stand_in)         # graph forwards, resume codes, globals
         self.replaced_shared = from_dump.Replacements(HUB.stand_in)  # Inductor modules, which torch caches by path
         self._tracked = weakref.WeakKeyDictionary()   # graph module -> (file, how to print it)
@@ -250,6 +251,22 @@ class DebugSession:
             fn.captured += [(e, self.generation) for e in cache_entries(fn.frame_code)]
         if any(generation == self.generation for generation, _ in self.compiles):
             self.generation += 1
+
+    def runs_no_user_line(self, path):
+        """Whether a file a stack trace names is this dump's transformed code (``debug()`` runs
+        it, and torch records its frame for nodes that come from no line: as it runs in place
+        of Dynamo's code, which torch records no frame of, it runs none of the user's lines)."""
+        return self.dump is not None and path.endswith(".transformed.py") \
+            and os.path.dirname(os.path.abspath(path)) == os.path.abspath(self.dump.path)
+
+    def _graph_text(self, text):
+        return without_frames_of(text, self.runs_no_user_line)
+
+    def keep_dropped_entry(self, raw_entry, obj_str):
+        """Dynamo drops a cache entry, as an object its guards check by id (``obj_str``) was
+        freed: keep it, its guards file is written and its compile says so."""
+        self.dropped.append((CacheEntry(raw_entry), self.generation,
+                             "%s, which its guards check by id, was freed" % obj_str))
 
     # -- hooks ----------------------------------------------------------------
     def on_bytecode(self, code, transformed):
@@ -443,7 +460,7 @@ class DebugSession:
         if kind in AOT_GRAPH_KINDS and comp.graph_modules_logged[kind]:
             comp.graph_modules_logged[kind] -= 1          # dumped already, from its graph module
         elif payload and kind in BACKEND_TEXT_KINDS:
-            fname = self._write_backend(comp, kind, backend_file_text(kind, comp, payload))
+            fname = self._write_backend(comp, kind, self._graph_text(backend_file_text(kind, comp, payload)))
             module_path = (metadata.get(event) or {}).get("filename") if kind == "inductor_output" else None
             if module_path and self.run_dumped:
                 self._inductor_files[module_path] = fname
@@ -469,7 +486,7 @@ class DebugSession:
 
     def on_graph(self, name, gm):
         comp = self._current_compile(graph_compile_id(gm))
-        text = graph_file_text(name, gm)
+        text = self._graph_text(graph_file_text(name, gm))
         comp.graphs.append((name, text))
         nth = "" if len(comp.graphs) == 1 else "_%d" % (len(comp.graphs) - 1)   # the global's number is process-wide
         fname = comp.graph_files[name] = self.dump.write(
@@ -477,18 +494,18 @@ class DebugSession:
             function=comp.fn.key, compile_id=comp.cid, kind="graph", graph=name, ok=True)
         self.lines.add_graph(self.path(fname), text, "graph", node_stacks(gm))
         if self.run_dumped:
-            self._track(gm, fname, lambda g: graph_file_text(name, g))
+            self._track(gm, fname, lambda g: self._graph_text(graph_file_text(name, g)))
 
     def on_aot_graph(self, kind, gm):
         if not self.run_dumped:
             return        # (another session's) the structured trace has the same text
         comp = self._current_compile()
         comp.graph_modules_logged[kind] += 1
-        text = aot_file_text(kind, comp, gm)
+        text = self._graph_text(aot_file_text(kind, comp, gm))
         fname = self._write_backend(comp, kind, text)
         self.lines.add_graph(self.path(fname), text, kind.replace("_", " ") + " graph", node_stacks(gm))
         if self.run_dumped:
-            self._track(gm, fname, lambda g: aot_file_text(kind, comp, g))
+            self._track(gm, fname, lambda g: self._graph_text(aot_file_text(kind, comp, g)))
 
     # -- graph code run from the dump ----------------------------------------------
     def _track(self, gm, fname, render):
@@ -587,34 +604,40 @@ class DebugSession:
             ranks.write_ranks_index(self.dump_dir)
 
     def write_guards(self, fn):
+        """The guards file of each cache entry of ``fn``'s: those Dynamo holds, those it held
+        before a reset, and those it dropped (which no call runs: not among ``fn.entries``);
+        and every compile's recompile reasons, its entry's or not."""
         fn.entries = []
-        entries = fn.captured + [(e, self.generation) for e in cache_entries(fn.frame_code)]
-        by_code = {}
-        for comp in fn.compiles:
-            if comp.transformed is not None:
-                by_code[id(comp.transformed), comp.generation] = comp
-        for entry, generation in entries:
+        by_code = {(id(comp.transformed), comp.generation): comp for comp in fn.compiles
+                   if comp.transformed is not None}
+        found = {}         # Compile -> (its CacheEntry, why Dynamo dropped it or None)
+        held = fn.captured + [(e, self.generation) for e in cache_entries(fn.frame_code)]
+        for entry, generation, dropped in [(e, g, None) for e, g in held] + self.dropped:
             comp = by_code.get((id(self.dynamo_code(entry.transformed)), generation))
-            if comp is None or comp.guards is not None:
+            if comp is None or comp in found:
                 continue
-            fn.entries.append((entry, comp))
+            found[comp] = (entry, dropped)
+            if dropped is None:
+                fn.entries.append((entry, comp))
             fn.globals = guard_globals(entry)
             if fn.globals is not None:
                 fn.module = fn.globals.get("__name__", fn.module)
         # oldest first: a recompile reason names the line of an earlier entry's guards
-        for entry, comp in sorted(fn.entries, key=lambda pair: fn.compiles.index(pair[1])):
+        for comp in fn.compiles:
             comp.recompile_reasons = self._recompile_reasons(fn, comp)
+            if comp not in found:       # no entry: the recompile limit, or dropped unseen
+                continue
+            entry, comp.dropped = found[comp]
             guards = comp.guards = guards_text(fn, comp, entry, comp.recompile_reasons)
             text = guards.file_text()
             fn.globals_by_id.update(_globals_by_id(text, fn.globals))
-            entry = {"error": "%d guard(s) with no Python form, assumed to pass: %s"
-                     % (len(guards.untranslated), guards.untranslated[0])} if guards.untranslated else {}
+            written = {"error": "%d guard(s) with no Python form, assumed to pass: %s"
+                       % (len(guards.untranslated), guards.untranslated[0])} if guards.untranslated else {}
+            if comp.dropped is not None:
+                written["dropped"] = comp.dropped
             self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), text, function=fn.key,
                             compile_id=comp.cid, kind="guards", ok=not guards.untranslated,
-                            untranslated=guards.untranslated, **entry)
-        for comp in fn.compiles:      # a compile that made no entry (the recompile limit) had its reasons too
-            if comp.transformed is None and not comp.recompile_reasons:
-                comp.recompile_reasons = self._recompile_reasons(fn, comp)
+                            untranslated=guards.untranslated, **written)
 
     def _recompile_reasons(self, fn, comp):
         """Why ``comp`` was compiled anew, parsed; a resume function's stack slots

@@ -5,8 +5,10 @@ calling back with Dynamo off: Dynamo installing a resume function as a global
 first step ``reset_code_caches``), Dynamo setting what its frame evaluation does with a
 code (``torch._dynamo.eval_frame.set_code_exec_strategy``), its trace rules deciding by
 file (``torch._dynamo.trace_rules.lookup_inner`` and ``check_file``),
-``torch.fx.GraphModule.recompile`` and ``__deepcopy__``, and Inductor loading the module
-it generated (``torch._inductor.codecache.PyCodeCache.load_by_key_path``)."""
+``torch.fx.GraphModule.recompile`` and ``__deepcopy__``, Inductor loading the module
+it generated (``torch._inductor.codecache.PyCodeCache.load_by_key_path``), and Dynamo
+dropping a cache entry whose guards check an object that was freed
+(``torch._dynamo.guards.CheckFunctionManager.invalidate``)."""
 import torch
 
 from .dynamo_off import without_dynamo
@@ -208,3 +210,28 @@ class InductorModuleLoads(_Patch):
             callback(path, module)
             return module
         return classmethod(load_by_key_path)
+
+
+class CacheEntryDrops(_Patch):
+    """Dynamo dropping a cache entry because an object its guards check by id was freed
+    (a weakref finalizer calls ``CheckFunctionManager.invalidate``; the entry stays in the
+    cache's list with a guard that always fails, and its code is no longer the
+    transformed code): ``callback(raw cache entry, the object's source)`` first, while the
+    entry still holds its code and guards."""
+
+    name = "invalidate"
+
+    @staticmethod
+    def owner():
+        from torch._dynamo.guards import CheckFunctionManager
+        return CheckFunctionManager
+
+    def replacement(self, original):
+        callback = self.callback
+
+        def invalidate(manager, obj_str):
+            entry = getattr(getattr(manager, "guard_manager", None), "cache_entry", None)
+            if entry is not None:
+                callback(entry, obj_str)
+            return original(manager, obj_str)
+        return invalidate

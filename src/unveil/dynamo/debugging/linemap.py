@@ -29,9 +29,12 @@ def _same_file(path):
 
 
 class LineMap:
-    def __init__(self):
+    def __init__(self, not_the_users=lambda path: False):
         self._files = {}        # dumped path -> (kind, [(user file, user line, dumped line)])
         self.listener = None    # called after each file added
+        #: whether a file a stack trace names runs none of the user's lines (a dumped transformed
+        #: code's, which ``debug()`` runs: torch records its frame for nodes that have no line)
+        self.not_the_users = not_the_users
 
     def add_decompiled(self, path, header_lines, lines, user_file, kind):
         """A decompiled file: ``lines[i]`` is the original line of its text line ``i + 1``
@@ -53,14 +56,15 @@ class LineMap:
         for number, line in enumerate(text.splitlines(), 1):
             match = _FILE_COMMENT.match(line)
             if match:
-                here = (_same_file(match.group(1)), int(match.group(2)))
+                here = None if self.not_the_users(match.group(1)) else (_same_file(match.group(1)), int(match.group(2)))
             elif _OTHER_COMMENT.match(line) or _DEFINITION.match(line):
                 here = None     # (a subgraph's class, torch.cond's branch, begins no line of the user's)
             elif here is not None and line.strip() and not line.lstrip().startswith("#"):
                 found.append(here + (number,))
                 node = _NODE.match(line)
                 outer = (stacks or {}).get(node.group(1), ()) if node else ()
-                found += [(_same_file(file), at, number) for file, at in outer if (_same_file(file), at) != here]
+                found += [(_same_file(file), at, number) for file, at in outer
+                          if (_same_file(file), at) != here and not self.not_the_users(file)]
         self._files[path] = (kind, found)
         self._added()
 
@@ -68,7 +72,8 @@ class LineMap:
         """Inductor's code ``text``, written to ``path``, and its provenance record's stack
         traces (decoded): each kernel call stands for the lines it computes."""
         self._files[path] = ("inductor output", [(_same_file(file), line, dumped)
-                                                 for file, line, dumped in kernel_lines(text, stack_traces)])
+                                                 for file, line, dumped in kernel_lines(text, stack_traces)
+                                                 if not self.not_the_users(file)])
         self._added()
 
     def _added(self):

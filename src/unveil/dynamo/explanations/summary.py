@@ -157,6 +157,9 @@ def _compile_lines(comp, fn):
         out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
         if reason.get("aside"):     # Dynamo's own words: the guard is not the user's code's doing
             out.append("    " + reason["aside"])
+    if comp.get("dropped"):
+        out.append("  Dynamo dropped its cache entry later (%s): no call runs it since"
+                   % comp["dropped"])
     brk = comp["graph_break"]
     for reason in comp["restarts"]:
         # a break makes Dynamo trace again up to it; an unnamed restart is Dynamo's own affair
