@@ -347,3 +347,38 @@ def test_a_script_that_parses_its_arguments_at_the_top_is_loaded_with_them(tmp_p
     assert why.returncode == 0 and "=> compile 0/0 runs" in why.stdout.splitlines(), why.stderr
     full = _run([sys.executable, str(tmp_path / "dump" / "f.full_code.py")], tmp_path)
     assert full.returncode == 0, full.stderr
+
+
+PACKAGE_MODULE = '''import sys, torch
+from . import helper
+
+
+@torch.compile(backend="eager")
+def f(x):
+    return helper.double(x) + 1
+
+
+if __name__ == "__main__":
+    print(f(torch.ones(3)).tolist(), sys.argv[1:])
+'''
+
+
+def test_a_package_module_run_with_dash_m_is_loaded_with_its_package(tmp_path):
+    """``unveil run -m pkg.mod``: a new process loaded ``__main__``'s file on its own, so
+    its relative imports failed in why-recompile and the full-code file (a new-user trial);
+    and index.json's argv named the module where the program saw its file."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "helper.py").write_text("def double(x):\n    return x * 2\n")
+    (tmp_path / "pkg" / "mod.py").write_text(PACKAGE_MODULE)
+    ran = _run(_unveil("--no-report", "--dump-dir", str(tmp_path / "dump"), "-m", "pkg.mod", "a1"), tmp_path)
+    assert ran.returncode == 0 and "[3.0, 3.0, 3.0] ['a1']" in ran.stdout, ran.stderr
+    index = json.loads((tmp_path / "dump" / "index.json").read_text())
+    assert index["argv"] == [str(tmp_path / "pkg" / "mod.py"), "a1"]
+    f, = [fn for fn in index["functions"] if fn["key"] == "f"]
+    assert (f["module"], f["import_name"]) == ("__main__", "pkg.mod")
+    why = _run([sys.executable, "-m", "unveil", "why-recompile", str(tmp_path / "dump"), "f", "torch.ones(3)"],
+               tmp_path)
+    assert why.returncode == 0 and "=> compile 0/0 runs" in why.stdout.splitlines(), why.stdout + why.stderr
+    full = _run([sys.executable, str(tmp_path / "dump" / "f.full_code.py")], tmp_path / "dump")
+    assert full.returncode == 0, full.stderr

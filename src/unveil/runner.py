@@ -10,6 +10,7 @@ traceback of an uncaught exception (from the program's own frames on).
 import builtins
 import contextlib
 import importlib.machinery
+import importlib.util
 import io
 import os
 import pkgutil
@@ -28,7 +29,9 @@ def run(target, args, module=False, within=contextlib.nullcontext()):
     try:
         if module:
             sys.path[0:1] = [os.getcwd()]
-            sys.argv = [target] + list(args)      # runpy puts the module's file in argv[0]
+            # (runpy puts the module's file in argv[0]; before ``within`` begins too, which
+            # records the program's argv)
+            sys.argv = [_module_file(target) or target] + list(args)
             return _ended(lambda: runpy.run_module(target, run_name="__main__", alter_sys=True), within, None)
         path = os.path.abspath(target)
         sys.argv = [target] + list(args)
@@ -42,6 +45,18 @@ def run(target, args, module=False, within=contextlib.nullcontext()):
         return _ended(lambda: _run_script(path), within, path)
     finally:
         sys.argv, sys.path[:] = saved
+
+
+def _module_file(name):
+    """The file ``python -m name`` runs (a package's ``__main__``), or None where it finds
+    none (runpy then says why, as the interpreter does)."""
+    try:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations is not None:
+            spec = importlib.util.find_spec(name + ".__main__")
+    except (ImportError, ValueError):
+        return None
+    return spec.origin if spec is not None else None
 
 
 def _run_script(path):

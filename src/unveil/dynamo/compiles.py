@@ -127,6 +127,7 @@ class Function:
         self.captured = []                   # cache entries taken before a torch._dynamo.reset()
         self.globals = None                  # the frame's globals, from a guard
         self.module = None                   # the frame's module's name (its globals' __name__)
+        self.import_name = None              # for a __main__ run with -m: the name it imports by
         self.resume_source = None
         self.is_resume = code.co_name.startswith(RESUME_PREFIX)
         self.parent = None
@@ -142,7 +143,7 @@ class Function:
                 "filename": self.code.co_filename, "line": self.code.co_firstlineno,
                 "kind": "resume" if self.is_resume else "function", "key": self.key,
                 "resumes": self.parent.key if self.parent is not None else None,
-                "module": self.module, "freevars": list(self.code.co_freevars),
+                "module": self.module, "import_name": self.import_name, "freevars": list(self.code.co_freevars),
                 "source_lines": _source_lines(self.code),
                 "installed_as": self.installed_as,
                 "resume_reason": records.one_line(self.graph_break),

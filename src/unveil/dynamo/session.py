@@ -213,7 +213,7 @@ class DebugSession:
                 code = frame.code if frame is not None else _UNKNOWN_CODE
             fn = self.function(code)
             if fn.module is None and frame is not None and frame.code is code:
-                fn.module = frame.globals.get("__name__")
+                fn.module, fn.import_name = _module_names(frame.globals)
             comp = self.compiles[self.generation, cid] = Compile(cid, fn, self.generation)
             comp.fullgraph = frame is not None and frame.fullgraph
             comp.stack = frame.stack if frame is not None and frame.code is code else None
@@ -621,7 +621,7 @@ class DebugSession:
                 fn.entries.append((entry, comp))
             fn.globals = guard_globals(entry)
             if fn.globals is not None:
-                fn.module = fn.globals.get("__name__", fn.module)
+                fn.module, fn.import_name = _module_names(fn.globals, fn.module)
         # oldest first: a recompile reason names the line of an earlier entry's guards
         for comp in fn.compiles:
             comp.recompile_reasons = self._recompile_reasons(fn, comp)
@@ -685,6 +685,15 @@ class DebugSession:
     def write_full_code(self, fn):
         text = full_code_text(fn, self)
         self.dump.write("%s.full_code.py" % fn.key, text, function=fn.key, kind="full_code", ok=True)
+
+
+def _module_names(namespace, default=None):
+    """A module's name (its globals' ``__name__``, ``default`` if none) and, for ``__main__``
+    run with ``python -m pkg.mod`` (or ``unveil run -m``), the name it imports by, which its
+    relative imports need in a new process (else None)."""
+    name = namespace.get("__name__", default)
+    spec = namespace.get("__spec__")
+    return name, getattr(spec, "name", None) if name == "__main__" else None
 
 
 def _shortened_path_resolver(filename):

@@ -231,8 +231,8 @@ def full_code_text(fn, session):
     head += ["", "# The globals the code runs with: those of %s's module (in a new process, its file" % fn.code.co_name,
              "# loaded as a module, its top-level code seeing the program's sys.argv; globals Dynamo",
              "# made are then rebuilt from the dump).",
-             "G = module_globals(%r, %r, program_argv(globals()), program_process(globals()))" % (
-                 module, source_path(fn.code.co_filename, session.dump.cwd)),
+             "G = module_globals(%r, %r, program_argv(globals()), program_process(globals()), %r)" % (
+                 module, source_path(fn.code.co_filename, session.dump.cwd), fn.import_name),
              "HERE = here(globals())"]
     defined = {n for f in session.functions.values() for n in getattr(f, "global_names", [])}
     taken = [n for n in sorted(used, key=_in_number_order) if n in (fn.globals or {}) and n not in defined]

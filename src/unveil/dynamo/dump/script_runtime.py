@@ -54,11 +54,13 @@ def _dump_index(namespace):
     return index if isinstance(index, dict) else {}
 
 
-def module_globals(name, path, argv=None, process=None):
+def module_globals(name, path, argv=None, process=None, import_name=None):
     """The globals of the user's module ``name`` (defined in ``path``): the live module in the
     process that compiled; else the module imported by its name, where that name imports
-    this very file (a module of a package, whose relative imports need its package); else
-    the file loaded as a module of another name (a script, ``__main__`` when it compiled).
+    this very file (a module of a package, whose relative imports need its package), or by
+    ``import_name`` for ``__main__`` run with ``python -m pkg.mod`` (its classes still
+    checked as ``__main__``'s); else the file loaded as a module of another name (a script,
+    ``__main__`` when it compiled).
     Its top-level code runs with ``sys.argv`` the program's ``argv`` (it may parse them).
     ``process``, the one that wrote the dump: in any other, guards check types by name and
     assume identities, and the globals Dynamo made are made anew, though the module be
@@ -74,9 +76,12 @@ def module_globals(name, path, argv=None, process=None):
         made = _LOADED[name] = _WithDynamoGlobals(module.__dict__)
         return made
     guard_runtime.ids_from_another_process()      # the module is not the one that compiled
-    if name != "__main__" and _importable_by_name(name, path):
+    by_name = name if name != "__main__" else import_name
+    if by_name and _importable_by_name(by_name, path):
+        if by_name != name:
+            guard_runtime.stands_for(by_name, name)
         with _program_argv(argv):
-            made = _LOADED[name] = _WithDynamoGlobals(importlib.import_module(name).__dict__)
+            made = _LOADED[name] = _WithDynamoGlobals(importlib.import_module(by_name).__dict__)
         return made
     stand_in = "__unveil_user_module_%s" % name.replace(".", "_")
     spec = importlib.util.spec_from_file_location(stand_in, path)

@@ -328,7 +328,8 @@ def function_globals(index, entry):
     when it is not the live module), under the module name the compiling process had
     (``__main__`` for a script), which guards check types by."""
     path = source_path(entry["filename"], ran_in(index))
-    return module_globals(entry.get("module") or _module_name(path), path, index.get("argv"), index.get("process"))
+    return module_globals(entry.get("module") or _module_name(path), path, index.get("argv"), index.get("process"),
+                          entry.get("import_name"))
 
 
 def _compiled_frame_function(found, entry):
