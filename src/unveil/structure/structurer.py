@@ -18,7 +18,7 @@ from ..graph.blocks import same_code
 from ..graph.cfg import Loop
 from ..graph.dominators import postdominators
 from . import handler_regions
-from . import patterns
+from . import match_statements
 from . import trys
 from . import stackitems as si
 from .conditions import Branch, jump_condition
@@ -158,7 +158,7 @@ class Structurer(Exits, ShortCircuits, Layout):
         return None
 
     def block(self, pos, block, frame, region):
-        heads = patterns.find_heads(self.instrs, pos, block.end)
+        heads = match_statements.find_heads(self.instrs, pos, block.end)
         if heads:
             done, after = self.match(heads, pos, block, frame, region)
             if done:
@@ -727,7 +727,7 @@ class Structurer(Exits, ShortCircuits, Layout):
         frame.stack = base + [value]
         return mpos
 
-    # -- match statements: see patterns.py ----------------------------------------
+    # -- match statements: see match_statements.py ----------------------------------------
     def match(self, heads, pos, block, frame, region):
         """Try a match statement at each candidate head: (True, continuation) or (False, None)."""
         saved = (list(frame.stack), len(frame.out), frame.parallel and frame.parallel.copy())
@@ -735,12 +735,12 @@ class Structurer(Exits, ShortCircuits, Layout):
         for head in heads:
             try:
                 frame.run(self.instrs[pos:head])
-                return True, patterns.structure_match(self, head, frame, region)
+                return True, match_statements.structure_match(self, head, frame, region)
             except DecompilationError as exc:
                 error = exc
                 frame.stack, frame.parallel = list(saved[0]), saved[2] and saved[2].copy()
                 del frame.out[saved[1]:]
-        if patterns.block_needs_match(self.instrs, pos, block.end):
+        if match_statements.block_needs_match(self.instrs, pos, block.end):
             raise error
         return False, None
 
