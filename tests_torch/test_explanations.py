@@ -710,13 +710,16 @@ def test_the_guard_on_dimension_markings_says_what_it_checks(tmp_path):
     lines = (tmp_path / guards).read_text().splitlines()
     (at,) = [k for k, line in enumerate(lines) if "# DIMENSION_DYNAMIC_MARKING_GUARD on L['x']" in line]
     assert "its dimensions marked dynamic, unbacked or static are among those so marked at compile time" in lines[at]
-    assert "_dynamo_dynamic_indices', set()).issubset({1})" in lines[at + 1], lines[at:at + 3]
+    # (a leaf of several parts: each condition after the comment on where it comes from)
+    assert any("_dynamo_dynamic_indices', set()).issubset({1})" in line for line in lines[at + 1:at + 3]), \
+        lines[at:at + 4]
 
 
 def test_a_failed_guard_inside_a_condition_of_several_lines_has_its_line(tmp_path):
-    """A size marked dynamic that then is 1 fails ``2 <= x.size()[1]``, which the guards file
-    writes as the second line of a condition (``and (2 <= L['x'].size()[1])):``): the recompile
-    reason had no guard line, where a one-line condition's has one (a new-user trial, Llama)."""
+    """A size marked dynamic that then is 1 fails ``2 <= x.size()[1]``, a part of a leaf guard
+    of several, which the guards file wrote as the second line of one condition: the
+    recompile reason had no guard line, where a one-line condition's has one (a new-user
+    trial, Llama).  Each part is now a condition of its own."""
     x = torch.ones(2, 5)
     torch._dynamo.mark_dynamic(x, 1)
     index = dump_of(tmp_path, _doubled, x, torch.ones(2, 1))
@@ -724,7 +727,7 @@ def test_a_failed_guard_inside_a_condition_of_several_lines_has_its_line(tmp_pat
     assert reason["guard"] == "2 <= x.size()[1]", reason
     guards = next(a["file"] for a in index["artifacts"] if a["kind"] == "guards" and a["compile_id"] == "0/0")
     line = (tmp_path / guards).read_text().splitlines()[reason["guard_line"] - 1]
-    assert line.strip() == "and (2 <= L['x'].size()[1])):", line
+    assert line.strip() == "if not (2 <= L['x'].size()[1]):", line
     assert "(line %d of its guards file): 2 <= x.size()[1]" % reason["guard_line"] in \
         (tmp_path / "summary.txt").read_text()
     # and where: Dynamo gives no user stack for it, only the place its comment ends with, whose
@@ -748,6 +751,47 @@ def test_the_aside_of_a_guard_of_two_sources_is_its_first_bracket_whole():
     assert reason["aside"] == aside and reason["guard"] == "2 <= x.size()[0] <= 4", reason
     one = recompile_reasons("0/0: 2 <= x.size()[0]  # y = f(x)  # m.py:3 in g (%s)" % aside)
     assert one[0]["aside"] == aside, one
+
+
+
+def test_each_source_of_a_guard_of_several_is_kept_and_a_torch_place_is_no_aside():
+    """A size's bounds from two lines (``y = x * n`` where 0/1 specialization put the lower
+    one, ``if x.shape[0] > 4`` the upper): only the first line was kept, so a recompile
+    for size 5 named line 8 and Dynamo's aside on 0/1 specialization, not the branch it
+    failed by; and the place in torch Dynamo names after a line was shown as its aside
+    (a new-user trial, dynamic=True)."""
+    from unveil.dynamo.explanations.records import recompile_reasons
+    payload = ("0/0: 2 <= x.size()[0] <= 4  # y = x * n  # w/m.py:8 in f (user code shown is first use of this "
+               "value) and if x.shape[0] > 4:          # a branch on the size # w/m.py:9 in f "
+               "(_dynamo/variables/tensor.py:2606 in evaluate_expr)")
+    reason, = recompile_reasons(payload, lambda path: "/tmp/" + path)
+    assert (reason["source"], reason["location"]["line"]) == ("y = x * n", 8), reason
+    assert reason["also"] == [{"source": "if x.shape[0] > 4:",
+                               "location": {"filename": "/tmp/w/m.py", "line": 9, "function": "f"}}], reason
+    torch_place, = recompile_reasons("0/1: 5 <= x.size()[0]  # if x.shape[0] > 4:  # w/m.py:9 in f "
+                                     "(_dynamo/variables/tensor.py:2606 in evaluate_expr)")
+    assert torch_place["aside"] is None and torch_place["also"] == [], torch_place
+
+
+def _bounded(x, n):
+    y = x * n
+    if x.shape[0] > 4:
+        y = y + 1
+    return y
+
+
+def test_a_guard_torch_gives_in_parts_is_checked_part_by_part_and_the_failing_part_named():
+    """torch hands a shape guard's parts as one leaf: its file checked them as one ``and``
+    under the note of one part chosen by sorting, so why_recompile named the NaN check of
+    a float where the size's upper bound failed (a new-user trial, dynamic=True)."""
+    torch._dynamo.reset()
+    compiled = torch.compile(_bounded, backend="eager", dynamic=True)
+    compiled(torch.ones(3), 2.0)
+    why = unveil.why_recompile(compiled, torch.ones(5), 2.0)
+    text = str(why)
+    failing = [line for line in text.splitlines() if "fails" in line]
+    assert failing and "L['x'].size()[0] <= 4" in failing[0] and "isnan" not in failing[0], text
+    assert "if x.shape[0] > 4" in text, text
 
 
 class _PrintsInForward(torch.autograd.Function):

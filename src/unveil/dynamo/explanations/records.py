@@ -273,23 +273,67 @@ def recompile_reasons(payload, resolve=lambda path: None):
         out.append({"failed_entry": entry, "guard": " ".join(guard.split()),
                     "source": code_of_line(note),
                     "location": dict(frames[-1]) if frames else None, "user_stack": frames,
-                    "aside": " ".join(aside.split()) if aside else None})
+                    "aside": " ".join(aside.split()) if aside else None,
+                    "also": [_other_source(segment, resolve) for segment in _other_sources(note)]})
     return out
 
 
-def _aside(note):
-    """Dynamo's aside on a guard: the bracket after the first place its comment names
-    (``# path/file.py:3 in f (user code shown is first use of this value--...)``), brackets
-    inside it kept; a guard of two sources names a second place after `` and ``."""
-    place = _GUARD_PLACE.search(note)
-    start = place.end() if place else -1
-    while 0 <= start < len(note) and note[start] in " \t\n":
+def _bracket_after(note, place):
+    """``(start, end)`` of the bracket right after ``place`` (a match of a guard comment's
+    place), brackets inside it kept, or None."""
+    start = place.end()
+    while start < len(note) and note[start] in " \t\n":
         start += 1
-    if not place or start >= len(note) or note[start] != "(":
+    if start >= len(note) or note[start] != "(":
         return None
     depth = 0
     for k in range(start, len(note)):
         depth += {"(": 1, ")": -1}.get(note[k], 0)
         if depth == 0:
-            return note[start + 1:k]
+            return start, k + 1
     return None
+
+
+#: a place in torch's own code (``_dynamo/variables/tensor.py:2606 in evaluate_expr``), which
+#: a guard's comment may put in the bracket after a user's line: no aside of Dynamo's
+_TORCH_PLACE = re.compile(r"^\S+\.py:\d+ in \S+$")
+
+
+def _aside(note):
+    """Dynamo's aside on a guard: the bracket after the first place its comment names
+    (``# path/file.py:3 in f (user code shown is first use of this value--...)``), brackets
+    inside it kept; not a place in torch's own code that Dynamo names there instead."""
+    place = _GUARD_PLACE.search(note)
+    bracket = _bracket_after(note, place) if place else None
+    if bracket is None:
+        return None
+    aside = note[bracket[0] + 1:bracket[1] - 1]
+    return None if _TORCH_PLACE.match(aside.strip()) else aside
+
+
+def _other_sources(note):
+    """The comment of a guard of several sources (``y = x * n  # f.py:8 in f (...) and if
+    x.shape[0] > 4: # f.py:9 in f (...)``): the text of each source after the first."""
+    out, rest = [], note
+    while True:
+        place = _GUARD_PLACE.search(rest)
+        if place is None:
+            return out
+        bracket = _bracket_after(rest, place)
+        rest = rest[bracket[1] if bracket else place.end():].lstrip()
+        if not rest.startswith("and "):
+            return out
+        rest = rest[len("and "):]
+        out.append(rest)
+
+
+def _other_source(segment, resolve):
+    """``{source, location}`` of one further source of a guard (:func:`_other_sources`):
+    its line of code (its own comment cut off) and where it is, when ``resolve`` finds the file."""
+    place = _GUARD_PLACE.search(segment)
+    if place is None:
+        return {"source": code_of_line(segment), "location": None}
+    filename = resolve(place.group(1))
+    return {"source": segment[:place.start()].split(" #")[0].strip() or None,
+            "location": {"filename": filename, "line": int(place.group(2)), "function": place.group(3)}
+            if filename is not None else None}

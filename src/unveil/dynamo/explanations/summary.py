@@ -157,6 +157,8 @@ def _compile_lines(comp, fn):
         out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
         if reason.get("aside"):     # Dynamo's own words: the guard is not the user's code's doing
             out.append("    " + reason["aside"])
+        out += ["    and from %s" % _guard_place(other, fn).strip()[1:-1]
+                for other in reason.get("also") or () if other.get("location") and other.get("source")]
     if comp.get("dropped"):
         out.append("  Dynamo dropped its cache entry later (%s): no call runs it since"
                    % comp["dropped"])

@@ -312,40 +312,41 @@ class GuardWriter:
         self.conditions = []     # every translated condition, for the names they use
 
     def _leaf(self, kind, parts, node):
-        """One leaf guard: a comment on what it checks, then one condition (its parts joined by ``and``)."""
+        """One leaf guard: a comment on what it checks, then a condition per part, each with
+        its own origin where it has one of its own: a leaf of several parts (the shape
+        guards torch gives as one) fails by one of them, which why-recompile then names."""
         comment = kind
         if node is not None and node.source not in ("", "L", "G"):
             comment += " on " + node.source
         comment += ": " + (_KIND_TEXT.get(kind) or kind.lower().replace("_", " "))
-        if len(parts) == 1:
-            where = _source_note(parts[0])
-        else:
-            where = min(filter(None, map(_source_note, parts)), default="")
-        if where:
-            comment += "  (from: %s)" % where
+        notes = [_source_note(part) for part in parts]
+        if len(parts) == 1 and notes[0]:
+            comment += "  (from: %s)" % notes[0]
         self.lines.append("    " + _comment(comment))
-        exprs = []
         value_type = node.value_type if node is not None else None
-        for part in parts:
+        for part, note in zip(parts, notes):
             try:
-                expr = translate(kind, part, value_type, self.context)
-                if kind == "TYPE_MATCH" and value_type is not None and expr.startswith("check_type_id(") \
-                        and expr.endswith(")"):    # its name, for a check in another process
-                    expr = expr[:-1] + ", %r)" % guard_runtime.qualified_name(value_type)
-                if kind == "EQUALS_MATCH" and value_type is not None and node.source not in ("", "L", "G"):
-                    # Dynamo's check compares the exact type first: 1.0 or True is not 1
-                    expr = "of_type(%s, %r) and %s" % (node.source, guard_runtime.qualified_name(value_type), expr)
-                exprs.append(expr)
+                expr = self._condition(kind, part, node, value_type)
             except Untranslatable as exc:
                 self.untranslated.append(str(exc))
                 self.lines.append("    " + UNTRANSLATED + " ".join(str(exc).split()))
-        if not exprs:
-            return
-        self.conditions += exprs
-        condition = exprs[0] if len(exprs) == 1 else ("\n" + " " * 12 + "and ").join(
-            "(%s)" % e for e in exprs)
-        self.lines.append("    if not (%s):" % condition)
-        self.lines.append("        return False")
+                continue
+            if len(parts) > 1 and note:
+                self.lines.append("    " + _comment("(from: %s)" % note))
+            self.conditions.append(expr)
+            self.lines.append("    if not (%s):" % expr)
+            self.lines.append("        return False")
+
+    def _condition(self, kind, part, node, value_type):
+        """One verbose code part of a leaf guard as the condition its file checks."""
+        expr = translate(kind, part, value_type, self.context)
+        if kind == "TYPE_MATCH" and value_type is not None and expr.startswith("check_type_id(") \
+                and expr.endswith(")"):    # its name, for a check in another process
+            expr = expr[:-1] + ", %r)" % guard_runtime.qualified_name(value_type)
+        if kind == "EQUALS_MATCH" and value_type is not None and node.source not in ("", "L", "G"):
+            # Dynamo's check compares the exact type first: 1.0 or True is not 1
+            expr = "of_type(%s, %r) and %s" % (node.source, guard_runtime.qualified_name(value_type), expr)
+        return expr
 
     def _node(self, node):
         for kind, parts in node.leaves:
