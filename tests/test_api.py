@@ -327,6 +327,39 @@ def test_a_while_that_ends_a_module_or_class_body_is_that_while(source):
         assert ran["C"].n == ran_again["C"].n == 0
 
 
+_IF_TRY_BODIES = [
+    "if FLAG:\n    try:\n        a()\n    except E:\n        pass\nelse:\n    z = 2\n",
+    "if FLAG:\n    try:\n        a()\n    except E:\n        x = 1\n    else:\n        y = 1\nelse:\n    z = 2\n",
+    "if FLAG:\n    try:\n        a()\n    except KeyError:\n        x = 0\n    except E as e:\n        x = 1\n"
+    "    except ValueError:\n        raise\nelif not FLAG:\n    try:\n        a()\n    except E:\n        x = 2\n"
+    "else:\n    z = 2\n",
+    # transformers/generation/__init__.py: optional imports, each behind a try, under TYPE_CHECKING
+    "if FLAG:\n    try:\n        if FLAG:\n            raise E()\n    except E:\n        pass\n    else:\n"
+    "        from os import sep\n    try:\n        a()\n    except E:\n        pass\n    else:\n"
+    "        from os import path\nelse:\n    import sys\n    z = sys.maxsize\n",
+]
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+@pytest.mark.parametrize("in_class", [False, True])
+@pytest.mark.parametrize("body", _IF_TRY_BODIES, ids=["except", "except_else", "elif_raise", "transformers"])
+def test_an_if_arm_ending_in_a_try_ends_a_module_or_class_body(body, in_class, flag):
+    """An ``if`` whose arm is a try, with an ``else``, ending a module or class body:
+    3.10+ copy the body's return into the try's body or else clause and its except
+    clauses, so that arm ends in a try no path goes on past, and was refused as "a
+    module or class body ends in one path of an if that code follows" (module code
+    on 3.10-3.13, class bodies on 3.10-3.12; transformers/generation/__init__.py)."""
+    if in_class:
+        body = "class C:\n" + "".join("    " + line + "\n" for line in body.splitlines())
+    source = "FLAG = %d\n\n\nclass E(Exception):\n    pass\n\n\ndef a():\n    raise E()\n\n\n%s" % (flag, body)
+    ran, ran_again = _module_round_trip(source)
+
+    def names(ns):
+        values = dict(ns, **{"C." + k: v for k, v in vars(ns.get("C", object)).items()})
+        return {k: v for k, v in values.items() if type(v) in (int, str) and not k.startswith(("__", "C.__"))}
+    assert names(ran) == names(ran_again)
+
+
 def test_a_class_body_at_module_level_keeps_its_global_statement():
     """``class C: global G; G = 2`` (a new-user trial): the ``global`` was dropped, so the
     class got an attribute ``G`` and the module none; the class body's own code object,

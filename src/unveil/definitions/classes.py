@@ -174,7 +174,16 @@ def _copied_value(value):
 def _ends(stmts):
     """Whether every path through ``stmts`` ends in a return."""
     last = stmts[-1] if stmts else None
-    return isinstance(last, ast.Return) or isinstance(last, ast.If) and _ends(last.body) and _ends(last.orelse)
+    return isinstance(last, ast.Return) or isinstance(last, ast.If) and _ends(last.body) and _ends(last.orelse) \
+        or isinstance(last, TRYS) and _try_ends(last)
+
+
+def _try_ends(st):
+    """Whether no path through the try ``st`` goes on past it: its finally body ends, or
+    its body or else clause ends and every except clause ends or raises (3.10+ copy the
+    return of a body's end into a try in one arm of an ``if`` that the other arm follows)."""
+    return _ends(st.finalbody) or (_ends(st.body) or _ends(st.orelse)) and all(
+        _ends(h.body) or isinstance(h.body[-1], ast.Raise) for h in st.handlers)
 
 
 def _returns_inside(st):
