@@ -445,11 +445,26 @@ def _elif_without_else(x):
     return y
 
 
-@pytest.mark.parametrize("fn, elses", [(_elif_assigning, 3), (_if_else_assigning, 1), (_elif_without_else, 1)])
+def _try_ending_an_arm(x):
+    if x:
+        try:
+            y = int(x)
+        except ValueError:
+            y = 0
+        else:
+            y += 1
+    else:
+        y = -1
+    return y
+
+
+@pytest.mark.parametrize("fn, elses", [(_elif_assigning, 3), (_if_else_assigning, 1), (_elif_without_else, 1),
+                                       (_try_ending_an_arm, 2)])
 def test_arms_running_on_to_one_return_keep_their_else_and_the_return_is_written_once(fn, elses):
     """3.10 and 3.12+ copy a short ``return y`` in place of each arm's jump to it, on the return's
     line and with no NOP: the arms ran on to one return in the source (else every arm
-    read ``y = ...; return y`` and the chain fell apart into separate ifs)."""
+    read ``y = ...; return y`` and the chain fell apart into separate ifs).  A try ending
+    the arm gets a copy at the end of its else clause too, which ran on to the return."""
     source = _same(fn)
     heads = [line.split()[0] for line in source.splitlines()[1:] if line.strip()]
     assert heads.count("return") == 1 and heads.count("else:") + heads.count("elif") == elses, source

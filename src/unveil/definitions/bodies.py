@@ -181,6 +181,7 @@ def _else_from_jumped_returns(notes, run, owner):
                 rest = run[i + 1:]
                 del owner[owner.index(st) + 1:owner.index(st) + 1 + len(rest)]
                 own_line = notes.jumped_return.get(st.body.pop())
+                _else_runs_on(notes, st.body, final)
                 st.body = st.body or [ast.Pass()]
                 st.orelse = rest
                 if not own_line:
@@ -190,6 +191,17 @@ def _else_from_jumped_returns(notes, run, owner):
         else:
             if run and isinstance(run[-1], ast.If):
                 todo += [(run[-1].body, run[-1].body), (run[-1].orelse, run[-1].orelse)]
+
+
+def _else_runs_on(notes, arm, final):
+    """``arm`` now runs on to the function's final return (dumped as ``final``): a try
+    with no finally body ending it whose else clause ends in the compiler's copy of that
+    return (3.10+) runs on to it too.  (Not its body, where evaluating the return's
+    value is covered by the except clauses, nor its clauses, where ``as`` names are bound.)"""
+    last = arm[-1] if arm else None
+    if isinstance(last, ast.Try) and not last.finalbody and last.orelse and last.orelse[-1] in notes.jumped_return \
+            and ast.dump(last.orelse[-1]) == final:
+        del last.orelse[-1]
 
 
 def _else_before_jump(body):
