@@ -629,6 +629,23 @@ def test_a_stdlib_module_prints_or_explains_every_def(capsys, module):
         assert "# functools:cmp_to_key\n" in out and "\ndef cmp_to_key(mycmp):\n" in out
 
 
+
+def test_a_class_a_c_implementation_replaces_prints_its_class_statements_methods(capsys):
+    """``unveil decompile collections:OrderedDict`` said the class has no functions, where
+    the module's listing prints its methods from the module's code (a new-user trial); the
+    class target prints the same, each with its note, through the API too."""
+    status, out, err = run(capsys, "decompile", "collections:OrderedDict")
+    assert status == 0, err
+    whole = run(capsys, "decompile", "collections")[1]
+    for name in ("__init__", "popitem", "move_to_end"):
+        label = "# collections:OrderedDict.%s\n" % name
+        assert label in out and label in whole, name
+    part = out[out.index("# collections:OrderedDict.popitem\n"):]
+    note = part.splitlines()[1]
+    assert note.startswith("# bound at import to ") and "(a C implementation replaces " in note, part[:400]
+    assert "\ndef popitem(self, last=True):\n" in out
+    assert unveil.decompile("collections:OrderedDict").strip() == out.strip()
+
 LAMBDA_SOURCE = "square = lambda x: x * x  # noqa: E731\n"
 
 

@@ -118,10 +118,26 @@ def items(target):
         return named.items
     if isinstance(named.whole, types.ModuleType):
         return _module_items(named.whole)
-    listed = _class_items(named.label.rpartition(":")[0], named.whole, {})
+    where, _, qualname = named.label.rpartition(":")
+    listed = _class_items(where, named.whole, {}) or _class_statement_items(where, qualname)
     if not listed:
         raise TargetError("%s has no functions to decompile" % target)
     return listed
+
+
+def _class_statement_items(module_name, qualname):
+    """For a class the module binds to one of no Python code (a C implementation replaces
+    it): the methods its class statement in the module's code makes, each with the note
+    of :func:`api.shown_from_source`, as the module's own listing shows them."""
+    module = sys.modules.get(module_name)
+    try:
+        root = api.module_code(module) if module is not None else None
+    except DecompilationError:
+        return []
+    if root is None:
+        return []
+    return [("%s:%s" % (module_name, name), api.shown_from_source(module, name, code, parent))
+            for name, code, parent in api.source_defs(root) if name.startswith(qualname + ".")]
 
 
 def _accessors(value):
