@@ -916,6 +916,19 @@ def test_a_graph_dynamo_discarded_at_a_restart_is_said_never_to_run(tmp_path):
         name = next(a["graph"] for a in index["artifacts"] if a["file"] == file)
         text = (tmp_path / file).read_text()
         assert (name in transformed) == (kind == "graph") == ("this one never runs" not in text), (file, kind)
+    # and what the backend made of the discarded graph is said so too, and named by the graph
+    # it came from alone (a second trial: aot_inference.py came of the discarded graph, and
+    # each backend file said it was made from both)
+    discarded = next(f for f, kind in second.items() if kind == "discarded_graph")
+    kept = next(f for f, kind in second.items() if kind == "graph")
+    backend = [a for a in index["artifacts"] if a.get("compile_id") == "0/1" and a["kind"].startswith(
+        ("aot_", "inductor_output"))]
+    assert backend and any(a.get("discarded") for a in backend) and not all(a.get("discarded") for a in backend)
+    for art in backend:
+        head = (tmp_path / art["file"]).read_text().splitlines()[:2]
+        made_from = discarded if art.get("discarded") else kept
+        assert head[0].endswith("made from Dynamo's graph (%s)" % made_from), (art, head)
+        assert ("this code never runs" in head[1]) == bool(art.get("discarded")), (art, head)
 
 
 def warmed_then_broken(x, n):

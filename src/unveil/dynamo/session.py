@@ -316,6 +316,14 @@ class DebugSession:
                                      "summary.txt says why), and the code it made calls another graph; this one "
                                      "never runs.\n%s" % (head, rest))
             self.dump.retag(fname, kind="discarded_graph")
+            self.lines.forget(self.path(fname))
+        for fname, name in comp.made_from.items():     # what a backend made of a discarded graph
+            if name is not None and name not in called:
+                head, _, rest = from_dump.read(self.path(fname)).partition("\n")
+                self.dump.rewrite(fname, "%s\n# Discarded: made from a graph Dynamo discarded (%s) when it traced the "
+                                         "frame again; this code never runs.\n%s" % (head, comp.graph_files[name], rest))
+                self.dump.retag(fname, discarded=True)
+                self.lines.forget(self.path(fname))
 
     def _transformed_head(self, fn, comp, decompiled):
         head = ['# Transformed code of %s (compile %s): the bytecode Dynamo runs in place of the original'
@@ -482,6 +490,7 @@ class DebugSession:
         fname = self.dump.write("%s.%s.%s%s.py" % (comp.fn.key, comp.tag, kind, suffix), text,
                                 function=comp.fn.key, compile_id=comp.cid, kind=kind, ok=True)
         files.append(fname)
+        comp.made_from[fname] = comp.graphs[-1][0] if comp.graphs else None
         return fname
 
     def on_graph(self, name, gm):

@@ -76,6 +76,11 @@ class LineMap:
                                                  if not self.not_the_users(file)])
         self._added()
 
+    def forget(self, path):
+        """A dumped file that never runs (made from a graph Dynamo discarded) runs no line."""
+        if self._files.pop(path, None) is not None:
+            self._added()
+
     def _added(self):
         if self.listener is not None:
             self.listener()

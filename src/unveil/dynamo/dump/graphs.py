@@ -80,7 +80,10 @@ def _aot_pass(payload):
 
 
 def _backend_head(kind, comp, aot_pass=None):
-    graphs = ", ".join(sorted(comp.graph_files.values())) or "none dumped"
+    # (the backend is given the graph Dynamo made last; an earlier one of the compile was
+    # discarded when Dynamo traced the frame again)
+    graphs = comp.graph_files.get(comp.graphs[-1][0]) if comp.graphs else None
+    graphs = graphs or "none dumped"
     code = comp.fn.code
     return "# %s%s for %s (compile %s), made from Dynamo's graph (%s)" % (
         kind.replace("_", " "), " of the %s graph" % aot_pass if aot_pass else "",
