@@ -483,3 +483,12 @@ def test_an_interactive_code_object_recompiles_to_code_that_prints_its_values(te
     printed = capsys.readouterr().out
     exec(unveil.recompile(shown.source, code), {"x": 4})
     assert capsys.readouterr().out == printed
+
+
+def test_what_cannot_be_decompiled_is_told_with_all_that_can():
+    """``unveil.decompile(42)`` said "not a function, code object or .pyc path", though
+    classes, modules, properties and target strings are decompiled too (a new-user trial)."""
+    with pytest.raises(unveil.DecompilationError) as caught:
+        unveil.decompile(42)
+    assert str(caught.value) == ("cannot decompile 42 (int): not a function, method, property, class, module, "
+                                 "code object, .pyc path or 'module:name' target")

@@ -132,8 +132,8 @@ def _located(obj):
     if not isinstance(code, types.CodeType):
         if isinstance(obj, (types.BuiltinFunctionType, types.WrapperDescriptorType, types.MethodDescriptorType)):
             raise targets.not_a_function(getattr(obj, "__qualname__", repr(obj)), obj)     # as the CLI says it
-        raise DecompilationError("cannot decompile %r: not a function, code object or .pyc path"
-                                 % (obj,))
+        raise DecompilationError("cannot decompile %r (%s): not a function, method, property, class, module, "
+                                 "code object, .pyc path or 'module:name' target" % (obj, type(obj).__name__))
     return _Located(code, func=func)
 
 
