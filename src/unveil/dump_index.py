@@ -7,6 +7,12 @@ import re
 #: (``unveil.debug()`` turns it on): ``# [Provenance debug handles] cpp_fused_relu_0:2``.  An
 #: Inductor file's index entry keys its ``kernel_nodes`` by that ``name:handle``.
 KERNEL_HANDLE = re.compile(r"^\s*# \[Provenance debug handles\] (\S+)\s*$")
+#: FX's comment before the nodes of one line of the user's code in a printed graph (after a
+#: node's annotations where it has some: ``# ac_graph_id: 2 - PREFER_RECOMPUTE File: ...``):
+#: its indentation, the file and the line
+FILE_COMMENT = re.compile(r"^(\s*)#(?: [^#\n]*?)? File: (.+?):(\d+) in .*$", re.MULTILINE)
+#: FX's comment before nodes that come from no line
+NO_LINE_COMMENT = "# No stacktrace found for following nodes"
 
 
 def ran_in(index):

@@ -12,13 +12,11 @@ import os
 import re
 
 from .kernel_calls import frames_of, kernel_lines
+from ...dump_index import FILE_COMMENT, NO_LINE_COMMENT
 
-#: FX's comment before the nodes of one line of the user's code (after a node's annotations
-#: where it has some: ``# ac_graph_id: 2 - PREFER_RECOMPUTE File: ...``, checkpointed code)
-_FILE_COMMENT = re.compile(r"^\s*#(?: [^#\n]*?)? File: (.+?):(\d+) in ")
 #: a node's statement in a printed graph: its name, then its annotation or ``=``
 _NODE = re.compile(r"^\s+(\w+)(?::|\s*=)")
-_OTHER_COMMENT = re.compile(r"^\s*# No stacktrace found")
+_OTHER_COMMENT = re.compile(r"^\s*" + re.escape(NO_LINE_COMMENT))
 _DEFINITION = re.compile(r"^\s*(?:class|def) ")
 
 Location = collections.namedtuple("Location", "path line kind")
@@ -54,9 +52,9 @@ class LineMap:
             kind = self._files.get(path, ("graph", None))[0]
         found, here = [], None
         for number, line in enumerate(text.splitlines(), 1):
-            match = _FILE_COMMENT.match(line)
+            match = FILE_COMMENT.match(line)
             if match:
-                here = None if self.not_the_users(match.group(1)) else (_same_file(match.group(1)), int(match.group(2)))
+                here = None if self.not_the_users(match.group(2)) else (_same_file(match.group(2)), int(match.group(3)))
             elif _OTHER_COMMENT.match(line) or _DEFINITION.match(line):
                 here = None     # (a subgraph's class, torch.cond's branch, begins no line of the user's)
             elif here is not None and line.strip() and not line.lstrip().startswith("#"):

@@ -2,6 +2,7 @@
 import re
 
 from ..adapter.graphs import example_value, readable_graph
+from ...dump_index import FILE_COMMENT, NO_LINE_COMMENT
 
 
 def describe_input(value):
@@ -27,16 +28,13 @@ def graph_file_text(name, gm):
     return "\n".join(lines) + "\n" + _GRAPH_IMPORTS + readable.strip("\n") + "\n"
 
 
-#: FX's comment before the nodes of one line (after a node's annotations, where it has some)
-_FILE_COMMENT = re.compile(r"^(\s*)#(?: [^#\n]*?)? File: (.+?):\d+ in .*$", re.MULTILINE)
-_NO_LINE = "# No stacktrace found for following nodes"
 
 
 def without_frames_of(text, not_the_users):
     """A printed graph whose ``# File:`` comments naming a file ``not_the_users`` (a dumped
     transformed code's, whose frame torch records for the nodes of no line under ``debug()``)
     say what they say when Dynamo's code runs: that those nodes have no line."""
-    return _FILE_COMMENT.sub(lambda m: m.group(1) + _NO_LINE if not_the_users(m.group(2)) else m.group(0), text)
+    return FILE_COMMENT.sub(lambda m: m.group(1) + NO_LINE_COMMENT if not_the_users(m.group(2)) else m.group(0), text)
 
 
 def class_name(gm):
