@@ -458,13 +458,49 @@ def _try_ending_an_arm(x):
     return y
 
 
+def _try_else_in_an_if(c, g):
+    if c:
+        try:
+            g()
+        except ValueError:
+            pass
+        else:
+            g()
+    return 1
+
+
+def _try_else_in_an_if_returning_a_tuple(c, g):
+    seen = []
+    if c:
+        try:
+            g()
+        except ValueError:
+            pass
+        else:
+            g()
+    return 1, seen
+
+
+def _try_else_before_the_return(g):
+    try:
+        g()
+    except KeyError:
+        g(0)
+    else:
+        g()
+    return 2
+
+
 @pytest.mark.parametrize("fn, elses", [(_elif_assigning, 3), (_if_else_assigning, 1), (_elif_without_else, 1),
-                                       (_try_ending_an_arm, 2)])
+                                       (_try_ending_an_arm, 2), (_try_else_in_an_if, 1),
+                                       (_try_else_in_an_if_returning_a_tuple, 1), (_try_else_before_the_return, 1)])
 def test_arms_running_on_to_one_return_keep_their_else_and_the_return_is_written_once(fn, elses):
     """3.10 and 3.12+ copy a short ``return y`` in place of each arm's jump to it, on the return's
     line and with no NOP: the arms ran on to one return in the source (else every arm
     read ``y = ...; return y`` and the chain fell apart into separate ifs).  A try ending
-    the arm gets a copy at the end of its else clause too, which ran on to the return."""
+    the arm gets a copy at the end of its else clause too, which ran on to the return,
+    and so does an except clause running on to it, the try's else clause then written
+    after the try (``except E: return 1`` / ``g()``)."""
     source = _same(fn)
     heads = [line.split()[0] for line in source.splitlines()[1:] if line.strip()]
     assert heads.count("return") == 1 and heads.count("else:") + heads.count("elif") == elses, source

@@ -1746,3 +1746,63 @@ def return_of_a_missing_global_in_an_except_clause_under_a_finally_that_returns_
         return inner()
     except NameError as e:
         return type(e.__context__).__name__
+
+
+@case((True, False), (True, True), (False, False), same_bytecode=True)
+def try_else_in_an_if_before_a_constant_return(c, fail):
+    """``if c: try/except E: pass/else: g()`` then ``return 1``: 3.10+ copy the return into
+    the clause's place (and 3.12+ into the else clause's end), where the jumps to it were.
+    It was written ``except E: return 1`` then ``g()`` after the try, the return twice."""
+    seen = []
+
+    def g():
+        seen.append(len(seen))
+        if fail:
+            raise ValueError(len(seen))
+    if c:
+        try:
+            g()
+        except ValueError:
+            pass
+        else:
+            g()
+    return 1, seen
+
+
+@case((False,), (True,), same_bytecode=True)
+def try_else_before_a_constant_return(fail):
+    """The same at the function's top level: the except clause runs on to ``return 2``."""
+    seen = []
+
+    def g():
+        seen.append(len(seen))
+        if fail:
+            raise KeyError(len(seen))
+    try:
+        g()
+    except KeyError:
+        seen.append("k")
+    else:
+        g()
+        seen.append("e")
+    return 2
+
+
+@case((True, 1), (True, 2), (True, 3), (False, 1), same_bytecode=True)
+def try_else_in_an_if_before_returning_a_constant(c, failing_call):
+    """The first of these with ``return 1``, a constant: 3.10 and 3.11 copy it into the except
+    clause only, 3.12+ into the else clause's end too."""
+    calls = []
+
+    def g():
+        calls.append(None)
+        if len(calls) == failing_call:
+            raise ValueError(failing_call)
+    if c:
+        try:
+            g()
+        except ValueError:
+            pass
+        else:
+            g()
+    return 1

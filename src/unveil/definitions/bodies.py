@@ -177,7 +177,8 @@ def _else_from_jumped_returns(notes, run, owner):
         for i, st in enumerate(run):
             if isinstance(st, ast.If) and not st.orelse and st.body and st.body[-1] in notes.jumped_return \
                     and ast.dump(st.body[-1]) == final and (run[i + 1:] or notes.jumped_return.get(
-                        st.body[-1]) != "without a NOP"):   # (an arm running on has no jump to copy over)
+                        st.body[-1]) != "without a NOP" or _ends_in_try(st.body[:-1])):
+                # (an arm running on has no jump to copy over, but for a try's past its clauses)
                 rest = run[i + 1:]
                 del owner[owner.index(st) + 1:owner.index(st) + 1 + len(rest)]
                 own_line = notes.jumped_return.get(st.body.pop())
@@ -189,8 +190,13 @@ def _else_from_jumped_returns(notes, run, owner):
                 todo += [(st.body, st.body), (st.orelse, st.orelse)]
                 break
         else:
+            _else_from_handlers(notes, owner, len(run), final)
             if run and isinstance(run[-1], ast.If):
                 todo += [(run[-1].body, run[-1].body), (run[-1].orelse, run[-1].orelse)]
+
+
+def _ends_in_try(stmts):
+    return bool(stmts) and isinstance(stmts[-1], ast.Try) and not stmts[-1].finalbody
 
 
 def _else_runs_on(notes, arm, final):
@@ -202,6 +208,33 @@ def _else_runs_on(notes, arm, final):
     if isinstance(last, ast.Try) and not last.finalbody and last.orelse and last.orelse[-1] in notes.jumped_return \
             and ast.dump(last.orelse[-1]) == final:
         del last.orelse[-1]
+
+
+def _else_from_handlers(notes, body, end, final):
+    """``body[:end]`` runs on to the function's final return (dumped as ``final``): a try with
+    no else or finally body among them whose except clauses each end in the compiler's copy
+    of that return (3.10+, ``jumped_return``) or never go on, one at least in a copy, ran
+    its clauses on to that return in the source, so the statements after it were its else
+    clause (``try: g()`` / ``except E: pass`` / ``else: h()``).  A copy ending those
+    statements goes too: it stood for the jump from the end of that else clause."""
+    for i in range(end - 1, -1, -1):
+        st = body[i]
+        if not (isinstance(st, ast.Try) and st.handlers and not st.orelse and not st.finalbody):
+            continue
+        copies = [h.body for h in st.handlers if h.body and h.body[-1] in notes.jumped_return
+                  and ast.dump(h.body[-1]) == final]
+        if not copies or not all(h.body in copies or _never_goes_on(h.body) for h in st.handlers):
+            return
+        rest = body[i + 1:end]
+        if rest and rest[-1] in notes.jumped_return and ast.dump(rest[-1]) == final:
+            rest.pop()
+        for clause in copies:
+            del clause[-1]
+            if not clause:
+                clause.append(ast.Pass())
+        st.orelse = rest
+        del body[i + 1:end]
+        return
 
 
 def _else_before_jump(body):
