@@ -379,3 +379,44 @@ def test_a_clause_return_a_raising_finally_drops_is_still_evaluated():
 
 def _calling(fn, arg):
     yield fn(arg)
+
+
+_LOOP_OF_AN_EXCEPT_CLAUSE_LEFT_BY_A_TRY_STAR_ELSE = '''
+def fn(tests, g):
+    try:
+        g(0)
+    except ValueError:
+        while True:
+            if not tests.pop(0):
+                break
+            try:
+                g(len(tests))
+            except* KeyError:
+                pass
+            else:
+                return "else"
+    return "after", len(tests)
+'''
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="except* is 3.11+ syntax")
+def test_a_loop_whose_test_leaves_its_except_clause_is_not_run_on_to_a_try_star_else():
+    """exception_programs.py seed 40890 (3.13): ``while True: if not c(): break`` then a
+    ``try``/``except*`` whose else clause returns, in an except clause.  Where the test
+    leaves, the clause ends (on to ``return "after", len(tests)``, no constant); it was written ``while c():`` ending
+    the clause's loop and then ``return "else"``, run on to by both ways out."""
+    from tests.roundtrip import rebuild_decompiled
+    scope = {}
+    exec(_LOOP_OF_AN_EXCEPT_CLAUSE_LEFT_BY_A_TRY_STAR_ELSE, scope)
+    fn = scope["fn"]
+    try:
+        new, _ = rebuild_decompiled(fn)
+    except DecompilationError:
+        return
+
+    def g(n):
+        if n == 0 or n == 2:
+            raise (ValueError if n == 0 else KeyError)(n)
+
+    for tests in ([False], [True, False], [True, True, False], [True, False, False]):
+        assert new(list(tests), g) == fn(list(tests), g), tests
