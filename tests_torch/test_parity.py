@@ -229,6 +229,9 @@ def test_a_signature_called_under_another_grad_mode_gets_code_of_its_own():
     with torch.no_grad():
         fresh(torch.randn(2, 4))
     assert fresh.source(2).startswith("# compiled under another global state than now's: grad_mode")
+    with pytest.raises(KeyError) as raised:
+        fresh.source(16)
+    assert str(raised.value) == "no code for signature 16; the signatures compiled so far: 2"
 
 
 class Broken(unveil.CustomDispatcher):

@@ -32,6 +32,14 @@ class GuardFailed(RuntimeError):
     values (a guard of its cache entry fails on the call)."""
 
 
+class UnknownSignature(KeyError):
+    """:meth:`CustomDispatcher.source` of a signature never compiled (its message printed
+    as it is, where a KeyError's is quoted)."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
+
+
 class CustomDispatcher(torch.nn.Module):
     """Subclass it and define ``forward``; calling the module compiles ``forward`` the
     first time each :meth:`signature` is seen (with ``torch.compile(**options)``,
@@ -83,8 +91,8 @@ class CustomDispatcher(torch.nn.Module):
         now.  Where the signature was compiled only under another global state (grad
         mode, autocast, ...), the first such code, after a comment saying what differs."""
         if key not in self.codes:
-            raise KeyError("no code for signature %r; the signatures compiled so far: %s"
-                           % (key, ", ".join(map(repr, self.codes)) or "none"))
+            raise UnknownSignature("no code for signature %r; the signatures compiled so far: %s"
+                                   % (key, ", ".join(map(repr, self.codes)) or "none"))
         code = self._code_for(key)
         note = ""
         if code is None:
