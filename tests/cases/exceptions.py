@@ -1806,3 +1806,29 @@ def try_else_in_an_if_before_returning_a_constant(c, failing_call):
         else:
             g()
     return 1
+
+
+@case(([False], False), ([True, True, False], False), ([False], True), ([True, False], True))
+def return_after_a_with_around_a_try_ending_in_a_loop_whose_finally_rebinds_it(tests, fail):
+    """``return b`` after a with around try/except/finally whose body ends in a loop, the
+    finally body rebinding ``b``: the body's way out runs the finally body's copy and the
+    with's exit, then the return.  3.10 wrote the return at the end of the try body, 3.12+
+    at the end of the except clause (which jumps back to the body's copy): its value read
+    before the finally body ran (exception_programs.py seeds 47415 and 57036, async withs)."""
+    b = "before"
+
+    def g():
+        if fail:
+            raise ValueError
+
+    with contextlib.nullcontext():
+        try:
+            g()
+            while True:
+                if not tests.pop(0):
+                    break
+        except ValueError:
+            pass
+        finally:
+            b = "finally"
+    return b

@@ -151,6 +151,7 @@ class Exits:
         value after the copies is written where it is only if they bind none of it."""
         saved_stack, saved_out = list(frame.stack), len(frame.out)
         jumped = pos < len(self.instrs) and self.instrs[pos].op == "JUMP"
+        skipped = [] if copied is None else [(copied, pos)]   # the copies run on the way, (start, end)
         outer, inner_blocks = region.parent, region.blocks
         while outer is not None:
             pos = self._drop_iterators(pos, frame)
@@ -165,6 +166,7 @@ class Exits:
                                              "completes" % pos)
                 if after is None or after == pos or after == handler_regions.ENDS:
                     break
+                skipped.append((self._past_jumps(pos), after))
                 pos = after
                 tail = self._constant_return(pos, frame)
                 if tail and jumped:
@@ -173,9 +175,12 @@ class Exits:
                     self._run_after_exit(tail, frame)  # ``return`` (of a value loaded before or after the copies)
                     return True
                 if getattr(outer.elide, "keeps_order", False) and self.return_tail(pos, outer) \
-                        and (copied is None or not self._copy_binds_what_it_loads(copied, pos)):
+                        and not any(self._copy_binds_what_it_loads(start, end, pos) for start, end in skipped):
                     # the copies ran no code (an except clause's end): 3.13 copied the
-                    # ``return member`` after the try into a ``break`` path
+                    # ``return member`` after the try into a ``break`` path.  (Not past a
+                    # finally body's copy that binds what it loads, then a with's exit:
+                    # 3.10's way out of a try body ending in a loop, ``return b`` after the
+                    # with, was written in the try body, its value read before the finally)
                     frame.run(self.instrs[pos:self.g.of_instr[pos].end])
                     return True
                 ins = self.instrs[pos] if pos < len(self.instrs) else None
@@ -308,11 +313,21 @@ class Exits:
         value is the same."""
         return self._returns_a_local(pos) and not self._copy_binds_what_it_loads(start, pos)
 
-    def _copy_binds_what_it_loads(self, start, pos):
-        """Whether the code from ``start`` to ``pos`` binds a local that the block from
-        ``pos`` loads."""
+    def _copy_binds_what_it_loads(self, start, end, pos=None):
+        """Whether the code from ``start`` to ``end`` binds a local that the block from
+        ``pos`` (``end`` when not given) loads."""
+        pos = end if pos is None else pos
         loaded = {ins.argval for ins in self.instrs[pos:self.g.of_instr[pos].end] if ins.op == "LOAD_FAST"}
-        return any(ins.op in ("STORE_FAST", "DELETE_FAST") and ins.argval in loaded for ins in self.instrs[start:pos])
+        return any(ins.op in ("STORE_FAST", "DELETE_FAST") and ins.argval in loaded for ins in self.instrs[start:end])
+
+    def _past_jumps(self, pos):
+        """Where the ``JUMP`` instructions from ``pos`` on lead (``pos`` itself where
+        none is)."""
+        for _ in range(16):
+            if pos >= len(self.instrs) or self.instrs[pos].op != "JUMP":
+                break
+            pos = self.instrs[pos].target
+        return pos
 
     def returns_a_bound_local(self, pos):
         """Whether the block from ``pos`` only loads a local that is bound wherever it runs
