@@ -1,6 +1,7 @@
 """match statements: every pattern kind, guards, nesting, and match inside other constructs."""
 MIN_VERSION = (3, 10)
 
+import contextlib
 import enum
 
 from tests.cases.registry import case
@@ -604,3 +605,22 @@ def mapping_rest_after_as_captures(v):
         case {"t": "y" as t}:
             return t
     return None
+
+
+@case((1,), (2,), (3,))
+def return_in_a_case_in_a_with_under_a_finally_that_returns(x):
+    """exception_programs.py seed 52511 (3.10-3.13): a case body's ``return`` in a with in
+    a try whose finally body returns runs the with's exit and the finally body's copy,
+    which read like the with body's end: it was written without the return, and ran on
+    to the code after the match.  (Refused now; the match is then read as the tests it
+    compiles to.)"""
+    seen = []
+    try:
+        with contextlib.nullcontext():
+            match x:
+                case 1 | 2:
+                    seen.append("case")
+                    return "dropped"
+            seen.append("after the match")
+    finally:
+        return seen  # noqa: B012

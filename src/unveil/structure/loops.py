@@ -5,7 +5,7 @@ from ..bytecode import facts
 from ..bytecode.opcodes import CONDITIONAL, JUMPS, NO_NEXT
 from ..errors import DecompilationError
 from ..graph.blocks import same_code
-from ..syntax.astwalk import loop_body_nodes, statement_lists
+from ..syntax.astwalk import loop_body_nodes, never_runs_on, statement_lists
 from . import handler_regions
 from . import stackitems as si
 from .frame import Frame
@@ -101,7 +101,7 @@ def _else_clause(s, start, stop, frame, region):
         return else_frame.out
     end = s.seq(start, else_frame, region.child(stop=stop))
     else_frame.flush_parallel()
-    if end is None and not _never_runs_on(else_frame.out) and not same_code(s.instrs, start, stop):
+    if end is None and not never_runs_on(else_frame.out) and not same_code(s.instrs, start, stop):
         # the code where the test leaves leaves the statement the loop is in, and is no
         # copy of the code after the loop (3.13: ``while True: if not c(): break`` then a
         # try whose else clause returns, all in an except clause: the test's way out ends
@@ -109,19 +109,6 @@ def _else_clause(s, start, stop, frame, region):
         raise DecompilationError("the else clause of the loop at %d leaves the statement the loop is in" % start)
     return else_frame.out
 
-
-def _never_runs_on(stmts):
-    """Whether the statements ``stmts`` end in a ``return``, ``raise``, ``break`` or
-    ``continue`` on every way through them."""
-    last = stmts[-1] if stmts else None
-    if isinstance(last, ast.If):
-        return _never_runs_on(last.body) and _never_runs_on(last.orelse)
-    if isinstance(last, (ast.With, ast.AsyncWith)):
-        return _never_runs_on(last.body)
-    if isinstance(last, (ast.Try, getattr(ast, "TryStar", ast.Try))):
-        return _never_runs_on(last.finalbody) or (_never_runs_on(last.orelse or last.body)
-                                                  and all(_never_runs_on(h.body) for h in last.handlers))
-    return isinstance(last, (ast.Return, ast.Raise, ast.Break, ast.Continue))
 
 
 def _for(s, loop, frame, region):

@@ -6,6 +6,7 @@ import ast
 from ..bytecode import facts
 from ..bytecode.opcodes import CONDITIONAL, EXITS
 from ..errors import DecompilationError
+from ..syntax.astwalk import never_runs_on
 from . import stackitems as si
 from .conditions import Branch, jump_condition
 from .frame import Frame
@@ -245,8 +246,17 @@ def _body(s, pos, jumped, base, region, stop):
         if kind in ("break", "continue"):
             return [ast.Break() if kind == "break" else ast.Continue()], None
     arm = Frame(s.ctx, base)
+    exits = region.exits
+    before = len(exits) if exits is not None else 0
     end = s.seq(pos, arm, inner)
     arm.flush_parallel()
+    if end is None and exits is not None and exits[before:] and stop is not None and stop != region.stop \
+            and not never_runs_on(arm.out):
+        # the body leaves the statement the match is in, past the code after the match in
+        # it, by a way out that reads like that statement's end (3.10+: ``return 't3'`` in a
+        # with in a try whose finally body returns: the with's exit, then the finally
+        # body's copy, as where the with body ends); written alone, it ran on after the match
+        raise DecompilationError("match: case body at %d leaves the statement around the match" % pos)
     return arm.out, end
 
 

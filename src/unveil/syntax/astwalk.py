@@ -104,3 +104,17 @@ def loop_body_nodes(stmts):
                 continue
             if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
                 todo.append(child)
+
+
+def never_runs_on(stmts):
+    """Whether the statements ``stmts`` end in a ``return``, ``raise``, ``break`` or
+    ``continue`` on every way through them."""
+    last = stmts[-1] if stmts else None
+    if isinstance(last, ast.If):
+        return never_runs_on(last.body) and never_runs_on(last.orelse)
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        return never_runs_on(last.body)
+    if isinstance(last, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+        return never_runs_on(last.finalbody) or (never_runs_on(last.orelse or last.body)
+                                                 and all(never_runs_on(h.body) for h in last.handlers))
+    return isinstance(last, (ast.Return, ast.Raise, ast.Break, ast.Continue))
