@@ -420,3 +420,38 @@ def test_a_loop_whose_test_leaves_its_except_clause_is_not_run_on_to_a_try_star_
 
     for tests in ([False], [True, False], [True, True, False], [True, False, False]):
         assert new(list(tests), g) == fn(list(tests), g), tests
+
+
+def _returns_in_an_else_clause_under_a_finally_that_raises(c, g):
+    try:
+        if c:
+            g()
+    except KeyError:
+        g()
+    else:
+        return undefined_name  # noqa: F821 (the NameError is the behaviour)
+    finally:
+        raise KeyError("finally")
+
+
+def test_an_else_clause_return_a_raising_finally_drops_is_still_evaluated_or_refused():
+    """exception_programs.py seed 57610 (3.9, 3.10): ``else: return b`` under ``finally:
+    raise``, whose copy the clauses share: the value waited there and the else clause was
+    written as nothing, so the NameError, the context of the finally body's KeyError,
+    was lost."""
+    from tests.roundtrip import rebuild_decompiled
+    fn = _returns_in_an_else_clause_under_a_finally_that_raises
+
+    def g():
+        pass
+
+    try:
+        new, _ = rebuild_decompiled(fn)
+    except DecompilationError:
+        return
+    for c in (0, 1):
+        assert _context_chain(_calling_with(new, c, g)) == _context_chain(_calling_with(fn, c, g)), c
+
+
+def _calling_with(fn, *args):
+    yield fn(*args)

@@ -281,6 +281,11 @@ def _else_clause(s, exit_, after, frame, region, handlers=None):
         end, else_exits = after, []
     if end != after and (end is not None or else_exits):
         raise DecompilationError("else clause at %d does not rejoin" % exit_)
+    if end is not None and any(si.is_expr(v) for v in else_frame.stack[len(frame.stack):]):
+        # (3.9, 3.10: ``else: return b`` under ``finally: raise``, the finally body's copy
+        # shared with the clauses' way on: the value the clause loads waits there, and is
+        # never returned; written as nothing, its evaluation was lost)
+        raise DecompilationError("else clause at %d leaves a value where the clauses go on" % exit_)
     if region.exits is not None:
         region.exits.extend(else_exits)
     return else_frame.out, after
