@@ -36,7 +36,19 @@ def _outcome_of(thunk):
     try:
         return _reduce(thunk())
     except Exception as exc:  # the case's own exceptions are part of its behaviour
-        return ("raise", type(exc).__name__, str(exc))
+        return ("raise", type(exc).__name__, str(exc)) + _context_of(exc)
+
+
+def _context_of(exc):
+    """The exceptions ``exc`` was raised while handling (its ``__context__`` chain), as
+    (type name, message) pairs: a decompiled case must lose none of them."""
+    chain, seen = [], {id(exc)}
+    exc = exc.__context__
+    while exc is not None and id(exc) not in seen and len(chain) < 10:
+        seen.add(id(exc))
+        chain.append((type(exc).__name__, str(exc)))
+        exc = exc.__context__
+    return (tuple(chain),) if chain else ()
 
 
 def outcome(fn, call):
