@@ -3,6 +3,7 @@ so the case library's behaviour check alone would not notice them falling back.
 Whether a code object was lowered is read from ``Decompiled.lowered``, never from the
 text (the loop-free tree form of the state machine has no ``__state``)."""
 import ast
+import contextlib
 import importlib.util
 import os
 import sys
@@ -455,3 +456,32 @@ def test_an_else_clause_return_a_raising_finally_drops_is_still_evaluated_or_ref
 
 def _calling_with(fn, *args):
     yield fn(*args)
+
+
+def _returns_in_a_loop_in_a_try_whose_finally_returns_through_a_with(tests):
+    log = []
+    with contextlib.nullcontext():
+        try:
+            while True:
+                if not tests.pop(0):
+                    break
+                log.append(1)
+                return missing_global  # noqa: F821 (the NameError is the behaviour)
+        finally:
+            return missing_global, log  # noqa: F821, B012
+
+
+def test_a_return_in_a_loop_a_finally_return_drops_past_a_with_is_still_evaluated_or_refused():
+    """exception_programs.py seed 57301: ``return missing`` in a ``while True`` loop (left
+    by ``if not c(): break``) in a try whose finally body returns another value, inside a
+    with.  The finally body's copy, which drops the first value, was taken for the code
+    after the try: the loop read ``if not c(): pass`` (every version), the NameError the
+    return's evaluation raises lost from the context of the finally body's."""
+    from tests.roundtrip import rebuild_decompiled
+    fn = _returns_in_a_loop_in_a_try_whose_finally_returns_through_a_with
+    try:
+        new, _ = rebuild_decompiled(fn)
+    except DecompilationError:
+        return
+    for tests in ([False], [True], [True, False]):
+        assert _context_chain(_calling_with(new, list(tests))) == _context_chain(_calling_with(fn, list(tests))), tests

@@ -126,6 +126,15 @@ class Exits:
                 return None
             pos = ins.target
         if region.exits is not None:
+            if region.frame is not None and frame is not region.frame and region.depth is not None \
+                    and any(si.is_expr(v) for v in frame.stack[region.depth:]):
+                # an arm leaves the body with a value it computed, which the exits, positions
+                # alone, lose (3.11+: ``return b`` in a try body whose finally body returns
+                # another value through a with's exit, that copy taken for the code after
+                # the try: the value's evaluation was lost); the body's own frame is
+                # matched with the stack the try found (``handler_regions.stack_after``)
+                raise DecompilationError("a value computed inside waits at %d, where an arm of a try or with "
+                                         "body leaves it" % pos)
             region.exits.append(pos)
         return None
 

@@ -48,10 +48,11 @@ class Region:
         self.depth = None         # stack depth at a try body's entry (values above it flow out)
         self.within = blocks      # the blocks of the nearest try or with body, if any
         self.meets = False        # stop is where the arms of an enclosing if meet
+        self.frame = None         # the frame of the try or with body whose exits it collects
 
     def child(self, **kw):
         r = Region(self.stop, self.loop, self.handler, self.blocks, self.elide, self.exits, self)
-        r.depth = self.depth
+        r.depth, r.frame = self.depth, self.frame
         r.meets = self.meets and "stop" not in kw
         for k, v in kw.items():
             setattr(r, k, v)

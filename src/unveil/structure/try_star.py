@@ -37,7 +37,7 @@ def star_body(s, start, outer_handler, stack, region):
     h = _star_cleanup_around(s, h, outer_handler)
     bframe = Frame(s.ctx, stack)
     blocks = handler_regions.region(s, s.g.of_instr[start], h)
-    s.seq(start, bframe, region.child(stop=None, handler=h, blocks=blocks, exits=[], elide=elide_star))
+    s.seq(start, bframe, region.child(stop=None, handler=h, blocks=blocks, exits=[], elide=elide_star, frame=bframe))
     bframe.flush_parallel()
     return bframe.out
 

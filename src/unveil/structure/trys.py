@@ -68,7 +68,7 @@ def structure_try(s, block, handler, frame, region):
     h_blocks = handler_regions.region(s, hblock, hblock.handler) if hblock.handler else {hblock}
     h_exits = []
     h_region = region.child(stop=None, handler=s.effective(hblock.handler), blocks=h_blocks,
-                            exits=h_exits, elide=_elide_except)
+                            exits=h_exits, elide=_elide_except, frame=hframe)
     base = len(hframe.stack) - 1
     s.seq(hblock.start, hframe, h_region)
     hframe.flush_parallel()
@@ -183,7 +183,7 @@ def _try_body(s, block, handler, body_blocks, frame, region, elide):
     begun = body_frame.last_emit
     body_exits = []
     body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=body_exits, elide=elide,
-                               depth=len(frame.stack))
+                               depth=len(frame.stack), frame=body_frame)
     s.seq(block.start, body_frame, body_region, entering=s.entered(block, region))
     body_frame.flush_parallel()
     exit_ = handler_regions.one(s, body_exits, "try body")

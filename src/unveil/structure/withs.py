@@ -74,7 +74,8 @@ def structure_with(s, block, handler, hblock, body_blocks, frame, region):
     body_frame = Frame(s.ctx, frame.stack)
     exits = []
     body_region = region.child(stop=None, handler=handler, blocks=body_blocks, exits=exits, elide=elide_with,
-                               depth=len(frame.stack) - 1)   # (the body's first store or POP_TOP takes its value)
+                               depth=len(frame.stack) - 1, frame=body_frame)   # (the body's first store or
+    #                                                                            POP_TOP takes its value)
     s.seq(block.start, body_frame, body_region, entering=s.entered(block, region))
     body_frame.flush_parallel()
     stmts = body_frame.out
