@@ -25,6 +25,7 @@ class Compile:
         self.graph_files = {}                # Dynamo's global name of a graph -> its file
         self.backend_files = {}              # kind (aot_forward, inductor_output, ...) -> [files]
         self.made_from = {}                  # a backend file -> the graph (Dynamo's global name) it was made from
+        self.post_grad_file = None           # the post-grad graph file Inductor's next output file is made from
         self.graph_modules_logged = collections.Counter()   # AOT graphs dumped from the module, by kind
         self.source = None                   # decompiled transformed code, when it worked
         self.bindings = {}                   # objects its text names (Decompiled.bindings)

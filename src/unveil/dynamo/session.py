@@ -463,8 +463,10 @@ class DebugSession:
         if kind == "kernel_stack_traces" and payload:
             self._kernel_lines(comp, payload)
         if kind == "kernel_nodes" and payload and comp.backend_files.get("inductor_output"):
+            mappings = json.loads(payload)
             self.dump.retag(comp.backend_files["inductor_output"][-1],
-                            kernel_nodes=kernel_calls.kernel_nodes(json.loads(payload)))
+                            kernel_nodes=kernel_calls.kernel_nodes(mappings),
+                            kernel_post_grad_nodes=kernel_calls.kernel_post_grad_nodes(mappings))
         if kind in AOT_GRAPH_KINDS and comp.graph_modules_logged[kind]:
             comp.graph_modules_logged[kind] -= 1          # dumped already, from its graph module
         elif payload and kind in BACKEND_TEXT_KINDS:
@@ -488,9 +490,14 @@ class DebugSession:
         files = comp.backend_files.setdefault(kind, [])
         suffix = "_%d" % len(files) if files else ""
         fname = self.dump.write("%s.%s.%s%s.py" % (comp.fn.key, comp.tag, kind, suffix), text,
-                                function=comp.fn.key, compile_id=comp.cid, kind=kind, ok=True)
+                                function=comp.fn.key, compile_id=comp.cid, kind=kind, ok=True,
+                                **_made_from_fields(comp, kind))
         files.append(fname)
         comp.made_from[fname] = comp.graphs[-1][0] if comp.graphs else None
+        if kind == "post_grad_graph":
+            comp.post_grad_file = fname
+        elif kind == "inductor_output":
+            comp.post_grad_file = None
         return fname
 
     def on_graph(self, name, gm):
@@ -714,6 +721,16 @@ def _shortened_path_resolver(filename):
         found = [f for f in files if f == path or f.endswith(path) and os.path.isabs(f)]
         return found[0] if len(found) == 1 else None
     return resolve
+
+
+def _made_from_fields(comp, kind):
+    """What a backend file's index entry says it was made from: Dynamo's graph (its global,
+    ``made_from``) and, for Inductor's code, the post-grad graph file written for it
+    (``post_grad_graph``: Inductor logs that graph just before the code, on a cache hit too)."""
+    fields = {"made_from": comp.graphs[-1][0]} if comp.graphs else {}
+    if kind == "inductor_output" and comp.post_grad_file is not None:
+        fields["post_grad_graph"] = comp.post_grad_file
+    return fields
 
 
 def _globals_by_id(guards_text_, globals_):

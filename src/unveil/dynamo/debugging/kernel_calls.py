@@ -46,3 +46,10 @@ def kernel_nodes(mappings):
         if nodes:
             out[handle] = sorted(set(nodes), key=nodes.index)
     return out
+
+
+def kernel_post_grad_nodes(mappings):
+    """``{name:handle: [node of Inductor's post-grad graph]}`` from the node mappings artifact
+    (decoded): what each kernel call of Inductor's code computes, in the names of the graph
+    the code was made from."""
+    return {handle: list(posts) for handle, posts in (mappings.get("cppCodeToPost") or {}).items() if posts}
