@@ -341,8 +341,8 @@ def test_a_kernel_call_without_inductors_node_comment_is_linked_through_its_prov
     kernel's call, so a graph's elementwise nodes had no kernel link.  Under ``debug()`` the
     index's ``kernel_nodes`` (Inductor's provenance record) names the nodes of each handle;
     a call with both comments names its nodes once, at the first."""
-    from unveil.report.site import Site
-    (tmp_path / "f.compile_0_0.inductor_output.py").write_text("\n".join([
+    from unveil.report import kernels
+    text = "\n".join([
         "def call(args):",                                                              # 1
         "    # Topologically Sorted Source Nodes: [matmul], Original ATen: [aten.mm]",   # 2
         "    # [Provenance debug handles] extern_kernels.mm:1",                          # 3
@@ -351,13 +351,122 @@ def test_a_kernel_call_without_inductors_node_comment_is_linked_through_its_prov
         "    cpp_fused_mul_relu_0(buf0, buf1)",                                          # 6
         "    # [Provenance debug handles] cpp_fused_unknown_1:3",                        # 7
         "    cpp_fused_unknown_1(buf1)",                                                 # 8
-        "    return (buf1, )", ""]))
-    code = {"function": "f", "kind": "inductor_output", "ok": True, "file": "f.compile_0_0.inductor_output.py",
-            "compile_id": "0/0", "kernel_nodes": {"extern_kernels.mm:1": ["matmul"],
-                                                  "cpp_fused_mul_relu_0:2": ["y", "mul"]}}
-    index = {"functions": [], "artifacts": [code], "compiles": [], "line_map": {}}
+        "    return (buf1, )", ""])
+    calls = kernels.kernel_calls(text)
+    resolved = {"extern_kernels.mm:1": ["matmul"], "cpp_fused_mul_relu_0:2": ["y", "mul"]}
+    assert kernels.nodes_computed(calls, resolved, True) == [(2, ["matmul"]), (5, ["y", "mul"])]
+    assert kernels.nodes_computed(calls, {}, True) == [(2, ["matmul"])]
+    assert kernels.nodes_computed(calls, {}, False) == []
+
+
+def _gelu_dump(tmp_path):
+    """The files of one compile of ``0.5 * h * (1 + tanh(...))`` on ``h = x @ w``, trained:
+    Dynamo's graph, the AOT forward and backward, and Inductor's post-grad graph and code of
+    each; the backward recomputes ``mul`` and ``add_1`` and Inductor's comment on its ``mm``
+    names them (torch 2.13 and 2.15, a new-user trial)."""
+    def graph_file(params, body):
+        return "\n".join(["import torch", "", "", "class GraphModule(torch.nn.Module):",
+                          "    def forward(self, %s):" % ", ".join('%s: "f32[4, 4]"' % p for p in params)]
+                         + ["        %s" % line for line in body] + [""])
+
+    def code_file(params, calls):
+        return "\n".join(["def call(args):", "    %s, = args" % ", ".join(params)]
+                         + ["    %s" % line for line in calls] + ["    return (buf1, )", ""])
+
+    files = {
+        "graph": graph_file(["L_x_", "L_w_"], [
+            "l_x_ = L_x_", "l_w_ = L_w_", 'h: "f32[4, 4]" = l_x_ @ l_w_', 'mul: "f32[4, 4]" = 0.5 * h',
+            'tanh: "f32[4, 4]" = torch.tanh(h)', 'add_1: "f32[4, 4]" = 1.0 + tanh',
+            'mul_3: "f32[4, 4]" = mul * add_1', "return (mul_3,)"]),
+        "aot_forward": graph_file(["primals_1", "primals_2"], ["return (primals_1,)"]),
+        "aot_backward": graph_file(["mm", "tangents_1"], ["return (mm,)"]),
+        "post_grad_graph": graph_file(["primals_1", "primals_2"], [
+            'mm: "f32[4, 4]" = torch.ops.aten.mm.default(primals_1, primals_2)',
+            'mul: "f32[4, 4]" = torch.ops.aten.mul.Tensor(mm, 0.5)',
+            'tanh: "f32[4, 4]" = torch.ops.aten.tanh.default(mm)',
+            'add_1: "f32[4, 4]" = torch.ops.aten.add.Tensor(tanh, 1.0)',
+            'mul_3: "f32[4, 4]" = torch.ops.aten.mul.Tensor(mul, add_1)', "return (mul_3, mm)"]),
+        "post_grad_graph_1": graph_file(["mm", "tangents_1"], [
+            'mul: "f32[4, 4]" = torch.ops.aten.mul.Tensor(mm, 0.5)',
+            'mul_4: "f32[4, 4]" = torch.ops.aten.mul.Tensor(tangents_1, mul)',
+            'tanh: "f32[4, 4]" = torch.ops.aten.tanh.default(mm)',
+            'add_1: "f32[4, 4]" = torch.ops.aten.add.Tensor(tanh, 1.0)',
+            'mm_1: "f32[4, 4]" = torch.ops.aten.mm.default(mul_4, add_1)', "return (mm_1,)"]),
+        "inductor_output": code_file(["primals_1", "primals_2"], [
+            "# Topologically Sorted Source Nodes: [h], Original ATen: [aten.mm]",
+            "# [Provenance debug handles] extern_kernels.mm:1",
+            "extern_kernels.mm(primals_1, primals_2, out=buf0)",
+            "# [Provenance debug handles] cpp_fused_add_mul_tanh_0:2",
+            "cpp_fused_add_mul_tanh_0(buf0, buf1)"]),
+        "inductor_output_1": code_file(["mm", "tangents_1"], [
+            "cpp_fused_add_mul_tanh_backward_0(buf0, tangents_1)",
+            "# Topologically Sorted Source Nodes: [mul, mul_4, add_1, mm_1], Original ATen: [aten.mul, aten.mm]",
+            "extern_kernels.mm(buf0, buf1, out=buf2)"]),
+    }
+    made_from = "__compiled_fn_1_9e887d37_cf49_420b_9ebd_1ca1e13190ac"
+    artifacts = []
+    for name, text in files.items():
+        (tmp_path / ("f.compile_0_0.%s.py" % name)).write_text(text)
+        art = {"function": "f", "compile_id": "0/0", "kind": name.rstrip("_1"), "ok": True,
+               "file": "f.compile_0_0.%s.py" % name}
+        art.update({"graph": made_from} if name == "graph" else {"made_from": made_from})
+        if name.startswith("inductor_output"):
+            art["post_grad_graph"] = "f.compile_0_0.%s.py" % name.replace("inductor_output", "post_grad_graph")
+        artifacts.append(art)
+    return {"functions": [], "artifacts": artifacts, "compiles": [], "line_map": {}}
+
+
+def _kernel_links(site, index, name):
+    """``{node: [label]}``: the kernel links of graph file ``name``'s nodes (its page's rows)."""
+    art = next(a for a in index["artifacts"] if a["file"] == "f.compile_0_0.%s.py" % name)
+    return {node: [label for label, _ in links] for _, node, links in site.provenance(art)}
+
+
+def test_a_graphs_nodes_link_only_to_the_kernels_of_the_code_made_from_it(tmp_path):
+    """The forward's ``mul`` and ``add_1`` linked to the backward's ``mm`` (``inductor_output:119``,
+    a link to ``inductor_output_1.py``), whose comment names the backward's recomputed
+    nodes of the same names; Dynamo's graph too.  Inductor's comment names Dynamo's graph's
+    nodes in forward code and the backward graph's in backward code; each link names its file."""
+    from unveil.report.site import Site
+    index = _gelu_dump(tmp_path)
     site = Site(str(tmp_path), index)
-    assert site.kernel_calls(code) == [(2, ["matmul"]), (5, ["y", "mul"])]
-    assert {node: [line for _, line in places] for node, places in site.kernel_lines(code).items()} == {
-        "matmul": [2], "y": [5], "mul": [5]}
+    assert _kernel_links(site, index, "graph") == {"h": ["inductor_output:3"]}
+    assert _kernel_links(site, index, "post_grad_graph") == {}
+    assert _kernel_links(site, index, "post_grad_graph_1") == {
+        node: ["inductor_output_1:4"] for node in ("mul", "mul_4", "add_1", "mm_1")}
+    assert _kernel_links(site, index, "aot_forward") == _kernel_links(site, index, "aot_backward") == {}
+    code = next(a for a in index["artifacts"] if a["file"] == "f.compile_0_0.inductor_output_1.py")
+    (_, names, links), = site.provenance(code)
+    assert names == "mul, mul_4, add_1, mm_1" and {label.partition(":")[0] for label, _ in links} == {
+        "post_grad_graph_1"}
+
+
+def test_under_debug_the_provenance_handles_link_the_post_grad_graphs_nodes(tmp_path):
+    """Under ``debug()`` the forward's ``mm`` had no link though its call has a provenance
+    handle: the handle's post-grad nodes (``kernel_post_grad_nodes``) link the post-grad
+    graph, its Dynamo nodes (``kernel_nodes``) Dynamo's graph."""
+    from unveil.report.site import Site
+    index = _gelu_dump(tmp_path)
+    code = next(a for a in index["artifacts"] if a["file"] == "f.compile_0_0.inductor_output.py")
+    code["kernel_nodes"] = {"extern_kernels.mm:1": ["h"], "cpp_fused_add_mul_tanh_0:2": ["mul_3", "mul", "add_1",
+                                                                                         "tanh"]}
+    code["kernel_post_grad_nodes"] = {"extern_kernels.mm:1": ["mm"],
+                                      "cpp_fused_add_mul_tanh_0:2": ["mul_3", "mul", "add_1", "tanh"]}
+    site = Site(str(tmp_path), index)
+    assert _kernel_links(site, index, "post_grad_graph") == {
+        "mm": ["inductor_output:3"], **{node: ["inductor_output:6"] for node in ("mul", "tanh", "add_1", "mul_3")}}
+    assert _kernel_links(site, index, "graph") == {
+        "h": ["inductor_output:3"], **{node: ["inductor_output:6"] for node in ("mul", "tanh", "add_1", "mul_3")}}
+
+
+def test_code_whose_graph_the_dump_does_not_tell_links_no_node_by_name(tmp_path):
+    """An Inductor file with no post-grad graph in its entry (a dump from before
+    ``post_grad_graph``, or none logged) is not taken for the forward: Inductor's comment
+    then links nothing."""
+    from unveil.report.site import Site
+    index = _gelu_dump(tmp_path)
+    for art in index["artifacts"]:
+        art.pop("post_grad_graph", None)
+    site = Site(str(tmp_path), index)
+    assert all(_kernel_links(site, index, name) == {} for name in ("graph", "post_grad_graph", "post_grad_graph_1"))
 

@@ -326,7 +326,7 @@ def test_a_line_links_through_its_graph_node_to_the_inductor_code_that_computes_
             page.goto("file://" + os.path.join(root, "files", graph["file"] + ".html"))
             node = page.locator(".picture svg g.node", has_text="linear").first
             assert "programs.py:312" in node.text_content()
-            node.locator("a", has_text="kernel, line").first.click()
+            node.locator("a", has_text="kernel, inductor_output:").first.click()
             line = int(page.url.rsplit("#L-", 1)[1])
             assert "inductor_output" in page.url
             assert "Topologically Sorted Source Nodes: [linear" in page.locator("pre").nth(1).inner_text().splitlines()[

@@ -31,9 +31,10 @@ class Node:
 
 
 class Graph:
-    def __init__(self, nodes, inputs=()):
+    def __init__(self, nodes, inputs=(), parameters=()):
         self.nodes = nodes
         self.inputs = list(inputs)  # every input the graph is given, in order: its shape or None
+        self.parameters = list(parameters)      # the names of ``forward``'s parameters, ``self`` aside
 
     def __len__(self):
         return len(self.nodes)
@@ -102,7 +103,8 @@ def parse_graph(text):
                      _names_in(value, names)))
     used = _used(nodes)
     given = [p.shape for p in params.values()] + [n.shape for n in nodes if n.kind == "placeholder" and not n.target]
-    graph = Graph([p for name, p in params.items() if name not in aliased and name in used] + nodes, given)
+    graph = Graph([p for name, p in params.items() if name not in aliased and name in used] + nodes, given,
+                  list(params))
     known = {n.name for n in graph.nodes}
     for node in graph.nodes:
         node.inputs = [i for i in node.inputs if i in known]

@@ -6,8 +6,8 @@ import collections
 import os
 import re
 
-from . import flows, fxgraph, pictures
-from ..dump_index import KERNEL_HANDLE, ran_in, source_path
+from . import flows, fxgraph, kernels, pictures
+from ..dump_index import ran_in, source_path
 from .places import Places
 from .words import def_length, read_text, slug
 
@@ -15,8 +15,6 @@ _GRAPH_CALL = re.compile(r"\b(__compiled_fn_\d+(?:_[0-9a-f_]{36})?)\b")
 _RESUME_CALL = re.compile(r"\b(__resume_at_\d+_\d+)\b")
 #: an FX node's statement in a graph file: ``relu: "f32[2, 16]..." = torch.relu(linear)``
 _NODE = re.compile(r"^\s+(\w+)(?:: \"[^\"]*\")? = ")
-#: the FX nodes Inductor says a kernel call computes (its provenance comment)
-_KERNEL_NODES = re.compile(r"^\s*# Topologically Sorted Source Nodes: \[([^\]]*)\]")
 _GRAPH_KINDS = ("graph", "aot_forward", "aot_backward", "aot_inference", "aot_joint", "post_grad_graph")
 #: a name token in pygments' HTML (strings and comments are other tokens)
 _NAME_TOKEN = re.compile(r'<span class="n">(__compiled_fn_\w+|__resume_at_\w+)</span>')
@@ -45,7 +43,8 @@ class Site:
         self.source_lines = {}          # user file -> the lines links point at
         self.highlighter = None         # a highlight_jobs.Highlighter, while the site is written
         self._pictures = {}             # artifact file or ("flow", function key) -> (svg, error)
-        self._kernels = {}              # (function, compile id) -> kernel_lines
+        self._kernels = {}              # graph file -> kernel_lines
+        self._computed = {}             # Inductor file -> computed_graphs
         self.pictures_missing = None    # why there are no pictures, when there are none
         self.compiles_by_function = {}
         for comp in index["compiles"]:
@@ -133,72 +132,90 @@ class Site:
         return [a for a in self.index["artifacts"] if a["function"] == art["function"]
                 and a.get("compile_id") == art.get("compile_id") and a["kind"] in kinds]
 
-    def node_lines(self, art):
-        """``{node: [(graph file, line)]}`` for the graphs of ``art``'s compile."""
-        out = {}
-        for graph in self._compile_files(art, _GRAPH_KINDS):
-            for number, line in enumerate(self._lines_of(graph), 1):
-                match = _NODE.match(line)
-                if match:
-                    out.setdefault(match.group(1), []).append((graph, number))
-        return out
+    def computed_graphs(self, code):
+        """``[(graph artifact, [(call line, [node])])]``: the graphs whose nodes the kernel
+        calls of Inductor file ``code`` compute (:mod:`kernels`), the post-grad graph it was
+        made from and Dynamo's: Inductor's node comment names the nodes of Dynamo's graph in
+        forward or inference code, the backward graph's in backward code, and neither where
+        the dump does not say which code it is; its provenance handles name both exactly."""
+        if code["file"] not in self._computed:
+            calls = kernels.kernel_calls(self.text_of(code))
+            post_grad = self.by_file.get(code.get("post_grad_graph"))
+            dynamo = self.graph_files.get(code.get("made_from"))
+            made_for = self._made_for(code, post_grad)
+            out = []
+            if post_grad is not None:
+                out.append((post_grad, kernels.nodes_computed(calls, code.get("kernel_post_grad_nodes") or {},
+                                                              made_for == "aot_backward")))
+            if dynamo is not None:
+                out.append((dynamo, kernels.nodes_computed(calls, code.get("kernel_nodes") or {},
+                                                           kernels.computes_forward(made_for))))
+            self._computed[code["file"]] = out
+        return self._computed[code["file"]]
 
-    def kernel_calls(self, code):
-        """``[(line, [node])]``: the kernel calls of an Inductor file ``code`` (its artifact)
-        and the nodes of Dynamo's graph each computes, at the first comment naming them:
-        Inductor's ``# Topologically Sorted Source Nodes: [...]``, and under ``debug()`` the
-        ``# [Provenance debug handles] name:handle`` that the index's ``kernel_nodes`` (its
-        provenance record) resolves (torch 2.13 writes no node comment on a fused CPU kernel)."""
-        resolved = code.get("kernel_nodes") or {}
-        calls, first, nodes = [], None, []
-        for number, line in enumerate(self._lines_of(code), 1):
-            if not line.lstrip().startswith("#"):
-                if nodes:
-                    calls.append((first, nodes))
-                first, nodes = None, []
-                continue
-            match, handle = _KERNEL_NODES.match(line), KERNEL_HANDLE.match(line)
-            named = [n.strip() for n in match.group(1).split(",") if n.strip()] if match else \
-                resolved.get(handle.group(1), []) if handle else []
-            if named:
-                first = first or number
-                nodes += [n for n in named if n not in nodes]
-        return calls
+    def _made_for(self, code, post_grad):
+        """The AOT graph kind Inductor file ``code`` was made for (:func:`kernels.made_for`)."""
+        graph = self.graph_of(post_grad) if post_grad is not None else None
+        if graph is None:
+            return None
+        aot = [(a["kind"], self.graph_of(a).parameters) for a in self._compile_files(code, kernels.MADE_FOR)
+               if a.get("made_from") == code.get("made_from") and self.graph_of(a) is not None]
+        return kernels.made_for(graph.parameters, aot)
 
     def kernel_lines(self, art):
-        """``{node: [(Inductor file, line)]}``: where Inductor's code computes each node of
-        ``art``'s compile (:meth:`kernel_calls`)."""
+        """``{node: [(Inductor file, line)]}``: the kernel calls that compute each node of
+        graph ``art`` (:meth:`computed_graphs`)."""
+        if art["file"] not in self._kernels:
+            out = self._kernels[art["file"]] = {}
+            for code in self._compile_files(art, ("inductor_output",)):
+                for graph, calls in self.computed_graphs(code):
+                    for number, nodes in calls if graph["file"] == art["file"] else ():
+                        for node in nodes:
+                            out.setdefault(node, []).append((code, number))
+        return self._kernels[art["file"]]
+
+    def _statement_lines(self, graph):
+        """``{node: line}``: the line of each node's statement in a graph file."""
         out = {}
-        for code in self._compile_files(art, ("inductor_output",)):
-            for number, nodes in self.kernel_calls(code):
-                for node in nodes:
-                    out.setdefault(node, []).append((code, number))
+        for number, line in enumerate(self._lines_of(graph), 1):
+            match = _NODE.match(line)
+            if match:
+                out.setdefault(match.group(1), number)
         return out
 
     def provenance(self, art):
         """Rows for a graph or Inductor file's page: (its line, the node(s), [(label, link)])
         linking a node to the kernel lines computing it, and a kernel to its nodes."""
-        rows = []
         if art["kind"] in _GRAPH_KINDS:
-            kernels = self.kernel_lines(art)
-            for number, line in enumerate(self._lines_of(art), 1):
-                match = _NODE.match(line)
-                if match and match.group(1) in kernels:
-                    rows.append((number, match.group(1), [self._link(k, n) for k, n in kernels[match.group(1)]]))
-        elif art["kind"] == "inductor_output":
-            nodes = self.node_lines(art)
-            for number, names in self.kernel_calls(art):
-                rows.append((number, ", ".join(names), [self._link(g, n) for name in names
-                                                        for g, n in nodes.get(name, [])]))
-        return rows
+            kernel_lines = self.kernel_lines(art)
+            return [(number, node, [self._link(k, n) for k, n in kernel_lines[node]])
+                    for node, number in sorted(self._statement_lines(art).items(), key=lambda item: item[1])
+                    if node in kernel_lines]
+        if art["kind"] != "inductor_output":
+            return []
+        rows = {}
+        for graph, calls in self.computed_graphs(art):
+            lines = self._statement_lines(graph)
+            for number, names in calls:
+                named, links = rows.setdefault(number, ([], []))
+                named += [n for n in names if n not in named]
+                links += [self._link(graph, lines[n]) for n in names if n in lines]
+        return [(number, ", ".join(named), links) for number, (named, links) in sorted(rows.items())]
 
     def _link(self, art, line):
-        return ("%s:%d" % (art["kind"], line), "%s#L-%d" % (self.file_page(art), line))
+        return ("%s:%d" % (self.file_label(art), line), "%s#L-%d" % (self.file_page(art), line))
 
     # -- names ------------------------------------------------------------------
     @staticmethod
     def function_page(fn):
         return "function_%s.html" % slug(fn["key"])
+
+    @staticmethod
+    def file_label(art):
+        """What a link calls a dumped file: its kind, with the number its name adds for the
+        compile's second such file (``inductor_output_1``: the backward's code)."""
+        match = re.search(r"\.(%s(?:_\d+)?)\." % re.escape(art["kind"]), art["file"])
+        return match.group(1) if match else art["kind"]
 
     @staticmethod
     def file_page(art):
@@ -472,11 +489,8 @@ class Site:
             if target:
                 links["source"] = ("%s:%d" % (os.path.basename(filename), line), target,
                                    "%s:%d: %s" % (self.short(filename), line, node.source[2]))
-        key = (art["function"], art.get("compile_id"))
-        if key not in self._kernels:
-            self._kernels[key] = self.kernel_lines(art)
-        links["kernels"] = [("kernel, line %d" % n, "../%s#L-%d" % (self.file_page(k), n))
-                            for k, n in self._kernels[key].get(node.name, [])]
+        links["kernels"] = [("kernel, %s:%d" % (self.file_label(k), n), "../%s#L-%d" % (self.file_page(k), n))
+                            for k, n in self.kernel_lines(art).get(node.name, [])]
         return links
 
     @staticmethod
