@@ -459,6 +459,18 @@ def test_a_kernel_calls_nodes_are_dynamos_through_inductors_post_grad_nodes():
     assert kernel_nodes({}) == {}
 
 
+def test_a_kernel_calls_post_grad_nodes_are_inductors_own_record():
+    """The post-grad graph's nodes each call computes, which link that graph (its forward's
+    ``mm`` had no link under ``debug()``: Inductor's comment names Dynamo's ``matmul``)."""
+    from unveil.dynamo.debugging.kernel_calls import kernel_post_grad_nodes
+    mappings = {"postToPre": {"mm": ["matmul"]},
+                "cppCodeToPost": {"extern_kernels.mm:1": ["mm"], "cpp_fused_mul_relu_0:2": ["mul_1", "relu"],
+                                  "cpp_fused_nothing_1:3": []}}
+    assert kernel_post_grad_nodes(mappings) == {"extern_kernels.mm:1": ["mm"],
+                                                "cpp_fused_mul_relu_0:2": ["mul_1", "relu"]}
+    assert kernel_post_grad_nodes({"version": 2.0}) == {}
+
+
 def test_a_break_at_that_never_stops_is_said_at_the_blocks_end(tmp_path):
     """A line no dumped code runs (here one outside the compiled model): pdb never stops,
     and the block's end says so, with the dumped places that name it (none)."""

@@ -287,6 +287,45 @@ def test_under_debug_a_fused_kernels_nodes_link_to_its_call(tmp_path):
                          % (node, re.escape(code["file"])), graph_page), (node, graph_page[:3000])
 
 
+def _gelu_tanh(x, w):
+    h = x @ w
+    return 0.5 * h * (1.0 + (0.79788 * (h + 0.044715 * h ** 3)).tanh())
+
+
+def _kernel_rows(root, art):
+    """``[(node, [(file, label)])]``: a graph page's rows linking each node to its kernel calls."""
+    page = open(os.path.join(root, "files", art["file"] + ".html"), encoding="utf-8").read()
+    return [(node, re.findall(r'href="\.\./files/([^"#]+)\.html#L-\d+">([^<:]*):\d+<', links)) for node, links in
+            re.findall(r'line \d+</a> (\w+) &#8594; ((?:<a [^>]*>[^<]*</a>[, ]*)+)', page)]
+
+
+@pytest.mark.parametrize("debugging", [False, True], ids=["prepare_debug", "debug"])
+def test_a_graphs_nodes_link_to_the_kernels_of_its_own_inductor_code(tmp_path, debugging):
+    """A GELU on ``x @ w``, trained: the forward graph's ``mul`` and ``add_1`` (and Dynamo's)
+    linked to the backward's ``mm``, whose comment names the backward's recomputed nodes of
+    the same names, labelled ``inductor_output:119`` though it was ``inductor_output_1.py``;
+    under ``debug()`` the forward's ``mm`` had no link (torch 2.15, a new-user trial)."""
+    import torch
+    torch._dynamo.reset()
+    compiled = torch.compile(_gelu_tanh)
+    x, w = torch.randn(16, 32), torch.randn(32, 128, requires_grad=True)
+    with (unveil.debug if debugging else unveil.prepare_debug)(tmp_path / "dump") as session:
+        compiled(x, w).sum().backward()
+    assert session.failures == []
+    root = os.path.dirname(build_report(str(tmp_path / "dump")))
+    index = json.loads((tmp_path / "dump" / "index.json").read_text())
+    codes = [a for a in index["artifacts"] if a["kind"] == "inductor_output"]
+    graph = next(a for a in index["artifacts"] if a["kind"] == "graph")
+    forward, backward = (a for a in index["artifacts"] if a["kind"] == "post_grad_graph")
+    for art, code in [(graph, codes[0]), (forward, codes[0]), (backward, codes[1])]:
+        rows = _kernel_rows(root, art)
+        label = code["file"].rsplit(".", 2)[-2]
+        assert all(links == [(code["file"], label)] * len(links) for _, links in rows), (art["file"], rows)
+    assert {"mul", "mul_4", "add_1"} <= {node for node, _ in _kernel_rows(root, backward)}
+    assert ("mm" in dict(_kernel_rows(root, forward))) == debugging
+    assert [code["post_grad_graph"] for code in codes] == [forward["file"], backward["file"]]
+
+
 def test_a_line_links_through_its_graph_node_to_the_inductor_code_that_computes_it(tmp_path):
     """Inductor's provenance comments (the FX nodes each kernel call computes) link a
     kernel call to its graph nodes and back, and a source line to its kernels."""
