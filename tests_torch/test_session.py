@@ -670,3 +670,31 @@ def test_a_reset_before_anything_is_compiled_starts_no_generation(tmp_path):
     index = json.loads((tmp_path / "index.json").read_text())
     assert {c["generation"] for c in index["compiles"]} == {0}
     assert not any("_reset" in a["file"] for a in index["artifacts"]), index["artifacts"]
+
+
+DYNAMIC_INT = """
+import sys
+import torch, unveil
+
+def forward(x, n):
+    if n > 2:
+        return x * n
+    return x - n
+
+if __name__ == "__main__":
+    compiled = torch.compile(forward, backend="eager")
+    with unveil.prepare_debug(sys.argv[1]):
+        compiled(torch.ones(3), 1)
+        compiled(torch.ones(3), 3)
+        compiled(torch.ones(3), 4)
+"""
+
+
+def test_a_full_code_script_gives_a_dynamic_int_a_value_within_its_guards_bounds(tmp_path):
+    """``n`` made dynamic past ``if n > 2`` (its guard ``3 <= L['n']``): the script passed it an
+    int of no value the guards name, which failed the entry's own guards, and its code's
+    result read 'values that differ' (a new-user trial)."""
+    done = _full_code_script_run(tmp_path, DYNAMIC_INT)
+    assert "fails, so Dynamo" not in done.stdout and "differ" not in done.stdout, done.stdout
+    assert done.stdout.count("the same values") == 2, done.stdout
+    assert "guards: 0/1 passes" in done.stdout, done.stdout

@@ -339,7 +339,32 @@ def _recorded_inputs(guards_body):
             match.group("dtype"), match.group("size"), match.group("grad")))
     for match in _VALUE_GUARD.finditer(guards_body):
         read.setdefault(_path(match.group("path")), match.group("value"))
+    for path, value in _bounded_ints(guards_body).items():
+        read.setdefault(path, repr(value))
     return {path[0]: _made(path, read, types_) for path in set(read) | set(types_) if len(path) == 1}
+
+
+#: a bound a guard puts on an int Dynamo made dynamic (``3 <= L['n']``, ``L['n'] < 8``, in the
+#: guard of a condition on it, maybe one of several joined by ``and``)
+_LOWER_BOUND = re.compile(r"(?<![\w\]])(?P<bound>-?\d+) (?P<op><=|<) " + _READ + r"(?![\w\[.(])")
+_UPPER_BOUND = re.compile(r"(?<![\w\]])" + _READ + r" (?P<op><=|<) (?P<bound>-?\d+)(?![\w.])")
+
+
+def _bounded_ints(guards_body):
+    """``{path: the least int within the bounds the guards put on it}`` (the greatest
+    lower bound, else the least upper bound), for each value a guard bounds: a dynamic
+    int's example must pass its own entry's guards (``3 <= L['n']`` after ``if n > 2``)."""
+    lows, highs = {}, {}
+    for match in _LOWER_BOUND.finditer(guards_body):
+        bound = int(match.group("bound")) + (match.group("op") == "<")
+        path = _path(match.group("path"))
+        lows[path] = max(lows.get(path, bound), bound)
+    for match in _UPPER_BOUND.finditer(guards_body):
+        bound = int(match.group("bound")) - (match.group("op") == "<")
+        path = _path(match.group("path"))
+        highs[path] = min(highs.get(path, bound), bound)
+    return {path: lows[path] if path in lows else highs[path] for path in set(lows) | set(highs)
+            if path not in lows or path not in highs or lows[path] <= highs[path]}
 
 
 def _made(path, read, types_):
