@@ -350,6 +350,40 @@ def test_break_at_under_inductor_stops_at_each_kernel_call_that_computes_the_lin
         assert text[line - 2].lstrip().startswith("# [Provenance debug handles] "), text[line - 2:line]
 
 
+DYNAMIC_SCALAR = """
+import sys, torch, unveil
+
+@torch.compile
+def f(t, k):
+    v = t.max().item()
+    return t / (v + k)  # line: divides
+
+line = next(n for n, text in enumerate(open(__file__), 1) if "# line: divides" in text)
+with unveil.debug(sys.argv[1]) as session:
+    session.break_at(__file__, line)
+    for i in range(4):
+        f(torch.randn(4, 8, generator=torch.Generator().manual_seed(i)), i)
+        print("unveil-test: call", i)
+    print("unveil-test: located", sorted((p, n) for p, n, kind in session.locate(__file__, line)))
+"""
+
+
+def test_break_at_stops_in_the_kernel_of_a_recompile_whose_nodes_keep_no_stack(tmp_path):
+    """A recompile makes ``k`` dynamic: Inductor's passes rewrite the division into new
+    nodes with no stack, so its provenance record names no line for the one kernel call,
+    and break_at stopped once in four runs of the line (a new-user trial, torch 2.15).  A
+    graph all of whose nodes come from one line computes that line in each of its calls."""
+    script = tmp_path / "dynamic_scalar.py"
+    script.write_text(DYNAMIC_SCALAR)
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "dump")], input="continue\n" * 12,
+                          capture_output=True, text=True, env=environment(), timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    stops = re.findall(r"^(?:\(Pdb\) )*> (.+)\((\d+)\)\S+\(\)$", done.stdout, re.M)
+    assert len(stops) == 4 and all(".inductor_output" in p for p, _ in stops), done.stdout[-3000:]
+    located = eval(re.search(r"unveil-test: located (.*)", done.stdout).group(1))
+    assert {(p, int(n)) for p, n in stops} == {(p, n) for p, n in located if ".inductor_output" in p}, located
+
+
 CALLS_A_MODULE = """
 import sys, torch, unveil
 

@@ -484,7 +484,9 @@ class DebugSession:
         files = comp.backend_files.get("inductor_output")
         if files:
             path = self.path(files[-1])
-            self.lines.add_kernels(path, from_dump.read(path), json.loads(payload))
+            graph = comp.graph_files.get(comp.made_from.get(files[-1]))
+            self.lines.add_kernels(path, from_dump.read(path), json.loads(payload),
+                                   self.path(graph) if graph is not None else None)
 
     def _write_backend(self, comp, kind, text):
         files = comp.backend_files.setdefault(kind, [])

@@ -13,20 +13,25 @@ from ..explanations.records import user_stack
 from ...dump_index import KERNEL_HANDLE
 
 
-def kernel_lines(text, stack_traces):
+def kernel_lines(text, stack_traces, untraced=()):
     """``[(user file, user line, line of text)]``: for each kernel call of Inductor's code
     ``text`` whose handle ``stack_traces`` (the artifact's payload, decoded) has, every
     frame of each of its stack traces, innermost first (the line a graph file's ``# File:``
     comment names, then the calls that led there: a break at ``h = self.act(h)`` stops at
-    the kernels that compute the activation's own lines)."""
+    the kernels that compute the activation's own lines).  A call whose handle has none
+    (nodes Inductor's passes made anew keep no stack) stands for ``untraced`` (file, line)s:
+    the one line all of the graph the code was made from computes, where there is one."""
     found, handle = [], None
     for number, line in enumerate(text.splitlines(), 1):
         match = KERNEL_HANDLE.match(line)
         if match:
             handle = match.group(1)
         elif handle is not None and line.strip() and not line.lstrip().startswith("#"):
-            for trace in stack_traces.get(handle, ()):
+            traces = stack_traces.get(handle, ())
+            for trace in traces:
                 found += [(file, line, number) for file, line in frames_of(trace)]
+            if not traces:
+                found += [(file, line, number) for file, line in untraced]
             handle = None
     return found
 

@@ -66,11 +66,15 @@ class LineMap:
         self._files[path] = (kind, found)
         self._added()
 
-    def add_kernels(self, path, text, stack_traces):
+    def add_kernels(self, path, text, stack_traces, graph=None):
         """Inductor's code ``text``, written to ``path``, and its provenance record's stack
-        traces (decoded): each kernel call stands for the lines it computes."""
+        traces (decoded): each kernel call stands for the lines it computes; one whose
+        traces are missing, for the one line all of ``graph`` (the path of Dynamo's graph
+        the code was made from) computes, where that graph has one line only."""
+        graph_lines = {(file, line) for file, line, _ in self._files.get(graph, (None, ()))[1]}
+        untraced = graph_lines if len(graph_lines) == 1 else ()
         self._files[path] = ("inductor output", [(_same_file(file), line, dumped)
-                                                 for file, line, dumped in kernel_lines(text, stack_traces)
+                                                 for file, line, dumped in kernel_lines(text, stack_traces, untraced)
                                                  if not self.not_the_users(file)])
         self._added()
 
