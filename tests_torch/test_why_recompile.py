@@ -912,3 +912,55 @@ def test_the_command_sets_an_attribute_of_a_global(tmp_path):
     assert done.returncode == 2 and "cannot set cfg.NO.SUCH: AttributeError" in done.stderr, done.stderr
     done = ask("--set", "nothing.x=1")
     assert done.returncode == 2 and "the module has no global nothing" in done.stderr, done.stderr
+
+
+RESET_INSIDE_THE_BLOCK = '''
+import json, torch, unveil
+
+@torch.compile(backend="eager")
+def f(x):
+    y = x.sin()
+    torch._dynamo.graph_break()
+    return y + 1
+
+if __name__ == "__main__":
+    with unveil.prepare_debug("dump"):
+        f(torch.ones(2))
+        f(torch.ones(3))          # 0/0 takes size 2, 0/1 any size
+        torch._dynamo.reset()
+        f(torch.ones(4))          # 0/0 again, after the reset: size 4 alone
+    print(json.dumps({n: unveil.why_recompile(f, torch.ones(n)).runs for n in (3, 4)}))
+'''
+
+
+@pytest.fixture(scope="module")
+def reset_dump(tmp_path_factory):
+    """A program that resets Dynamo inside its prepare_debug block, run; and Dynamo's own
+    answer at the block's end, ``{size: the compile id that runs, or None}``."""
+    where = tmp_path_factory.mktemp("reset")
+    (where / "resets.py").write_text(RESET_INSIDE_THE_BLOCK)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    made = subprocess.run([sys.executable, "resets.py"], cwd=where, capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert made.returncode == 0, made.stderr
+    return where, env, {int(n): runs for n, runs in json.loads(made.stdout.splitlines()[-1]).items()}
+
+
+def test_with_a_reset_the_full_code_dispatches_among_the_entries_dynamo_holds_at_the_end(reset_dump):
+    """The full-code file's dispatch held the entries of before the reset too, which Dynamo's
+    cache no longer held, two labelled 0/0, and its script ran "the guards of compile 0/0"
+    twice; their guards files are still written."""
+    where, env, live = reset_dump
+    index = json.loads((where / "dump" / "index.json").read_text())
+    guards = sorted(a["file"] for a in index["artifacts"] if a["kind"] == "guards" and a["function"] == "f")
+    assert guards == ["f.compile_0_0.guards.py", "f.compile_0_0_reset1.guards.py", "f.compile_0_1.guards.py"], guards
+    full_code = next(a["file"] for a in index["artifacts"] if a["kind"] == "full_code" and a["function"] == "f")
+    text = (where / "dump" / full_code).read_text()
+    assert re.findall(r"^# cache entry for compile (\S+) of", text, re.M) == ["0/0_reset1", "1/0_reset1"], text
+    assert len(re.findall(r"^# resume function ", text, re.M)) == 1, text
+    done = subprocess.run([sys.executable, full_code], cwd=where / "dump", capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    blocks = re.findall(r"^inputs made from the guards of compile (\S+):\n  guards: (.*)$", done.stdout, re.M)
+    assert blocks == [("%s_reset1" % live[4], "%s_reset1 passes" % live[4])], done.stdout
+    assert index["generation"] == 1

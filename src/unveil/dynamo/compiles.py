@@ -112,17 +112,40 @@ class Compile:
         return out
 
     @property
+    def indexed(self):
+        """What ``index.json`` says of each of its files: whose compile it is."""
+        return {"function": self.fn.key, "compile_id": self.cid, "generation": self.generation}
+
+    @property
+    def label(self):
+        return compile_label(self.cid, self.generation)
+
+    @property
     def tag(self):
-        tag = "compile_" + self.cid.replace("/", "_")
-        return tag if not self.generation else "%s_reset%d" % (tag, self.generation)
+        return compile_tag(self.cid, self.generation)
+
+
+def compile_label(cid, generation):
+    """A compile's id, told apart from the same id of another generation (after the
+    program's Nth ``torch._dynamo.reset()`` Dynamo's ids start again from 0/0): ``0/1``,
+    then ``0/1_reset1``."""
+    return cid if not generation else "%s_reset%d" % (cid, generation)
+
+
+def compile_tag(cid, generation):
+    """A compile's name in the dump's file names and the functions they define:
+    ``compile_0_1``, ``compile_0_1_reset1``."""
+    return "compile_" + compile_label(cid, generation).replace("/", "_")
 
 
 class Function:
     """A code object Dynamo compiled (a user function or a resume function)."""
 
-    def __init__(self, code, key):
+    def __init__(self, code, key, generation):
         self.code = code
         self.key = key
+        self.generation = generation         # the Compile.generation it was first seen in (a resume
+                                             # function's: torch._dynamo.reset() makes Dynamo make them anew)
         self.frame_code = code               # the code whose frames Dynamo sees (ours when run from the dump)
         self.compiles = []
         self.entries = []                    # (adapter.cache.CacheEntry, Compile), in Dynamo's order

@@ -175,7 +175,7 @@ class DebugSession:
             key, n = base, 2
             while key in taken:
                 key, n = "%s_%d" % (base, n), n + 1
-            fn = self.functions[id(code)] = Function(code, key)
+            fn = self.functions[id(code)] = Function(code, key, self.generation)
             resumed = resumed_code(code) if fn.is_resume else None
             if resumed is not None:
                 fn.parent = self._resumed_function(resumed)
@@ -286,13 +286,13 @@ class DebugSession:
         except DecompilationError as exc:
             comp.transformed_file = self.dump.write(
                 name, failure_text("decompile the transformed code of %s" % code.co_name, transformed, exc),
-                function=fn.key, compile_id=comp.cid, kind="transformed_code", ok=False, error=str(exc))
+                **comp.indexed, kind="transformed_code", ok=False, error=str(exc))
             self.fail("decompiling %s's transformed code" % code.co_name, exc, code, detail=traceback.format_exc())
             return None
         comp.source, comp.bindings = decompiled.source, decompiled.bindings
         head = self._transformed_head(fn, comp, decompiled)
         comp.transformed_file = self.dump.write(name, "\n".join(head) + "\n" + decompiled.source,
-                                                function=fn.key, compile_id=comp.cid, kind="transformed_code",
+                                                **comp.indexed, kind="transformed_code",
                                                 ok=True, **_lowered_entry(decompiled))
         self.lines.add_decompiled(self.path(comp.transformed_file), len(head), decompiled.lines,
                                   transformed.co_filename, "transformed code")
@@ -327,7 +327,7 @@ class DebugSession:
 
     def _transformed_head(self, fn, comp, decompiled):
         head = ['# Transformed code of %s (compile %s): the bytecode Dynamo runs in place of the original'
-                % (fn.code.co_name, comp.cid),
+                % (fn.code.co_name, comp.label),
                 "# Original: %s:%d" % (fn.code.co_filename, fn.code.co_firstlineno)]
         names = comp.transformed.co_names
         created = [n for n in names if made_globals.made_by_dynamo(n)]
@@ -492,8 +492,7 @@ class DebugSession:
         files = comp.backend_files.setdefault(kind, [])
         suffix = "_%d" % len(files) if files else ""
         fname = self.dump.write("%s.%s.%s%s.py" % (comp.fn.key, comp.tag, kind, suffix), text,
-                                function=comp.fn.key, compile_id=comp.cid, kind=kind, ok=True,
-                                **_made_from_fields(comp, kind))
+                                **comp.indexed, kind=kind, ok=True, **_made_from_fields(comp, kind))
         files.append(fname)
         comp.made_from[fname] = comp.graphs[-1][0] if comp.graphs else None
         if kind == "post_grad_graph":
@@ -509,7 +508,7 @@ class DebugSession:
         nth = "" if len(comp.graphs) == 1 else "_%d" % (len(comp.graphs) - 1)   # the global's number is process-wide
         fname = comp.graph_files[name] = self.dump.write(
             "%s.%s.graph%s.py" % (comp.fn.key, comp.tag, nth), text,
-            function=comp.fn.key, compile_id=comp.cid, kind="graph", graph=name, ok=True)
+            **comp.indexed, kind="graph", graph=name, ok=True)
         self.lines.add_graph(self.path(fname), text, "graph", node_stacks(gm))
         if self.run_dumped:
             self._track(gm, fname, lambda g: self._graph_text(graph_file_text(name, g)))
@@ -612,6 +611,7 @@ class DebugSession:
                 self.guarded("write_full_code", fn)
         self.dump.functions = [fn.describe() for fn in self.functions.values()]
         self.dump.compiles = [c.describe() for fn in self.functions.values() for c in fn.compiles]
+        self.dump.generation = self.generation
         self.dump.counts = summary.counts(self.dump.compiles)
         self.dump.line_map = self.lines.table(self.dump.path)
         kept = self.dump.stale_files() if ended_early is not None else []
@@ -623,8 +623,9 @@ class DebugSession:
 
     def write_guards(self, fn):
         """The guards file of each cache entry of ``fn``'s: those Dynamo holds, those it held
-        before a reset, and those it dropped (which no call runs: not among ``fn.entries``);
-        and every compile's recompile reasons, its entry's or not."""
+        before a reset, and those it dropped; and every compile's recompile reasons, its
+        entry's or not.  ``fn.entries`` are those Dynamo holds at the end, the ones a call
+        runs (a reset emptied Dynamo's cache of the others, and a dropped one no call runs)."""
         fn.entries = []
         by_code = {(id(comp.transformed), comp.generation): comp for comp in fn.compiles
                    if comp.transformed is not None}
@@ -635,7 +636,7 @@ class DebugSession:
             if comp is None or comp in found:
                 continue
             found[comp] = (entry, dropped)
-            if dropped is None:
+            if dropped is None and generation == self.generation:
                 fn.entries.append((entry, comp))
             fn.globals = guard_globals(entry)
             if fn.globals is not None:
@@ -653,8 +654,7 @@ class DebugSession:
                        % (len(guards.untranslated), guards.untranslated[0])} if guards.untranslated else {}
             if comp.dropped is not None:
                 written["dropped"] = comp.dropped
-            self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), text, function=fn.key,
-                            compile_id=comp.cid, kind="guards", ok=not guards.untranslated,
+            self.dump.write("%s.%s.guards.py" % (fn.key, comp.tag), text, **comp.indexed, kind="guards", ok=not guards.untranslated,
                             untranslated=guards.untranslated, **written)
 
     def _recompile_reasons(self, fn, comp):
@@ -671,7 +671,8 @@ class DebugSession:
             used = names_in(reason["guard"], names) | names_in(records.checked_tensor(reason["guard"]) or "", names)
             if used:
                 reason["names"] = {slot: names[slot] for slot in used}
-            failed = next((c for c in fn.compiles if c.cid == reason["failed_entry"] and c.guards is not None), None)
+            failed = next((c for c in fn.compiles if (c.cid, c.generation) == (reason["failed_entry"], comp.generation)
+                           and c.guards is not None), None)
             reason["guard_line"] = failed.guards.line_of(reason["guard"]) if failed is not None else None
         return reasons
 

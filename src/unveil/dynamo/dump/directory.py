@@ -101,6 +101,7 @@ class DumpDir:
         self.artifacts = []
         self.functions = []
         self.compiles = []
+        self.generation = 0          # the compiles' generation whose cache entries Dynamo holds at the end
         self.counts = {}             # explanations.summary.counts: what summary.txt and the report count
         self.line_map = {}           # file -> [[user file, user line, dumped line]] (LineMap.table)
         self.torch_version = torch_version
@@ -197,6 +198,7 @@ class DumpDir:
             "argv": self.argv,
             "process": THIS_PROCESS,
             "functions": self.functions,
+            "generation": self.generation,
             "compiles": self.compiles,
             "skipped_frames": [c for c in self.compiles if c["skipped"]],
             "counts": self.counts,

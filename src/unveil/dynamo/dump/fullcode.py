@@ -97,7 +97,7 @@ def _code_blocks(fn, session, out, used):
             out += [_binding_line(name, value, fn, original) for name, value in sorted(fn.bindings.items())]
         out.append(_defined(source, fn.code, original))
     for entry, comp in fn.entries:
-        out += _section("cache entry for compile %s of %s" % (comp.cid, fn.code.co_name))
+        out += _section("cache entry for compile %s of %s" % (comp.label, fn.code.co_name))
         for name, text in comp.graphs:
             out.append("# Graph %s (file %s): `forward` below is what the backend compiled;"
                        % (name, comp.graph_files.get(name)))
@@ -116,7 +116,7 @@ def _code_blocks(fn, session, out, used):
         else:
             out.append("# the transformed code could not be decompiled; see %s" % comp.transformed_file)
     for child in session.functions.values():
-        if child.parent is fn:
+        if child.parent is fn and child.generation == session.generation:   # (a reset: Dynamo makes them anew)
             _code_blocks(child, session, out, used)
     out += _section("dispatch of %s: what Dynamo's frame evaluation does on each call" % fn.code.co_name)
     out += _dispatch(fn, original)
@@ -313,7 +313,7 @@ def _script_block(fn, main_test):
         inputs = "{%s}" % ", ".join("%r: %s" % (p, values[p]) for p in params if p not in missing)
         transformed = _transformed_name(fn, comp) if comp.source is not None else "None"
         checked = "{%s}" % ", ".join("%s: %s" % pair for pair in _checked_globals(comp.guards.body))
-        rows.append("        (%r, %s, %s, %s, %r, %s)," % (comp.cid, comp.guards.name, transformed, inputs, missing,
+        rows.append("        (%r, %s, %s, %s, %r, %s)," % (comp.label, comp.guards.name, transformed, inputs, missing,
                                                         checked))
     return _section("run as a script: per entry, inputs of the dtypes and sizes its guards record") + [
         "if %s:" % main_test,

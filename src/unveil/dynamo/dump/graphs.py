@@ -85,4 +85,4 @@ def _backend_head(kind, comp, aot_pass=None):
     code = comp.fn.code
     return "# %s%s for %s (compile %s), made from Dynamo's graph (%s)" % (
         kind.replace("_", " "), " of the %s graph" % aot_pass if aot_pass else "",
-        getattr(code, "co_qualname", code.co_name), comp.cid, graphs)
+        getattr(code, "co_qualname", code.co_name), comp.label, graphs)

@@ -19,8 +19,10 @@ def identifier(text):
     return "".join(c if c.isalnum() or c == "_" else "_" for c in text)
 
 
-def guard_function_name(fn, comp):
-    return "__guard_%s_for_%s" % (comp.tag, identifier(fn.key))
+def guard_function_name(key, tag):
+    """The guard function of the compile tagged ``tag`` (``compiles.compile_tag``) of the
+    function of key ``key``."""
+    return "__guard_%s_for_%s" % (tag, identifier(key))
 
 
 class GuardsText:
@@ -108,13 +110,13 @@ def guards_text(fn, comp, entry, recompile_reasons):
     """The :class:`GuardsText` of cache entry ``entry`` (compile ``comp``) of ``fn``;
     ``recompile_reasons`` as :func:`explanations.records.recompile_reasons` gives them."""
     writer = GuardWriter({"function_modes": comp.function_modes})
-    name = guard_function_name(fn, comp)
-    doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.cid, fn.code.co_name)
+    name = guard_function_name(fn.key, comp.tag)
+    doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.label, fn.code.co_name)
     body = writer.write(name, entry.guard_tree(), GUARD_PARAMS, doc)
     sympy = sympy_interp_names()
     free = names_in("\n".join(writer.conditions), (_RUNTIME | sympy) - _PARAMS - _BUILTINS)
     runtime = sorted(free & _RUNTIME)
-    comments = ["# Guards of compile %s of %s (%s:%d)." % (comp.cid, fn.code.co_name, fn.code.co_filename,
+    comments = ["# Guards of compile %s of %s (%s:%d)." % (comp.label, fn.code.co_name, fn.code.co_filename,
                                                            fn.code.co_firstlineno),
                 "# Dynamo's frame evaluation runs this entry's transformed code (%s)" % (comp.transformed_file,),
                 "# only when %s(L, G) is True; L holds the frame's locals, G its globals." % name]
