@@ -9,6 +9,7 @@ import functools
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -944,6 +945,49 @@ def reset_dump(tmp_path_factory):
                           timeout=600)
     assert made.returncode == 0, made.stderr
     return where, env, {int(n): runs for n, runs in json.loads(made.stdout.splitlines()[-1]).items()}
+
+
+def _ask(where, env, *argv):
+    return subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", *argv], cwd=where,
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_over_a_dump_with_a_reset_the_entries_dynamo_holds_at_the_end_are_answered(reset_dump):
+    """After ``torch._dynamo.reset()`` inside the block, Dynamo's compile ids start again
+    from 0/0: the command looked for ``__guard_compile_0_0_for_`` in the file of the second
+    0/0, which defines ``__guard_compile_0_0_reset1_for_f``, and crashed (StopIteration, a
+    traceback); and it would have asked the entries the reset had emptied from Dynamo's cache
+    (a new-user trial)."""
+    where, env, live = reset_dump
+    assert live == {3: None, 4: "0/0"}, live
+    done = _ask(where, env, "f", "torch.ones(4)")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("f: 1 cache entry, in the order Dynamo tries them\n"), done.stdout
+    assert verdict(done.stdout) == "=> compile %s_reset1 runs" % live[4], done.stdout
+    done = _ask(where, env, "f", "torch.ones(3)")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert live[3] is None and verdict(done.stdout) == "=> no entry's guards pass: Dynamo compiles anew", done.stdout
+    assert "compile 0/0_reset1: fails" in done.stdout, done.stdout
+
+
+def test_a_guards_file_unlike_what_the_index_says_is_a_one_line_error(reset_dump, tmp_path):
+    """A guards file without the guard function the index leads to, or gone: one line and
+    status 2, not a traceback."""
+    where, env, _ = reset_dump
+    shutil.copytree(where / "dump", tmp_path / "dump")
+    index = json.loads((tmp_path / "dump" / "index.json").read_text())
+    guards = next(a["file"] for a in index["artifacts"] if a["base"] == "f.compile_0_0_reset1.guards.py")
+    path = tmp_path / "dump" / guards
+    path.write_text(path.read_text().replace("__guard_compile_0_0_reset1_for_f", "__guard_renamed"))
+    done = _ask(tmp_path, env, "f", "torch.ones(4)")
+    assert done.returncode == 2 and done.stderr.startswith("unveil: error: ") and len(done.stderr.splitlines()) == 1, \
+        done.stderr
+    assert "defines no __guard_compile_0_0_reset1_for_f" in done.stderr, done.stderr
+    path.unlink()
+    done = _ask(tmp_path, env, "f", "torch.ones(4)")
+    assert done.returncode == 2 and done.stderr.startswith("unveil: error: ") and len(done.stderr.splitlines()) == 1, \
+        done.stderr
+    assert "lists %s, which is not in it" % guards in done.stderr, done.stderr
 
 
 def test_with_a_reset_the_full_code_dispatches_among_the_entries_dynamo_holds_at_the_end(reset_dump):

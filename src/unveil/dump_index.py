@@ -20,6 +20,18 @@ def ran_in(index):
     return index.get("cwd") or index.get("program_dir") or os.curdir
 
 
+def at_the_end(index, comp):
+    """Whether compile ``comp`` (an entry of the index's ``compiles``) is of the dump's last
+    generation: a ``torch._dynamo.reset()`` in the block empties Dynamo's cache (and its
+    compile ids start again from 0/0), so when the block ends the cache holds entries of
+    those compiles alone.  (A dump from before the index said its ``generation``: the
+    last of its compiles'.)"""
+    last = index.get("generation")
+    if last is None:
+        last = max((c.get("generation", 0) for c in index.get("compiles", [])), default=0)
+    return comp.get("generation", 0) == last
+
+
 def source_path(filename, directory):
     """The file a code object's file name names.  A script run through ``runpy`` (``python -m
     debugpy prog.py``, ``runpy.run_path``) has the relative name it was given, as its code and

@@ -10,6 +10,9 @@ not check.
 import collections
 import os
 
+from ...dump_index import at_the_end
+from ..compiles import compile_label
+
 #: one such frame: its name, ``file:line``, how the asked frame reached it, its compiles
 #: (a count live, the ids over a dump), what its last compile came to, and live its code
 Reached = collections.namedtuple("Reached", "name where through compiles outcome code")
@@ -47,11 +50,12 @@ def lines(reached, live):
 
 def reached_in_dump(index, entry):
     """The dump's functions whose compiles a call of ``entry``'s frame reached: their
-    recorded stack (the compiling process's Python stack) passes through that frame."""
+    recorded stack (the compiling process's Python stack) passes through that frame; those
+    of the dump's last generation (``dump_index.at_the_end``), whose entries a call meets."""
     first, last = entry.get("source_lines") or (entry["line"], entry["line"])
     by_function = collections.OrderedDict()
     for comp in index.get("compiles", []):
-        if comp["function"] == entry["key"]:
+        if comp["function"] == entry["key"] or not at_the_end(index, comp):
             continue
         stack = comp.get("stack") or []
         for k, frame in enumerate(stack[:-1]):
@@ -92,18 +96,22 @@ def _resumed_by(fn, key, functions):
 
 
 def _ids(compiles):
-    ids = [c["compile_id"] for c in compiles]
+    ids = [_label(c) for c in compiles]
     return ("compile " if len(ids) == 1 else "compiles ") + ", ".join(ids)
 
 
 def _outcome(comp):
     """What the frame's last compile of the dump came to, where it is worth saying."""
     if comp.get("skipped") or not comp.get("compiled", True):
-        return "%s made no code: the frame runs as it is" % comp["compile_id"]
+        return "%s made no code: the frame runs as it is" % _label(comp)
     reasons = comp.get("recompile_reasons") or []
     if reasons and reasons[0].get("guard"):
-        return "%s was compiled anew: %s failed" % (comp["compile_id"], reasons[0]["guard"])
+        return "%s was compiled anew: %s failed" % (_label(comp), reasons[0]["guard"])
     return None
+
+
+def _label(comp):
+    return compile_label(comp["compile_id"], comp.get("generation", 0))
 
 
 def breaks(code):

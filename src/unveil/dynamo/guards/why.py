@@ -16,7 +16,7 @@ import re
 
 import torch
 
-from ...dump_index import ran_in, source_path
+from ...dump_index import at_the_end, ran_in, source_path
 from ..adapter.cache import cache_entries
 from ..adapter.compile_outcomes import given_up_on, recompile_limit, skipped_by_trace_rules
 from ..adapter.frames import callable_name, compile_wrapped, inline_wrapped, original_callable
@@ -24,7 +24,8 @@ from ..adapter.guard_checks import sympy_interp
 from . import runtime as guard_runtime
 from .conditions import UNTRANSLATED, GuardWriter
 from .reached import breaks as reached_frames_break, lines as reached_lines, reached_in_dump, reached_live
-from .functions import GUARD_PARAMS
+from .functions import GUARD_PARAMS, guard_function_name
+from ..compiles import compile_label, compile_tag
 from ..dump.script_runtime import imported, module_globals
 
 
@@ -211,17 +212,13 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, setti
     Raises LookupError for an unknown function or a value the guards read that is missing
     (:class:`MissingValue`), TypeError for arguments that do not fit."""
     index, entry = dumped_function(dump_dir, function)
-    files = {a["compile_id"]: a["file"] for a in index["artifacts"]
-             if a["kind"] == "guards" and a["function"] == entry["key"]}
+    compiles = _compiles_at_the_end(index, entry)
+    guards = _dumped_guards(dump_dir, index, entry, compiles)
+    sources = [source for _, source, _ in guards]
     if globals_ is None:
         globals_ = function_globals(index, entry)
     original = _compiled_frame_function(_function_in(globals_, entry), entry) or _dumped_signature(dump_dir, index, entry)
     f_locals = frame_locals(original, None, args, kwargs) if original is not None else dict(kwargs)
-    sources = {}
-    for cid in entry["compiles"]:
-        if cid in files:
-            with open(os.path.join(dump_dir, files[cid]), encoding="utf-8") as fh:
-                sources[cid] = fh.read()
     freevars = entry.get("freevars") or []
     for name, value in (settings or {}).items():
         if name in f_locals and name not in freevars:
@@ -233,33 +230,66 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, setti
     made = {name: imported(where) for name, where in entry.get("globals_by_id", {}).items() if name not in globals_}
     if made:                   # (a new process: not in the module loaded from its file)
         globals_ = collections.ChainMap(made, globals_)
-    read = [n for n in freevars if n not in f_locals and any("L[%r]" % n in text for text in sources.values())]
+    read = [n for n in freevars if n not in f_locals and any("L[%r]" % n in text for text in sources)]
     if read:
         what = "a variable of the function it was made in, which the call cannot give: set it" if len(read) == 1 \
             else "variables of the function it was made in, which the call cannot give: set them"
         raise MissingValue("the guards of %s read %s, %s (--set %s=EXPR)"
                            % (entry["key"], ", ".join(read), what, read[0]))
-    verdicts = []
-    for cid in reversed(entry["compiles"]):          # Dynamo tries the newest entry first
-        if cid not in sources:
-            continue
-        source = sources[cid]
-        name = "__guard_compile_%s_for_" % cid.replace("/", "_")
-        function_name = next(node.name for node in ast.parse(source).body
-                             if isinstance(node, ast.FunctionDef) and node.name.startswith(name))
-        verdicts.append(check_guard_source(cid, source, function_name, f_locals, globals_))
-    notes = _global_notes(verdicts, settings or {}) + _unread_settings(entry["key"], settings or {}, sources.values())
-    last = _last_compile(index, entry)
+    verdicts = [check_guard_source(label, source, name, f_locals, globals_)
+                for label, source, name in reversed(guards)]          # Dynamo tries the newest entry first
+    notes = _global_notes(verdicts, settings or {}) + _unread_settings(entry["key"], settings or {}, sources)
+    last = _last_compile(compiles)
     return WhyRecompile(entry["key"], verdicts, notes, given_up=_given_up_in_dump(last),
                         limit=len(verdicts) if last and last.get("at_limit") else None,
                         reached=reached_in_dump(index, entry), live=False)
 
 
-def _last_compile(index, entry):
-    """The function's last compile in the dump, or None."""
-    compiles = [c for c in index.get("compiles", []) if c["function"] == entry["key"]]
-    return max(compiles, key=lambda c: (c.get("generation", 0), [int(n) for n in c["compile_id"].split("/")]
-                                        if re.fullmatch(r"\d+/\d+", c["compile_id"]) else [0]), default=None)
+class DumpMismatch(LookupError):
+    """A dump's file does not hold what its ``index.json`` says it does (edited, removed, or
+    written by another version of unveil)."""
+
+
+def _compiles_at_the_end(index, entry):
+    """The function's compiles whose entries Dynamo's cache holds when the block ends (its
+    last generation's: ``dump_index.at_the_end``); the last of them says whether Dynamo
+    gave up on the frame."""
+    return [c for c in index.get("compiles", []) if c["function"] == entry["key"] and at_the_end(index, c)]
+
+
+def _dumped_guards(dump_dir, index, entry, compiles):
+    """``(label, guards file text, its guard function's name)`` of each cache entry of
+    ``compiles`` a call may run, oldest first: those that made code, but for one Dynamo
+    dropped (its guards file is written, but no call runs it)."""
+    files = {(a["compile_id"], a.get("generation", 0)): a["file"] for a in index["artifacts"]
+             if a["kind"] == "guards" and a["function"] == entry["key"]}
+    out = []
+    for comp in compiles:
+        made = (comp["compile_id"], comp.get("generation", 0))
+        if comp["compiled"] and not comp.get("dropped") and made in files:
+            name = guard_function_name(entry["key"], compile_tag(*made))
+            out.append((compile_label(*made), _guards_text(dump_dir, files[made], name), name))
+    return out
+
+
+def _guards_text(dump_dir, file, name):
+    """The text of guards file ``file``, which defines guard function ``name``."""
+    try:
+        with open(os.path.join(dump_dir, file), encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        raise DumpMismatch("%s lists %s, which is not in it" % (os.path.join(dump_dir, "index.json"), file)) \
+            from None
+    if not any(isinstance(node, ast.FunctionDef) and node.name == name for node in ast.parse(text).body):
+        raise DumpMismatch("%s defines no %s, the guard function index.json says it holds"
+                           % (os.path.join(dump_dir, file), name))
+    return text
+
+
+def _last_compile(compiles):
+    """The last of a function's ``compiles`` (of one generation), or None."""
+    return max(compiles, key=lambda c: [int(n) for n in c["compile_id"].split("/")]
+               if re.fullmatch(r"\d+/\d+", c["compile_id"]) else [0], default=None)
 
 
 def _given_up_in_dump(last):
