@@ -633,6 +633,32 @@ def test_a_break_reads_with_all_its_hints_and_its_explanation_keeps_its_lines(tm
             browser.close()
 
 
+def test_a_restart_says_what_it_is_and_its_reason_quotes_code_as_code(tmp_path):
+    """A graph break makes Dynamo trace the frame again: the index's story and the compile
+    page showed the restart's reason with torch's backticks as they are (``Call to
+    `torch._dynamo.graph_break()` ``) under 'traced again', said nowhere what that is
+    (a new-user trial)."""
+    import torch
+
+    def breaks(x):
+        h = x * 2
+        torch._dynamo.graph_break()
+        return h.relu()
+
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        torch.compile(breaks, backend="eager")(torch.ones(3))
+    restarted = [c for c in json.loads((tmp_path / "index.json").read_text())["compiles"] if c.get("restarts")]
+    assert restarted and any("`" in r for c in restarted for r in c["restarts"]), restarted
+    build_report(str(tmp_path))
+    pages = [(tmp_path / "report" / "index.html").read_text()] + [
+        p.read_text() for p in (tmp_path / "report").rglob("compile_*.html")]
+    shown = [re.sub(r"<[^>]+>", "", m) for page in pages
+             for m in re.findall(r"a restart\)(?:,)? after: (.*?)</(?:span|dd)>", page, re.S)]
+    assert shown and all("`" not in text for text in shown), shown
+    assert any("<code>" in page and "a restart" in page for page in pages)
+
+
 def test_a_long_flow_keeps_legible_text_and_scrolls_in_its_box(tmp_path):
     """The demo's flow (two compiles, each breaking into two resume functions) is drawn
     1,679 pt wide; shrunk to fit a 1,280 px window its text was at half size.  It is now shown
