@@ -32,6 +32,26 @@ def at_the_end(index, comp):
     return comp.get("generation", 0) == last
 
 
+def compile_label(cid, generation):
+    """A compile's id, told apart from the same id of another generation (after the
+    program's Nth ``torch._dynamo.reset()`` Dynamo's ids start again from 0/0): ``0/1``,
+    then ``0/1_reset1``."""
+    return cid if not generation else "%s_reset%d" % (cid, generation)
+
+
+def label_of(entry):
+    """The label (:func:`compile_label`) of the compile an index entry (of ``compiles``, or an
+    artifact of one) names; a dump from before ``generation`` has generation 0 alone."""
+    return compile_label(entry["compile_id"], entry.get("generation", 0))
+
+
+def compile_key(entry):
+    """``(function, generation, compile id)``: what tells one compile from every other in a
+    dump, for an entry of ``compiles`` or an artifact (a per-function file's: ``(function, 0,
+    None)``).  The compile id alone repeats after a ``torch._dynamo.reset()``."""
+    return entry["function"], entry.get("generation", 0), entry.get("compile_id")
+
+
 def source_path(filename, directory):
     """The file a code object's file name names.  A script run through ``runpy`` (``python -m
     debugpy prog.py``, ``runpy.run_path``) has the relative name it was given, as its code and

@@ -4,6 +4,7 @@ object Dynamo compiled (:class:`Function`), and how each reads in ``index.json``
 import collections
 import types
 
+from ..dump_index import compile_label
 from .adapter.compile_outcomes import stopped_at_limit
 from .explanations import records, resume_points
 
@@ -123,13 +124,6 @@ class Compile:
     @property
     def tag(self):
         return compile_tag(self.cid, self.generation)
-
-
-def compile_label(cid, generation):
-    """A compile's id, told apart from the same id of another generation (after the
-    program's Nth ``torch._dynamo.reset()`` Dynamo's ids start again from 0/0): ``0/1``,
-    then ``0/1_reset1``."""
-    return cid if not generation else "%s_reset%d" % (cid, generation)
 
 
 def compile_tag(cid, generation):

@@ -10,8 +10,7 @@ not check.
 import collections
 import os
 
-from ...dump_index import at_the_end
-from ..compiles import compile_label
+from ...dump_index import at_the_end, label_of
 
 #: one such frame: its name, ``file:line``, how the asked frame reached it, its compiles
 #: (a count live, the ids over a dump), what its last compile came to, and live its code
@@ -96,22 +95,18 @@ def _resumed_by(fn, key, functions):
 
 
 def _ids(compiles):
-    ids = [_label(c) for c in compiles]
+    ids = [label_of(c) for c in compiles]
     return ("compile " if len(ids) == 1 else "compiles ") + ", ".join(ids)
 
 
 def _outcome(comp):
     """What the frame's last compile of the dump came to, where it is worth saying."""
     if comp.get("skipped") or not comp.get("compiled", True):
-        return "%s made no code: the frame runs as it is" % _label(comp)
+        return "%s made no code: the frame runs as it is" % label_of(comp)
     reasons = comp.get("recompile_reasons") or []
     if reasons and reasons[0].get("guard"):
-        return "%s was compiled anew: %s failed" % (_label(comp), reasons[0]["guard"])
+        return "%s was compiled anew: %s failed" % (label_of(comp), reasons[0]["guard"])
     return None
-
-
-def _label(comp):
-    return compile_label(comp["compile_id"], comp.get("generation", 0))
 
 
 def breaks(code):

@@ -16,7 +16,7 @@ import re
 
 import torch
 
-from ...dump_index import at_the_end, ran_in, source_path
+from ...dump_index import at_the_end, compile_label, ran_in, source_path
 from ..adapter.cache import cache_entries
 from ..adapter.compile_outcomes import given_up_on, recompile_limit, skipped_by_trace_rules
 from ..adapter.frames import callable_name, compile_wrapped, inline_wrapped, original_callable
@@ -25,7 +25,7 @@ from . import runtime as guard_runtime
 from .conditions import UNTRANSLATED, GuardWriter
 from .reached import breaks as reached_frames_break, lines as reached_lines, reached_in_dump, reached_live
 from .functions import GUARD_PARAMS, guard_function_name
-from ..compiles import compile_label, compile_tag
+from ..compiles import compile_tag
 from ..dump.script_runtime import imported, module_globals
 
 
