@@ -3,6 +3,7 @@ tries them, and the resume functions made at their breaks, each with what happen
 (``pictures.flow_picture`` lays the steps out)."""
 import os
 
+from ..dump_index import label_of
 from .words import plural, shorten, slug
 
 
@@ -34,21 +35,15 @@ def flow_steps(site, fn):
             steps.append(("node", ident, [f["label"], "%s:%s" % (site.short(f["filename"]), f["line"])],
                           site.function_page(f), "function"))
         comps = site.compiles_by_function.get(f["key"], [])
-        entries = [c for c in comps if c["compiled"]][::-1]        # Dynamo tries the newest first
-        previous = ident
-        for number, comp in enumerate(entries):
-            cid = "c" + slug(comp["compile_id"]).replace(".", "_")
-            steps.append(("node", cid, compile_label(site, comp), site.compile_page(comp), "compiled"))
-            if number == 0:
-                steps.append(("edge", previous, cid, ["each call"], None, "call"))
-            else:
-                steps.append(("edge", previous, cid, ["its guards fail"], None, "fail"))
-            previous = cid
+        generations = sorted({c.get("generation", 0) for c in comps})
+        for generation in generations:
+            steps.extend(_entries_tried(site, ident, [c for c in comps if c.get("generation", 0) == generation],
+                                        _calls_until(generation, generations)))
         for comp in comps:
             if comp["compiled"]:
                 continue
-            cid = "c" + slug(comp["compile_id"]).replace(".", "_")
-            steps.append(("node", cid, compile_label(site, comp), site.compile_page(comp),
+            cid = _node_id(comp)
+            steps.append(("node", cid, compile_node_lines(site, comp), site.compile_page(comp),
                           "skipped" if comp.get("skipped") or comp.get("failed") else "nocode"))
             steps.append(("edge", ident, cid, ["compiled"], None, "call"))
         for comp in comps:
@@ -60,16 +55,48 @@ def flow_steps(site, fn):
                 where = brk.get("location")
                 label = ["graph break at %s" % short_line(where), shorten(brk.get("reason") or "", 48)]
                 url = site.source_link(where["filename"], where["line"]) if where else None
-                steps.append(("edge", "c" + slug(comp["compile_id"]).replace(".", "_"), rid, label, url,
-                              "break"))
+                steps.append(("edge", _node_id(comp), rid, label, url, "break"))
         return ident
     visit(fn)
     return steps
 
+def _entries_tried(site, ident, comps, calls):
+    """The steps of one generation's cache entries (of ``comps``, that generation's
+    compiles), in the order a call tries them (Dynamo tries the newest first), from the
+    function's node ``ident``; the first edge is labelled ``calls``."""
+    steps, previous = [], ident
+    for number, comp in enumerate([c for c in comps if c["compiled"]][::-1]):
+        cid = _node_id(comp)
+        steps.append(("node", cid, compile_node_lines(site, comp), site.compile_page(comp), "compiled"))
+        if number == 0:
+            steps.append(("edge", previous, cid, calls, None, "call"))
+        else:
+            steps.append(("edge", previous, cid, ["its guards fail"], None, "fail"))
+        previous = cid
+    return steps
 
 
-def compile_label(site, comp):
-    lines = ["compile %s" % comp["compile_id"]]
+def _calls_until(generation, generations):
+    """The calls that try the entries of ``generation`` (one of the dump's ``generations``,
+    sorted): each call, between the ``torch._dynamo.reset()`` that began it and the one
+    that emptied Dynamo's cache of them."""
+    if len(generations) == 1:
+        return ["each call"]
+    after = ["after reset %d" % generation] if generation else []
+    later = [g for g in generations if g > generation]
+    before = ["before reset %d" % later[0]] if later else []
+    return ["each call", ", ".join(after + before)]
+
+
+def _node_id(comp):
+    """The flow's node of a compile: one per compile, of every generation."""
+    return "c" + slug(label_of(comp)).replace(".", "_")
+
+
+def compile_node_lines(site, comp):
+    """What the flow's node of ``comp`` says: its label, how it ended, its time, and why
+    it was made."""
+    lines = ["compile %s" % label_of(comp)]
     if comp.get("skipped") or comp.get("failed"):
         why = (comp.get("skipped") or comp.get("failed"))
         because = why.get("because") or {}
@@ -80,8 +107,7 @@ def compile_label(site, comp):
     elif not comp["compiled"]:
         lines.append("no graph: runs as it is")
     else:
-        graphs = [site.graph_of(a) for a in site.index["artifacts"] if a["function"] == comp["function"]
-                  and a.get("compile_id") == comp["compile_id"] and a["kind"] == "graph"]
+        graphs = [site.graph_of(a) for a in site.compile_files(comp, ("graph",))]
         nodes = sum(len([n for n in g.nodes if n.kind == "call"]) for g in graphs if g is not None)
         lines.append("%s, %d ops" % (plural(len(graphs), "graph"), nodes) if graphs else "no graph")
         if comp.get("graph_break"):
@@ -90,6 +116,6 @@ def compile_label(site, comp):
     if seconds is not None:
         lines.append("%.2f s to compile" % seconds)
     for reason in (comp.get("recompile_reasons") or [])[:1]:
-        lines.append("made when %s's guard failed:" % reason["failed_entry"])
+        lines.append("made when %s's guard failed:" % label_of(site.failed_entry(comp, reason)))
         lines.append(shorten(reason["guard"], 48))
     return lines

@@ -157,7 +157,8 @@ def chart(site):
                 if seconds is None:
                     continue
                 hits, misses = site.cache_counts(comp)
-                rows.append({"label": "%s %s" % (row["fn"]["label"], comp["compile_id"]), "cid": comp["compile_id"],
+                label = site.compile_label(comp)
+                rows.append({"label": "%s %s" % (row["fn"]["label"], label), "cid": label,
                              "user": package is None,
                              "page": site.compile_page(comp), "seconds": seconds, "stages": site.stages(comp),
                              "hits": hits, "misses": misses, "function": row["fn"]["label"]})

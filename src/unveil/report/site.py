@@ -7,7 +7,7 @@ import os
 import re
 
 from . import flows, fxgraph, kernels, pictures
-from ..dump_index import ran_in, source_path
+from ..dump_index import compile_key, label_of, ran_in, source_path
 from .places import Places
 from .words import def_length, read_text, slug
 
@@ -128,9 +128,11 @@ class Site:
                                 marked=marked)
 
     # -- graph nodes and the kernels that compute them ---------------------------------
-    def _compile_files(self, art, kinds):
-        return [a for a in self.index["artifacts"] if a["function"] == art["function"]
-                and a.get("compile_id") == art.get("compile_id") and a["kind"] in kinds]
+    def compile_files(self, entry, kinds=None):
+        """The artifacts of the compile ``entry`` names (an entry of ``compiles``, or an
+        artifact of that compile) of the given ``kinds`` (all, without them)."""
+        return [a for a in self.index["artifacts"] if compile_key(a) == compile_key(entry)
+                and (kinds is None or a["kind"] in kinds)]
 
     def computed_graphs(self, code):
         """``[(graph artifact, [(call line, [node])])]``: the graphs whose nodes the kernel
@@ -158,7 +160,7 @@ class Site:
         graph = self.graph_of(post_grad) if post_grad is not None else None
         if graph is None:
             return None
-        aot = [(a["kind"], self.graph_of(a).parameters) for a in self._compile_files(code, kernels.MADE_FOR)
+        aot = [(a["kind"], self.graph_of(a).parameters) for a in self.compile_files(code, kernels.MADE_FOR)
                if a.get("made_from") == code.get("made_from") and self.graph_of(a) is not None]
         return kernels.made_for(graph.parameters, aot)
 
@@ -167,7 +169,7 @@ class Site:
         graph ``art`` (:meth:`computed_graphs`)."""
         if art["file"] not in self._kernels:
             out = self._kernels[art["file"]] = {}
-            for code in self._compile_files(art, ("inductor_output",)):
+            for code in self.compile_files(art, ("inductor_output",)):
                 for graph, calls in self.computed_graphs(code):
                     for number, nodes in calls if graph["file"] == art["file"] else ():
                         for node in nodes:
@@ -222,8 +224,14 @@ class Site:
         return "files/%s.html" % slug(art["file"])
 
     @staticmethod
+    def compile_label(entry):
+        """What the pages call the compile an entry names: its id, and after a
+        ``torch._dynamo.reset()`` the generation (``0/0_reset1``), as the dump does."""
+        return label_of(entry)
+
+    @staticmethod
     def compile_page(comp):
-        return "compile_%s_%s.html" % (slug(comp["function"]), comp["compile_id"].replace("/", "_"))
+        return "compile_%s_%s.html" % (slug(comp["function"]), label_of(comp).replace("/", "_"))
 
     def page_of(self, art):
         fn = self.by_key.get(art["function"])
@@ -231,12 +239,12 @@ class Site:
 
     def compile_graphs(self, art):
         """The other drawn graphs of ``art``'s compile, as ``(artifact, page)``."""
-        return [(a, self.file_page(a)) for a in self._compile_files(art, _GRAPH_KINDS)
+        return [(a, self.file_page(a)) for a in self.compile_files(art, _GRAPH_KINDS)
                 if a["kind"] not in pictures.NOT_DRAWN]
 
     def compile_of(self, art):
         return next((c for c in self.compiles_by_function.get(art["function"], [])
-                     if c["compile_id"] == art.get("compile_id")), None)
+                     if compile_key(c) == compile_key(art)), None)
 
     # -- content ----------------------------------------------------------------
     def highlighted(self, art):
@@ -354,12 +362,19 @@ class Site:
                                 out[user_line].append(link)
         return out
 
+    @staticmethod
+    def failed_entry(comp, reason):
+        """The compile whose guard failed in one of ``comp``'s recompile reasons, as
+        ``compile_key`` and ``compile_label`` read it: of ``comp``'s generation (a
+        ``torch._dynamo.reset()`` empties Dynamo's cache, so no entry of another is tried)."""
+        return {"function": comp["function"], "generation": comp.get("generation", 0),
+                "compile_id": reason["failed_entry"]}
+
     def recompile_reasons(self, comp, root=""):
         """``[(reason, link to the failed guard's line)]``."""
         reasons = []
         for reason in comp.get("recompile_reasons") or []:
-            guards = next((a for a in self.index["artifacts"] if a["function"] == comp["function"]
-                           and a["kind"] == "guards" and a.get("compile_id") == reason["failed_entry"]), None)
+            guards = next(iter(self.compile_files(self.failed_entry(comp, reason), ("guards",))), None)
             link = None
             if guards is not None:
                 link = root + self.file_page(guards) + ("#L-%d" % reason["guard_line"] if reason.get("guard_line")
@@ -386,8 +401,7 @@ class Site:
 
     # -- compile pages ---------------------------------------------------------------
     def compile_parts(self, comp):
-        arts = [a for a in self.index["artifacts"] if a["function"] == comp["function"]
-                and a.get("compile_id") == comp["compile_id"]]
+        arts = self.compile_files(comp)
         graphs = [(a, self.file_page(a), self._from_root(self.picture_of(a), a), self.graph_of(a))
                   for a in arts if a["kind"] == "graph"]
         return {"arts": [(a, self.file_page(a)) for a in arts], "graphs": graphs,
@@ -506,9 +520,8 @@ class Site:
     def graphs_of(self, comp):
         """``[(page, number of ops, its ops in words)]`` for each Dynamo graph of ``comp``."""
         out = []
-        for art in self.index["artifacts"]:
-            if art["function"] == comp["function"] and art.get("compile_id") == comp["compile_id"] \
-                    and art["kind"] == "graph" and self.graph_of(art) is not None:
+        for art in self.compile_files(comp, ("graph",)):
+            if self.graph_of(art) is not None:
                 counts = self.op_counts(self.graph_of(art))
                 words = ", ".join(op + ("\u00d7%d" % n if n > 1 else "") for op, n in list(counts.items())[:12])
                 out.append((self.file_page(art), sum(counts.values()), words + (", \u2026" if len(counts) > 12 else "")))
