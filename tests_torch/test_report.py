@@ -578,6 +578,48 @@ def test_two_resume_functions_made_at_one_line_are_told_apart(tmp_path):
         assert ">%s</a>" % key in index_text, key
 
 
+def _twice(x):
+    return x * 2
+
+
+def test_each_generation_of_a_compile_id_has_its_own_page_and_links(tmp_path):
+    """A ``torch._dynamo.reset()`` inside the block starts Dynamo's compile ids again from
+    0/0: the report named both 0/0s' pages ``compile_f_0_0.html`` (the second overwrote the
+    first, and the links of both led to it) and matched files and the failed entry of a
+    recompile reason by compile id alone.  Each compile has a page of its own, named and
+    titled by its label (``0/0_reset1``), that links its own generation's files only."""
+    import torch
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        for generation, size in enumerate((3, 4)):    # each: a compile, then one for another rank
+            if generation:
+                torch._dynamo.reset()
+            compiled = torch.compile(_twice, backend="eager")
+            compiled(torch.ones(size))
+            compiled(torch.ones(size, 2))
+    build_report(str(tmp_path))
+    index = json.loads((tmp_path / "index.json").read_text())
+    report = tmp_path / "report"
+    pages, _ = check_site(str(report))
+    labels = {(c["generation"], c["compile_id"]): "%s%s" % (c["compile_id"], "_reset%d" % c["generation"]
+                                                           if c["generation"] else "") for c in index["compiles"]}
+    assert sorted(labels) == [(0, "0/0"), (0, "0/1"), (1, "0/0"), (1, "0/1")], sorted(labels)
+    generation_of = {a["file"]: a.get("generation") for a in index["artifacts"]}
+    function_page = (report / "function__twice.html").read_text()
+    for (generation, cid), label in labels.items():
+        page = report / ("compile__twice_%s.html" % label.replace("/", "_"))
+        text = page.read_text()
+        assert "<h1>Compile %s of _twice</h1>" % label in text
+        assert 'href="%s"' % page.name in function_page, label
+        linked = set(re.findall(r'href="files/([^"#]+)\.html', text))
+        assert linked and {generation_of[f] for f in linked} == {generation}, (label, sorted(linked))
+        if cid == "0/1":          # made when the same generation's 0/0 failed its guard
+            first = "compile__twice_%s.html" % labels[generation, "0/0"].replace("/", "_")
+            assert re.search(r'the guard of <a href="%s">compile %s</a> failed' % (
+                re.escape(first), re.escape(labels[generation, "0/0"])), text), label
+    assert len([p for p in pages if os.path.basename(p).startswith("compile_")]) == len(index["compiles"])
+
+
 def test_a_report_built_again_over_another_run_keeps_no_page_of_the_last(tmp_path):
     """A dump directory used again by another program: its files were cleaned but the report
     kept the last run's function, compile, file and source pages beside the new ones (a
