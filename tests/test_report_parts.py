@@ -210,6 +210,46 @@ def test_a_flow_draws_a_resume_function_two_compiles_break_into_once(tmp_path):
     assert sum(1 for s in steps if s[0] == "edge" and s[5] == "break") == 4
 
 
+def _recompiled(generations):
+    """An index of ``f`` compiled 0/0, then 0/1 when 0/0's guard failed, in each of
+    ``generations`` (None: a dump from before the index said a compile's generation)."""
+    compiles, artifacts = [], []
+    for generation in generations:
+        tag = "" if not generation else "_reset%d" % generation
+        stamp = {} if generation is None else {"generation": generation}
+        for cid, failed in (("0/0", None), ("0/1", "0/0")):
+            reasons = [{"failed_entry": failed, "guard": "x.dim() == 1", "guard_line": 3}] if failed else []
+            compiles.append(dict(stamp, function="f", compile_id=cid, compiled=True, graph_break=None,
+                                 recompile_reasons=reasons))
+            artifacts.append(dict(stamp, function="f", compile_id=cid, kind="guards", ok=True,
+                                  file="f.compile_%s%s.guards.py" % (cid.replace("/", "_"), tag)))
+    functions = [{"key": "f", "name": "f", "qualname": "f", "filename": "/m.py", "line": 1, "kind": "function",
+                  "resumes": None}]
+    return {"functions": functions, "compiles": compiles, "artifacts": artifacts}
+
+
+def test_a_compile_is_its_generations_and_a_dump_without_generations_reads_as_before(tmp_path):
+    """After a reset, compile ids repeat: a page, a flow node, a compile's files and the
+    failed entry of its recompile reason are its generation's.  A dump from before the
+    index's ``generation`` reads as generation 0."""
+    from unveil.report.flows import flow_steps
+    from unveil.report.site import Site
+    for generations, pages in (((None,), ["compile_f_0_0.html", "compile_f_0_1.html"]),
+                               ((0, 1), ["compile_f_0_0.html", "compile_f_0_1.html", "compile_f_0_0_reset1.html",
+                                         "compile_f_0_1_reset1.html"])):
+        index = _recompiled(generations)
+        site = Site(str(tmp_path), index)
+        assert [site.compile_page(c) for c in index["compiles"]] == pages
+        for comp in index["compiles"]:
+            assert [a["file"] for a in site.compile_files(comp)] == \
+                [a["file"] for a in index["artifacts"] if site.compile_of(a) is comp]
+        last = index["compiles"][-1]
+        ((_, link),) = site.recompile_reasons(last)
+        assert link == "files/%s.html#L-3" % index["artifacts"][-2]["file"]
+        nodes = [s[1] for s in flow_steps(site, index["functions"][0]) if s[0] == "node"]
+        assert len(nodes) == len(set(nodes)) == 1 + len(index["compiles"])
+
+
 def test_a_functions_source_marks_the_breaks_its_compiles_traced_not_those_of_frames_it_called(tmp_path):
     """A block's forward calls an MLP, whose own compile and whose resume function break
     (at line 3 of mlp.py): the block's line 6 had both breaks, as the full Python stack
