@@ -257,3 +257,37 @@ def test_the_programs_directory_is_written_alike_in_full_and_shortened(text):
     assert "<program>/model.py" in places.replaced(text)
     assert "compile 1/0" == places.replaced("compile 1/0")       # a path only before a file's name
     assert "x = v1/scale" == places.replaced("x = v1/scale")
+
+
+def twice(x):
+    return x * 2
+
+
+def dump_with_a_reset(path, second_after_reset):
+    """``twice`` dumped with a ``torch._dynamo.reset()`` inside the block: each generation
+    compiles it for a vector, then once more (0/1) for ``torch.ones(3, 2)``, or after the
+    reset for ``second_after_reset``."""
+    torch._dynamo.reset()
+    with unveil.prepare_debug(path) as session:
+        for generation, second in enumerate((torch.ones(3, 2), second_after_reset)):
+            if generation:
+                torch._dynamo.reset()
+            compiled = torch.compile(twice, backend="eager")
+            compiled(torch.ones(3))
+            compiled(second)
+    assert session.failures == []
+
+
+def test_compiles_are_paired_by_generation_and_named_by_label(tmp_path):
+    """After a reset, compile ids start again from 0/0: the diff paired a function's
+    compiles by id alone (two of each id, so one file of each pair went uncompared) and
+    named them by a place counted across generations.  A change in the second generation
+    only is its files' and its compile's, ``compile #1_reset1``."""
+    dump_with_a_reset(tmp_path / "a", torch.ones(3, 2))
+    dump_with_a_reset(tmp_path / "b", torch.ones(3, dtype=torch.float64))
+    lines = diff_dumps(tmp_path / "a", tmp_path / "b")
+    changed = [line[4:] for line in lines if line.startswith("+++ ")]
+    assert changed and all(".compile_0_1_reset1." in f for f in changed), lines
+    explained = [line for line in lines if line.startswith("twice, compile")]
+    assert [line.partition(":")[0] for line in explained] == ["twice, compile #1_reset1"], lines
+    assert "dtype mismatch" in explained[0] and not any(line.startswith("only in") for line in lines), lines

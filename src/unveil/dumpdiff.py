@@ -1,9 +1,11 @@
 """``unveil diff DIR_A DIR_B``: two dumps lined up by function and compile, and what
 changed: graphs, guards, transformed code, kernels, graph breaks, recompile reasons.
 
-Files are paired by function, kind and the compile's place among that function's
-compiles (compile ids count over the whole process and shift when another frame
-compiles first).  What differs from run to run of the same program is left out
+Files are paired by function, kind, generation (the ``torch._dynamo.reset()``s before the
+compile) and the compile's place among that function's compiles of that generation
+(compile ids count over the whole process and shift when another frame compiles first;
+a reset starts them again from 0/0), and a compile is named by its place as the dump
+labels a compile id (``compile #1``, ``compile #1_reset1``).  What differs from run to run of the same program is left out
 before comparing: graph ids and uuids (``__compiled_fn_3_<uuid>``, numbered in the
 order a file names them), resume-function counters, object ids and addresses,
 compile ids, dict versions; and the places each run was installed at: the dump
@@ -16,6 +18,7 @@ import json
 import os
 import re
 
+from .dump_index import compile_key, compile_label
 from .volatile import Places, dict_versions_replaced, ids_replaced, program_dir
 
 #: what always differs between two runs, and what it is written as
@@ -86,10 +89,10 @@ class _Dump:
         # a resume function -> the function whose full-code file holds its code too
         resumes = {fn["key"]: fn.get("resumes") for fn in self.index.get("functions", [])}
         self.owner = {key: _outermost(key, resumes) for key in resumes}
-        self.ordinal = {}                     # (function, compile id) -> its place among the function's compiles
+        self.ordinal = {}                     # compile_key -> its place among the function's compiles of its generation
         for comp in self.index.get("compiles", []):
-            places = [k for k in self.ordinal if k[0] == comp["function"]]
-            self.ordinal[comp["function"], comp["compile_id"]] = len(places)
+            function, generation, _ = key = compile_key(comp)
+            self.ordinal[key] = len([k for k in self.ordinal if k[:2] == (function, generation)])
         # the program is where the user's files the dump names are; the directory it was run
         # from only when it names none (``python -c`` runs from any directory)
         found = program_dir(_paths_named(self.index), self.path)
@@ -101,16 +104,25 @@ class _Dump:
             key = self.key(art)
             self.files[key] = art["file"]
             if art.get("graph"):       # a graph is named by its file's place in the pairing
-                self.graphs[art["graph"]] = "__compiled_fn[%s#%d]" % (key[3], key[2])
+                self.graphs[art["graph"]] = "__compiled_fn[%s%s]" % (key[4], _named(key[2], key[3]))
 
     def key(self, art):
-        place = self.ordinal.get((art["function"], art.get("compile_id")))
-        extra = re.sub(r"\.compile_\d+_\d+", "", art.get("base") or art["file"])
-        return (art["function"], art["kind"], place if place is not None else -1, extra)
+        """``(function, kind, generation, place, the file's name without its compile)``;
+        place -1 for a function's own files."""
+        _, generation, _ = compile_key(art)
+        place = self.ordinal.get(compile_key(art))
+        extra = re.sub(r"\.compile_\d+_\d+(?:_reset\d+)?", "", art.get("base") or art["file"])
+        return (art["function"], art["kind"], generation, place if place is not None else -1, extra)
 
     def text(self, key):
         with open(os.path.join(self.path, self.files[key]), encoding="utf-8", errors="replace") as fh:
             return normalised(fh.read(), self.places, self.graphs)
+
+
+def _named(generation, place):
+    """What the diff calls the compile at ``place`` among its function's compiles of
+    ``generation``: ``#1``, ``#1_reset1`` (as ``dump_index.compile_label`` labels an id)."""
+    return compile_label("#%d" % place, generation)
 
 
 def _outermost(key, resumes):
@@ -154,24 +166,30 @@ def _paths_named(index):
 
 
 def _explained(a, b):
-    """Per compile (paired as the files are): graph break and recompile reasons that differ."""
+    """Per compile (paired as the files are: by function, generation and place): graph break
+    and recompile reasons that differ."""
     def by_place(dump):
         out = {}
         for comp in dump.index.get("compiles", []):
-            place = dump.ordinal[comp["function"], comp["compile_id"]]
+            function, generation, _ = key = compile_key(comp)
             brk = comp.get("graph_break") or {}
             reasons = sorted(r["guard"] for r in comp.get("recompile_reasons") or [])
             skipped = (comp.get("skipped") or {}).get("reason")
-            out[comp["function"], place] = (brk.get("reason"), reasons, skipped)
+            out[function, generation, dump.ordinal[key]] = (brk.get("reason"), reasons, skipped)
         return out
     mine, theirs = by_place(a), by_place(b)
     for key in sorted(set(mine) & set(theirs)):
-        name = "%s, compile #%d" % key
         for label, x, y in zip(("graph break", "recompile reasons", "skipped"), mine[key], theirs[key]):
             if normalised(json.dumps(x), a.places) != normalised(json.dumps(y), b.places):
-                yield "%s: %s" % (name, label), x, y
+                yield "%s: %s" % (_compile_name(key), label), x, y
     for key in sorted(set(mine) ^ set(theirs)):
-        yield "%s, compile #%d" % key, _presence(mine.get(key)), _presence(theirs.get(key))
+        yield _compile_name(key), _presence(mine.get(key)), _presence(theirs.get(key))
+
+
+def _compile_name(key):
+    """``f, compile #1`` (``#1_reset1`` after a reset) for ``(function, generation, place)``."""
+    function, generation, place = key
+    return "%s, compile %s" % (function, _named(generation, place))
 
 
 def _presence(explained):
