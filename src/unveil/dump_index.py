@@ -1,5 +1,5 @@
-"""What a dump's ``index.json`` says, for its readers (the report, ``why-recompile``), which
-need no torch."""
+"""What a dump's ``index.json`` says, for its readers (the report, ``unveil diff``,
+``why-recompile``), which need no torch."""
 import os
 import re
 
