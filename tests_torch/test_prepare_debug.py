@@ -30,6 +30,7 @@ from unveil.dynamo.adapter.cache import cache_entries, guard_globals
 from unveil.dynamo.dump.script_runtime import with_cells
 from unveil.dynamo.guards.why import check_guard_source
 from unveil.bytecode.code_objects import argument_count
+from unveil.dump_index import label_of
 
 from programs import PROGRAM_KWARGS, PROGRAMS
 
@@ -308,7 +309,7 @@ def test_program(program, tmp_path):
             # Dynamo's list shuffling written as the resume call it amounts to (readable.py)
             assert ".__iadd__(" not in text and not re.search(r"\[-?\d*:-?\d*\] = |\(\*\[", text), art["file"]
     for fn_entry in index["functions"]:
-        compiled = {a["compile_id"] for a in index["artifacts"]
+        compiled = {label_of(a) for a in index["artifacts"]
                     if a["function"] == fn_entry["key"] and a["kind"] == "transformed_code"}
         assert compiled == set(fn_entry["compiles"])
     for path in dump_dir.glob("*.py"):

@@ -652,6 +652,9 @@ def test_the_programs_own_reset_inside_the_block_starts_a_generation(within, tmp
     assert sorted((c["compile_id"], c["generation"]) for c in index["compiles"]) == [
         ("0/0", 0), ("0/0", 1), ("1/0", 0), ("1/0", 1)], index["compiles"]
     assert all(c["compiled"] for c in index["compiles"]), index["compiles"]
+    # a function's compiles by label: the bare ids repeated after the reset
+    user_fn = next(f for f in index["functions"] if f["name"] == "_breaks_and_keeps_a_device")
+    assert user_fn["compiles"] == ["0/0", "0/0_reset1"], user_fn
     transformed = sorted(a["file"] for a in index["artifacts"] if a["kind"] == "transformed_code")
     assert len(set(transformed)) == 4 and sum("_reset1." in f for f in transformed) == 2, transformed
     summary = (tmp_path / "summary.txt").read_text()

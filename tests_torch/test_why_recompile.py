@@ -1008,3 +1008,12 @@ def test_with_a_reset_the_full_code_dispatches_among_the_entries_dynamo_holds_at
     blocks = re.findall(r"^inputs made from the guards of compile (\S+):\n  guards: (.*)$", done.stdout, re.M)
     assert blocks == [("%s_reset1" % live[4], "%s_reset1 passes" % live[4])], done.stdout
     assert index["generation"] == 1
+
+
+def test_a_frame_given_up_after_a_reset_is_named_by_its_label():
+    """The compile that gave up on a frame is named as the dump's files name it: after a
+    reset, ``0/0`` alone is the first generation's compile (the bare id was printed)."""
+    from unveil.dynamo.guards.why import _given_up_in_dump
+    last = {"compile_id": "0/0", "generation": 1, "skipped": {"because": {"reason": "a graph break in a loop"}}}
+    assert _given_up_in_dump(last) == ("0/0_reset1", "a graph break in a loop")
+    assert _given_up_in_dump(dict(last, generation=0))[0] == "0/0"

@@ -167,8 +167,8 @@ class Function:
                 "installed_as": self.installed_as,
                 "resume_reason": records.one_line(self.graph_break),
                 "graph_break": self.graph_break, "continues": self.continues,
-                "compiles": [c.cid for c in self.compiles if c.transformed is not None],
-                "compiles_without_code": [c.cid for c in self.compiles if c.transformed is None],
+                "compiles": [c.label for c in self.compiles if c.transformed is not None],
+                "compiles_without_code": [c.label for c in self.compiles if c.transformed is None],
                 "globals_by_id": self.globals_by_id}
 
 

@@ -16,7 +16,7 @@ import re
 
 import torch
 
-from ...dump_index import at_the_end, compile_label, ran_in, source_path
+from ...dump_index import at_the_end, compile_label, label_of, ran_in, source_path
 from ..adapter.cache import cache_entries
 from ..adapter.compile_outcomes import given_up_on, recompile_limit, skipped_by_trace_rules
 from ..adapter.frames import callable_name, compile_wrapped, inline_wrapped, original_callable
@@ -293,7 +293,7 @@ def _last_compile(compiles):
 
 
 def _given_up_in_dump(last):
-    """``(compile id, reason)`` when the function's ``last`` compile in the dump made no code
+    """``(compile label, reason)`` when the function's ``last`` compile in the dump made no code
     (Dynamo skipped the frame: from then on it runs as it is), else None.  (One its
     recompile limit stopped is not skipped: its entries still run.)"""
     if last is None:
@@ -302,7 +302,7 @@ def _given_up_in_dump(last):
     if not skipped:
         return None
     because = skipped.get("because") or {}
-    return last["compile_id"], because.get("reason") or skipped.get("reason") or skipped.get("type")
+    return label_of(last), because.get("reason") or skipped.get("reason") or skipped.get("type")
 
 
 #: a global a condition reads: ``G['FLAG']``
