@@ -909,3 +909,32 @@ def while_true_return_from_a_try_except_finally_then_a_tuple(kinds):
     except ValueError:
         pass
     return "end", log
+
+
+class _Logged:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("enter")
+
+    def __exit__(self, *exc):
+        self.log.append("exit")
+
+
+@case(([False],), ([True, True],), ([True, False, True, True],))
+def while_true_left_only_by_breaks_in_a_with(tests):
+    """exception_programs.py seed 83973 (3.8, 3.9): each way out of ``while True: if not
+    c(): break; if c(): break`` jumps to the code after the loop; the failing test was
+    taken for the way into an else clause, which copied that code up to the with's end,
+    so ``log.append("after")`` ran twice."""
+    it = iter(tests)
+    log = []
+    with _Logged(log):
+        while True:
+            if not next(it):
+                break
+            if next(it):
+                break
+        log.append("after")
+    return log

@@ -81,7 +81,9 @@ def _while_else(s, loop):
     if _runs_statements(s.instrs[header.start:header.end]):
         return None   # ``while 1: line = read(); if not line: raise``: an if, not the loop's test
     follow = _for_follow(s, loop, test_exit)
-    if follow is None or follow == test_exit:
+    if follow is None or s.through_jumps(follow) == s.through_jumps(test_exit):
+        # (3.8, 3.9: ``while True: if not c(): break ... break``, each way out a jump to
+        # the code after the loop: no else clause, which would copy that code)
         return None
     loop.follow = s.g.block_at.get(follow)
     loop.else_start = test_exit
