@@ -4190,3 +4190,100 @@ def while_true_left_by_its_test_in_a_try_whose_inner_try_returns_from_its_else(i
     except KeyError:
         return 't9'
     return 'after'
+
+
+
+class _Loaded:
+    def __init__(self, name, log):
+        self.R = (name, tuple(log))
+
+
+def _importing(log, name, fails):
+    log.append(name)
+    if name in fails:
+        raise ImportError(name)
+    return _Loaded(name, log)
+
+
+@case(("a", ()), ("a", ("x.a",)), ("a", ("x.a", "a")), ("b", ("a",)), structured=True)
+def return_attribute_after_a_try_in_an_except_clause(name, fails):
+    """Package judge, docutils' ``get_reader_class`` (3.10): 3.10 copies ``return m.R``
+    after the try into each path, the except clause's copy past its ``POP_EXCEPT``.  The
+    try in that clause, whose own clauses never go on, took that copy for its else clause,
+    which then left the clause it is in (lowered: the else clause does not end where it
+    jumps)."""
+    log = []
+    try:
+        m = _importing(log, "x." + name, fails)
+    except ImportError:
+        try:
+            m = _importing(log, name, fails)
+        except ImportError as err:
+            raise ValueError("not found: %s %s" % (err, log))
+    return m.R
+
+
+@case(([{"a": "b", "b": 1}], "a"), ([{"a": "c"}], "a"), ([{"a": ""}], "a"), ([{}, {"a": 0}], "a"),
+      ([{}, {}], "a"), ([{"a": "c"}, {"a": "a", "b": 2}], "a"), ([], "a"), structured=True)
+def else_clause_copied_past_a_nested_try_in_a_loop(scopes, name):
+    """Package judge, pyflakes' ``Checker.handleNodeLoad`` (3.10): ``else: return 1`` of a
+    try in a loop, copied into each path of its body (``POP_TOP`` of the iterator, then the
+    return), past the end of a try nested in an ``if`` of the body too: that try, whose
+    clause never goes on there, took the copy, outside the try body it is in, for its own
+    else clause (lowered)."""
+    log = []
+    for scope in scopes:
+        try:
+            n = scope[name]
+            log.append(n)
+            if n:
+                try:
+                    log.append(scope[n])
+                except KeyError:
+                    pass
+        except KeyError:
+            pass
+        else:
+            return 1
+        log.append("next")
+        name = "b"
+    return log
+
+
+class _FontError(Exception):
+    pass
+
+
+def _opening(log, key, bad):
+    if key in bad:
+        raise OSError(key)
+    log.append(key)
+    return key
+
+
+@case(([1, 2], (), ()), ([1, 2], (1,), ()), ([1, 2], (1, 2), ()), ([1, 2], (), (1,)),
+      ([1, 2], (), (1, 2)), ([1, 2], (1,), (2,)), ([], (), ()), structured=True)
+def return_after_a_finally_copy_in_a_try_in_a_for_else(keys, bad, missing):
+    """Package judge, Pygments' ``_create_win`` (3.10): a bare ``return`` ending a try body
+    with except clauses and a finally body, in a try in a for loop with an else clause:
+    the return after the body's copy of the finally body, outside the enclosing try, was
+    taken for the else clause of the try/except (lowered)."""
+    log = []
+    error = None
+    for key in keys:
+        try:
+            k = _opening(log, key, bad)
+            try:
+                if k in missing:
+                    raise _FontError(k, tuple(log))
+                return
+            except _FontError as err:
+                error = err
+            finally:
+                log.append("close")
+        except OSError:
+            log.append("oserror")
+    else:
+        if error:
+            raise error
+        raise _FontError("none", tuple(log))

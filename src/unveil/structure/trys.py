@@ -322,8 +322,9 @@ def _past_finally_copies_alike(s, exit_, after, region):
 
 def _else_end(s, start, stop, region):
     """Whether the code from ``start`` to ``stop`` (a try's clauses) is the try's else
-    clause: more than a return, jumping only inside itself, and ending there (a return
-    or raise) or at one place past ``stop``, where it goes on (False if not; else that
+    clause: more than a return, inside the try body, except clause or with body the try
+    is in, jumping only inside itself, and ending there (a return or raise) or at one
+    place past ``stop``, where it goes on (False if not; else that
     place, or None).  Where handlers are laid out last, only the body of a try in it
     whose clauses come before ``stop`` (compiled before the clauses of the try it is
     the else clause of) tells, and it must end there."""
@@ -331,6 +332,11 @@ def _else_end(s, start, stop, region):
     run = instrs[start:stop]
     if len(run) <= 2 or any(i.handler is not None and i.handler[0] == stop for i in run):
         return False   # (the try body itself: it went back to a loop's header before it)
+    if region.within is not None and s.g.of_instr[start] not in region.within:
+        # it leaves the try body, except clause or with body the try is in, where an else
+        # clause lies: it is where that goes on (3.10 copies a short return or else clause
+        # after an enclosing try into each path, past the end of the clause the try is in)
+        return False
     outside = {i.target for i in run if i.target is not None and not start <= i.target < stop}
     if facts.HANDLERS_LAID_OUT_LAST and (outside or not any(
             i.handler is not None and not i.handler[2] and start <= i.handler[0] < stop for i in run)):
