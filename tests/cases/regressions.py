@@ -4287,3 +4287,27 @@ def return_after_a_finally_copy_in_a_try_in_a_for_else(keys, bad, missing):
         if error:
             raise error
         raise _FontError("none", tuple(log))
+
+
+def _keywords(**kw):
+    return sorted(kw.items())
+
+
+@case((_Attrs(1, 2, 3), _Attrs(4, 5, 6)), (_Attrs(), _Attrs(4, 5, 6)), (_Attrs(1, None, 0), _Attrs(None, 5, None)),
+      (_Attrs(None, 2, ""), _Attrs(4, None, 6)), structured=True)
+def conditional_keyword_arguments_on_lines_of_their_own_past_fifteen(o, s):
+    """Package judge, python-dateutil's ``relativedelta.__add__`` (3.10; 3.12, 3.13 alike):
+    over 15 keyword arguments are built into a dict, item by item (``MAP_ADD``), and the
+    last item's conditional expression on lines of its own: its join (``MAP_ADD``, the
+    call, the return) is copied after each arm, each ``MAP_ADD`` on its arm's line.  The
+    tail shared from the call only, each arm added to its own copy of the dict, whose
+    other items were then written twice (refused: "a copied value would be evaluated
+    twice")."""
+    return _keywords(k0=o.c, k1=s.c, k2=o.a, k3=s.a, k4=o.b, k5=s.b, k6=1, k7=2, k8=3, k9=4,
+                     k10=5, k11=6, k12=7,
+                     a=(o.a if o.a is not None
+                        else s.a),
+                     b=(o.b if o.b is not None
+                        else s.b),
+                     c=(o.c if o.c
+                        else s.c))

@@ -171,6 +171,13 @@ RETURN_COPIED_INTO_BRANCHES = PY >= (3, 10)
 #: each arm in ``return y``
 RETURN_COPIED_ON_ITS_LINE = PY == (3, 10) or PY >= (3, 12)
 
+#: a short exit block whose first instruction has no line of its own is copied into each
+#: path to it, that instruction taking the line of the code before it (3.10+): the join of
+#: ``g(..., y=(a if c\n else b))``, whose ``MAP_ADD`` adds the value to the dict of over 15
+#: keyword arguments being built, then the call and the ``return``, is copied after each
+#: arm, the copies' ``MAP_ADD`` on the lines of ``a`` and of ``b``
+EXIT_COPY_TAKES_THE_LINE_BEFORE = PY >= (3, 10)
+
 #: the most canonical instructions of a ``return`` the compiler copies in place of a
 #: jump to it (4 raw ones)
 COPIED_RETURN_LENGTH = 6

@@ -2,6 +2,7 @@
 instructions by a jump to identical ones (the program stays the same): a loop's
 bottom test that repeats its top test, expression and return tails copied into
 both arms of a conditional, a chained comparison's cleanup copies."""
+from ..bytecode import facts
 from ..bytecode.opcodes import CONDITIONAL, EXITS, JUMPS, NEGATED_JUMP, NO_NEXT, Instr
 from .blocks import same_outcome, same_target, split_blocks
 
@@ -227,6 +228,8 @@ def share_return_tails(instrs):
                    and instrs[early.end - 1 - n].handler == instrs[late.end - 1 - n].handler
                    and instrs[early.end - 1 - n].line == instrs[late.end - 1 - n].line):
                 n += 1
+            if n and _copy_begins_without_a_line(instrs, early, late, n):
+                n += 1
             # the whole common tail must consume what the arms computed
             # ... and start inside a block: two whole blocks alike may be the ends of two
             # arms that each computed all the tail's operands (``a - 1 if c else 1 - a``)
@@ -250,6 +253,22 @@ def share_return_tails(instrs):
             jump.handler, jump.index = first.handler, first.index
             instrs[early.end - n] = jump
             break
+
+
+def _copy_begins_without_a_line(instrs, early, late, n):
+    """Whether the instructions of ``early`` and ``late`` just before their common tail of
+    ``n`` (on the same lines) are the same, each on the line of the instruction before it
+    in its block: the first instruction of a tail the compiler copied into each arm,
+    which had no line of its own and took the arm's (3.10+: the ``MAP_ADD`` of
+    ``g(..., y=(a if c\n else b))`` over 15 keyword arguments; unshared, each arm
+    added its item to its own copy of the dict being built, whose items were written
+    twice)."""
+    if not facts.EXIT_COPY_TAKES_THE_LINE_BEFORE or early.end - n - 1 <= early.start \
+            or late.end - n - 1 <= late.start:
+        return False
+    a, b = instrs[early.end - 1 - n], instrs[late.end - 1 - n]
+    return (a.same(b) and a.handler == b.handler and a.line != b.line
+            and a.line == instrs[early.end - 2 - n].line and b.line == instrs[late.end - 2 - n].line)
 
 
 def _share_tails_of_valued_jumps(instrs, blocks):
