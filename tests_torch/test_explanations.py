@@ -608,6 +608,62 @@ def test_a_resume_functions_header_says_what_each_stack_parameter_holds(tmp_path
            "(line %d).\n" % line in header, header
 
 
+
+def _breaks_without_grad(x):
+    y = x * 2
+    with torch.no_grad():
+        z = y + 1
+        torch._dynamo.graph_break()
+        z = z * 3
+    return z + y
+
+
+def _breaks_in_a_loop_that_returns(x):
+    for k in range(3):
+        with torch.no_grad():
+            x = x * 2
+            torch._dynamo.graph_break()     # nothing jumps back after it: Dynamo resumes in the loop
+            return x + k
+    return x
+
+
+def _breaks_inside_an_expression(x):
+    y = x + 1
+    z = (y * 2 +
+         (print("a break inside an expression") or 1) *
+         y)
+    return z
+
+
+def _slot_lines(fn, *needles):
+    """The headers' ``# Parameter`` lines expected of ``fn``'s resume function: each needle
+    a ``(text with {} for the line of the needle, needle)``."""
+    lines = _lines_of(fn, *(needle for _, needle in needles))
+    return "".join("# Parameter `___stack%d`: %s.\n" % (k, text.format(line))
+                   for k, ((text, _), line) in enumerate(zip(needles, lines)))
+
+
+@pytest.mark.parametrize("fn, slots", [
+    (_breaks_without_grad, [("the `torch.no_grad()` context of line {}, exited at the end of the with", "with "),
+                            ("the value of `torch._dynamo.graph_break()` (line {})", "graph_break()")]),
+    (_breaks_in_a_loop_that_returns, [("the iterator of the for loop of line {} (over `range(3)`)", "for k"),
+                                      ("the `torch.no_grad()` context of line {}, exited at the end of the with",
+                                       "with "),
+                                      ("the value of `torch._dynamo.graph_break()` (line {})", "graph_break()")]),
+    (_breaks_inside_an_expression, [("the value of `y * 2` (line {})", "y * 2"),
+                                    ('the value of `print("a break inside an expression")` (line {})', "print(")]),
+], ids=["with", "for", "expression"])
+def test_a_resume_functions_header_names_the_values_earlier_lines_left_on_the_stack(tmp_path, fn, slots):
+    """A with's exit, a for loop's iterator, the left operand of an expression that goes on
+    over lines stay on the stack from an earlier line than the break's: the stack was read
+    from the break's line alone, did not account for them, and the header named no
+    parameter (the with's and the loop's are what Dynamo passes to enter the context and
+    go on iterating: ``__resume_at_N([], [], __t0, ...)`` with ``__t0 =
+    torch.set_grad_enabled``, ``iter(range(1, 3, 1))``)."""
+    dump_of(tmp_path, fn, torch.ones(3))
+    [header] = [path.read_text() for path in tmp_path.glob("*resume_in_%s*.resume_function.py" % fn.__name__)]
+    assert _slot_lines(fn, *slots) in header, header
+
 def test_a_compile_through_torchs_wrap_inline_names_what_it_calls(tmp_path):
     """torch.compile of a torch.nn module or of a torch function compiles a frame of torch's
     ``wrap_inline.inner``, one code for all of them: the summary named only that.  Each

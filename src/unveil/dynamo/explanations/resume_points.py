@@ -7,6 +7,8 @@ import linecache
 import re
 
 from ...bytecode.canonical import normalise
+from ...errors import DecompilationError
+from . import stack_values
 
 def continuation(code, offset):
     """Where a resume function made for ``offset`` of ``code`` goes on: ``{filename, line,
@@ -81,71 +83,86 @@ _STACK_SLOT = re.compile(r"^___stack(\d+)$")
 def stack_names(code, offset, slots, user_line=None):
     """For a resume function made at ``offset`` of ``code`` whose stack values are
     ``slots`` (``___stack0`` ...): ``{slot: what it is}``, the user's name or constant for a
-    value a plain load put there (``scale``), else the expression that computed it where
-    the instruction's position gives it (``the value of `inner(x)` (line 9)``: a call's
-    result, the break's own call among them), else "a value of line N" (``user_line``: the
-    user's line for a line of ``code``, when ``code`` is not the user's own).  Read by
-    replaying the stack effects of the break's line; empty when the replay does not account
-    for exactly those slots (NULLs, or values from an earlier line)."""
-    instructions = list(dis.get_instructions(code))
-    at = next((k for k, ins in enumerate(instructions) if ins.offset >= offset), None)
-    if at is None:
+    value a plain load put there (``scale``), a ``with``'s context manager (``the
+    `torch.no_grad()` context of line 4, exited at the end of the with``) or a ``for``
+    loop's iterator, else the expression that computed it where the instruction's position
+    gives it (``the value of `inner(x)` (line 9)``: a call's result, the break's own call
+    among them), else "a value of line N" (``user_line``: the user's line for a line of
+    ``code``, when ``code`` is not the user's own).  Read by following the stack from the
+    code's start to the offset (:mod:`.stack_values`); a slot the paths to the offset fill
+    differently is left out, and all are when that does not account for exactly those
+    slots (the NULLs a call needs are not passed) or the canonical model refuses the code."""
+    try:
+        instrs = normalise(code).instrs
+    except DecompilationError:
         return {}
-    line = _line_of(instructions, at)
-    shown = user_line(line) if user_line is not None and line else line
-    start = at
-    while start > 0 and _line_of(instructions, start - 1) == line:
-        start -= 1
-    stack = []
-    for ins in instructions[start:at]:
-        try:
-            effect = dis.stack_effect(ins.opcode, ins.arg, jump=False) if ins.opcode >= dis.HAVE_ARGUMENT \
-                else dis.stack_effect(ins.opcode, jump=False)
-        except ValueError:
-            return {}
-        pops = 0 if ins.opname.startswith(("LOAD_", "PUSH_NULL")) and ins.opname not in _LOADS_FROM_STACK \
-            else max(0, 1 - effect) if ins.opname not in _LOADS_FROM_STACK else 1
-        pushes = effect + pops
-        if pops > len(stack) or pushes < 0:
-            return {}
-        del stack[len(stack) - pops:]
-        stack += [_what_it_pushes(ins, shown, code.co_filename)] * pushes
-    values = [v for v in stack if v is not None]           # NULLs a call needs are not passed
+    states = stack_values.stacks(instrs)
+    at = next((ins.index for ins in instrs if ins.offset >= offset), None)
+    stack = states.get(at) if states is not None and at is not None else None
+    values = [value for value in stack if value is not stack_values.NULL] if stack is not None else []
     wanted = sorted(slots, key=lambda s: int(_STACK_SLOT.match(s).group(1)))
-    return dict(zip(wanted, values)) if len(values) == len(wanted) else {}
+    if not values or len(values) != len(wanted):
+        return {}
+    describe = _Describer(code, instrs, stack_values.iterated(instrs, states), user_line)
+    named = {slot: describe(value) for slot, value in zip(wanted, values) if value is not None}
+    return {slot: text for slot, text in named.items() if text is not None}
 
 
-#: loads that take what they read from the stack (an attribute of the value on top)
-_LOADS_FROM_STACK = frozenset(["LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR"])
+class _Describer:
+    """What a value on ``code``'s stack was, in the user's words."""
+
+    def __init__(self, code, instrs, iterated, user_line):
+        self.code, self.instrs, self.iterated = code, instrs, iterated
+        self.user_line = user_line
+        self._positions = None
+
+    def __call__(self, value):
+        ins = self.instrs[value.index]
+        line = self.line(ins)
+        if ins.op == "BEFORE_WITH" and value.nth == 0:
+            manager = self.expression(value.operands[0])
+            return "the %s of line %s, exited at the end of the with" \
+                % ("`%s` context" % manager if manager else "context manager of the with", line)
+        if value in self.iterated:
+            iterable = self.expression(value.operands[0]) if ins.op == "GET_ITER" else None
+            return "the iterator of the for loop of line %s%s" \
+                % (self.line(self.instrs[self.iterated[value]]), " (over `%s`)" % iterable if iterable else "")
+        if ins.op in ("LOAD_FAST", "LOAD_DEREF", "LOAD_NAME", "LOAD_CLOSURE"):
+            return "`%s`" % ins.argval
+        if ins.op == "LOAD_CONST":
+            return "`%r`" % (ins.argval,)
+        expression = self.expression(value)
+        if expression and ins.op.startswith(("CALL", "BINARY_", "LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL",
+                                             "COMPARE_OP")):
+            return "the value of `%s` (line %s)" % (expression, line)
+        return "a value of line %s" % line
+
+    def line(self, ins):
+        return self.user_line(ins.line) if self.user_line is not None and ins.line else ins.line
+
+    def expression(self, value):
+        """The source text of the expression that computed ``value``, or None."""
+        if not isinstance(value, stack_values.Pushed):
+            return None
+        ins = self.instrs[value.index]
+        if ins.op in ("LOAD_FAST", "LOAD_DEREF", "LOAD_NAME", "LOAD_CLOSURE", "LOAD_GLOBAL"):
+            return ins.argval
+        return _source_of(self.positions(value.index), self.code.co_filename)
+
+    def positions(self, index):
+        """The source positions (3.11+) of the instruction canonical instruction ``index``
+        comes from (the first of the instructions one is split into has its offset), or None."""
+        if self._positions is None:
+            self._positions = {ins.offset: getattr(ins, "positions", None) for ins in dis.get_instructions(self.code)}
+        offset = next(ins.offset for ins in reversed(self.instrs[:index + 1]) if ins.offset >= 0)
+        return self._positions.get(offset)
 
 
-def _what_it_pushes(ins, line, filename):
-    if ins.opname == "PUSH_NULL":
-        return None
-    if ins.opname in ("LOAD_FAST", "LOAD_DEREF", "LOAD_NAME", "LOAD_CLOSURE", "LOAD_FAST_CHECK"):
-        return "`%s`" % ins.argval
-    if ins.opname == "LOAD_CONST":
-        return "`%r`" % (ins.argval,)
-    expression = _source_of(ins, filename)
-    if expression and ins.opname.startswith(("CALL", "BINARY_", "LOAD_ATTR", "LOAD_GLOBAL", "COMPARE_OP")):
-        return "the value of `%s` (line %s)" % (expression, line)
-    return "a value of line %s" % line
-
-
-def _source_of(ins, filename):
-    """The source text of the expression an instruction computes, when its position (3.11+)
-    is on one line of a file that can be read, else None."""
-    where = getattr(ins, "positions", None)
+def _source_of(where, filename):
+    """The source text that positions ``where`` span, when they are on one line of a file
+    that can be read, else None."""
     if where is None or where.lineno is None or where.lineno != where.end_lineno or where.col_offset is None \
             or where.end_col_offset is None:
         return None
     text = linecache.getline(filename, where.lineno).encode("utf-8")      # (the offsets count bytes)
     return text[where.col_offset:where.end_col_offset].decode("utf-8", "replace").strip() or None
-
-
-def _line_of(instructions, k):
-    for ins in reversed(instructions[:k + 1]):
-        number = ins.positions.lineno if getattr(ins, "positions", None) is not None else ins.starts_line
-        if number:
-            return number
-    return None
