@@ -938,3 +938,84 @@ def while_true_left_only_by_breaks_in_a_with(tests):
                 break
         log.append("after")
     return log
+
+
+class _Swallows(_Logged):
+    def __exit__(self, *exc):
+        self.log.append("exit")
+        return True
+
+
+@case(([False],), ([True, False],), ([True, True, True],), ([True, True, False, False],),
+      ([True, True, False, True],))
+def while_else_clause_in_a_with_that_swallows_the_return(tests):
+    """exception_programs.py seed 77699 (3.12, 3.13): the loop's test fails into a with
+    whose body returns, and a way out of the body that returns was taken for a ``break``;
+    the with was written as the loop's else clause and taken never to go on, but its
+    manager swallows the body's NameError: the text then ran on to the code after the loop
+    (``return "t6"``), where the original goes on past the if."""
+    it = iter(tests)
+    log = []
+    try:
+        if next(it):
+            while True:
+                if not next(it):
+                    break
+                with _Swallows(log):
+                    return "body", missing_name  # noqa: F821 (the NameError is the behaviour)
+                if next(it):
+                    log.append("t5")
+                    return "t6"
+            with _Swallows(log):
+                return "after", missing_name  # noqa: F821
+        else:
+            log.append("else")
+    finally:
+        log.append("finally")
+    return "end", log
+
+
+@case(([False],), ([True],))
+def for_whose_except_clause_holds_a_try_that_never_goes_on(tests):
+    """exception_programs.py seed 79121 (3.12, 3.13): the try in the except clause, which
+    always raises, is laid out past the loop, and was taken for where a ``break`` goes: it
+    was written after the loop, outside the clause, so its bare ``raise`` had no exception
+    to raise.  Code under a handler that keeps the loop's iterator is in the loop."""
+    it = iter(tests)
+    log = []
+    b = None
+    for i in range(1):
+        try:
+            raise ValueError("t3")
+        except ValueError:
+            if next(it):
+                try:
+                    b = log.append("t5")
+                finally:
+                    raise
+        finally:
+            log.append(b)
+    return "end", log
+
+
+@case(([False],), ([True, False, False],), ([True, True],), ([True, False, True, True],))
+def while_whose_try_holds_a_for_else_break(tests):
+    """exception_programs.py seed 81336 (3.12, 3.13): the for loop in the try/finally, whose
+    ``else: break`` runs the finally copy laid out after it, was taken for code that leaves
+    the try the while loop is in, and written after the loop: the finally body ran before
+    the for loop and again after it."""
+    it = iter(tests)
+    log = []
+    while next(it):
+        try:
+            if next(it):
+                for i in range(2):
+                    log.append(i)
+                else:
+                    break
+                break
+        finally:
+            log.append("finally")
+    else:
+        raise ValueError(log)
+    return "broke", log

@@ -70,7 +70,11 @@ class LoopFollows:
         # (a loop that ends its try's body and whose ways out in that try all raise
         # goes on where it leaves the try: ``try: while a: if c: raise E`` then
         # ``except E:``; its test fails past the try's range)
-        leaving = [s for s in exits if s not in same_try and not self._only_raises(s, loop)]
+        # (code still in a try of the loop's body leaves nothing: ``if c: for ...: ... else:
+        # break`` in a try/finally, whose way out, the finally copy, is laid out after it,
+        # 3.12+)
+        leaving = [s for s in exits if s not in same_try and not self._only_raises(s, loop)
+                   and not self._in_a_try_of_the_body(s, loop, around)]
         if same_try and leaving and all(self._only_raises(s, loop) for s in same_try):
             same_try = leaving
         # (a loop that ends its try's body and whose ways out in that try run code and
@@ -183,6 +187,12 @@ class LoopFollows:
                                          bool(s.succs) and s in going and not self._straight_return(s),
                                          s in outs, self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
         return self._past_chain_cleanup(best)
+
+    def _in_a_try_of_the_body(self, block, loop, around):
+        """Whether ``block`` is in a try of ``loop``'s body (its handler, not that of the
+        try around the loop, is one the body's blocks run under)."""
+        handler = block.handler
+        return handler is not None and handler != around and any(b.handler == handler for b in loop.body)
 
     def _try_around(self, loop):
         """The handler of the try the loop is in: the code before it is in that try, unless

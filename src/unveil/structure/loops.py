@@ -19,6 +19,25 @@ def structure_loop(s, loop, frame, region):
     if last.op == "FOR_ITER":
         return _for(s, loop, frame, region)
     else_start = _while_else(s, loop)
+    if else_start is not None:
+        try:
+            return _while(s, loop, frame, region, else_start)
+        except ElseClauseLeaves:
+            # where the test fails is where the loop goes on, and the way out that was
+            # taken for a ``break`` is an arm of the body that leaves by itself
+            loop.follow, loop.else_start = s.g.block_at.get(else_start), None
+    return _while(s, loop, frame, region, None)
+
+
+class ElseClauseLeaves(DecompilationError):
+    """The code a while loop's test fails into leaves the statement the loop is in: it is
+    no else clause."""
+
+
+def _while(s, loop, frame, region, else_start):
+    """Emit the while ``loop`` (with an else clause from ``else_start``, if not None);
+    return where structuring continues after it."""
+    header = loop.header
     exit_ = loop.follow
     body_frame = Frame(s.ctx, frame.stack, floor=len(frame.stack))   # (a loop's body owns none of it)
     inner = region.child(stop=header.start, loop=loop, blocks=None, exits=None, elide=None)
@@ -108,7 +127,7 @@ def _else_clause(s, start, stop, frame, region):
         # copy of the code after the loop (3.13: ``while True: if not c(): break`` then a
         # try whose else clause returns, all in an except clause: the test's way out ends
         # the clause; the text ran on to the try's else clause)
-        raise DecompilationError("the else clause of the loop at %d leaves the statement the loop is in" % start)
+        raise ElseClauseLeaves("the else clause of the loop at %d leaves the statement the loop is in" % start)
     return else_frame.out
 
 
@@ -202,6 +221,7 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
                         and not _finally_copy_then_exit(s, loop, t, exit_pos)
                         and not _finally_copy_then_earlier_return(s, loop, t, exit_pos)
                         and not _test_jumps_past(s, loop, exit_pos, t)
+                        and not _handled_over_the_iterator(s, t, iterator_depth)
                         and (t not in s.g.block_at or s.g.block_at[t].handler not in inner))
     if candidates:
         return candidates[0]
@@ -221,6 +241,16 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
             and outer.header.start in {s.through_jumps(t) for t in targets if not _jumps_via(s, t, exit_pos)}:
         return outer.header.start  # a break over an else clause, threaded to the next iteration
     return exit_pos if exit_pos < len(s.instrs) else None
+
+
+def _handled_over_the_iterator(s, pos, iterator_depth):
+    """Whether the code at ``pos`` is in a try whose handler keeps the ``for`` loop's
+    iterator on the stack (``iterator_depth``): code of a try in the loop, laid out past
+    it, not code after the loop, where the iterator is gone (3.12+: a try in an except
+    clause of the loop's body, whose body never goes on)."""
+    block = s.g.block_at.get(pos)
+    handler = block.handler if block is not None else None
+    return iterator_depth is not None and handler is not None and handler[1] >= iterator_depth
 
 
 def _finally_copy_then_exit(s, loop, pos, exit_pos):

@@ -113,8 +113,18 @@ def never_runs_on(stmts):
     if isinstance(last, ast.If):
         return never_runs_on(last.body) and never_runs_on(last.orelse)
     if isinstance(last, (ast.With, ast.AsyncWith)):
-        return never_runs_on(last.body)
+        # its manager's exit may swallow an exception of the body and run on past it: only
+        # a body that cannot raise never does
+        return len(last.body) == 1 and _cannot_raise(last.body[0]) and never_runs_on(last.body)
     if isinstance(last, (ast.Try, getattr(ast, "TryStar", ast.Try))):
         return never_runs_on(last.finalbody) or (never_runs_on(last.orelse or last.body)
                                                  and all(never_runs_on(h.body) for h in last.handlers))
     return isinstance(last, (ast.Return, ast.Raise, ast.Break, ast.Continue))
+
+
+def _cannot_raise(stmt):
+    """Whether a statement that leaves cannot raise on its way: ``break``, ``continue``,
+    ``return`` of a constant."""
+    if isinstance(stmt, ast.Return):
+        return stmt.value is None or isinstance(stmt.value, ast.Constant)
+    return isinstance(stmt, (ast.Break, ast.Continue))
