@@ -1832,3 +1832,29 @@ def return_after_a_with_around_a_try_ending_in_a_loop_whose_finally_rebinds_it(t
         finally:
             b = "finally"
     return b
+
+
+@case(([True, True],), ([False],), ([True, False],), ([],))
+def finally_break_in_an_else_arm_of_a_try_with_except_and_finally_in_a_loop(tests):
+    """``finally: break`` discards the exception (a handler ``POP_TOP; POP_EXCEPT``, then
+    the break: read as ``except: pass``), in the else arm of an if in a try with an except
+    clause and a finally body, in a for loop.  3.12 runs the break through the outer
+    finally body's copy, drops the iterator and copies the ``return`` after the loop:
+    past the except clause's end, that way was taken for the try body's end, and the arm
+    fell into the ``continue`` after the if, running the finally body twice
+    (exception_programs.py seed 74047)."""
+    log = []
+    for i in range(2):
+        try:
+            if tests.pop(0):
+                log.append("x%d" % i)
+            else:
+                try:
+                    raise TypeError("t1")
+                finally:
+                    break  # noqa: B012
+        except Exception as e:
+            log.append(type(e).__name__)
+        finally:
+            log.append("t5")
+    return log

@@ -204,6 +204,17 @@ class Exits:
                     if kind in ("break", "continue") and around.loop is region.loop:
                         self.jump_out(kind, frame)
                         return True
+                if ins is not None and ins.op == "POP_TOP" and isinstance(frame.top(), si.Iter) \
+                        and pos + 1 < len(self.instrs):
+                    around = outer.parent or outer
+                    if around.loop is region.loop and self.jump_kind(pos + 1, around) == "break":
+                        # (3.12+: past the finally copy, the loop's iterator dropped, then a
+                        # copy of the short code after the loop: a ``break`` from a try or
+                        # except clause inside the try/finally body, the end of a clause
+                        # whose finally body is only ``break`` among them)
+                        frame.pop_raw()
+                        self.jump_out("break", frame)
+                        return True
             outer = outer.parent
         frame.stack[:] = saved_stack
         del frame.out[saved_out:]
