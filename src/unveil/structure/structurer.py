@@ -14,7 +14,7 @@ import ast
 from ..bytecode import facts
 from ..bytecode.opcodes import CONDITIONAL, EXITS, NO_NEXT
 from ..errors import DecompilationError
-from ..graph.blocks import same_code
+from ..graph.blocks import same_code, same_target
 from ..graph.cfg import Loop
 from ..graph.dominators import postdominators
 from . import handler_regions
@@ -464,16 +464,42 @@ class Structurer(Exits, ShortCircuits, Layout):
             first = "e" if first == "t" else "t"
         arm = Frame(self.ctx, getattr(state, first + "_stack"), since=frame.last_emit)
 
+        left = len(region.exits) if region.exits is not None else None
+
         def merge(end):
             try:
-                return self.branch_merge(state, mpos, frame, region, first, arm, end)
+                goes_on = self.branch_merge(state, mpos, frame, region, first, arm, end)
             except _ArmsDiffer:
                 frame.stack = stack   # each arm runs through the tail on its own
                 return self.branch_no_merge(state, frame, region, chain_end)
+            test = state.c.operand if isinstance(state.c, ast.UnaryOp) and isinstance(state.c.op, ast.Not) else state.c
+            if left is not None and goes_on is not None and not isinstance(test, si.ExcMatch):
+                # (not an except clause's test: what follows it is the next clause, or the
+                # re-raise when none matches, never the clause's own way on)
+                self._arms_leave_where_the_if_goes(region.exits[left:], goes_on, region)
+            return goes_on
 
         if getattr(state, first) == mpos:
             return merge(mpos)
         return _Descend(getattr(state, first), arm, region.child(stop=mpos, meets=True), merge)
+
+    def _arms_leave_where_the_if_goes(self, exits, goes_on, region):
+        """Refuse an ``if`` one of whose arms left the try or with body (``exits``, the
+        places recorded on the way) while the ``if`` goes on at ``goes_on``, inside it:
+        written, the arm would run on into the code after the ``if``.  (3.12: an except
+        clause, read from a ``finally: break`` that discards the exception, went on past
+        the enclosing finally body's copy into a copy of the code after the loop, taken
+        for the end of the try body, and fell into the ``continue`` after the ``if``.)
+        An arm leaving for where the code at ``goes_on`` leads to anyway is no matter."""
+        instrs = self.instrs
+        for exit_ in exits:
+            on = self.through_jumps(goes_on)
+            if on == exit_ or on < len(instrs) and region.blocks is not None \
+                    and self.g.of_instr[on] not in region.blocks \
+                    and (same_target(instrs, on, exit_) or same_code(instrs, on, exit_)):
+                continue
+            raise DecompilationError("an arm of the if at %d leaves for %d, where the code after the if "
+                                     "does not go" % (goes_on, exit_))
 
     def branch_out(self, st, t_kind, e_kind, frame, region):
         """At least one side of the branch is ``break``/``continue``."""
