@@ -30,7 +30,13 @@ def _dump_is_complete(dump, function):
     return index
 
 
-@pytest.mark.parametrize("mode, status", [("ok", 0), ("exit", 7), ("message", 1), ("raise", 1)])
+#: what the index says of how each mode ended: ``sys.exit(0)`` is a normal end (a new-user
+#: trial's ``sys.exit(main())`` was said to have "ended early, with SystemExit: 0")
+ENDINGS = {"ok": {}, "exit0": {}, "exit": {"exit_status": 7}, "message": {"exit_status": 1},
+           "raise": {"ended_early": "ValueError: the program's own error"}}
+
+
+@pytest.mark.parametrize("mode, status", [("ok", 0), ("exit0", 0), ("exit", 7), ("message", 1), ("raise", 1)])
 def test_a_script_runs_as_python_runs_it(mode, status, tmp_path):
     plain = _run([sys.executable, SCRIPT, mode], EXAMPLES)
     ours = _run(_unveil("--dump-dir", str(tmp_path / "dump"), SCRIPT, mode), EXAMPLES)
@@ -45,6 +51,7 @@ def test_a_script_runs_as_python_runs_it(mode, status, tmp_path):
     assert last == "unveil: dump in %s, report %s" % (tmp_path / "dump", tmp_path / "dump" / "report" / "index.html")
     index = _dump_is_complete(tmp_path / "dump", "step")
     assert any(c["graph_break"] for c in index["compiles"])
+    assert {k: index[k] for k in ("ended_early", "exit_status") if k in index} == ENDINGS[mode]
 
 
 def test_a_program_a_ctrl_c_ends_ends_as_under_python(tmp_path):

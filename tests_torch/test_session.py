@@ -246,6 +246,40 @@ def test_a_block_ended_by_an_exception_keeps_the_last_runs_files_and_a_complete_
     assert "ended early" not in (tmp_path / "summary.txt").read_text()
 
 
+def test_a_block_sys_exit_0_ends_is_complete_and_one_a_nonzero_status_ends_says_it(tmp_path):
+    """``sys.exit(main())`` returning 0 is a program's normal end: the dump was said to have
+    "ended early, with SystemExit: 0" and kept the earlier run's files (a new-user trial).
+    A nonzero status keeps them, and is said as the status the program ended with."""
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        torch.compile(_plus_one, backend="eager")(torch.ones(2))
+    first = {p.name for p in tmp_path.glob("_plus_one.*")}
+    torch._dynamo.reset()
+    with pytest.raises(SystemExit):
+        with unveil.prepare_debug(tmp_path):
+            torch.compile(_times_two, backend="eager")(torch.ones(2))
+            sys.exit(3)
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert "ended_early" not in index
+    assert (index["exit_status"], index["kept_from_an_earlier_run"]) == (3, sorted(first))
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "This run ended with exit status 3 (a sys.exit): it says what ran up to there." in summary, summary
+    from unveil.report import build_report
+    with open(build_report(tmp_path), encoding="utf-8") as fh:
+        page = fh.read()
+    assert "ended with <b>exit status 3</b> (a sys.exit)" in page and "ended early" not in page
+    for code in (0, None):
+        torch._dynamo.reset()
+        with pytest.raises(SystemExit):
+            with unveil.prepare_debug(tmp_path):
+                torch.compile(_times_two, backend="eager")(torch.ones(2))
+                sys.exit(code)
+        assert not list(tmp_path.glob("_plus_one.*"))
+        index = json.loads((tmp_path / "index.json").read_text())
+        assert not {"ended_early", "exit_status", "kept_from_an_earlier_run"} & set(index), index
+        assert "This run ended" not in (tmp_path / "summary.txt").read_text()
+
+
 def test_files_a_killed_run_left_unindexed_are_reused_not_avoided(tmp_path):
     """A run killed before its index leaves files no index names: the next run writes the
     same names (a breakpoint set in them hits), not name.2.py beside them."""

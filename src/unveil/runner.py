@@ -91,7 +91,8 @@ def _ended(start, within, path):
             # (and so its guards) when an object its guards check dies
             namespace = start()    # noqa: F841
     except SystemExit as exc:
-        return _exit_status(exc.code)
+        _print_exit_message(exc.code)
+        return exit_status(exc.code)
     except BaseException as exc:       # the program's own error: reported as the interpreter would
         _print_program_traceback(exc, path)
         return INTERRUPTED if isinstance(exc, KeyboardInterrupt) else 1
@@ -108,14 +109,18 @@ class _Interrupted(int):
 INTERRUPTED = _Interrupted(130)
 
 
-def _exit_status(code):
+def exit_status(code):
     """What the interpreter exits with for ``sys.exit(code)``."""
     if code is None:
         return 0
-    if isinstance(code, int):
-        return code
-    print(code, file=sys.stderr)
-    return 1
+    return code if isinstance(code, int) else 1
+
+
+def _print_exit_message(code):
+    """``sys.exit(code)``'s message, printed as the interpreter prints it: a code that is
+    neither ``None`` nor an int."""
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
 
 
 def _print_program_traceback(exc, path):

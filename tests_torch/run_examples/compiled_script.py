@@ -26,5 +26,7 @@ if __name__ == "__main__":
         raise ValueError("the program's own error")
     if mode == "exit":
         sys.exit(7)
+    if mode == "exit0":
+        sys.exit(0)             # the common sys.exit(main()): a normal end
     if mode == "message":
         sys.exit("a message instead of a status")

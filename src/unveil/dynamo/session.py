@@ -50,6 +50,7 @@ from .hub import HooksUnavailable, AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRA
 from .debugging.linemap import LineMap, node_stacks
 from ..api import bindings_prefix_for, decompile_code
 from ..errors import DecompilationError, InternalError
+from ..runner import exit_status
 from ..definitions.functions import ENCLOSING_SCOPE
 
 class UnveilWarning(UserWarning):
@@ -123,8 +124,7 @@ class DebugSession:
         if self.inert or self.unwritable is not None:
             return False
         HUB.discard(self)
-        self.guarded("finish", None if exc[0] is None else "".join(
-            traceback.format_exception_only(exc[0], exc[1])).strip().splitlines()[-1])
+        self.guarded("finish", _short_of_its_end(exc[1]))
         self.replaced_shared.undo_codes()
         return False
 
@@ -597,11 +597,12 @@ class DebugSession:
         self.replaced_shared.replace_code(function, code)
 
     # -- the end of the block ---------------------------------------------------
-    def finish(self, ended_early=None):
+    def finish(self, short_of_end=None):
         """Write the guards, full code, summary and index.  A block in which nothing was
         compiled leaves the directory as it was (a mistyped command must not wipe the last
-        dump); one that ended with an exception (``ended_early``, in words: a debugger quit
-        early) keeps the last run's files it did not write again, and says so."""
+        dump); one that may have stopped short of its end (``short_of_end``, as
+        :func:`_short_of_its_end` says: a debugger quit early, a ``sys.exit(1)``) keeps the
+        last run's files it did not write again, and says so."""
         if not self.functions and not self.failures:
             return
         for fn in list(self.functions.values()):
@@ -614,10 +615,10 @@ class DebugSession:
         self.dump.generation = self.generation
         self.dump.counts = summary.counts(self.dump.compiles)
         self.dump.line_map = self.lines.table(self.dump.path)
-        kept = self.dump.stale_files() if ended_early is not None else []
+        kept = self.dump.stale_files() if short_of_end is not None else []
         self.dump.write_summary(summary.summary_text(self.dump.functions, self.dump.compiles,
-                                                         self.failures, self.run_dumped, ended_early, kept))
-        self.index_file = self.dump.write_index(self.failures, ended_early, kept)
+                                                         self.failures, self.run_dumped, short_of_end, kept))
+        self.index_file = self.dump.write_index(self.failures, short_of_end, kept)
         if self.rank is not None:
             ranks.write_ranks_index(self.dump_dir)
 
@@ -704,6 +705,19 @@ class DebugSession:
     def write_full_code(self, fn):
         text = full_code_text(fn, self)
         self.dump.write("%s.full_code.py" % fn.key, text, function=fn.key, kind="full_code", ok=True)
+
+
+def _short_of_its_end(exc):
+    """How a block that ``exc`` left may have stopped short of its end, as the index says
+    it: ``{"ended_early": its last line}`` for an exception, ``{"exit_status": N}`` for a
+    ``sys.exit`` of a nonzero status (the program chose to end, maybe before its work was
+    done); ``None`` for a normal end, ``sys.exit(0)`` (``sys.exit(main())``) too."""
+    if exc is None:
+        return None
+    if isinstance(exc, SystemExit):
+        status = exit_status(exc.code)
+        return {"exit_status": status} if status else None
+    return {"ended_early": "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1]}
 
 
 def _module_names(namespace, default=None):

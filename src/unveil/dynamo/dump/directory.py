@@ -184,10 +184,11 @@ class DumpDir:
         # lists what runs now
         linecache.cache.pop(path, None)
 
-    def write_index(self, failures, ended_early=None, kept=()):
+    def write_index(self, failures, short_of_end=None, kept=()):
         """``index.json``; the files of ours this run did not write go, but where the run
-        ended early (``ended_early``: the exception that ended it, in words): then they are
-        the last complete run's, ``kept`` (:meth:`stale_files`) and listed as such."""
+        may have stopped short of its end (``short_of_end``: ``{"ended_early": the exception
+        in words}`` or ``{"exit_status": N}``, index items): then they are the last complete
+        run's, ``kept`` (:meth:`stale_files`) and listed as such."""
         index = {
             "schema": SCHEMA,
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -206,11 +207,10 @@ class DumpDir:
             "failures": failures,
             "line_map": self.line_map,
         }
-        if ended_early is not None:
-            index["ended_early"] = ended_early
-            index["kept_from_an_earlier_run"] = list(kept)
+        if short_of_end is not None:
+            index.update(short_of_end, kept_from_an_earlier_run=list(kept))
         with self._lock:
-            if ended_early is None:
+            if short_of_end is None:
                 for file in self._stale():
                     os.remove(os.path.join(self.path, file))
             _write_atomically(os.path.join(self.path, INDEX), _index_text(index))

@@ -3,13 +3,14 @@ import re
 
 from .records import one_line
 
-def summary_text(functions, compiles, failures=(), ran_from_dump=False, ended_early=None, kept=()):
+def summary_text(functions, compiles, failures=(), ran_from_dump=False, short_of_end=None, kept=()):
     """``summary.txt``: per function, each compile and what it came to, in words; first,
     what unveil itself failed to do (``failures``, the session's), and whether the run
-    ended early (``ended_early``: the exception, in words), keeping the files ``kept``."""
+    may have stopped short of its end (``short_of_end``: ``{"ended_early": the exception in
+    words}`` or ``{"exit_status": N}``), keeping the files ``kept``."""
     out = ["What torch.compile did, function by function (index.json has the same, and the files).", ""]
-    if ended_early is not None:
-        out += ["This run ended early, with %s: it says what ran up to there." % ended_early]
+    if short_of_end is not None:
+        out += ["This run %s: it says what ran up to there." % _how_it_ended(short_of_end)]
         if kept:
             shown = ", ".join(kept[:8]) + (", and %d more" % (len(kept) - 8) if len(kept) > 8 else "")
             out.append("%d file%s of an earlier run into this directory, which this one did not write again, %s kept "
@@ -260,6 +261,12 @@ def outcome_words(branch):
     """``is true`` / ``is false`` / ``is None`` / ``is not None``: the path a ``branch`` of
     :func:`continuation` is."""
     return _OUTCOME[branch["test"], branch["condition_holds"]]
+
+
+def _how_it_ended(short_of_end):
+    if "exit_status" in short_of_end:
+        return "ended with exit status %d (a sys.exit)" % short_of_end["exit_status"]
+    return "ended early, with %s" % short_of_end["ended_early"]
 
 
 def failure_lines(failures, ran_from_dump):
