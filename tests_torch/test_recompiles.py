@@ -54,6 +54,32 @@ def result_across_break(x):
     return y * 2
 
 
+class _Sub(torch.nn.Module):
+    def forward(self, x):
+        return x + 1
+
+
+class _Outer(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.sub = _Sub()
+
+    def forward(self, x):
+        return self.sub(x) * 2
+
+
+def call_module(m, x):
+    return m(x)
+
+
+def _with_its_sub_forward_patched():
+    """An ``_Outer`` whose submodule has a ``forward`` of its own, which an entry for an
+    unpatched one guards against: ``not ___dict_contains('forward', m._modules['sub'].__dict__)``."""
+    m = _Outer()
+    m.sub.forward = lambda x: x - 1
+    return m
+
+
 def _set_scale(value):
     global SCALE
     SCALE = value
@@ -73,6 +99,9 @@ CASES = {
     # (a tensor named with quotes, and a helper's call: their guards files' lines were not found)
     "keyword_tensor": (with_keywords, [((), {"a": torch.ones(2)}), ((), {"a": torch.ones(3, 3)})]),
     "type_id": (by_type, [((_A(), torch.ones(2)), None), ((_B(), torch.ones(2)), None)]),
+    # (a helper's call after `not `, which the guards file writes renamed: its line was not found)
+    "dict_contains": (call_module, [((_Outer(), torch.ones(2)), None),
+                                    ((_with_its_sub_forward_patched(), torch.ones(2)), None)]),
 }
 
 

@@ -11,6 +11,7 @@ The names of Dynamo's own helpers and its descriptions that are not Python are
 import ast
 import keyword
 import re
+from typing import NamedTuple
 
 from ..adapter.guard_text import (CHECK_OBJ_ID, CHECK_TYPE_ID, DICT_CONTAINS, FUNCTION_MODE_STACK_GUARD,
                                   GLOBAL_STATE_GUARD, GUARD_HELPER_PREFIX, GUARD_HELPER_RENAMES,
@@ -127,12 +128,12 @@ def _without_comment(part):
     (guards' comments follow the code after a ``#``; the code may hold ``#`` in strings)."""
     cuts = [m.start() for m in re.finditer("#", part)] + [len(part)]
     for cut in cuts:
-        text = _without_type(part[:cut].rstrip())
+        text = without_type_note(part[:cut].rstrip())
         if _GLOBAL_STATE.match(text) or _SAVED_HOOKS.match(text):
             return text, False
         if _is_expression(text):
             return text, True
-    return _without_type(part.split("#")[0].rstrip()), False
+    return without_type_note(part.split("#")[0].rstrip()), False
 
 
 #: the comment a guard file has in place of a guard it could not translate (``why`` reads it back)
@@ -142,7 +143,7 @@ UNTRANSLATED = "# NOT TRANSLATED (assumed to pass): "
 _HINT = re.compile(r" \(HINT: [^()]*(?:\([^()]*\)[^()]*)*\)\Z")
 
 
-def _without_type(text):
+def without_type_note(text):
     """``text`` less a trailing ``, type=<class 'x'>`` (Dynamo's note of the guarded type)
     and ``(HINT: ...)`` (its recompile hint)."""
     text = _HINT.sub("", text)
@@ -224,7 +225,7 @@ def translate(kind, part, value_type=None, context=None):
     if "<class '" in part and _CLASS_REPR.search(part):
         part = _classes_named(part)
     cut = part.find("#")
-    text = _without_type((part if cut < 0 else part[:cut]).rstrip())
+    text = without_type_note((part if cut < 0 else part[:cut]).rstrip())
     if kind != "TENSOR_MATCH" and _PLAIN.match(text):
         return _plain_renamed(text)   # the commonest shapes, no special case among them
     if kind == "TENSOR_MATCH" and value_type is not None:
@@ -302,6 +303,15 @@ def _comment(text):
     return "# " + " ".join(text.split())
 
 
+class WrittenGuard(NamedTuple):
+    """One verbose code part of a leaf guard and the line of the function's text that checks
+    it (its condition, or the comment saying it was not translated)."""
+    kind: str
+    source: str             # the value it guards (``L['x']``), or "" (a shape guard of the root)
+    part: str               # Dynamo's verbose code part, as Dynamo gave it
+    line: int               # 1-based, in the text :meth:`GuardWriter.write` returns
+
+
 class GuardWriter:
     """Writes the guard function of one cache entry."""
 
@@ -310,6 +320,7 @@ class GuardWriter:
         self.lines = []
         self.untranslated = []
         self.conditions = []     # every translated condition, for the names they use
+        self.written = []        # a WrittenGuard per verbose code part, in the order Dynamo checks them
 
     def _leaf(self, kind, parts, node):
         """One leaf guard: a comment on what it checks, then a condition per part, each with
@@ -324,18 +335,25 @@ class GuardWriter:
             comment += "  (from: %s)" % notes[0]
         self.lines.append("    " + _comment(comment))
         value_type = node.value_type if node is not None else None
+        source = node.source if node is not None else ""
         for part, note in zip(parts, notes):
             try:
                 expr = self._condition(kind, part, node, value_type)
             except Untranslatable as exc:
                 self.untranslated.append(str(exc))
-                self.lines.append("    " + UNTRANSLATED + " ".join(str(exc).split()))
+                self._checks(kind, source, part, UNTRANSLATED + " ".join(str(exc).split()))
                 continue
             if len(parts) > 1 and note:
                 self.lines.append("    " + _comment("(from: %s)" % note))
             self.conditions.append(expr)
-            self.lines.append("    if not (%s):" % expr)
+            self._checks(kind, source, part, "if not (%s):" % expr)
             self.lines.append("        return False")
+
+    def _checks(self, kind, source, part, line):
+        """``line`` written as what checks ``part`` (its index among :attr:`lines` until
+        :meth:`write` makes it the text's line)."""
+        self.written.append(WrittenGuard(kind, source, part, len(self.lines)))
+        self.lines.append("    " + line)
 
     def _condition(self, kind, part, node, value_type):
         """One verbose code part of a leaf guard as the condition its file checks."""
@@ -356,14 +374,15 @@ class GuardWriter:
 
     def write(self, name, root, args, doc):
         """Source of ``def name(args): ...`` for the guard tree ``root``."""
-        self.lines, self.conditions = [], []
+        self.lines, self.conditions, self.written = [], [], []
         self._node(root)
         for kind, parts in root.epilogue:
             self._leaf(kind, parts, None)
-        body = ["    try:"] + ["    " + line for line in self.lines] + [
+        head = ["def %s(%s):" % (name, ", ".join(args)), '    """%s"""' % doc, "    try:"]
+        body = ["    " + line for line in self.lines] + [
             "    except (KeyError, AttributeError, IndexError, TypeError):",
             "        return False  # a value the guard reads is missing: Dynamo's accessor fails too",
             "    return True",
         ]
-        head = ["def %s(%s):" % (name, ", ".join(args)), '    """%s"""' % doc]
+        self.written = [guard._replace(line=len(head) + 1 + guard.line) for guard in self.written]
         return "\n".join(head + body) + "\n"

@@ -5,7 +5,7 @@ import re
 
 from ..adapter.guard_checks import sympy_interp_names
 from ..explanations.records import checked_tensor
-from .conditions import RUNTIME_NAMES, GuardWriter, names_in
+from .conditions import RUNTIME_NAMES, GuardWriter, names_in, without_type_note
 
 
 #: every dumped guard takes the frame's locals and globals (Dynamo's own guards may skip G)
@@ -26,60 +26,57 @@ def guard_function_name(key, tag):
 
 
 class GuardsText:
-    """One entry's guard function, the imports it needs and the header comments."""
+    """One entry's guard function, the imports it needs and the header comments; ``written``
+    (:class:`conditions.WrittenGuard`) where the function checks each of Dynamo's guards."""
 
-    def __init__(self, name, comments, imports, body, untranslated):
+    def __init__(self, name, comments, imports, body, untranslated, written):
         self.name = name
         self.comments = comments
         self.imports = imports
         self.body = body
         self.untranslated = untranslated
+        self.written = written
 
     def file_text(self):
         return "\n".join(self.comments + self.imports) + "\n\n\n" + self.body
 
     def line_of(self, failed):
-        """The line of :meth:`file_text` with the condition Dynamo words as ``failed`` in a
-        recompile reason (``cfg['double'] == True``, ``tensor 'x' size mismatch ...``,
-        ``KeyError on options['scale']``, ``GLOBAL_STATE changed: grad_mode``,
-        ``___check_type_id(obj, 9395...), type=<class 'A'>``), or None."""
-        wanted = _user_form(failed)
-        tensor = checked_tensor(wanted)
-        missing = re.match(r"(?:KeyError|AttributeError|IndexError) on (.+)$", wanted)
-        kind = re.match(r"([A-Z][A-Z_]+) ", wanted)         # GLOBAL_STATE changed: grad_mode
-        # ___check_type_id(obj, 9395...), type=<class 'A'>: the call, up to its arguments' end
-        helper = re.match(r"___(\w+\(.*?)\)(?:, type=.*)?$", wanted)
-        lines = self.file_text().splitlines()
-        for number, (comment, line) in enumerate(zip(lines, lines[1:]), 2):
-            kind_source = _GUARD_COMMENT.match(comment)
-            condition = _CONDITION.match(line)
-            if not condition:
-                continue
-            source = _user_form(kind_source.group("source")) if kind_source and kind_source.group("source") else None
-            if wanted in _user_form(condition.group(1)):
-                return number
-            if helper and helper.group(1) in _user_form(condition.group(1)):
-                return number
-            if kind and kind_source and kind_source.group("kind") == kind.group(1):
-                return number
-            if tensor and kind_source and kind_source.group("kind") == "TENSOR_MATCH" and source == tensor:
-                return number
-            if missing and source == missing.group(1):
-                return number
-        for number, line in enumerate(lines, 1):      # a part of a condition written over several lines
-            part = _CONDITION_PART.match(line)
-            if part and _user_form(part.group(1)) == wanted:
-                return number
-        return None
+        """The line of :meth:`file_text` that checks the guard Dynamo words as ``failed`` in a
+        recompile reason, or None: its verbose code part as the reason gives one
+        (``not ___dict_contains('forward', m._modules['sub'].__dict__)``, ``cfg['double'] ==
+        True``, ``___check_type_id(obj, 9395...), type=<class 'A'>``), or, for the reasons
+        Dynamo words otherwise, the first guard of their kind (``GLOBAL_STATE changed:
+        grad_mode``) or on their value (``tensor 'x' size mismatch ...``, ``KeyError on
+        options['scale']``)."""
+        wanted = _as_reasons_word_it(failed)
+        guard = next((g for g in self.written if _as_reasons_word_it(g.part) == wanted), None) \
+            or next((g for g in self.written if _worded_otherwise_for(g, wanted)), None)
+        return None if guard is None else len(self.comments) + len(self.imports) + 2 + guard.line
 
 
-#: a guard's comment (``# TENSOR_MATCH on L['x']: ...``) and the condition after it
-_GUARD_COMMENT = re.compile(r"^\s*# (?P<kind>[A-Z_]+)(?: on (?P<source>.+?))?: ")
-_CONDITION = re.compile(r"^\s*if not \((.*)\):$")
-#: one part of a condition written over several lines: ``if not ((a)`` then ``and (b)):``
-_CONDITION_PART = re.compile(r"^\s*(?:if not \(|and )\((.*?)\)\)?:?$")
+def _worded_otherwise_for(guard, wanted):
+    """Whether ``guard`` (a :class:`conditions.WrittenGuard`) is one a recompile reason that
+    does not give its code (``wanted``, as :func:`_as_reasons_word_it` puts it) may be about."""
+    source = _user_form(guard.source)
+    tensor = checked_tensor(wanted)
+    if tensor is not None:
+        return guard.kind == "TENSOR_MATCH" and source == tensor
+    missing = re.match(r"(?:KeyError|AttributeError|IndexError) on (.+)$", wanted)
+    if missing:
+        return source == missing.group(1)
+    kind = re.match(r"([A-Z][A-Z_]+) ", wanted)         # GLOBAL_STATE changed: grad_mode
+    return kind is not None and guard.kind == kind.group(1)
+
+
 #: a frame's local or global as guards name it: ``L['x']``
 _FRAME_NAME = re.compile(r"\b[LG]\[('(?:[^'\\]|\\.)*')\]")
+
+
+def _as_reasons_word_it(text):
+    """A guard's verbose code part, or a recompile reason's guard, as Dynamo's recompile
+    reasons word a guard: its code before the comment, less the type note and hint, with
+    the frame's names (``L['cfg']['a']`` as ``cfg['a']``), on one line."""
+    return _user_form(without_type_note(text.partition("#")[0]))
 
 
 def _user_form(text):
@@ -134,4 +131,4 @@ def guards_text(fn, comp, entry, recompile_reasons):
     if needed:
         imports.append("from torch.fx.experimental.symbolic_shapes import SYMPY_INTERP")
         imports += ["%s = SYMPY_INTERP[%r]" % (n, n) for n in needed]
-    return GuardsText(name, comments, imports, body, writer.untranslated)
+    return GuardsText(name, comments, imports, body, writer.untranslated, writer.written)
