@@ -1150,3 +1150,41 @@ def test_a_cache_entry_dynamo_drops_keeps_its_guards_file_and_every_recompile_is
     summary = (tmp_path / "summary.txt").read_text()
     assert recompiles == 6 and "6 recompiles after a guard failed" in summary, summary
     assert "Dynamo dropped its cache entry later (L['opt'], which its guards check by id, was freed)" in summary
+
+
+_TAKEN = []
+
+
+def _both_paths(x):
+    y = x + 1
+    if y.sum() > 0:                     # data-dependent: a resume function for each path
+        _TAKEN.append("pos")
+        return y * 2
+    _TAKEN.append("neg")                # a guard on len(_TAKEN), which each call changes
+    return y * 0.5
+
+
+def test_a_recompile_of_one_of_two_resume_functions_of_a_branch_names_it_by_its_key(tmp_path):
+    """Dynamo names the resume functions of both paths of a data-dependent ``if`` alike;
+    unveil keys them apart (``..._at_N``, ``..._at_N_2``).  A recompile of the second's said
+    its guard's value came from "line L in ..._at_N", the first's key, and the report's flow
+    named both resume functions alike (a new-user trial)."""
+    _TAKEN.clear()
+    index = dump_of(tmp_path, _both_paths, torch.ones(2), -torch.ones(2), torch.ones(2), -torch.ones(2))
+    resumes = [fn for fn in index["functions"] if fn["kind"] == "resume"]
+    assert len(resumes) == 2 and resumes[0]["name"] == resumes[1]["name"] != resumes[1]["key"], resumes
+    summary = (tmp_path / "summary.txt").read_text()
+    for fn in resumes:
+        (recompile,) = [c for c in index["compiles"] if c["function"] == fn["key"] and c["recompile_reasons"]]
+        (reason,) = recompile["recompile_reasons"]
+        line = reason["location"]["line"]
+        assert reason["location"]["function"] == fn["name"], reason
+        # a line of the recompiled function itself: by its number, no function named
+        assert "  (line %d: %s)" % (line, reason["source"]) in summary, summary
+    assert " in %s:" % resumes[0]["name"] not in summary, summary
+    from unveil.report.flows import flow_steps
+    from unveil.report.site import Site
+    site = Site(str(tmp_path), index)
+    flow = flow_steps(site, site.by_key["_both_paths"])
+    assert [step[2][1] for step in flow if step[0] == "node" and step[4] == "resume"] == [fn["key"] for fn in resumes]
+    _TAKEN.clear()

@@ -20,7 +20,8 @@ def flow_steps(site, fn):
             return seen[f["key"]]
         ident = seen[f["key"]] = "f%d" % len(seen)
         if f["kind"] == "resume":
-            lines = ["resume function", shorten(f["name"], 44), "goes on %s line %s" % (
+            # (by its key's own name: Dynamo names the two made at one data-dependent ``if`` alike)
+            lines = ["resume function", shorten(f["key"].rpartition(".")[2], 44), "goes on %s line %s" % (
                 "after the call in" if (f.get("continues") or {}).get("after_call") else "at",
                 (f.get("continues") or {}).get("line") or f["line"])]
             cont = f.get("continues") or {}

@@ -225,8 +225,9 @@ def _compiled_frame(stack, comp, fn):
 
 def _frame_of(fn):
     """Whether a frame of a user stack is one of function ``fn`` (index.json's record): its
-    name, file and lines."""
-    names = {fn["key"].rpartition(".")[2]}
+    name (its code's, which two resume functions made at one line share, or its key's), file
+    and lines."""
+    names = {fn["name"], fn["key"].rpartition(".")[2]}
     if fn["kind"] == "resume":            # its frames in a stack may bear the name of the function it resumes
         names.add(_RESUMED.match(fn["name"]).group(1) if _RESUMED.match(fn["name"]) else fn["name"])
     first, last = fn.get("source_lines") or (fn["line"], fn["line"])
@@ -248,8 +249,18 @@ def _called_from(explained, comp, fn):
     frame = _compiled_frame(stack, comp, fn)
     if frame is None or frame == len(stack) - 1:
         return []
-    calls = ["%s (line %s)" % (f["function"], f["line"]) for f in reversed(stack[frame:-1])]
+    calls = ["%s (line %s)" % (f["function"], f["line"]) for f in reversed(stack[frame + 1:-1])]
+    calls.append("%s (line %s)" % (_compiled_frame_name(stack[frame], fn), stack[frame]["line"]))
     return ["  inside %s, called from %s" % (stack[-1]["function"], " <- ".join(calls))]
+
+
+def _compiled_frame_name(frame, fn):
+    """The compiled frame's name in a chain of calls: a resume function's frame by the
+    function it resumes, whose line it runs (torch 2.13 names it so; 2.15 by the resume
+    function's code, a name the two made at one data-dependent ``if`` share), else by its own."""
+    if fn["kind"] == "resume" and fn.get("resumes"):
+        return fn["resumes"].rpartition(".")[2]
+    return frame["function"]
 
 
 #: (what a conditional jump tests, whether it holds) -> in words
