@@ -2,6 +2,7 @@
 import types
 
 from tests.cases.registry import case
+from tests.cases.regressions import _Lock  # a manager that logs its enter and exit
 
 
 @case((0,), (5,))
@@ -911,17 +912,6 @@ def while_true_return_from_a_try_except_finally_then_a_tuple(kinds):
     return "end", log
 
 
-class _Logged:
-    def __init__(self, log):
-        self.log = log
-
-    def __enter__(self):
-        self.log.append("enter")
-
-    def __exit__(self, *exc):
-        self.log.append("exit")
-
-
 @case(([False],), ([True, True],), ([True, False, True, True],))
 def while_true_left_only_by_breaks_in_a_with(tests):
     """exception_programs.py seed 83973 (3.8, 3.9): each way out of ``while True: if not
@@ -930,7 +920,7 @@ def while_true_left_only_by_breaks_in_a_with(tests):
     so ``log.append("after")`` ran twice."""
     it = iter(tests)
     log = []
-    with _Logged(log):
+    with _Lock(log):
         while True:
             if not next(it):
                 break
@@ -940,7 +930,7 @@ def while_true_left_only_by_breaks_in_a_with(tests):
     return log
 
 
-class _Swallows(_Logged):
+class _Swallows(_Lock):
     def __exit__(self, *exc):
         self.log.append("exit")
         return True
