@@ -86,8 +86,8 @@ class LoopFollows:
         # (the next except clause of a try in the loop is inside the loop, though only
         # its way out comes back: it runs under the same cleanup handler as the clauses
         # before it)
-        exits = same_try or [s for s in exits if s.handler is None or s.handler == around or not s.handler[2]
-                             or not any(b.handler == s.handler for b in loop.body)]
+        exits = same_try or [s for s in exits if not self._in_a_try_of_the_body(s, loop, around)
+                             or not s.handler[2]]
         # leaving a ``with`` inside the loop runs its exit copy first: the loop
         # goes on where that copy jumps, or nowhere if it returns.  (An exit copy
         # outside the try the loop runs in ends a ``with`` around the loop.)

@@ -492,8 +492,8 @@ class Structurer(Exits, ShortCircuits, Layout):
         for the end of the try body, and fell into the ``continue`` after the ``if``.)
         An arm leaving for where the code at ``goes_on`` leads to anyway is no matter."""
         instrs = self.instrs
+        on = self.through_jumps(goes_on)
         for exit_ in exits:
-            on = self.through_jumps(goes_on)
             if on == exit_ or on < len(instrs) and region.blocks is not None \
                     and self.g.of_instr[on] not in region.blocks \
                     and (same_target(instrs, on, exit_) or same_code(instrs, on, exit_)):
