@@ -170,8 +170,8 @@ def test_graph_breaks_show_at_their_line_and_files_link_what_they_call(gpt2_dump
     assert broke["graph_break"]["reason"] in page
     # each source line links to the dumped lines that run it: graph nodes, the transformed call, the resume
     assert re.search(r'self\.ln_1\(hidden_states\).*<a href="files/GPT2Block\.forward\.compile_\d+_0\.graph\.py\.html'
-                     r'#L-\d+"[^>]*>graph:\d+</a>', page), page
-    assert re.search(r'self\.mlp\(hidden_states\).*>resume_function:\d+</a>', page), page
+                     r'#L-\d+"[^>]*>\d+/\d+ graph:\d+</a>', page), page
+    assert re.search(r'self\.mlp\(hidden_states\).*>resume_in_forward_at_\d+:\d+</a>', page), page
     transformed = next(a for a in index["artifacts"] if a["function"] == "GPT2Block.forward"
                        and a["kind"] == "transformed_code")
     text = open(os.path.join(root, "files", transformed["file"] + ".html"), encoding="utf-8").read()
@@ -348,7 +348,7 @@ def test_a_line_links_through_its_graph_node_to_the_inductor_code_that_computes_
     assert re.search(r'line \d+</a> linear &#8594; <a href="\.\./files/%s\.html#L-\d+">inductor_output:\d+</a>'
                      % re.escape(code["file"]), graph_page), graph_page[:3000]
     function = open(os.path.join(root, "function_MLP.forward.html"), encoding="utf-8").read()
-    assert re.search(r"self\.l2\(torch\.relu\(self\.l1\(x\)\)\).*>graph:\d+</a>.*>inductor_output:\d+</a>", function)
+    assert re.search(r"self\.l2\(torch\.relu\(self\.l1\(x\)\)\).*>0/0 graph:\d+</a>.*>0/0 inductor_output:\d+</a>", function)
     from playwright.sync_api import sync_playwright
     with sync_playwright() as playwright:        # and a browser follows it to the kernel call
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])

@@ -207,6 +207,17 @@ class Site:
     def _link(self, art, line):
         return ("%s:%d" % (self.file_label(art), line), "%s#L-%d" % (self.file_page(art), line))
 
+    def _became_link(self, art, line):
+        """:meth:`_link`, labelled for a list of many compiles' and functions' files (a user's
+        line runs in each compile's graph and transformed code): with the compile
+        (``0/1 graph:21``), or a resume function's name (``resume_in_forward_at_14_2:15``)."""
+        label, link = self._link(art, line)
+        if art.get("compile_id"):
+            return "%s %s" % (self.compile_label(art), label), link
+        if art["kind"] == "resume_function":
+            return "%s:%d" % (art["function"].rpartition(".")[2].replace("torch_dynamo_", "", 1), line), link
+        return label, link
+
     # -- names ------------------------------------------------------------------
     @staticmethod
     def function_page(fn):
@@ -352,12 +363,12 @@ class Site:
             for user_file, user_line, dumped in rows:
                 if user_file == wanted:
                     if previous.get(user_line) != dumped - 1:
-                        out.setdefault(user_line, []).append(self._link(art, dumped))
+                        out.setdefault(user_line, []).append(self._became_link(art, dumped))
                     previous[user_line] = dumped
                     if kernels:          # and the Inductor lines that compute the node there
                         lines = lines or self._lines_of(art)
                         node = _NODE.match(lines[dumped - 1]) if dumped <= len(lines) else None
-                        for link in [self._link(k, n) for k, n in kernels.get(node.group(1), [])] if node else []:
+                        for link in [self._became_link(k, n) for k, n in kernels.get(node.group(1), [])] if node else []:
                             if link not in out[user_line]:
                                 out[user_line].append(link)
         return out
