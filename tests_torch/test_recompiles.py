@@ -204,3 +204,43 @@ def check_guard_line(dump, index, reason, case, fn, failing_call):
 @contextlib.contextmanager
 def _nothing():
     yield
+
+
+def _activation(x):
+    return x + 1
+
+
+def _other_activation(x):
+    return x - 1
+
+
+ACTIVATION = _activation
+
+
+def applies_the_activation(x):
+    return ACTIVATION(x) * 2
+
+
+def test_an_identity_check_that_failed_names_the_object_whose_id_it_checks(tmp_path):
+    """``___check_obj_id(G['ACTIVATION'], 1397...)`` says nothing a reader can use, and
+    its id differs from run to run: the summary and the guards file name the object."""
+    global ACTIVATION
+    torch._dynamo.reset()
+    fn = torch.compile(applies_the_activation, backend="eager")
+    try:
+        with unveil.prepare_debug(tmp_path) as session:
+            fn(torch.ones(3))
+            ACTIVATION = torch.sigmoid
+            fn(torch.ones(3))
+            ACTIVATION = _other_activation
+            fn(torch.ones(3))
+    finally:
+        ACTIVATION = _activation
+    assert session.failures == []
+    summary = (tmp_path / "summary.txt").read_text()
+    assert "    the id it checks is that of torch.sigmoid (which compile 0/1 ran for)" in summary, summary
+    code = _activation.__code__
+    assert "    the id it checks is that of the code of _activation (%s:%d) (which compile 0/0 ran for)" % (
+        code.co_filename, code.co_firstlineno) in summary, summary
+    guards = (tmp_path / "applies_the_activation.compile_0_2.guards.py").read_text()
+    assert "#       the id it checks is that of torch.sigmoid\n" in guards, guards

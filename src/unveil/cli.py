@@ -89,8 +89,9 @@ def build_parser():
                     "then the entry that would run, or that Dynamo would compile anew.  The function's "
                     "module is loaded from its file for its globals (its top-level code runs), under the name "
                     "it had when compiled; a global the program changed after import has its import-time value "
-                    "unless --set gives it.  Object ids are the compiling process's: identity checks are "
-                    "assumed to hold (and counted), types are checked by name.")
+                    "unless --set gives it.  Object ids are the compiling process's: an identity check "
+                    "compares the object's name where the guards file gives one (else it is assumed to hold, "
+                    "and named where the answer rests on it), types are checked by name.")
     why.add_argument("dump_dir", metavar="DUMP_DIR", help="a directory prepare_debug wrote")
     why.add_argument("function", metavar="FUNCTION", help="the function's key in index.json, or its name")
     why.add_argument("call", metavar="CALL",

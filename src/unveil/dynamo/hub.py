@@ -15,8 +15,8 @@ from .adapter.bytecode_hook import register_bytecode_hook
 from .adapter.cache import reset
 from .adapter.dynamo_off import SkipTracing
 from .adapter.logs import AotGraphsLog, GraphCodeLog, StructuredTrace
-from .adapter.patches import (CacheEntryDrops, CodeExecStrategies, DynamoResets, GraphCopies, GraphRecompiles, InductorModuleLoads,
-                              ResumeFunctionInstall, set_code_exec_strategy, trace_rules_by_origin)
+from .adapter.patches import (CacheEntryDrops, CodeExecStrategies, DynamoResets, GraphCopies, GraphRecompiles, IdentityChecks,
+                              InductorModuleLoads, ResumeFunctionInstall, set_code_exec_strategy, trace_rules_by_origin)
 
 #: structured-trace events kept, and the artifact kind each is indexed as
 TRACE_KINDS = {
@@ -97,6 +97,10 @@ class Hub:
         with self.lock:
             self._each("keep_dropped_entry", raw_entry, obj_str)
 
+    def _identity(self, obj):
+        """Dynamo takes the id of ``obj``, which a guard is to check by identity."""
+        self._each("on_identity", obj)
+
     # -- installing ---------------------------------------------------------------
     def _rehook(self):
         if self.sessions and not self._base:
@@ -107,6 +111,7 @@ class Hub:
                 ResumeFunctionInstall(self._resume_install),
                 DynamoResets(self._reset),
                 CacheEntryDrops(self._dropped),
+                IdentityChecks(self._identity),
             ]) + [register_bytecode_hook(self._bytecode).remove]
         dumped = any(s.run_dumped for s in self.sessions)
         if dumped and not self._dumped:

@@ -39,13 +39,14 @@ from .adapter.guard_checks import function_mode_stack_types
 from .adapter.resume_functions import resume_point, resumed_code
 from .explanations import records, resume_points, summary
 from .debugging import from_dump, kernel_calls
-from .guards.conditions import names_in
+from .guards.conditions import identity_checked, names_in
 from .dump import ranks, readable
 from .dump.directory import DumpDir, failure_text, safe_name
 from .dump.fullcode import full_code_text
 from .dump.graphs import aot_file_text, backend_file_text, class_name, graph_file_text, without_frames_of
 from .dump.script_runtime import importable_as, loading_module
 from .guards.functions import guards_text
+from .guards.runtime import identity_name, readable_identity
 from .hub import HooksUnavailable, AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRACE_KINDS, TRACE_METRICS
 from .debugging.linemap import LineMap, node_stacks
 from ..api import bindings_prefix_for, decompile_code
@@ -75,6 +76,7 @@ class DebugSession:
         self.lines = LineMap(self.runs_no_user_line)
         self.generation = 0
         self.dropped = []            # (CacheEntry, generation, why) of each entry Dynamo dropped
+        self.identities = {}         # id of an object a guard checks by identity -> (its name, weakref or None)
         self.replaced = from_dump.Replacements(HUB.stand_in)         # graph forwards, resume codes, globals
         self.replaced_shared = from_dump.Replacements(HUB.stand_in)  # Inductor modules, which torch caches by path
         self._tracked = weakref.WeakKeyDictionary()   # graph module -> (file, how to print it)
@@ -267,6 +269,20 @@ class DebugSession:
         freed: keep it, its guards file is written and its compile says so."""
         self.dropped.append((CacheEntry(raw_entry), self.generation,
                              "%s, which its guards check by id, was freed" % obj_str))
+
+    def on_identity(self, obj):
+        """A guard is to check ``obj`` by identity: keep its name (:func:`identity_name`),
+        which checks it in another process, while ``obj`` lives (an id is reused after)."""
+        name = identity_name(obj)
+        if name is not None:
+            try:
+                ref = weakref.ref(obj)
+            except TypeError:        # (None, a bool: alive for good)
+                ref = None
+            self.identities[id(obj)] = (name, ref)
+
+    def _identity_names(self):
+        return {key: name for key, (name, ref) in self.identities.items() if ref is None or ref() is not None}
 
     # -- hooks ----------------------------------------------------------------
     def on_bytecode(self, code, transformed):
@@ -642,13 +658,18 @@ class DebugSession:
             fn.globals = guard_globals(entry)
             if fn.globals is not None:
                 fn.module, fn.import_name = _module_names(fn.globals, fn.module)
+        identities = self._identity_names()
         # oldest first: a recompile reason names the line of an earlier entry's guards
         for comp in fn.compiles:
             comp.recompile_reasons = self._recompile_reasons(fn, comp)
+            for reason in comp.recompile_reasons:
+                checked = identity_checked(reason["guard"], identities)
+                if checked is not None:
+                    reason["identity"] = readable_identity(checked)
             if comp not in found:       # no entry: the recompile limit, or dropped unseen
                 continue
             entry, comp.dropped = found[comp]
-            guards = comp.guards = guards_text(fn, comp, entry, comp.recompile_reasons)
+            guards = comp.guards = guards_text(fn, comp, entry, comp.recompile_reasons, identities)
             text = guards.file_text()
             fn.globals_by_id.update(_globals_by_id(text, fn.globals))
             written = {"error": "%d guard(s) with no Python form, assumed to pass: %s"

@@ -8,7 +8,8 @@ file (``torch._dynamo.trace_rules.lookup_inner`` and ``check_file``),
 ``torch.fx.GraphModule.recompile`` and ``__deepcopy__``, Inductor loading the module
 it generated (``torch._inductor.codecache.PyCodeCache.load_by_key_path``), and Dynamo
 dropping a cache entry whose guards check an object that was freed
-(``torch._dynamo.guards.CheckFunctionManager.invalidate``)."""
+(``torch._dynamo.guards.CheckFunctionManager.invalidate``), and Dynamo taking the id
+of an object a guard checks by identity (``CheckFunctionManager.id_ref``)."""
 import torch
 
 from .dynamo_off import without_dynamo
@@ -235,3 +236,24 @@ class CacheEntryDrops(_Patch):
                 callback(entry, obj_str)
             return original(manager, obj_str)
         return invalidate
+
+
+class IdentityChecks(_Patch):
+    """Dynamo taking the id of an object a guard is to check by identity (an ID_MATCH
+    guard, a type's id, a dict key's): ``callback(obj)`` first, while the compile runs
+    and the object is alive."""
+
+    name = "id_ref"
+
+    @staticmethod
+    def owner():
+        from torch._dynamo.guards import CheckFunctionManager
+        return CheckFunctionManager
+
+    def replacement(self, original):
+        callback = self.callback
+
+        def id_ref(manager, obj, obj_str):
+            callback(obj)
+            return original(manager, obj, obj_str)
+        return id_ref

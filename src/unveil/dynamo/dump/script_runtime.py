@@ -373,7 +373,9 @@ def _run_entry(cid, dispatch, entries, transformed, inputs, globals_):
               % _first_failing_check(own, inputs, globals_))
         guard_runtime.identities_assumed(reset=True)
     if assumed:
-        print("  (%d identity and dict-version checks assumed to hold: they are the compiling process's)" % assumed)
+        print("  (%s assumed to hold: %s the compiling process's objects, which no name here tells)"
+              % ("1 identity or dict-version check" if assumed == 1 else "%d identity and dict-version checks" % assumed,
+                 "it compares" if assumed == 1 else "they compare"))
     made_up = not passes[cid]
     out = _outcome(dispatch, inputs, made_up)
     print("  result of the dispatch:", _describe(out))

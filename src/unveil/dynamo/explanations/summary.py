@@ -156,6 +156,9 @@ def _compile_lines(comp, fn):
             "compiled" if comp["compiled"] else "tried", reason["failed_entry"], " (line %d of its guards file)" % reason["guard_line"]
             if reason.get("guard_line") else "", reason["guard"], _guard_place(reason, fn) if reason.get("source") else ""))
         out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
+        if reason.get("identity"):
+            out.append("    the id it checks is that of %s (which compile %s ran for)"
+                       % (reason["identity"], reason["failed_entry"]))
         if reason.get("aside"):     # Dynamo's own words: the guard is not the user's code's doing
             out.append("    " + reason["aside"])
         out += ["    and from %s" % _guard_place(other, fn).strip()[1:-1]

@@ -303,6 +303,26 @@ def _comment(text):
     return "# " + " ".join(text.split())
 
 
+#: the id an identity check compares, at its end
+_CHECKED_ID = re.compile(r", (\d+)\)\Z")
+
+
+def identity_checked(guard, identities):
+    """The name (``identities``: id -> name) of the object an identity check compares with,
+    for ``guard`` as Dynamo words it (``___check_obj_id(G['act'], 1397...), type=<...>``), or None."""
+    match = _CHECKED_ID.search(without_type_note(guard)) if CHECK_OBJ_ID in guard else None
+    return identities.get(int(match.group(1))) if match else None
+
+
+def _with_identity_name(expr, identities):
+    """``check_obj_id(value, id)`` with the checked object's name as a third argument, where
+    ``identities`` (id -> :func:`runtime.identity_name`, recorded as Dynamo took the id)
+    has one: another process checks the identity by it."""
+    match = _CHECKED_ID.search(expr)
+    name = identities.get(int(match.group(1))) if match else None
+    return expr if name is None else expr[:-1] + ", %r)" % name
+
+
 class WrittenGuard(NamedTuple):
     """One verbose code part of a leaf guard and the line of the function's text that checks
     it (its condition, or the comment saying it was not translated)."""
@@ -361,6 +381,8 @@ class GuardWriter:
         if kind == "TYPE_MATCH" and value_type is not None and expr.startswith("check_type_id(") \
                 and expr.endswith(")"):    # its name, for a check in another process
             expr = expr[:-1] + ", %r)" % guard_runtime.qualified_name(value_type)
+        if kind == "ID_MATCH" and expr.startswith("check_obj_id("):
+            expr = _with_identity_name(expr, self.context.get("identities", {}))
         if kind == "EQUALS_MATCH" and value_type is not None and node.source not in ("", "L", "G"):
             # Dynamo's check compares the exact type first: 1.0 or True is not 1
             expr = "of_type(%s, %r) and %s" % (node.source, guard_runtime.qualified_name(value_type), expr)

@@ -94,6 +94,8 @@ def recompile_lines(reason, key):
     out = [head + reason["guard"]]
     for slot, meaning in sorted(reason.get("names", {}).items()):
         out.append("    where %s is %s at the graph break" % (slot, meaning))
+    if reason.get("identity"):
+        out.append("    the id it checks is that of %s" % reason["identity"])
     where = reason["location"]
     if reason["source"] or where:
         out.append("    from: %s%s" % (reason["source"] or "", "   (%s:%s in %s)" % (
@@ -103,10 +105,11 @@ def recompile_lines(reason, key):
     return out
 
 
-def guards_text(fn, comp, entry, recompile_reasons):
+def guards_text(fn, comp, entry, recompile_reasons, identities=None):
     """The :class:`GuardsText` of cache entry ``entry`` (compile ``comp``) of ``fn``;
-    ``recompile_reasons`` as :func:`explanations.records.recompile_reasons` gives them."""
-    writer = GuardWriter({"function_modes": comp.function_modes})
+    ``recompile_reasons`` as :func:`explanations.records.recompile_reasons` gives them;
+    ``identities``: the name of each object by id that identity checks may compare."""
+    writer = GuardWriter({"function_modes": comp.function_modes, "identities": identities or {}})
     name = guard_function_name(fn.key, comp.tag)
     doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.label, fn.code.co_name)
     body = writer.write(name, entry.guard_tree(), GUARD_PARAMS, doc)

@@ -7,9 +7,13 @@ import builtins
 import collections
 import contextlib
 import dataclasses
+import enum
 import importlib
 import json
 import math
+import re
+import sys
+import types
 
 import torch
 
@@ -90,13 +94,82 @@ def of_type(value, type_name):
     return qualified_name(type(value)) == type_name
 
 
-def check_obj_id(value, obj_id):
-    """ID_MATCH: the value is the very object seen at compile time (assumed, and counted,
-    in another process)."""
-    if _ELSEWHERE["on"]:
+def check_obj_id(value, obj_id, name=None):
+    """ID_MATCH: the value is the very object seen at compile time.  In another process,
+    by ``name`` (:func:`identity_name` of that object): a module, class, function, code
+    or enum member is its counterpart there when it has the same name; a function known
+    only by its code may be another function of that code, and an object with no name is
+    any object: both are assumed, and counted."""
+    if not _ELSEWHERE["on"]:
+        return id(value) == obj_id
+    if name is None:
         _ELSEWHERE["assumed"] += 1
         return True
-    return id(value) == obj_id
+    if identity_name(value) != name:
+        return False
+    if name.startswith(_BY_CODE):
+        _ELSEWHERE["assumed"] += 1
+    return True
+
+
+#: how :func:`identity_name` begins for a function it knows only by its code
+_BY_CODE = "a function of "
+
+
+def identity_name(obj):
+    """A name for ``obj`` that another process gives its counterpart, or None: a
+    singleton's repr, ``module M``, ``M:Q`` for what module ``M`` holds at the path
+    ``Q`` (a class, a function, an enum member), ``code Q of FILE:LINE``; a function
+    found at no path is named by its code, with :data:`_BY_CODE` before (closures of one
+    code share it)."""
+    if obj is None or obj is True or obj is False or obj is Ellipsis or obj is NotImplemented:
+        return repr(obj)
+    if isinstance(obj, types.ModuleType):
+        return "module " + compiled_name(obj.__name__)
+    if isinstance(obj, types.CodeType):
+        return "code %s of %s:%d" % (getattr(obj, "co_qualname", obj.co_name), obj.co_filename, obj.co_firstlineno)
+    if isinstance(obj, enum.Enum):
+        path = _module_path(type(obj))
+        return None if path is None or type(obj).__dict__.get(obj.name) is not obj else path + "." + obj.name
+    if isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)):
+        path = _module_path(obj)
+        if path is not None:
+            return path
+    if isinstance(obj, types.FunctionType):
+        return _BY_CODE + identity_name(obj.__code__)
+    return None
+
+
+def readable_identity(name):
+    """An :func:`identity_name` as a reader takes it: ``torch.sigmoid``, ``the code of act
+    (/path/prog.py:3)``, ``a function of the code of make.<locals>.f (/path/prog.py:9)``."""
+    code = re.match(r"(%s)?code (\S+) of (.+)\Z" % _BY_CODE, name)
+    if code:
+        return "%sthe code of %s (%s)" % ("a function of " if code.group(1) else "", code.group(2), code.group(3))
+    return name.replace(":", ".", 1) if ":" in name and not name.startswith("module ") else name
+
+
+def _module_path(obj):
+    """``M:Q`` when module ``M`` (``obj.__module__``) holds ``obj`` itself at the path
+    ``Q``, its qualified name or (a builtin's, whose qualified name may be its binding's
+    class) its name; else None (read from ``__dict__``: no attribute hook runs)."""
+    module = getattr(obj, "__module__", None)
+    if not isinstance(module, str) or module not in sys.modules:
+        return None
+    for path in (getattr(obj, "__qualname__", None), getattr(obj, "__name__", None)):
+        if isinstance(path, str) and _found_at(sys.modules[module], path) is obj:
+            return "%s:%s" % (compiled_name(module), path)
+    return None
+
+
+def _found_at(found, path):
+    """What the dotted ``path`` leads to from ``found``, by ``__dict__`` lookups (or None)."""
+    for part in path.split("."):
+        namespace = getattr(found, "__dict__", None)
+        if not isinstance(namespace, (dict, types.MappingProxyType)):
+            return None
+        found = namespace.get(part)
+    return found
 
 
 def dict_contains(key, mapping):

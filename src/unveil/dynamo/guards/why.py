@@ -34,7 +34,7 @@ class EntryVerdict:
 
     def __init__(self, compile_id, passes, condition=None, comment=None, values=None, error=None, detail=None):
         self.compile_id = compile_id
-        self.assumed = 0                # object-identity checks assumed (another process's ids)
+        self.assumed = []               # the conditions that held by an assumption (another process's ids)
         self.detail = detail            # for a tensor check: which property differs
         self.passes = passes
         self.condition = condition      # the failing condition's Python text
@@ -44,8 +44,8 @@ class EntryVerdict:
         self.untranslated = []          # Dynamo's guards unveil could not translate: assumed to pass
 
     def lines(self):
-        assumed = ["    (%d identity and dict-version checks assumed to hold: they are the compiling process's)"
-                   % self.assumed] if self.assumed else []
+        assumed = ["    (assumed to hold, as they compare the compiling process's objects: %s)" % _listed(self.assumed)
+                   ] if self.assumed else []
         if self.untranslated:
             assumed.append("    (%d of Dynamo's guards unveil could not translate, not checked and assumed to pass: %s)"
                            % (len(self.untranslated), "; ".join(self.untranslated)))
@@ -112,18 +112,30 @@ class WhyRecompile:
             if verdict.passes:
                 break
         out += self.notes
-        if self.runs:
-            unchecked = len(next(v for v in self.verdicts if v.passes).untranslated)
-            out.append("=> compile %s runs" % self.runs if not unchecked else
-                       "=> compile %s runs, if its %d guard%s unveil could not check pass%s (else Dynamo tries the "
-                       "entries after it, or compiles anew)" % (self.runs, unchecked, "s" if unchecked > 1 else "",
-                                                               "" if unchecked > 1 else "es"))
-        elif self._at_limit():
-            out.append("=> no entry's guards pass, and the frame has Dynamo's limit of %d entries: it runs as it "
-                       "is, not compiled anew" % self.limit)
-        else:
-            out.append("=> no entry's guards pass: Dynamo compiles anew")
+        out.append("=> " + self._outcome(self.verdicts))
         return "\n".join(out + self._beyond())
+
+    def _outcome(self, verdicts):
+        """What Dynamo does when ``verdicts`` are the entries it tries; an entry that passes
+        only if checks unveil assumed or could not translate hold is said so, and what
+        happens if they do not."""
+        runs = next((v for v in verdicts if v.passes), None)
+        if runs is None:
+            if self._at_limit():
+                return "no entry's guards pass, and the frame has Dynamo's limit of %d entries: it runs as it " \
+                       "is, not compiled anew" % self.limit
+            return "no entry's guards pass: Dynamo compiles anew"
+        unsure = []
+        if runs.untranslated:
+            unsure.append(_counted(len(runs.untranslated), "its guard unveil could not check passes",
+                                   "its %d guards unveil could not check pass"))
+        if runs.assumed:
+            unsure.append(_counted(len(runs.assumed), "its check assumed over a dump (%s) holds",
+                                   "its %d checks assumed over a dump (%s) hold") % _listed(runs.assumed))
+        if not unsure:
+            return "compile %s runs" % runs.compile_id
+        return "compile %s runs, if %s; if not, %s" % (runs.compile_id, " and ".join(unsure),
+                                                      self._outcome(verdicts[verdicts.index(runs) + 1:]))
 
 
     def _beyond(self):
@@ -416,20 +428,41 @@ def check_guard_source(compile_id, source, name, f_locals, globals_):
     function = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == name)
     lines = source.splitlines()
     scope = dict(namespace, L=f_locals, G=globals_)
-    guard_runtime.identities_assumed(reset=True)
     verdict = _first_failure(compile_id, source, function, lines, scope)
-    verdict.assumed = guard_runtime.identities_assumed(reset=True)
     verdict.untranslated = [line.strip()[len(UNTRANSLATED):] for line in lines
                             if line.strip().startswith(UNTRANSLATED.strip())]
     return verdict
 
 
 def _first_failure(compile_id, source, function, lines, scope):
+    assumed = []
+    verdict = _first_failing(compile_id, source, function, lines, scope, assumed)
+    verdict.assumed = assumed
+    return verdict
+
+
+def _counted(count, one, many):
+    """``one``, or ``many`` with the count put in first."""
+    return one if count == 1 else many.replace("%d", str(count), 1)
+
+
+def _listed(conditions, most=3):
+    """Up to ``most`` conditions, then how many more."""
+    more = len(conditions) - most
+    return "; ".join(conditions[:most]) + (" and %d more" % more if more > 0 else "")
+
+
+def _first_failing(compile_id, source, function, lines, scope, assumed):
+    """The verdict of the first condition that fails; ``assumed`` gets each condition that
+    held by an assumption (an identity or dict version of another process)."""
     for test in _conditions(function):
         text = ast.get_source_segment(source, test)
         comment = _comment_before(lines, test.lineno)
+        guard_runtime.identities_assumed(reset=True)
         try:
             holds = eval(compile(ast.Expression(test), "<guard>", "eval"), scope)
+            if holds and guard_runtime.identities_assumed(reset=True):
+                assumed.append(text)
         except (KeyError, AttributeError, IndexError, TypeError) as exc:
             # the same errors the guard function itself turns into False (Dynamo's accessor
             # fails on a missing value); the verdict carries the error, and the tests assert
