@@ -128,6 +128,21 @@ def outer_calls_compiled(x):
     return _inner(x) * 2 + x
 
 
+def break_inside_nested_withs(x):
+    with torch.no_grad():
+        y = x + 1
+        with torch.enable_grad():
+            y = y * 3
+            print("inside two withs")     # the resume function enters both withs, then jumps into the inner body
+            y = y * 2
+        y = y - 1
+    with torch.no_grad():
+        with torch.enable_grad():
+            print("on with's first line")  # both withs' prologue on one line: written as one with statement
+            y = y + x
+    return y.sum()
+
+
 def break_inside_with_and_try(x):
     with torch.no_grad():
         y = x * 2
@@ -394,6 +409,7 @@ PROGRAMS = [
     Program("nested_compiled", _fn(outer_calls_compiled), lambda: [(_t(3),)]),
     Program("while_break", _fn(while_break), lambda: [(_t(3),)]),
     Program("break_in_with_and_try", _fn(break_inside_with_and_try), lambda: [(_t(3),)], graph_breaks=True),
+    Program("break_in_nested_withs", _fn(break_inside_nested_withs), lambda: [(_t(3),)], graph_breaks=True),
     Program("dynamic_shapes", _fn(arith), lambda: [(_t(3), _t(3)), (_t(5), _t(5)), (_t(7), _t(7))], dynamic=True),
     Program("recompile_shape", _fn(arith), lambda: [(_t(3), _t(3)), (_t(2, 2), _t(2, 2))], dynamic=False),
     Program("recompile_dtype", _fn(arith), lambda: [(_t(3), _t(3)), (_t(3, dtype=torch.float64),

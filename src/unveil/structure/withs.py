@@ -132,16 +132,28 @@ _NEVER_RAISE = frozenset(("NOP", "POP_TOP", "JUMP", "LOAD_CONST", "STORE_FAST"))
 
 
 def _raises_none(s, pos):
-    """Whether the code at ``pos`` only drops values and ``raise None``: what Dynamo
-    writes after a resume function's prologue, which enters the user's with and jumps into
-    its body.  Only an exception the manager suppresses gets there (a TypeError then:
-    Dynamo resumes only in managers that suppress nothing); the with is written as the
-    user's source has it, its body going on as written."""
-    ops = [i.op for i in s.instrs[pos:pos + 6]]
-    while ops[:2] == ["LOAD_CONST", "POP_TOP"] and s.instrs[pos].argval is None:
-        ops, pos = ops[2:], pos + 2
-    return ops[:2] == ["LOAD_CONST", "RAISE_VARARGS"] and s.instrs[pos].argval is None \
-        and s.instrs[pos + 1].argval == 1
+    """Whether the code at ``pos`` only drops values, exits the withs around (the
+    prologue's nested ones: ``__exit__(None, None, None)``) and ``raise None``: what
+    Dynamo writes after a resume function's prologue, which enters the user's withs and
+    jumps into the innermost body.  Only an exception a manager suppresses gets there (a
+    TypeError then: Dynamo resumes only in managers that suppress nothing); the with is
+    written as the user's source has it, its body going on as written."""
+    instrs, nones = s.instrs, 0           # (the Nones pushed and not yet dropped)
+    while pos + 1 < len(instrs):
+        first, second = instrs[pos], instrs[pos + 1]
+        if first.op == "LOAD_CONST" and first.argval is None and second.op == "RAISE_VARARGS":
+            return second.argval == 1
+        if first.op == "JUMP" and first.target is not None and first.target > pos:
+            pos = first.target
+        elif _is_exit_call(instrs, pos) and pos + 4 < len(instrs) and instrs[pos + 4].op == "POP_TOP":
+            pos += 5
+        elif first.op == "LOAD_CONST" and first.argval is None:
+            nones, pos = nones + 1, pos + 1
+        elif first.op == "POP_TOP" and nones:
+            nones, pos = nones - 1, pos + 1
+        else:
+            return False
+    return False
 
 
 def _may_raise(s, blocks):
