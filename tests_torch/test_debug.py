@@ -186,6 +186,22 @@ def test_objects_with_no_source_form_are_bound_and_the_code_runs_from_the_dump(t
     assert not [name for name in globals() if name.startswith("__unveil_")], "the bound names outlive the block"
 
 
+def test_a_graph_of_a_resume_function_run_from_the_dump_names_the_users_lines(tmp_path):
+    """Under ``debug()`` Dynamo traces the resume function recompiled from its dumped file:
+    its graph's ``# File:`` comments name the user's lines, as under ``prepare_debug``, not
+    the dumped file's."""
+    torch._dynamo.reset()
+    with unveil.debug(tmp_path) as session:
+        torch.compile(returns_objects, backend="eager")(torch.ones(2, 3))
+    assert session.failures == []
+    graphs = [p for p in tmp_path.glob("*resume_in_returns_objects*.graph.py")]
+    assert graphs, sorted(p.name for p in tmp_path.iterdir())
+    comments = [line.strip() for p in graphs for line in p.read_text().splitlines() if "# File: " in line]
+    line = returns_objects.__code__.co_firstlineno + 4
+    assert comments and all(c.startswith("# File: %s:%d in " % (__file__, line)) and
+                            c.endswith(", code: return y * 2, size, torch.device(\"cpu\")") for c in comments), comments
+
+
 def raises_in_the_graph(x):
     y = x * 2
     torch._dynamo.graph_break()

@@ -347,7 +347,7 @@ def test_over_a_dump_the_frames_its_calls_reached_are_named_with_how_and_what_th
         ".torch_dynamo_resume_in_wrapper_at_" in resume.name, text
     call = [line for line in text if line.startswith("  Adam.step")]
     assert call == ["  Adam.step (adam.py:%d), called at line %s, through _use_grad (line %d): compiles 1/0, 1/1; "
-                    "1/1 was compiled anew: self.param_groups[0]['lr'] == 0.01 failed"
+                    "1/1 was compiled anew, as a guard of compile 1/0 failed: self.param_groups[0]['lr'] == 0.01"
                     % (ADAM_STEP_LINE, resume.through.split()[-1], adam["stack"][-2]["line"])], text
 
 
@@ -1127,3 +1127,27 @@ def test_an_entry_that_runs_by_assumed_identities_is_said_to_and_what_runs_if_th
         "<string>:7')) holds; if not, no entry's guards pass: Dynamo compiles anew"), done.stdout
     assert "(assumed to hold, as they compare the compiling process's objects: check_obj_id(L['o'], 1))" \
         in done.stdout, done.stdout
+
+
+def _breaks_inside(x):
+    torch._dynamo.graph_break()
+    return x + 1
+
+
+def calls_one_that_breaks(x):
+    return _breaks_inside(x * 2) * 3
+
+
+def test_over_a_dump_a_reached_frames_recompile_names_its_stack_slots_as_the_user_wrote_them(tmp_path):
+    """Dynamo's reason for a resume function's recompile names its stack slot
+    (``tensor '___stack0' size mismatch``); the frames reached say what the user's code put there."""
+    from unveil.dynamo.guards.why import why_recompile_in_dump
+    torch._dynamo.reset()
+    fn = torch.compile(calls_one_that_breaks, backend="eager", dynamic=False)
+    with unveil.prepare_debug(tmp_path):
+        fn(torch.ones(3))
+        fn(torch.ones(4))
+    text = str(why_recompile_in_dump(str(tmp_path), "calls_one_that_breaks", (torch.ones(4),), {}))
+    anew = [line for line in text.splitlines() if "was compiled anew" in line and "___stack0" in line]
+    assert anew and all("; ___stack0 is the value of `_breaks_inside(x * 2)` (line %d) at the graph break"
+                           % (calls_one_that_breaks.__code__.co_firstlineno + 1) in line for line in anew), text

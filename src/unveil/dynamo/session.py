@@ -262,7 +262,7 @@ class DebugSession:
             and os.path.dirname(os.path.abspath(path)) == os.path.abspath(self.dump.path)
 
     def _graph_text(self, text):
-        return without_frames_of(text, self.runs_no_user_line)
+        return without_frames_of(text, self.runs_no_user_line, self.lines.origin)
 
     def keep_dropped_entry(self, raw_entry, obj_str):
         """Dynamo drops a cache entry, as an object its guards check by id (``obj_str``) was
@@ -400,6 +400,9 @@ class DebugSession:
         parent = fn.parent.code.co_name if fn.parent is not None else "?"
         head = ["# Resume function %s: Dynamo made it after a graph break; it runs the rest of %s"
                 % (fn.code.co_name, parent), "# from line %s of %s." % (line, fn.code.co_filename)]
+        if fn.key.rpartition(".")[2] != fn.code.co_name:     # (Dynamo names two at one line alike)
+            head.append("# Another resume function has its name; this one's files and index.json entry are %s."
+                        % fn.key)
         head += ["# " + text for text in _continues_text(fn.continues)]
         head += ["# Parameter `%s`: %s." % item for item in self._stack_values(fn).items()]
         head += ["# " + text for text in _break_text(fn.graph_break)]

@@ -1,4 +1,5 @@
 """FX graphs as Python files: ``forward`` with its inputs' shapes, dtypes and strides."""
+import linecache
 import re
 
 from ..adapter.graphs import example_value, readable_graph
@@ -30,11 +31,23 @@ def graph_file_text(name, gm):
 
 
 
-def without_frames_of(text, not_the_users):
-    """A printed graph whose ``# File:`` comments naming a file ``not_the_users`` (a dumped
-    transformed code's, whose frame torch records for the nodes of no line under ``debug()``)
-    say what they say when Dynamo's code runs: that those nodes have no line."""
-    return FILE_COMMENT.sub(lambda m: m.group(1) + NO_LINE_COMMENT if not_the_users(m.group(2)) else m.group(0), text)
+def without_frames_of(text, not_the_users, origin=None):
+    """A printed graph whose ``# File:`` comments say what they say when Dynamo's code runs:
+    one naming a file ``not_the_users`` (a dumped transformed code's, whose frame torch
+    records for the nodes of no line under ``debug()``) that those nodes have no line, and
+    one naming a dumped resume function's line (``debug()`` runs it, and Dynamo traces it)
+    the user's line it runs, as ``origin(path, line)`` gives it, with that line's code."""
+    def comment(match):
+        path, line = match.group(2), int(match.group(3))
+        if not_the_users(path):
+            return match.group(1) + NO_LINE_COMMENT
+        user_path, user_line = origin(path, line) if origin is not None else (path, line)
+        if (user_path, user_line) == (path, line):
+            return match.group(0)
+        text = match.group(0).replace("File: %s:%d in " % (path, line), "File: %s:%d in " % (user_path, user_line), 1)
+        code = linecache.getline(user_path, user_line).strip()
+        return text.partition(", code: ")[0] + ", code: " + code if code and ", code: " in text else text
+    return FILE_COMMENT.sub(comment, text)
 
 
 def class_name(gm):

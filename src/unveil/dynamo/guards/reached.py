@@ -105,7 +105,10 @@ def _outcome(comp):
         return "%s made no code: the frame runs as it is" % label_of(comp)
     reasons = comp.get("recompile_reasons") or []
     if reasons and reasons[0].get("guard"):
-        return "%s was compiled anew: %s failed" % (label_of(comp), reasons[0]["guard"])
+        reason = reasons[0]
+        names = "".join("; %s is %s at the graph break" % item for item in sorted((reason.get("names") or {}).items()))
+        return "%s was compiled anew, as a guard of compile %s failed: %s%s" % (
+            label_of(comp), reason["failed_entry"], reason["guard"], names)
     return None
 
 
