@@ -543,6 +543,9 @@ def test_the_command_answers_for_a_method_as_dynamo_decided(tmp_path):
     done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "x=1")
     assert done.returncode == 2 and done.stderr == (
         "unveil: error: x is a parameter of Lin.forward: give it in the call, not as a setting\n"), done.stderr
+    done = run("Lin.forward", "torch.ones(2, 4)", "--set", "FLAG=True")      # (its self forgotten)
+    assert done.returncode == 2 and done.stderr.endswith(
+        "missing a required argument: 'x' (a method's call starts with its self: \"Lin(...), ...\")\n"), done.stderr
     done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "FLAG")
     assert done.returncode == 2 and done.stderr == "unveil: error: --set wants NAME=EXPR or NAME.ATTR=EXPR, not 'FLAG'\n", done.stderr
 

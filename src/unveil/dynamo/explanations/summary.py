@@ -69,6 +69,13 @@ def counts(compiles):
 def _overview(compiles, counted):
     """The counts, and the frames that run as they are (what a user most often wants first)."""
     breaks = _count(counted["graph_breaks"], "graph break")
+    places = {((c["graph_break"].get("location") or {}).get("filename"),
+               (c["graph_break"].get("location") or {}).get("line"), c["graph_break"].get("reason"))
+              for c in compiles if c["graph_break"]}
+    if len(places) < counted["graph_breaks"]:
+        breaks += " at %s in the code (each counted once per compile that broke there: a recompile of the frame, " \
+                  "each frame that calls one that breaks)" % _count(
+            len(places), "place")
     if counted["graph_breaks_in_skipped_frames"]:
         breaks += " (%d of them made Dynamo skip the frame)" % counted["graph_breaks_in_skipped_frames"]
     others = "".join(", %d %s" % (counted[k], words) for k, words in (
