@@ -100,6 +100,9 @@ class WhyRecompile:
     def __str__(self):
         out = ["%s: %d cache entr%s, in the order Dynamo tries them" % (
             self.function, len(self.verdicts), "y" if len(self.verdicts) == 1 else "ies")]
+        if self.wrapped:       # (each frame's verdict comes below its own entries: the whole first)
+            out.insert(0, "In all, for this call: " + "; ".join(
+                "%s: %s" % (answer.function, answer._verdict()) for answer in [self] + self.wrapped) + ".")
         if self.given_up is not None:
             out.append("=> Dynamo gave up on this frame at compile %s (%s): every call runs it as it is, with no "
                        "guard checked and no compile tried" % self.given_up)
@@ -114,6 +117,14 @@ class WhyRecompile:
         out += self.notes
         out.append("=> " + self._outcome(self.verdicts))
         return "\n".join(out + self._beyond())
+
+    def _verdict(self):
+        """What Dynamo does with this frame on the call, in a few words."""
+        if self.given_up is not None:
+            return "runs as it is (Dynamo gave up on it at compile %s)" % self.given_up[0]
+        if self.skipped is not None:
+            return "runs as it is (Dynamo never compiles it)"
+        return self._outcome(self.verdicts)
 
     def _outcome(self, verdicts):
         """What Dynamo does when ``verdicts`` are the entries it tries; an entry that passes
