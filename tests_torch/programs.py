@@ -128,21 +128,6 @@ def outer_calls_compiled(x):
     return _inner(x) * 2 + x
 
 
-def break_inside_nested_withs(x):
-    with torch.no_grad():
-        y = x + 1
-        with torch.enable_grad():
-            y = y * 3
-            print("inside two withs")     # the resume function enters both withs, then jumps into the inner body
-            y = y * 2
-        y = y - 1
-    with torch.no_grad():
-        with torch.enable_grad():
-            print("on with's first line")  # both withs' prologue on one line: written as one with statement
-            y = y + x
-    return y.sum()
-
-
 def break_inside_with_and_try(x):
     with torch.no_grad():
         y = x * 2
@@ -390,6 +375,22 @@ except ModuleNotFoundError as missing:   # depyf's venv of benchmarks/prepare_de
     if missing.name != "unveil":
         raise
     LIVE_GENERATOR_RESUMES = False
+
+
+def break_inside_nested_withs(x):      # (below the code test_report.py names by line)
+    with torch.no_grad():
+        y = x + 1
+        with torch.enable_grad():
+            y = y * 3
+            print("inside two withs")     # the resume function enters both withs, then jumps into the inner body
+            y = y * 2
+        y = y - 1
+    with torch.no_grad():
+        with torch.enable_grad():
+            print("on with's first line")  # both withs' prologue on one line: written as one with statement
+            y = y + x
+    return y.sum()
+
 
 PROGRAMS = [
     Program("arith_fullgraph", _fn(arith), lambda: [(_t(4), _t(4, seed=1))], fullgraph=True),

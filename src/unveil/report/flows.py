@@ -110,7 +110,7 @@ def compile_node_lines(site, comp):
     else:
         graphs = [site.graph_of(a) for a in site.compile_files(comp, ("graph",))]
         nodes = sum(len([n for n in g.nodes if n.kind == "call"]) for g in graphs if g is not None)
-        lines.append("%s, %d ops" % (plural(len(graphs), "graph"), nodes) if graphs else "no graph")
+        lines.append("%s, %s" % (plural(len(graphs), "graph"), plural(nodes, "op")) if graphs else "no graph")
         if comp.get("graph_break"):
             lines.append("ends at a graph break")
     seconds = (comp.get("times") or {}).get("frame")

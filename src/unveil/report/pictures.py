@@ -9,6 +9,7 @@ import html
 import re
 import shutil
 import subprocess
+import textwrap
 
 #: an FX graph with more nodes is not drawn (its code is on the page)
 MAX_NODES = 600
@@ -47,6 +48,15 @@ def _text(value, limit=None):
     if limit and len(value) > limit:
         value = value[:limit - 1] + "\u2026"
     return html.escape(value, quote=True)
+
+
+def _wrapped(value, width, most):
+    """``value`` as up to ``most`` lines of about ``width`` characters (the last cut short
+    with an ellipsis if there is more), escaped: a flow's boxes grow down, not across."""
+    lines = textwrap.wrap(str(value), width, break_long_words=False, break_on_hyphens=False) or [""]
+    if len(lines) > most:
+        lines = lines[:most - 1] + [" ".join(lines[most - 1:])]
+    return [_text(line, width + 1 if k == most - 1 else None) for k, line in enumerate(lines)]
 
 
 def _cell(text, href=None, tooltip=None, bold=False, size=None, color=None, colspan=None):
@@ -105,6 +115,10 @@ def graph_picture(graph, links):
     return dot
 
 
+#: the characters a line of a flow's box holds (a longer line goes on below it)
+_FLOW_BOX_WIDTH = 36
+
+
 def flow_picture(steps):
     """A ``pydot.Dot`` of a function's flow.  ``steps`` is a list of
     ``("node", id, label lines, url, kind)`` and ``("edge", from, to, label, url, kind)``;
@@ -122,8 +136,8 @@ def flow_picture(steps):
     for step in steps:
         if step[0] == "node":
             _, ident, lines, url, kind = step
-            label = "<%s>" % "<BR/>".join(("<B>%s</B>" if i == 0 else "%s") % _text(line, 60)
-                                        for i, line in enumerate(lines))
+            label = "<%s>" % "<BR/>".join(["<B>%s</B>" % _text(lines[0], 60)] + [
+                part for line in lines[1:] for part in _wrapped(line, _FLOW_BOX_WIDTH, 4)])
             attrs = dict(label=label, fillcolor=fills[kind], id="flow-" + ident)
             if url:
                 attrs.update(URL=url, tooltip=lines[0])
@@ -132,7 +146,7 @@ def flow_picture(steps):
             _, a, b, label, url, kind = step
             attrs = dict(edges[kind])
             if label:
-                attrs["label"] = "<%s>" % "<BR/>".join(_text(line, 50) for line in label)
+                attrs["label"] = "<%s>" % "<BR/>".join(part for line in label for part in _wrapped(line, 30, 2))
             if url:
                 attrs.update(URL=url, tooltip=label[0] if label else "")
             dot.add_edge(pydot.Edge(a, b, **attrs))
@@ -188,6 +202,23 @@ def _dot(text):
 
 #: the least share of its drawn size a flow is shown at; a wider one scrolls in its box
 FLOW_SMALLEST = 0.8
+
+
+#: the widest picture, in points, that shrunk to ``FLOW_SMALLEST`` fits a page at 1,280 px
+#: (its box is some 1,230 px wide, 922 points: a point is 4/3 px)
+PAGE_POINTS = 922 / FLOW_SMALLEST
+
+
+def too_wide(result):
+    """Whether a rendered picture (``(svg, error)``) is wider than a page holds at its least size."""
+    match = re.match(r'<svg width="([\d.]+)pt"', result[0] or "")
+    return match is not None and float(match.group(1)) > PAGE_POINTS
+
+
+def downwards(dot):
+    """A flow (``pydot.Dot``) laid out top to bottom, not left to right."""
+    dot.set("rankdir", "TB")
+    return dot
 
 
 def legible(result, smallest=FLOW_SMALLEST):

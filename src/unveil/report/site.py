@@ -483,7 +483,12 @@ class Site:
             if fn["kind"] == "function" or fn.get("resumes") not in self.by_key:
                 keys.append(("flow", fn["key"]))
                 dots.append(pictures.flow_picture(flows.flow_steps(self, fn)))
-        for key, result in zip(keys, pictures.render(dots)):
+        results = pictures.render(dots)
+        # a flow too wide for the page even shrunk, laid out top to bottom instead (a long chain of recompiles)
+        wide = [n for n, (key, result) in enumerate(zip(keys, results)) if key[0] == "flow" and pictures.too_wide(result)]
+        for n, result in zip(wide, pictures.render([pictures.downwards(dots[n]) for n in wide])):
+            results[n] = result
+        for key, result in zip(keys, results):
             self._pictures[key] = pictures.legible(result) if key[0] == "flow" else result
         for fn in self.index["functions"]:          # a resume function's flow is its first function's
             root = fn
