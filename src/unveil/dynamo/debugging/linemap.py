@@ -61,8 +61,9 @@ class LineMap:
                 found.append(here + (number,))
                 node = _NODE.match(line)
                 outer = (stacks or {}).get(node.group(1), ()) if node else ()
-                found += [(_same_file(file), at, number) for file, at in outer
-                          if (_same_file(file), at) != here and not self.not_the_users(file)]
+                # (a frame of a dumped resume function that ``debug()`` runs: the user's line it runs)
+                outer = [self.origin(_same_file(file), at) for file, at in outer if not self.not_the_users(file)]
+                found += [(file, at, number) for file, at in outer if (file, at) != here]
         self._files[path] = (kind, found)
         self._added()
 
