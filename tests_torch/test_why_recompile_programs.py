@@ -101,7 +101,8 @@ def _decision(entries, given_up, f_locals):
 
 def _answer(text):
     last = next(line for line in text.splitlines() if line.startswith("=> "))    # (reached frames follow it)
-    match = re.match(r"^=> compile (\S+) runs$", last)
+    # (over a dump, "runs, if its checks assumed over a dump (...) hold; if not, ...": the entry named first)
+    match = re.match(r"^=> compile (\S+) runs(?:, if .*)?$", last)
     if match:
         return ("runs", match.group(1))
     if last.startswith("=> no entry's guards pass: Dynamo compiles anew"):
