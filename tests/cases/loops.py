@@ -1009,3 +1009,46 @@ def while_whose_try_holds_a_for_else_break(tests):
     else:
         raise ValueError(log)
     return "broke", log
+
+
+@case(([1],), ([0, 1, 1],), ([0, 1, 0, 0],), ([0, 0],))
+def with_while_true_whose_first_if_returns_through_the_exit(tests):
+    """A ``while True`` in a with whose first ``if`` returns: on 3.11 the loop's header is
+    that test, its true arm the with's exit copy and the return; that was taken for the
+    loop's test failing into the exit copy, where the loop goes on, and the loop was
+    lowered to the state machine (reduced from tomlkit's ``Parser._parse_item``)."""
+    it = iter(tests)
+    log = []
+    with _Lock(log):
+        while True:
+            if next(it):
+                return 1, log
+            elif next(it):
+                if next(it):
+                    return 2, log
+            else:
+                break
+    return 3, log
+
+
+@case(([1],), ([0, 1, 0],), ([0, 1, 1, 1],), ([0, 0],), ([0, 1, 1, 0, 0],))
+def with_while_true_returning_a_value_from_two_arms(tests):
+    """Two arms of a ``while True`` in a with return a tuple ending in a call: the
+    compiler's two copies (value, move it under the exit, exit, return) are shared again
+    from the tuple on, and the arms were taken for where the loop goes on (lowered to the
+    state machine; tomlkit's ``Parser._parse_item``, 3.10-3.13)."""
+    it = iter(tests)
+    log = []
+    state = _Lock(log)
+    with state:
+        while True:
+            c = next(it)
+            if c:
+                return None, log.append("nl")
+            elif next(it):
+                if not next(it):
+                    return None, log.append("ws")
+            else:
+                state.restore = True
+                break
+    return log, getattr(state, "restore", None)

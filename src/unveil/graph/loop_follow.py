@@ -59,13 +59,19 @@ class LoopFollows:
         # outside the with's try, though another way out stays inside (an ``if`` arm
         # that runs code and returns: pdb.Pdb.default)
         outs = [s for s in loop.header.succs if s not in loop.body]
+        # (not where a ``while True`` body's first ``if`` returns through that copy, when
+        # another way out runs the copy and jumps on: ``with m: while True: if a: return 1
+        # ... else: break``)
         if around is not None and len(outs) == 1 and outs[0].handler != around and (
                 self._is_with_cleanup(around) and self.starts_with_exit_copy(outs[0])
-                or self._past_copy_of(outs[0].start, {around[0]}) is not None):
+                or self._past_copy_of(outs[0].start, {around[0]}) is not None) \
+                and not (self.only_ends(outs[0], loop)
+                         and any(self._exits_and_jumps_on(s) for s in exits if s is not outs[0])):
             return outs[0]
         # (``try: return x`` and ``except E: return x`` in the loop: the value leaves the
         # try or clause, then the return; not where the loop goes on, in whichever try it lies)
-        exits = [s for s in exits if not self._returns_from_a_try(s, loop) and not self.returns_from_a_clause(s, loop)]
+        exits = [s for s in exits if not self._returns_from_a_try(s, loop) and not self.returns_from_a_clause(s, loop)
+                 and not self._returns_through_a_shared_exit(s, loop)]
         same_try = [s for s in exits if s.handler == around or s in enclosing]
         # (a loop that ends its try's body and whose ways out in that try all raise
         # goes on where it leaves the try: ``try: while a: if c: raise E`` then
@@ -439,6 +445,32 @@ class LoopFollows:
                 break
             pos = after
         return pos
+
+    def _exits_and_jumps_on(self, block):
+        """Whether ``block`` (past blocks that only jump) runs a with's exit copy and jumps
+        on: a ``break`` out of a loop that ends the with's body."""
+        for _ in range(4):
+            ops = [i.op for i in self.instrs[block.start:block.end]]
+            if ops != ["JUMP"] or len(block.succs) != 1:
+                break
+            block = block.succs[0]
+        return self.starts_with_exit_copy(block) and self.instrs[block.end - 1].op == "JUMP"
+
+    def _returns_through_a_shared_exit(self, block, loop, most=4):
+        """Whether ``block`` computes a value under the handler of a with and goes on, through
+        code that other such blocks share (the compiler's copies shared again), to move it
+        under the exit, run the exit copy and return it: ``return None, W(x)`` twice in a
+        ``with``'s ``while True`` (tomlkit's ``Parser._parse_item``)."""
+        handler = block.handler
+        for _ in range(most):
+            if handler is None or len(block.succs) != 1 or block in loop.body:
+                return False
+            block = block.succs[0]
+            if block.handler != handler:
+                past = self._past_exit_call(block.start) if self.instrs[block.start].op == "SWAP" else None
+                ops = [i.op for i in self.instrs[past:self._straight_end(block)]] if past is not None else []
+                return ops == ["POP_TOP", "RETURN_VALUE"]
+        return False
 
     def _value_then_leaves(self, block, loop):
         """Whether ``block``, entered only from ``loop`` under the handler of a try, only
