@@ -1858,3 +1858,32 @@ def finally_break_in_an_else_arm_of_a_try_with_except_and_finally_in_a_loop(test
         finally:
             log.append("t5")
     return log
+
+
+@case((["none"], []), (["value"], []), (["type", "none"], []), (["key", "value"], []), ([], []), structured=True)
+def return_from_a_nested_try_with_unreached_clauses_in_a_try_finally_in_a_while_loop(kinds, log):
+    """``return "t2"`` as the whole body of a try nested in a try/except/finally in a while
+    loop: the nested try's except clauses are never reached, and their ends (dead code)
+    run under the finally body's try, which so seemed to cover code outside the loop.
+    That try was not one of the loop's, so the ``return``'s way out (the finally body's
+    copy, then the constant, 3.10) was taken for the loop's ``break`` past an else clause:
+    the finally body ran twice (exception_programs.py seed 102479, 3.10).  Each turn has
+    one ticket: a finally body run twice raises ``StopIteration``."""
+    tickets = iter(range(len(kinds)))
+    while True:
+        if not kinds:
+            break
+        try:
+            try:
+                log.append(fail_with(kinds.pop(0)))
+                try:
+                    return "t2"
+                except (KeyError, TypeError):
+                    log.append("t3")
+            except ValueError:
+                break
+            except Exception:
+                log.append("t5")
+        finally:
+            log.append(next(tickets))
+    return len(log)

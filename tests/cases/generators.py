@@ -340,3 +340,23 @@ def generator_expression_is_lazy():
     log.append("got %d" % first)
     rest = list(g)
     return log, rest
+
+
+def _sub_items(stack):
+    yield stack.pop()
+
+
+@case(([1, 2, 3],), ([],), structured=True)
+def yield_from_loop_that_is_a_try_body_whose_finally_loops(stack):
+    """A ``while`` loop of ``yield from`` that is all of a try's body, with a finally body
+    that loops too (os.fwalk): 3.13 lays out the ``yield from``'s ``CLEANUP_THROW`` past
+    the function's returns, dead code under the try's handler; that try is the one the loop
+    is, not one in it whose finally body a way out of the loop copies."""
+    closed = []
+    try:
+        while stack:
+            yield from _sub_items(stack)
+    finally:
+        while stack:
+            closed.append(stack.pop())
+    yield closed

@@ -597,8 +597,13 @@ class LoopFollows:
             if hb is not None and hb.handler and hb.handler != around and hb.handler[0] not in tries:
                 tries.add(hb.handler[0])
                 todo.append(hb.handler[0])
+        # (dead code laid out in the loop counts for nothing: a nested try's clauses that a
+        # ``return`` in its body leaves unreached, whose ends run under the try/finally
+        # around them; dead code past it does, 3.13's ``CLEANUP_THROW`` of a ``yield from``
+        # that is all of a try's body)
         return tries - {b.handler[0] for b in self.blocks if b.handler and b not in loop.body
-               and (b is loop.header or b not in self.idom or not self.dominates(loop.header, b))}
+                        and (b is loop.header or (not first <= b.start < last if b not in self.idom
+                                                  else not self.dominates(loop.header, b)))}
 
     def _past_copy_of(self, pos, tries):
         """Where the code at ``pos`` goes on past a copy of the finally body of one of

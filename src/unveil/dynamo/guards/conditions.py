@@ -310,17 +310,21 @@ _CHECKED_ID = re.compile(r", (\d+)\)\Z")
 def identity_checked(guard, identities):
     """The name (``identities``: id -> name) of the object an identity check compares with,
     for ``guard`` as Dynamo words it (``___check_obj_id(G['act'], 1397...), type=<...>``), or None."""
-    match = _CHECKED_ID.search(without_type_note(guard)) if CHECK_OBJ_ID in guard else None
-    return identities.get(int(match.group(1))) if match else None
+    return _name_of_checked_id(without_type_note(guard), identities) if CHECK_OBJ_ID in guard else None
 
 
 def _with_identity_name(expr, identities):
     """``check_obj_id(value, id)`` with the checked object's name as a third argument, where
     ``identities`` (id -> :func:`runtime.identity_name`, recorded as Dynamo took the id)
     has one: another process checks the identity by it."""
-    match = _CHECKED_ID.search(expr)
-    name = identities.get(int(match.group(1))) if match else None
+    name = _name_of_checked_id(expr, identities)
     return expr if name is None else expr[:-1] + ", %r)" % name
+
+
+def _name_of_checked_id(text, identities):
+    """The name ``identities`` gives the id that ``text`` (an identity check) ends with, or None."""
+    match = _CHECKED_ID.search(text)
+    return identities.get(int(match.group(1))) if match else None
 
 
 class WrittenGuard(NamedTuple):
