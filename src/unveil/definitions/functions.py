@@ -583,12 +583,13 @@ def _stored_by_comprehensions(code):
     return found
 
 
-def _bound_names(body):
-    """Names the statements bind in their own scope (the targets of comprehensions that
-    run in it included)."""
+def _bound_names(body, wanted):
+    """Those of ``wanted`` that the statements bind in their own scope (the targets of
+    comprehensions that run in it included): the walk, first statement first (where most
+    names are bound first), stops once it found them all."""
     bound = set()
-    todo = list(body)
-    while todo:
+    todo = body[::-1]
+    while todo and not wanted <= bound:
         node = todo.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound.add(node.name)
@@ -642,7 +643,8 @@ def _lost_locals(code, body, ctx):
     # read as a global: NameError for UnboundLocalError)
     stored = {ins.argval for ins in ctx.instrs
               if ins.op.startswith(("STORE_", "DELETE_")) or ins.op == "LOAD_FAST_AND_CLEAR"}
-    bound = _bound_names(body) if stored.intersection(candidates) else ()
+    # (a cell a comprehension's walrus stores is bound in the text, by no instruction here)
+    bound = _bound_names(body, set(candidates)) if stored.intersection(candidates) else ()
     return sorted(set(n for n in candidates if n not in bound))
 
 
