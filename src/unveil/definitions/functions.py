@@ -589,31 +589,42 @@ def _bound_names(body, wanted):
     names are bound first), stops once it found them all."""
     bound = set()
     todo = body[::-1]
-    while todo and not wanted <= bound:
+    while todo:
         node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        kind = type(node)
+        if kind is ast.Name:     # (most nodes: by type first, the cheapest test)
+            if type(node.ctx) is not ast.Load:
+                bound.add(node.id)
+                if wanted <= bound:
+                    break
+            continue
+        if kind is ast.Constant or kind is ast.Lambda:
+            continue
+        if kind in _DEFINITIONS:
             bound.add(node.name)
             todo += node.decorator_list
             continue
-        if isinstance(node, ast.Lambda):
-            continue
-        if isinstance(node, _OWN_SCOPE_COMPREHENSIONS):
+        if kind in _OWN_SCOPE_COMPREHENSIONS:
             # its targets are its own; a ``:=`` inside still binds here
             todo += [part for part in children(node) if not isinstance(part, ast.comprehension)]
             todo += [part for gen in node.generators for part in [gen.iter] + gen.ifs]
             continue
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bound.add(node.id)
-        elif isinstance(node, ast.alias):
+        if kind is ast.alias:
             bound.add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-        elif type(node).__name__ in ("MatchAs", "MatchStar") and getattr(node, "name", None):
-            bound.add(node.name)
-        elif type(node).__name__ == "MatchMapping" and getattr(node, "rest", None):
-            bound.add(node.rest)
+        elif kind in _BINDS:
+            named = getattr(node, _BINDS[kind], None)
+            if named:
+                bound.add(named)
         todo += children(node)
     return bound
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+#: node type -> the field naming what it binds, where set
+_BINDS = {ast.ExceptHandler: "name", **{getattr(ast, kind): "name" for kind in ("MatchAs", "MatchStar")
+                                         if hasattr(ast, kind)}}
+if hasattr(ast, "MatchMapping"):
+    _BINDS[ast.MatchMapping] = "rest"
 
 
 #: comprehensions that are a scope of their own: generator expressions, and all of them before 3.12
