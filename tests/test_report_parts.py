@@ -510,3 +510,18 @@ def test_code_whose_graph_the_dump_does_not_tell_links_no_node_by_name(tmp_path)
     site = Site(str(tmp_path), index)
     assert all(_kernel_links(site, index, name) == {} for name in ("graph", "post_grad_graph", "post_grad_graph_1"))
 
+
+
+def test_a_reason_whose_guard_could_not_read_its_value_says_so_under_it(tmp_path):
+    """The compile page says under a recompile reason what the summary says: that Dynamo
+    could not read the value (``CodeGuardAccessor: Not a function``) and whose id the guard
+    checks."""
+    from unveil.report.site import Site
+    index = _recompiled((0,))
+    reason = index["compiles"][-1]["recompile_reasons"][0]
+    reason.update(guard="CodeGuardAccessor: Not a function on G['act'].__code__", identity="the code of act (/m.py:1)",
+                  unreadable={"value": "act.__code__", "why": "Not a function", "checks": "___check_obj_id(...)"})
+    assert Site(str(tmp_path), index).reason_notes(reason) == [
+        "Dynamo could not read act.__code__ to check it (Not a function): the value is no longer the kind of "
+        "object compile 0/0 was made for",
+        "the id it checks is that of the code of act (/m.py:1) (which compile 0/0 ran for)"]

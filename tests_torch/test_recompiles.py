@@ -221,6 +221,37 @@ def applies_the_activation(x):
     return ACTIVATION(x) * 2
 
 
+def test_a_guard_that_could_not_read_its_value_has_its_line_and_says_so(tmp_path):
+    """A global function replaced by a module: Dynamo's reason (``CodeGuardAccessor: Not a
+    function on G['ACTIVATION'].__code__``) gives no guard code, so it was linked to no line
+    of the guards file and said nothing of the id that guard checks."""
+    global ACTIVATION
+    torch._dynamo.reset()
+    fn = torch.compile(applies_the_activation, backend="eager")
+    try:
+        with unveil.prepare_debug(tmp_path) as session:
+            fn(torch.ones(3))
+            ACTIVATION = torch.nn.Tanh()
+            fn(torch.ones(3))
+    finally:
+        ACTIVATION = _activation
+    assert session.failures == []
+    summary = (tmp_path / "summary.txt").read_text()
+    failed = re.search(r"the guard of compile 0/0 failed \(line (\d+) of its guards file\): "
+                       r"CodeGuardAccessor: Not a function on G\['ACTIVATION'\]\.__code__\n", summary)
+    assert failed, summary
+    line = (tmp_path / "applies_the_activation.compile_0_0.guards.py").read_text().splitlines()[int(failed.group(1)) - 1]
+    assert "check_obj_id(G['ACTIVATION'].__code__, " in line, line
+    assert "      Dynamo could not read ACTIVATION.__code__ to check it (Not a function): the value is no longer " \
+           "the kind of object compile 0/0 was made for\n" in summary, summary
+    code = _activation.__code__
+    assert "      the id it checks is that of the code of _activation (%s:%d) (which compile 0/0 ran for)" % (
+        code.co_filename, code.co_firstlineno) in summary, summary
+    guards = (tmp_path / "applies_the_activation.compile_0_1.guards.py").read_text()
+    assert "#   compile 0/0 (applies_the_activation.compile_0_0.guards.py, line %s): CodeGuardAccessor" % failed.group(1) \
+        in guards, guards
+
+
 def test_an_identity_check_that_failed_names_the_object_whose_id_it_checks(tmp_path):
     """``___check_obj_id(G['ACTIVATION'], 1397...)`` says nothing a reader can use, and
     its id differs from run to run: the summary and the guards file name the object."""

@@ -59,3 +59,11 @@ def source_path(filename, directory):
     if not filename or os.path.isabs(filename) or filename.startswith("<"):
         return filename
     return os.path.join(directory, filename)
+
+
+def unreadable_line(reason):
+    """What a recompile reason (of a compile's ``recompile_reasons``) whose guard could not
+    read its value means, in words."""
+    unreadable = reason["unreadable"]
+    return "Dynamo could not read %s to check it (%s): the value is no longer the kind of object " \
+        "compile %s was made for" % (unreadable["value"], unreadable["why"].rstrip("."), reason["failed_entry"])

@@ -45,7 +45,7 @@ from .dump.directory import DumpDir, failure_text, safe_name
 from .dump.fullcode import full_code_text
 from .dump.graphs import aot_file_text, backend_file_text, class_name, graph_file_text, without_frames_of
 from .dump.script_runtime import importable_as, loading_module
-from .guards.functions import guards_text
+from .guards.functions import guards_text, user_form
 from .guards.runtime import identity_name, readable_identity
 from .hub import HooksUnavailable, AOT_GRAPH_KINDS, BACKEND_TEXT_KINDS, HUB, TRACE_ARTIFACTS, TRACE_KINDS, TRACE_METRICS
 from .debugging.linemap import LineMap, node_stacks
@@ -666,7 +666,8 @@ class DebugSession:
         for comp in fn.compiles:
             comp.recompile_reasons = self._recompile_reasons(fn, comp)
             for reason in comp.recompile_reasons:
-                checked = identity_checked(reason["guard"], identities)
+                checked = identity_checked((reason.get("unreadable") or {}).get("checks") or reason["guard"],
+                                           identities)
                 if checked is not None:
                     reason["identity"] = readable_identity(checked)
             if comp not in found:       # no entry: the recompile limit, or dropped unseen
@@ -698,7 +699,13 @@ class DebugSession:
                 reason["names"] = {slot: names[slot] for slot in used}
             failed = next((c for c in fn.compiles if (c.cid, c.generation) == (reason["failed_entry"], comp.generation)
                            and c.guards is not None), None)
-            reason["guard_line"] = failed.guards.line_of(reason["guard"]) if failed is not None else None
+            guard = failed.guards.guard_of(reason["guard"]) if failed is not None else None
+            reason["guard_line"] = failed.guards.line_of(guard) if guard is not None else None
+            unreadable = records.unreadable_value(reason["guard"])
+            if unreadable is not None:
+                # (the reason gives no id: the guard that could not read its value checks one)
+                reason["unreadable"] = {"value": user_form(unreadable[1]), "why": unreadable[0],
+                                        "checks": guard.part.partition("#")[0].strip() if guard is not None else None}
         return reasons
 
     def _stack_values(self, fn):

@@ -245,6 +245,18 @@ def checked_tensor(guard):
     return match.group(1) if match else None
 
 
+#: a guard that failed as its value could not be read: ``CodeGuardAccessor: Not a function on
+#: G['act'].__code__`` (``act`` is no function any more)
+_UNREADABLE_REASON = re.compile(r"^\w*GuardAccessor: (.+?) on (.+)$")
+
+
+def unreadable_value(guard):
+    """``(what Dynamo says, the value)`` for a failed guard whose value Dynamo could not read
+    (``CodeGuardAccessor: Not a function on G['act'].__code__``), or None."""
+    match = _UNREADABLE_REASON.match(guard)
+    return (match.group(1), match.group(2)) if match else None
+
+
 def recompile_reasons(payload, resolve=lambda path: None):
     """Dynamo's ``recompile_reasons`` text (one reason, or a JSON list of them) as
     ``[{failed_entry, guard, source, location, user_stack, aside}]``: the compile id of the

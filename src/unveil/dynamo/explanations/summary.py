@@ -1,6 +1,7 @@
 """``summary.txt``: per function, each compile and what it came to, in words."""
 import re
 
+from ...dump_index import unreadable_line
 from .records import one_line
 
 def summary_text(functions, compiles, failures=(), ran_from_dump=False, short_of_end=None, kept=()):
@@ -163,6 +164,8 @@ def _compile_lines(comp, fn):
             "compiled" if comp["compiled"] else "tried", reason["failed_entry"], " (line %d of its guards file)" % reason["guard_line"]
             if reason.get("guard_line") else "", reason["guard"], _guard_place(reason, fn) if reason.get("source") else ""))
         out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
+        if reason.get("unreadable"):
+            out.append("    " + unreadable_line(reason))
         if reason.get("identity"):
             out.append("    the id it checks is that of %s (which compile %s ran for)"
                        % (reason["identity"], reason["failed_entry"]))

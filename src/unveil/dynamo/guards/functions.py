@@ -4,7 +4,8 @@ import builtins
 import re
 
 from ..adapter.guard_checks import sympy_interp_names
-from ..explanations.records import checked_tensor
+from ...dump_index import unreadable_line
+from ..explanations.records import checked_tensor, unreadable_value
 from .conditions import RUNTIME_NAMES, GuardWriter, names_in, without_type_note
 
 
@@ -40,30 +41,36 @@ class GuardsText:
     def file_text(self):
         return "\n".join(self.comments + self.imports) + "\n\n\n" + self.body
 
-    def line_of(self, failed):
-        """The line of :meth:`file_text` that checks the guard Dynamo words as ``failed`` in a
-        recompile reason, or None: its verbose code part as the reason gives one
-        (``not ___dict_contains('forward', m._modules['sub'].__dict__)``, ``cfg['double'] ==
-        True``, ``___check_type_id(obj, 9395...), type=<class 'A'>``), or, for the reasons
-        Dynamo words otherwise, the first guard of their kind (``GLOBAL_STATE changed:
-        grad_mode``) or on their value (``tensor 'x' size mismatch ...``, ``KeyError on
-        options['scale']``)."""
+    def guard_of(self, failed):
+        """The :class:`conditions.WrittenGuard` Dynamo words as ``failed`` in a recompile
+        reason, or None: its verbose code part as the reason gives one (``not
+        ___dict_contains('forward', m._modules['sub'].__dict__)``, ``cfg['double'] == True``,
+        ``___check_type_id(obj, 9395...), type=<class 'A'>``), or, for the reasons Dynamo
+        words otherwise, the first guard of their kind (``GLOBAL_STATE changed: grad_mode``)
+        or on their value (``tensor 'x' size mismatch ...``, ``KeyError on options['scale']``,
+        ``CodeGuardAccessor: Not a function on G['act'].__code__``)."""
         wanted = _as_reasons_word_it(failed)
-        guard = next((g for g in self.written if _as_reasons_word_it(g.part) == wanted), None) \
+        return next((g for g in self.written if _as_reasons_word_it(g.part) == wanted), None) \
             or next((g for g in self.written if _worded_otherwise_for(g, wanted)), None)
-        return None if guard is None else len(self.comments) + len(self.imports) + 2 + guard.line
+
+    def line_of(self, guard):
+        """The line of :meth:`file_text` that checks ``guard`` (a :meth:`guard_of`)."""
+        return len(self.comments) + len(self.imports) + 2 + guard.line
 
 
 def _worded_otherwise_for(guard, wanted):
     """Whether ``guard`` (a :class:`conditions.WrittenGuard`) is one a recompile reason that
     does not give its code (``wanted``, as :func:`_as_reasons_word_it` puts it) may be about."""
-    source = _user_form(guard.source)
+    source = user_form(guard.source)
     tensor = checked_tensor(wanted)
     if tensor is not None:
         return guard.kind == "TENSOR_MATCH" and source == tensor
     missing = re.match(r"(?:KeyError|AttributeError|IndexError) on (.+)$", wanted)
     if missing:
         return source == missing.group(1)
+    unreadable = unreadable_value(wanted)
+    if unreadable is not None:
+        return source == unreadable[1]
     kind = re.match(r"([A-Z][A-Z_]+) ", wanted)         # GLOBAL_STATE changed: grad_mode
     return kind is not None and guard.kind == kind.group(1)
 
@@ -76,10 +83,10 @@ def _as_reasons_word_it(text):
     """A guard's verbose code part, or a recompile reason's guard, as Dynamo's recompile
     reasons word a guard: its code before the comment, less the type note and hint, with
     the frame's names (``L['cfg']['a']`` as ``cfg['a']``), on one line."""
-    return _user_form(without_type_note(text.partition("#")[0]))
+    return user_form(without_type_note(text.partition("#")[0]))
 
 
-def _user_form(text):
+def user_form(text):
     """Guard text as Dynamo's recompile reasons word it: ``L['cfg']['a']`` as ``cfg['a']``."""
     return " ".join(_FRAME_NAME.sub(lambda m: ast.literal_eval(m.group(1)), text).split())
 
@@ -94,6 +101,8 @@ def recompile_lines(reason, key):
     out = [head + reason["guard"]]
     for slot, meaning in sorted(reason.get("names", {}).items()):
         out.append("    where %s is %s at the graph break" % (slot, meaning))
+    if reason.get("unreadable"):
+        out.append("    " + unreadable_line(reason))
     if reason.get("identity"):
         out.append("    the id it checks is that of %s" % reason["identity"])
     where = reason["location"]
