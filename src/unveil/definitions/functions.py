@@ -570,16 +570,18 @@ def _unused_free(code):
     return {n for n in code.co_freevars if n not in used and n.isidentifier() and not n.startswith("__class")}
 
 
-def _stored_by_comprehensions(code):
+def _stored_by_comprehensions(code, cells=False):
     """Free variables of ``code`` that a comprehension in it binds (a walrus): in source
-    the binding is ``code``'s, which must declare them ``nonlocal``."""
+    the binding is ``code``'s, which must declare them ``nonlocal``.  (With ``cells``, its
+    cell variables that one binds: in source, bound by ``code``.)"""
     found = set()
-    if not code.co_freevars:
+    names = set(code.co_cellvars if cells else code.co_freevars)
+    if not names:
         return found
     for nested in code.co_consts:
         if isinstance(nested, types.CodeType) and nested.co_name in COMPREHENSIONS:
             stored = {i.argval for i in decoder.read(nested) if i.opname == "STORE_DEREF"}
-            found |= (stored | _stored_by_comprehensions(nested)) & set(code.co_freevars)
+            found |= (stored | _stored_by_comprehensions(nested)) & names
     return found
 
 
@@ -652,9 +654,11 @@ def _lost_locals(code, body, ctx):
     # body cannot raise (``break``) has no way on past it but its exit's suppressing one,
     # and the code there is not written (3.10+: ``b`` bound only there, then loaded, was
     # read as a global: NameError for UnboundLocalError)
+    # (a walrus in a comprehension, a code object of its own before 3.12, stores a cell of
+    # this code's)
     stored = {ins.argval for ins in ctx.instrs
-              if ins.op.startswith(("STORE_", "DELETE_")) or ins.op == "LOAD_FAST_AND_CLEAR"}
-    # (a cell a comprehension's walrus stores is bound in the text, by no instruction here)
+              if ins.op.startswith(("STORE_", "DELETE_")) or ins.op == "LOAD_FAST_AND_CLEAR"} \
+        | _stored_by_comprehensions(code, cells=True)
     bound = _bound_names(body, set(candidates)) if stored.intersection(candidates) else ()
     return sorted(set(n for n in candidates if n not in bound))
 
