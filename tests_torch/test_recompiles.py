@@ -252,6 +252,11 @@ def test_a_guard_that_could_not_read_its_value_has_its_line_and_says_so(tmp_path
         in guards, guards
 
 
+def _line_checking(path, text):
+    """The 1-based line of the file at ``path`` that holds ``text``."""
+    return next(k for k, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
 def test_an_identity_check_that_failed_names_the_object_whose_id_it_checks(tmp_path):
     """``___check_obj_id(G['ACTIVATION'], 1397...)`` says nothing a reader can use, and
     its id differs from run to run: the summary and the guards file name the object."""
@@ -269,6 +274,10 @@ def test_an_identity_check_that_failed_names_the_object_whose_id_it_checks(tmp_p
         ACTIVATION = _activation
     assert session.failures == []
     summary = (tmp_path / "summary.txt").read_text()
+    # (the ids differ from run to run: the summary is the same text under prepare_debug and debug())
+    assert "failed (line %d of its guards file): ___check_obj_id(G['ACTIVATION'], <id>), type=" % _line_checking(
+        tmp_path / "applies_the_activation.compile_0_1.guards.py", "check_obj_id(G['ACTIVATION'], ") in summary, summary
+    assert not re.search(r"_id\(.*\d{6,}", summary), summary
     assert "    the id it checks is that of torch.sigmoid (which compile 0/1 ran for)" in summary, summary
     code = _activation.__code__
     assert "    the id it checks is that of the code of _activation (%s:%d) (which compile 0/0 ran for)" % (

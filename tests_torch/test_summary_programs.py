@@ -15,6 +15,7 @@ import pytest
 import torch
 
 import unveil
+from unveil.dynamo.explanations.summary import without_ids
 
 from programs import PROGRAMS
 from test_explanations import dynamo_logs
@@ -61,7 +62,9 @@ class Records:
             for frame in brk.user_stack:
                 self.calls.add((frame.name, frame.lineno))
                 self.places.add((frame.filename, frame.lineno))
-        self.recompiles = {(entry, guard.strip()) for text in recompiles for entry, guard in _RECOMPILE.findall(text)}
+        # (the summary writes the ids an identity check compares with as ``<id>``)
+        self.recompiles = {(entry, without_ids(guard.strip())) for text in recompiles
+                           for entry, guard in _RECOMPILE.findall(text)}
 
     def has(self, text):
         return " ".join(text.split()) in " ".join(self.text.split())
@@ -153,7 +156,12 @@ def check_summary(summary, records):
         if m:
             assert any(n == int(m.group(1)) for _, n in records.calls), (line, sorted(records.calls))
             continue
-        if re.match(r"^where ___stack\d+ is ", body):
+        if re.match(r"^where ___stack\d+ is ", body) or body.startswith("the id it checks is that of "):
+            continue
+        m = re.match(r"^Dynamo could not read (.+) to check it \((.+)\): the value is no longer ", body)
+        if m:
+            assert any(guard.startswith("%s: %s on " % (kind, m.group(2)))
+                       for _, guard in records.recompiles for kind in re.findall(r"^\w+", guard)), line
             continue
         m = re.match(r"^traced again after: (.+)$", body)
         if m:

@@ -162,7 +162,8 @@ def _compile_lines(comp, fn):
         where = reason.get("location") or {}
         out.append("  %s anew: the guard of compile %s failed%s: %s%s" % (
             "compiled" if comp["compiled"] else "tried", reason["failed_entry"], " (line %d of its guards file)" % reason["guard_line"]
-            if reason.get("guard_line") else "", reason["guard"], _guard_place(reason, fn) if reason.get("source") else ""))
+            if reason.get("guard_line") else "", without_ids(reason["guard"]), _guard_place(reason, fn) if reason.get("source")
+            else ""))
         out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
         if reason.get("unreadable"):
             out.append("    " + unreadable_line(reason))
@@ -182,6 +183,16 @@ def _compile_lines(comp, fn):
         if (not brk or reason != brk["reason"]) and not reason.startswith("Unknown"):
             out.append("  traced again after: " + reason)
     return out
+
+
+#: the id an identity or type check compares with, at the end of its call: ``___check_obj_id(x, 1397...)``
+_CHECKED_ID = re.compile(r"(\b___check_\w+_id\(.*?, )\d+(\))")
+
+
+def without_ids(guard):
+    """A failed guard as Dynamo words it, the ids it compares with (which differ from run
+    to run) written ``<id>``: what the id was of follows it, or its type note says."""
+    return _CHECKED_ID.sub(r"\1<id>\2", guard)
 
 
 def _guard_place(reason, fn):
