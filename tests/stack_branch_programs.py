@@ -127,10 +127,11 @@ class _Writer:
             kind = self.rng.choice(_STATEMENTS)
             if kind == "nested" and depth < 4:
                 self.line(depth, "if %s:" % self.rng.choice(_CONDITIONS))
-                self.statements(depth + 1, self.rng.randint(1, 2))
+                raised = self.statements(depth + 1, self.rng.randint(1, 2))
                 if self.rng.random() < 0.4:
                     self.line(depth, "else:")
-                    self.statements(depth + 1, 1)
+                    if self.statements(depth + 1, 1) and raised:
+                        return True   # (both arms raise: 3.10+ drop what would follow as dead code)
             elif kind == "raise" and self.may_raise and self.rng.random() < 0.3:
                 self.line(depth, self.fill("raise ValueError('r{n}')"))
                 return True

@@ -172,6 +172,29 @@ def test_a_walrus_in_a_dropped_value_comes_after_the_names_waiting_beneath_it():
     """, ["drop"])
 
 
+def test_a_name_waiting_beneath_a_walrus_in_a_value_evaluated_into_a_temporary_is_read_first():
+    """``y`` waits beneath ``log('v1', 1) if (y := f()) else x`` (an if whose arms leave a
+    value); a dropped ``y and y`` then has that value evaluated into a temporary, whose
+    walrus changed ``y`` before the ``y`` beneath it was read (stack_branch_fuzz.py seed
+    113777, every version)."""
+    _judged("""
+        def sample(log, obj, c0, c1, x, y):
+            __A0__
+            if (y := log('c', c1)):
+                log('v1', 1)  # kept
+            else:
+                x  # kept
+            __B0__
+            __A1__
+            (y and y)  # kept
+            __B1__
+            r = log(y, __H0__, 7, __H1__)
+            if c1 is None:
+                r = 0
+            return r
+    """, ["keep", "drop"])
+
+
 def test_values_waiting_are_evaluated_in_the_order_they_began():
     """``(y := f())`` then ``x and y`` beneath a branch: ``x and y``, of names only, was
     evaluated into its temporary first, reading the old ``y``."""

@@ -239,15 +239,27 @@ def readers_of(frame, ident):
 
 def with_readers_of_stores(frame, chosen):
     """The stack positions ``chosen`` to evaluate into temporaries, with those of the
-    values below a value with a pending store (written where it is evaluated) that read
-    a name it stores: they are evaluated before it."""
-    stored = {t.id for i in chosen if isinstance(frame.stack[i], si.Chain)
-              for t in frame.stack[i].targets if isinstance(t, ast.Name)}
-    if not stored:
+    values below a value that stores a name (a pending store, written where the value is
+    evaluated, or a walrus in it) that read the name: they are evaluated before it (a
+    fast local too, which reads the same only until a store to it)."""
+    storing = {i: names for i in chosen for names in [_names_stored_by(frame.stack[i])] if names}
+    if not storing:
         return chosen
-    last = max(i for i in chosen if isinstance(frame.stack[i], si.Chain))
+    stored, last = set().union(*storing.values()), max(storing)
     return sorted(set(chosen) | {i for i in frame.owned() if i < last and isinstance(frame.stack[i], ast.expr)
                                  and any(reads_name(frame.stack[i], n) for n in stored)})
+
+
+def _names_stored_by(item):
+    """The names a stack item stores when it is evaluated: a pending store's targets, and
+    the targets of the walruses in its value."""
+    names = set()
+    if isinstance(item, si.Chain):
+        names = {t.id for t in item.targets if isinstance(t, ast.Name)}
+        item = item.value
+    if isinstance(item, ast.expr) and not isinstance(item, si.Marker):
+        names |= {n.target.id for n in nodes(item) if isinstance(n, ast.NamedExpr)}
+    return names
 
 
 def read_before_parallel(frame, targets, values, computed_at):
