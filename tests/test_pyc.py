@@ -1,6 +1,7 @@
 """Tests of unveil.pyc: loading .pyc files and naming the version of foreign ones."""
 import importlib.util
 import marshal
+import os
 import py_compile
 import sys
 import types
@@ -141,3 +142,15 @@ def test_not_a_code_object(tmp_path):
 
 def test_pyc_error_is_a_value_error():
     assert issubclass(PycError, ValueError)
+
+
+def test_import_unveil_is_enough_for_unveil_pyc(source_file, tmp_path):
+    """The README calls ``unveil.pyc.load_pyc(path)`` after ``import unveil`` (a new-user
+    trial: AttributeError, the submodule was not imported)."""
+    import subprocess
+    pyc = str(tmp_path / "m.pyc")
+    py_compile.compile(str(source_file), cfile=pyc, doraise=True)
+    done = subprocess.run([sys.executable, "-c", "import sys, unveil; print(unveil.pyc.load_pyc(sys.argv[1]).co_name)",
+                           pyc], stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert done.returncode == 0 and done.stdout.strip() == "<module>", done.stderr

@@ -7,6 +7,7 @@ compiles that source into a code object with the original frame layout.  :func:`
 needs torch, imported only when called) dumps what ``torch.compile`` did;
 :func:`debug` also runs it from the dumped files, to step through it.
 """
+from . import pyc  # noqa: F401  (``unveil.pyc.load_pyc``, as the README shows it)
 from .api import Decompiled, decompile_code
 from .errors import DecompilationError, InternalError
 from .recompile import recompile
