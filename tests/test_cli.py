@@ -813,3 +813,16 @@ def test_a_target_among_whose_functions_one_fails_shows_the_others_in_the_api_to
     assert err.startswith("unveil: error: 1 of 3 could not be decompiled; first: cannot decompile ")
     with pytest.raises(unveil.DecompilationError, match="^unsupported\nconstruct$"):
         unveil.decompile("unveil.examples:even_squares")      # alone, its error raises
+
+
+def test_a_file_with_no_ending_named_as_a_module_does_not_hide_the_module(capsys, fake, tmp_path, monkeypatch):
+    """``json``, a file in the current directory, and ``json`` the module: the target is the
+    module, as the README's targets say (a new-user trial got the file's code); a file with
+    no ending and no module of its name is still the file."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "json").write_text("def evil():\n    return 1\n")
+    (tmp_path / "no_module_is_named_this").write_text("def mine():\n    return 1\n")
+    status, out, err = run(capsys, "decompile", "json:dumps")       # (the file has no dumps)
+    assert status == 0 and "# decompiled dumps" in out, err
+    status, out, err = run(capsys, "decompile", "no_module_is_named_this:mine")
+    assert status == 0 and "# decompiled mine" in out, err

@@ -8,6 +8,7 @@
 Each error is one line, a :class:`TargetError` (a ``DecompilationError``).
 """
 import importlib
+import importlib.util
 import inspect
 import os
 import sys
@@ -35,16 +36,26 @@ def split(target):
 
 
 def looks_like_file(name):
+    """Whether a target names a file: a ``.py``/``.pyc`` name, a path, or a file here with no
+    ending, but for the name of a module Python finds (a file ``json`` beside the user
+    does not hide the module ``json``)."""
     return (name.endswith((".py", ".pyc", ".pyw")) or os.sep in name
-            or (os.altsep or os.sep) in name or os.path.isfile(name))
+            or (os.altsep or os.sep) in name or os.path.isfile(name) and not _a_module_named(name))
+
+
+def _a_module_named(name):
+    """Whether ``name``, one identifier, names a module Python finds (without importing it)."""
+    if not name.isidentifier():
+        return False
+    _path_as_python_m_has_it()
+    return importlib.util.find_spec(name) is not None
 
 
 def import_module(name):
     """The module ``name``, imported as ``python -m`` would find it (the current directory first)."""
     if "" in name.split("."):
         raise TargetError("%r is not a module name: a dot begins or ends it, or two dots meet" % name)
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())  # as `python -m` does, also for the console script
+    _path_as_python_m_has_it()
     try:
         return importlib.import_module(name)
     except ImportError as exc:
@@ -54,6 +65,13 @@ def import_module(name):
         raise TargetError("cannot import module %r: %s" % (name, exc)) from None
     except (Exception, SystemExit) as exc:  # the module itself raised while importing
         raise TargetError("cannot import module %r: %s: %s" % (name, type(exc).__name__, exc)) from None
+
+
+def _path_as_python_m_has_it():
+    """The current directory first on ``sys.path``, as ``python -m`` has it (also for the
+    console script)."""
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
 
 
 def _colon_hint(name, missing):
