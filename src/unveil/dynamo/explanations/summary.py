@@ -2,6 +2,7 @@
 import re
 
 from ...dump_index import unreadable_line
+from ...volatile import dict_versions_replaced, ids_replaced
 from .records import one_line
 
 def summary_text(functions, compiles, failures=(), ran_from_dump=False, short_of_end=None, kept=()):
@@ -185,14 +186,11 @@ def _compile_lines(comp, fn):
     return out
 
 
-#: the id an identity or type check compares with, at the end of its call: ``___check_obj_id(x, 1397...)``
-_CHECKED_ID = re.compile(r"(\b___check_\w+_id\(.*?, )\d+(\))")
-
-
 def without_ids(guard):
-    """A failed guard as Dynamo words it, the ids it compares with (which differ from run
-    to run) written ``<id>``: what the id was of follows it, or its type note says."""
-    return _CHECKED_ID.sub(r"\1<id>\2", guard)
+    """A failed guard as Dynamo words it, the ids and dict versions it compares with (which
+    differ from run to run) written ``<id>`` and ``<version>``: what the id was of follows
+    it, or its type note says."""
+    return ids_replaced(dict_versions_replaced(guard))
 
 
 def _guard_place(reason, fn):
