@@ -242,6 +242,10 @@ def test_one_program_run_from_two_checkouts_does_not_differ(tmp_path):
      "(_inductor/codegen/cpp.py:2273 in need_use_acc_helper))",
      "# LAMBDA_GUARD: condition (from: y = f(x) # m.py:3 in g (user code shown ... (tensor, dim)) and "
      "(torch's code))"),
+    # (a new-user trial: a run with the caches warm against one with them off)
+    ("# SYMBOLIC: x (from: (_functorch/_aot_autograd/autograd_cache.py:1210 in evaluate_guards))",
+     "# SYMBOLIC: x (from: (torch's code))"),
+    ("# AOT ID: ['4_backward']", "# AOT ID: ['N_backward']"),
 ])
 def test_what_always_differs_is_written_the_same(text, expected):
     from unveil.dumpdiff import normalised

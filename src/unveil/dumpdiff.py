@@ -33,8 +33,13 @@ _VOLATILE = [
     (re.compile(r"\b0x[0-9a-fA-F]*\.\.\."), "0x..."),         # an address a long value's text was cut in
     (re.compile(r"(<id>_c)\d+\b"), r"\1N"),                      # ___module_collections_<id>_c23: a counter
     # where in torch's own code a guard of 0/1 specialization was made: Inductor's or AOT
-    # Autograd's cache, which a warm run hits and a cold one misses ("... and (_inductor/...:2273 in f))")
-    (re.compile(r"(\band \()(?:_?[a-z]\w*/)+\w+\.py:\d+ in [\w<>.]+\)(?=\)*$)", re.MULTILINE), r"\1torch's code)"),
+    # Autograd's cache, which a warm run hits and a cold one misses ("... and (_inductor/...:2273 in f))",
+    # or the guard's only place: "(from: (_functorch/_aot_autograd/autograd_cache.py:1210 in evaluate_guards))")
+    (re.compile(r"(\b(?:and|from:) \()(?:_?[a-z]\w*/)+\w+\.py:\d+ in [\w<>.]+\)(?=\)*$)", re.MULTILINE),
+     r"\1torch's code)"),
+    # the counter in the AOT id Inductor's code begins with (``# AOT ID: ['0_backward']``), which a
+    # warm cache or another compile before it changes
+    (re.compile(r"^(# AOT ID: \[')\d+(_\w+'\])", re.MULTILINE), r"\1N\2"),
 ]
 #: a compiled graph's global, with the uuid torch 2.6+ adds (also inside ``..._GraphModule``)
 _GRAPH_ID = re.compile(r"\b__compiled_fn_\d+(?:_[0-9a-f]{8}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{12})?"
