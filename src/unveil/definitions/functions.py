@@ -585,10 +585,10 @@ def _stored_by_comprehensions(code, cells=False):
     return found
 
 
-def _bound_names(body, wanted):
-    """Those of ``wanted`` that the statements bind in their own scope (the targets of
-    comprehensions that run in it included): the walk, first statement first (where most
-    names are bound first), stops once it found them all."""
+def _bound_names(body, wanted=None):
+    """The names the statements bind in their own scope (the targets of comprehensions
+    that run in it included).  Given ``wanted``, the walk (first statement first, where
+    most names are bound first) stops once it found them all."""
     bound = set()
     todo = body[::-1]
     while todo:
@@ -597,7 +597,7 @@ def _bound_names(body, wanted):
         if kind is ast.Name:     # (most nodes: by type first, the cheapest test)
             if type(node.ctx) is not ast.Load:
                 bound.add(node.id)
-                if wanted <= bound:
+                if wanted is not None and wanted <= bound:
                     break
             continue
         if kind is ast.Constant or kind is ast.Lambda:
