@@ -492,3 +492,24 @@ def test_what_cannot_be_decompiled_is_told_with_all_that_can():
         unveil.decompile(42)
     assert str(caught.value) == ("cannot decompile 42 (int): not a function, method, property, class, module, "
                                  "code object, .pyc path or 'module:name' target")
+
+
+class _Layer:
+    """Stands in for an ``nn.Module``: a repr of several lines, a ``forward``."""
+
+    def __repr__(self):
+        return "Layer(\n  (inner): Linear(in=2, out=2)\n)"
+
+    def forward(self, x):
+        return x
+
+
+def test_an_instance_is_told_on_one_line_with_what_of_it_can_be_decompiled():
+    """``unveil.decompile(model)``: the error quoted the model's repr, lines and all (a
+    new-user trial, ``torch.compile(nn.Linear(2, 2))``), and said nothing of its class."""
+    with pytest.raises(unveil.DecompilationError) as caught:
+        unveil.decompile(_Layer())
+    assert str(caught.value) == (
+        "cannot decompile Layer( (inner): Linear(in=2, out=2) ) (_Layer): not a function, method, property, class, "
+        "module, code object, .pyc path or 'module:name' target; an instance: its class (_Layer) or a method of it "
+        "(_Layer.forward) can be")

@@ -132,9 +132,25 @@ def _located(obj):
     if not isinstance(code, types.CodeType):
         if isinstance(obj, (types.BuiltinFunctionType, types.WrapperDescriptorType, types.MethodDescriptorType)):
             raise targets.not_a_function(getattr(obj, "__qualname__", repr(obj)), obj)     # as the CLI says it
-        raise DecompilationError("cannot decompile %r (%s): not a function, method, property, class, module, "
-                                 "code object, .pyc path or 'module:name' target" % (obj, type(obj).__name__))
+        raise DecompilationError("cannot decompile %s (%s): not a function, method, property, class, module, "
+                                 "code object, .pyc path or 'module:name' target%s"
+                                 % (_one_line_repr(obj), type(obj).__name__, _instance_hint(obj)))
     return _Located(code, func=func)
+
+
+def _one_line_repr(obj, most=80):
+    """``repr(obj)`` on one line (an ``nn.Module``'s spans several), cut at ``most`` characters."""
+    text = " ".join(repr(obj).split())
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def _instance_hint(obj):
+    """For an instance of a class written in Python: what of it can be decompiled."""
+    cls = type(obj)
+    if cls.__module__ == "builtins" or not any(inspect.isfunction(v) for v in vars(cls).values()):
+        return ""
+    return "; an instance: its class (%s) or a method of it (%s.%s) can be" % (
+        cls.__qualname__, cls.__qualname__, "forward" if inspect.isfunction(getattr(cls, "forward", None)) else "<name>")
 
 
 class Target:
