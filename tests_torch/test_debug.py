@@ -202,6 +202,26 @@ def test_a_graph_of_a_resume_function_run_from_the_dump_names_the_users_lines(tm
                             c.endswith(", code: return y * 2, size, torch.device(\"cpu\")") for c in comments), comments
 
 
+def test_the_guards_of_a_resume_function_run_from_the_dump_name_the_users_lines(tmp_path):
+    """Under ``debug()`` the guards Dynamo made tracing the resume function recompiled from
+    its dumped file came from that file's lines: their comments named the dumped file (a
+    new-user trial), where ``prepare_debug`` names the user's line.  Both name the user's."""
+    texts = []
+    for run, where in ((unveil.prepare_debug, tmp_path / "prepared"), (unveil.debug, tmp_path / "debugged")):
+        torch._dynamo.reset()
+        with run(where) as session:
+            torch.compile(returns_objects, backend="eager")(torch.ones(2, 3))
+        assert session.failures == []
+        guards = sorted(where.glob("*resume_in_returns_objects*.guards.py"))
+        assert guards, sorted(p.name for p in where.iterdir())
+        texts.append([line.strip() for p in guards for line in p.read_text().splitlines() if "(from: " in line])
+    prepared, debugged = texts
+    line = returns_objects.__code__.co_firstlineno + 4
+    assert any(":%d in " % line in c for c in prepared), prepared
+    assert debugged == prepared
+    assert not any("resume_function.py" in c for c in debugged), debugged
+
+
 def raises_in_the_graph(x):
     y = x * 2
     torch._dynamo.graph_break()

@@ -33,7 +33,7 @@ from .adapter.cache import CacheEntry, cache_entries, guard_globals
 from .adapter.compile_ids import current_compile_id, graph_compile_id, record_compile_id
 from .adapter.compile_outcomes import error_went_on
 from .compiles import RESUME_PREFIX, Compile, Function
-from .adapter.frames import callable_name, compiling_frame
+from .adapter.frames import callable_name, compiling_frame, shortened_as_torch_writes
 from .adapter.graphs import force_recompile, subgraph_modules
 from .adapter.guard_checks import function_mode_stack_types
 from .adapter.resume_functions import resume_point, resumed_code
@@ -673,7 +673,8 @@ class DebugSession:
             if comp not in found:       # no entry: the recompile limit, or dropped unseen
                 continue
             entry, comp.dropped = found[comp]
-            guards = comp.guards = guards_text(fn, comp, entry, comp.recompile_reasons, identities)
+            guards = comp.guards = guards_text(fn, comp, entry, comp.recompile_reasons, identities,
+                                               self._note_in_user_lines(fn))
             text = guards.file_text()
             fn.globals_by_id.update(_globals_by_id(text, fn.globals))
             written = {"error": "%d guard(s) with no Python form, assumed to pass: %s"
@@ -733,6 +734,25 @@ class DebugSession:
             where["filename"], where["line"] = path, line
             reason["source"] = records.code_of_line(resume_points.source_line(path, line) or "") or reason["source"]
 
+    def _note_in_user_lines(self, fn):
+        """``note -> note``: a guard's comment that names a line of a dumped file (Dynamo
+        traced code run from the dump, ``debug()``) names the user's line and its text instead,
+        its path shortened as torch shortened the dumped one."""
+        resolve = _shortened_path_resolver(fn.code.co_filename, self.lines.dumped_files())
+
+        def in_user_lines(note):
+            place = records.guard_place(note)
+            if place is None:
+                return note
+            short, line = place
+            path = resolve(short)
+            user, user_line = self.lines.origin(path, line) if path is not None else (path, line)
+            if (user, user_line) == (path, line):
+                return note
+            text = resume_points.source_line(user, user_line)
+            return records.with_guard_place(note, shortened_as_torch_writes(user), user_line, text)
+        return in_user_lines
+
     def write_full_code(self, fn):
         text = full_code_text(fn, self)
         self.dump.write("%s.full_code.py" % fn.key, text, function=fn.key, kind="full_code", ok=True)
@@ -760,12 +780,12 @@ def _module_names(namespace, default=None):
     return name, getattr(spec, "name", None) if name == "__main__" else None
 
 
-def _shortened_path_resolver(filename):
-    """``path -> file``: the one file, of the compiled frame's and the loaded modules', that a
-    path torch shortened (``symg/s.py``, or ``mp/ex/m.py`` cut inside a directory's name) is
-    the end of; None when none is, or several are."""
+def _shortened_path_resolver(filename, others=()):
+    """``path -> file``: the one file, of the compiled frame's, the loaded modules' and
+    ``others``, that a path torch shortened (``symg/s.py``, or ``mp/ex/m.py`` cut inside a
+    directory's name) is the end of; None when none is, or several are."""
     def resolve(path):
-        files = {filename} | {getattr(m, "__file__", None) or "" for m in list(sys.modules.values())}
+        files = {filename} | set(others) | {getattr(m, "__file__", None) or "" for m in list(sys.modules.values())}
         found = [f for f in files if f == path or f.endswith(path) and os.path.isabs(f)]
         return found[0] if len(found) == 1 else None
     return resolve

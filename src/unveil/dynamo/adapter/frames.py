@@ -6,6 +6,7 @@ Dynamo cannot start tracing), a callable's name, and the frame Dynamo is compili
 import collections
 import functools
 import inspect
+import os
 import sys
 
 import torch
@@ -125,3 +126,14 @@ def _inline_wrapped(code, closure):
     if closure is None or code is not _wrap_inline_code():
         return None
     return closure[code.co_freevars.index("fn")].cell_contents
+
+
+def shortened_as_torch_writes(path):
+    """``path`` as torch writes a place in its guards' comments: past its common path with
+    torch's own package directory (``torch.utils._traceback.shorten_filename``)."""
+    base = os.path.dirname(os.path.abspath(torch.__file__))
+    try:
+        prefix = os.path.commonpath([path, base])
+    except ValueError:       # (another drive, or one path relative)
+        return path
+    return path[len(prefix) + 1:]

@@ -118,6 +118,10 @@ class LineMap:
         """Whether a dumped file of ``kind`` (``"inductor output"``) was added."""
         return any(k == kind for k, _ in self._files.values())
 
+    def dumped_files(self):
+        """The dumped files whose lines run the user's."""
+        return list(self._files)
+
     def origin(self, path, line):
         """The user's ``(file, line)`` that dumped ``path:line`` runs (through dumped files
         that Dynamo traced), or ``(path, line)`` for a file that is not a dumped one."""

@@ -235,6 +235,23 @@ def code_of_line(text):
 _GUARD_PLACE = re.compile(r"#\s*(\S+):(\d+) in (\S+)")
 
 
+def guard_place(note):
+    """``(path as torch shortened it, line)`` of the place a guard's comment ends with
+    (``return y * n # symg/s.py:5 in f``), or None."""
+    match = _GUARD_PLACE.search(note)
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+def with_guard_place(note, path, line, code):
+    """``note`` with its place written as ``path:line`` and the code before it as ``code``
+    (left as it was where ``code`` is None)."""
+    match = _GUARD_PLACE.search(note)
+    head = note[:match.start()]
+    if code is not None and code_of_line(head) is not None:
+        head = head.replace(code_of_line(head), code, 1)
+    return "%s# %s:%d in %s%s" % (head, path, line, match.group(3), note[match.end():])
+
+
 #: a failed tensor check as Dynamo words it: ``tensor 'kwargs['a']' rank mismatch ...``
 _TENSOR_REASON = re.compile(r"^tensor '(.+?)' (?:[\w ]+ )?mismatch")
 

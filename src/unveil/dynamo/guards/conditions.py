@@ -354,7 +354,8 @@ class GuardWriter:
         if node is not None and node.source not in ("", "L", "G"):
             comment += " on " + node.source
         comment += ": " + (_KIND_TEXT.get(kind) or kind.lower().replace("_", " "))
-        notes = [_source_note(part) for part in parts]
+        in_user_lines = self.context.get("user_note") or (lambda note: note)
+        notes = [in_user_lines(_source_note(part)) for part in parts]
         if len(parts) == 1 and notes[0]:
             comment += "  (from: %s)" % notes[0]
         self.lines.append("    " + _comment(comment))

@@ -114,11 +114,13 @@ def recompile_lines(reason, key):
     return out
 
 
-def guards_text(fn, comp, entry, recompile_reasons, identities=None):
+def guards_text(fn, comp, entry, recompile_reasons, identities=None, user_note=None):
     """The :class:`GuardsText` of cache entry ``entry`` (compile ``comp``) of ``fn``;
     ``recompile_reasons`` as :func:`explanations.records.recompile_reasons` gives them;
-    ``identities``: the name of each object by id that identity checks may compare."""
-    writer = GuardWriter({"function_modes": comp.function_modes, "identities": identities or {}})
+    ``identities``: the name of each object by id that identity checks may compare;
+    ``user_note``: a guard's comment as the user's lines word it (``note -> note``)."""
+    writer = GuardWriter({"function_modes": comp.function_modes, "identities": identities or {},
+                          "user_note": user_note})
     name = guard_function_name(fn.key, comp.tag)
     doc = "True when Dynamo may run the transformed code of compile %s of %s." % (comp.label, fn.code.co_name)
     body = writer.write(name, entry.guard_tree(), GUARD_PARAMS, doc)
