@@ -513,3 +513,23 @@ def test_an_instance_is_told_on_one_line_with_what_of_it_can_be_decompiled():
         "cannot decompile Layer( (inner): Linear(in=2, out=2) ) (_Layer): not a function, method, property, class, "
         "module, code object, .pyc path or 'module:name' target; an instance: its class (_Layer) or a method of it "
         "(_Layer.forward) can be")
+
+
+def _counts_up(n):
+    yield n + 1
+
+
+async def _doubles(x):
+    return x * 2
+
+
+def test_a_generator_a_coroutine_and_a_partial_are_decompiled_as_the_code_they_run():
+    """A generator or coroutine object, and a ``functools.partial``, were refused as "not a
+    function" (a new-user trial): each is the code it runs."""
+    assert unveil.decompile(_counts_up(3)) == unveil.decompile(_counts_up)
+    coroutine = _doubles(1)
+    try:
+        assert unveil.decompile(coroutine) == unveil.decompile(_doubles)
+    finally:
+        coroutine.close()
+    assert unveil.decompile(functools.partial(_counts_up, 1)) == unveil.decompile(_counts_up)

@@ -54,7 +54,7 @@ class Decompiled:
 
 def python_function(obj):
     """The innermost Python function behind ``obj``, or None: through bound methods,
-    ``staticmethod``, ``classmethod``, ``functools.cached_property`` and ``__wrapped__``
+    ``staticmethod``, ``classmethod``, ``functools.cached_property``, ``partial`` and ``__wrapped__``
     (``functools.wraps``, ``lru_cache``, networkx's dispatcher), but only as far as
     Python code goes (jinja2's ``Context.keys`` wraps the built-in ``dict.keys``: its
     own ``f_all`` is the answer, not ``dict.keys``)."""
@@ -63,7 +63,7 @@ def python_function(obj):
         seen.add(id(obj))
         if isinstance(obj, types.FunctionType):
             found = obj
-        if isinstance(obj, functools.cached_property):
+        if isinstance(obj, (functools.cached_property, functools.partial, functools.partialmethod)):
             obj = obj.func
         elif isinstance(obj, (types.MethodType, staticmethod, classmethod)):
             obj = obj.__func__
@@ -118,6 +118,9 @@ def _located(obj):
         return _Located(module_code(obj))
     if isinstance(obj, type):
         return _Located(*_class_code(obj))
+    running = _running_code(obj)
+    if running is not None:
+        return _Located(running)
     if isinstance(obj, Found):
         if isinstance(obj.obj, types.CodeType):
             root = obj.parent if is_class_body(obj.obj) and obj.parent is not None else None
@@ -136,6 +139,15 @@ def _located(obj):
                                  "code object, .pyc path or 'module:name' target%s"
                                  % (_one_line_repr(obj), type(obj).__name__, _instance_hint(obj)))
     return _Located(code, func=func)
+
+
+def _running_code(obj):
+    """The code a generator, coroutine or async generator object runs, or None."""
+    for kind, attribute in ((types.GeneratorType, "gi_code"), (types.CoroutineType, "cr_code"),
+                            (types.AsyncGeneratorType, "ag_code")):
+        if isinstance(obj, kind):
+            return getattr(obj, attribute)
+    return None
 
 
 def _one_line_repr(obj, most=80):
