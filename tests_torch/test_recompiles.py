@@ -221,22 +221,29 @@ def applies_the_activation(x):
     return ACTIVATION(x) * 2
 
 
-def test_a_guard_that_could_not_read_its_value_has_its_line_and_says_so(tmp_path):
-    """A global function replaced by a module: Dynamo's reason (``CodeGuardAccessor: Not a
-    function on G['ACTIVATION'].__code__``) gives no guard code, so it was linked to no line
-    of the guards file and said nothing of the id that guard checks."""
+def _summary_with_activations(dump_dir, *activations):
+    """The summary of ``applies_the_activation`` compiled, then called again with
+    ``ACTIVATION`` set to each of ``activations`` in turn, under ``prepare_debug``."""
     global ACTIVATION
     torch._dynamo.reset()
     fn = torch.compile(applies_the_activation, backend="eager")
     try:
-        with unveil.prepare_debug(tmp_path) as session:
+        with unveil.prepare_debug(dump_dir) as session:
             fn(torch.ones(3))
-            ACTIVATION = torch.nn.Tanh()
-            fn(torch.ones(3))
+            for activation in activations:
+                ACTIVATION = activation
+                fn(torch.ones(3))
     finally:
         ACTIVATION = _activation
     assert session.failures == []
-    summary = (tmp_path / "summary.txt").read_text()
+    return (dump_dir / "summary.txt").read_text()
+
+
+def test_a_guard_that_could_not_read_its_value_has_its_line_and_says_so(tmp_path):
+    """A global function replaced by a module: Dynamo's reason (``CodeGuardAccessor: Not a
+    function on G['ACTIVATION'].__code__``) gives no guard code, so it was linked to no line
+    of the guards file and said nothing of the id that guard checks."""
+    summary = _summary_with_activations(tmp_path, torch.nn.Tanh())
     failed = re.search(r"the guard of compile 0/0 failed \(line (\d+) of its guards file\): "
                        r"CodeGuardAccessor: Not a function on G\['ACTIVATION'\]\.__code__\n", summary)
     assert failed, summary
@@ -260,20 +267,7 @@ def _line_checking(path, text):
 def test_an_identity_check_that_failed_names_the_object_whose_id_it_checks(tmp_path):
     """``___check_obj_id(G['ACTIVATION'], 1397...)`` says nothing a reader can use, and
     its id differs from run to run: the summary and the guards file name the object."""
-    global ACTIVATION
-    torch._dynamo.reset()
-    fn = torch.compile(applies_the_activation, backend="eager")
-    try:
-        with unveil.prepare_debug(tmp_path) as session:
-            fn(torch.ones(3))
-            ACTIVATION = torch.sigmoid
-            fn(torch.ones(3))
-            ACTIVATION = _other_activation
-            fn(torch.ones(3))
-    finally:
-        ACTIVATION = _activation
-    assert session.failures == []
-    summary = (tmp_path / "summary.txt").read_text()
+    summary = _summary_with_activations(tmp_path, torch.sigmoid, _other_activation)
     # (the ids differ from run to run: the summary is the same text under prepare_debug and debug())
     assert "failed (line %d of its guards file): ___check_obj_id(G['ACTIVATION'], <id>), type=" % _line_checking(
         tmp_path / "applies_the_activation.compile_0_1.guards.py", "check_obj_id(G['ACTIVATION'], ") in summary, summary
