@@ -737,17 +737,20 @@ class DebugSession:
     def _note_in_user_lines(self, fn):
         """``note -> note``: a guard's comment that names a line of a dumped file (Dynamo
         traced code run from the dump, ``debug()``) names the user's line and its text instead,
-        its path shortened as torch shortened the dumped one."""
-        resolve = _shortened_path_resolver(fn.code.co_filename, self.lines.dumped_files())
+        its path shortened as torch shortened the dumped one.  (Only dumped files are looked
+        for: no loaded module's file is one, and a function has hundreds of guard notes.)"""
+        dumped = self.lines.dumped_files()
 
         def in_user_lines(note):
-            place = records.guard_place(note)
+            place = records.guard_place(note) if dumped else None
             if place is None:
                 return note
             short, line = place
-            path = resolve(short)
-            user, user_line = self.lines.origin(path, line) if path is not None else (path, line)
-            if (user, user_line) == (path, line):
+            found = [path for path in dumped if path.endswith(short)]
+            if len(found) != 1:
+                return note
+            user, user_line = self.lines.origin(found[0], line)
+            if (user, user_line) == (found[0], line):
                 return note
             text = resume_points.source_line(user, user_line)
             return records.with_guard_place(note, shortened_as_torch_writes(user), user_line, text)
@@ -780,12 +783,12 @@ def _module_names(namespace, default=None):
     return name, getattr(spec, "name", None) if name == "__main__" else None
 
 
-def _shortened_path_resolver(filename, others=()):
-    """``path -> file``: the one file, of the compiled frame's, the loaded modules' and
-    ``others``, that a path torch shortened (``symg/s.py``, or ``mp/ex/m.py`` cut inside a
-    directory's name) is the end of; None when none is, or several are."""
+def _shortened_path_resolver(filename):
+    """``path -> file``: the one file, of the compiled frame's and the loaded modules', that a
+    path torch shortened (``symg/s.py``, or ``mp/ex/m.py`` cut inside a directory's name) is
+    the end of; None when none is, or several are."""
     def resolve(path):
-        files = {filename} | set(others) | {getattr(m, "__file__", None) or "" for m in list(sys.modules.values())}
+        files = {filename} | {getattr(m, "__file__", None) or "" for m in list(sys.modules.values())}
         found = [f for f in files if f == path or f.endswith(path) and os.path.isabs(f)]
         return found[0] if len(found) == 1 else None
     return resolve
