@@ -34,6 +34,9 @@ if __name__ == "__main__":
         out = torch.compile(step, backend="eager")(torch.ones(3), rank)
     total = out.sum()
     dist.all_reduce(total)
-    print("rank", rank, "total", total.item())
+    # one write of the whole line: print's parts are written one by one, and the two ranks'
+    # parts interleaved on the shared pipe ("rankrank  10  totaltotal  18.0")
+    sys.stdout.write("rank %d total %s\n" % (rank, total.item()))
+    sys.stdout.flush()
     released_by_gloo(total)
     dist.destroy_process_group()
