@@ -1887,3 +1887,21 @@ def return_from_a_nested_try_with_unreached_clauses_in_a_try_finally_in_a_while_
         finally:
             log.append(next(tickets))
     return len(log)
+
+
+@case((True, [0], []), (False, [1, 0], []), (False, [3, 2], []), (False, [], []), structured=True)
+def returns_of_a_call_in_a_try_finally_the_second_in_a_loop(first, items, log):
+    """``return g(...)`` in a try/finally, then in a loop after it ``return g(...)`` again:
+    each return's call is followed by the copy of the finally body.  The two calls, alike
+    but on lines of their own, were taken for an arms' tail the compiler copied (an
+    instruction whose line is its arm's), and the second became a jump into the first:
+    two statements merged as if they were two values of one expression, lowered to the
+    state machine (mpmath's ``bessel_zero`` and ``qr``, 3.10-3.13)."""
+    try:
+        if first:
+            return len(log)
+        while 1:
+            if items.pop() == 0:
+                return len(items)
+    finally:
+        log.append("finally")

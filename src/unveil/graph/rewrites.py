@@ -262,12 +262,15 @@ def _copy_begins_without_a_line(instrs, early, late, n):
     which had no line of its own and took the arm's (3.10+: the ``MAP_ADD`` of
     ``g(..., y=(a if c\n else b))`` over 15 keyword arguments; unshared, each arm
     added its item to its own copy of the dict being built, whose items were written
-    twice)."""
+    twice).  Not where the tail begins outside the try that the instruction before it is
+    in: there the tail is the copy of a finally body that each ``return`` in the try runs
+    on its way out, and the instructions before it end two statements of their own
+    (``return g(b)`` and, in a loop after it, ``return g(d)``)."""
     if not facts.EXIT_COPY_TAKES_THE_LINE_BEFORE or early.end - n - 1 <= early.start \
             or late.end - n - 1 <= late.start:
         return False
     a, b = instrs[early.end - 1 - n], instrs[late.end - 1 - n]
-    return (a.same(b) and a.handler == b.handler and a.line != b.line
+    return (a.same(b) and a.handler == b.handler == instrs[early.end - n].handler and a.line != b.line
             and a.line == instrs[early.end - 2 - n].line and b.line == instrs[late.end - 2 - n].line)
 
 
