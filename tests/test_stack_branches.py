@@ -325,3 +325,29 @@ def test_a_name_waiting_under_a_store_to_it_and_read_again_after_it():
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_sample_is_the_same_on_every_run(seed):
     assert sbp.generate(seed).source == sbp.generate(seed).source
+
+
+def test_a_name_loaded_after_its_pending_store_is_dropped_after_the_assignment():
+    """``x = log(...); x`` in the arm that goes on, ``obj.p`` waiting beneath the branch
+    (so the store to ``x`` waits to join a parallel assignment) and the arm's value ``x``
+    then dropped: a dropped name that a pending target rebinds was refused, though it was
+    loaded after that store and reads the value stored, and the function was lowered to
+    the state machine (stack_branch_fuzz.py seed 61003 and five more, 3.10-3.13)."""
+    text = _judged("""
+        def sample(log, obj, c0, c1, x, y):
+            __A0__
+            if not c0:
+                raise ValueError('r1')
+            else:
+                if not c0:
+                    if c1:
+                        log('s2')
+                x = log('t3', 3)
+                x  # kept
+            __B0__
+            r = (obj.p, __H0__)
+            if c1 is None:
+                r = 0
+            return r
+    """, ["drop"])
+    assert "x = log('t3', 3)\n" in text

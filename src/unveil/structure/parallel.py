@@ -92,12 +92,15 @@ class Pending:
 
     def in_order_after(self, notes, value):
         """Whether a dropped value may be written after this assignment: a constant, a
-        name none of its targets rebinds, or a value every part of which was computed
-        after each pending value and each pending store."""
+        name that none of its targets rebinds or that was loaded after each pending store
+        rebinding it (``x = f(); x`` with a value waiting beneath both), or a value every
+        part of which was computed after each pending value and each pending store."""
         if isinstance(value, ast.Constant):
             return True
         if isinstance(value, ast.Name):
-            return not any(reads_name(target, value.id) for target in self.targets)
+            loaded = notes.seq.values.get(id(value), -1)
+            return all(loaded > notes.stored_at.get(target, loaded) for target in self.targets
+                       if reads_name(target, value.id))
         begun = begun_at(notes, value)
         latest = max([computed_at(notes, v) for v in self.values]
                      + [notes.stored_at.get(t, -1) for t in self.targets])
