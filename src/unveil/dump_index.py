@@ -61,9 +61,21 @@ def source_path(filename, directory):
     return os.path.join(directory, filename)
 
 
+def reason_notes(reason):
+    """What a recompile reason (of a compile's ``recompile_reasons``) says besides its guard
+    and where the guard came from, a line each: what the names in the guard stand for, the
+    value Dynamo could not read and what that means, the object whose id the guard checks."""
+    notes = ["where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
+    if reason.get("unreadable"):
+        notes.append(unreadable_line(reason))
+    if reason.get("identity"):
+        notes.append("the id it checks is that of %s (which compile %s ran for)"
+                     % (reason["identity"], reason["failed_entry"]))
+    return notes
+
+
 def unreadable_line(reason):
-    """What a recompile reason (of a compile's ``recompile_reasons``) whose guard could not
-    read its value means, in words."""
+    """What a recompile reason whose guard could not read its value means, in words."""
     unreadable = reason["unreadable"]
     return "Dynamo could not read %s to check it (%s): the value is no longer the kind of object " \
         "compile %s was made for" % (unreadable["value"], unreadable["why"].rstrip("."), reason["failed_entry"])

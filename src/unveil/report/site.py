@@ -7,7 +7,7 @@ import os
 import re
 
 from . import flows, fxgraph, kernels, pictures
-from ..dump_index import compile_key, label_of, ran_in, source_path, unreadable_line
+from ..dump_index import compile_key, label_of, ran_in, reason_notes, source_path
 from .places import Places
 from .words import def_length, read_text, slug
 
@@ -393,17 +393,7 @@ class Site:
             reasons.append((reason, link))
         return reasons
 
-    @staticmethod
-    def reason_notes(reason):
-        """What the summary says under a recompile reason besides where its guard came from:
-        the value Dynamo could not read, the object whose id the guard checks."""
-        notes = ["where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
-        if reason.get("unreadable"):
-            notes.append(unreadable_line(reason))
-        if reason.get("identity"):
-            notes.append("the id it checks is that of %s (which compile %s ran for)"
-                         % (reason["identity"], reason["failed_entry"]))
-        return notes
+    reason_notes = staticmethod(reason_notes)
 
     def compiles_of(self, fn):
         return [(comp, self.recompile_reasons(comp)) for comp in self.compiles_by_function.get(fn["key"], [])]

@@ -295,9 +295,9 @@ def recompile_reasons(payload, resolve=lambda path: None):
         guard, _, note = rest.partition("#")
         frames = user_stack(stack)
         place = _GUARD_PLACE.search(note) if not frames else None
-        filename = resolve(place.group(1)) if place else None
-        if filename is not None:
-            frames = [{"filename": filename, "line": int(place.group(2)), "function": place.group(3)}]
+        located = _located(place, resolve) if place else None
+        if located is not None:
+            frames = [located]
         aside = _aside(note)
         out.append({"failed_entry": entry, "guard": " ".join(guard.split()),
                     "source": code_of_line(note),
@@ -362,7 +362,13 @@ def _other_source(segment, resolve):
     place = _GUARD_PLACE.search(segment)
     if place is None:
         return {"source": code_of_line(segment), "location": None}
+    return {"source": segment[:place.start()].split(" #")[0].strip() or None, "location": _located(place, resolve)}
+
+
+def _located(place, resolve):
+    """``{filename, line, function}`` of the place a guard's comment names (a match of
+    ``_GUARD_PLACE``), where ``resolve`` finds its file; else None."""
     filename = resolve(place.group(1))
-    return {"source": segment[:place.start()].split(" #")[0].strip() or None,
-            "location": {"filename": filename, "line": int(place.group(2)), "function": place.group(3)}
-            if filename is not None else None}
+    if filename is None:
+        return None
+    return {"filename": filename, "line": int(place.group(2)), "function": place.group(3)}

@@ -1,7 +1,7 @@
 """``summary.txt``: per function, each compile and what it came to, in words."""
 import re
 
-from ...dump_index import unreadable_line
+from ...dump_index import reason_notes
 from ...volatile import dict_versions_replaced, ids_replaced
 from .records import one_line
 
@@ -165,12 +165,7 @@ def _compile_lines(comp, fn):
             "compiled" if comp["compiled"] else "tried", reason["failed_entry"], " (line %d of its guards file)" % reason["guard_line"]
             if reason.get("guard_line") else "", without_ids(reason["guard"]), _guard_place(reason, fn) if reason.get("source")
             else ""))
-        out += ["    where %s is %s" % item for item in sorted((reason.get("names") or {}).items())]
-        if reason.get("unreadable"):
-            out.append("    " + unreadable_line(reason))
-        if reason.get("identity"):
-            out.append("    the id it checks is that of %s (which compile %s ran for)"
-                       % (reason["identity"], reason["failed_entry"]))
+        out += ["    " + note for note in reason_notes(reason)]
         if reason.get("aside"):     # Dynamo's own words: the guard is not the user's code's doing
             out.append("    " + reason["aside"])
         out += ["    and from %s" % _guard_place(other, fn).strip()[1:-1]
