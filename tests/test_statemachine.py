@@ -3,6 +3,7 @@ generator, a module or class body, or one of the shapes it refuses) is lowered
 directly, without trying to structure it first, recompiled and called; results must
 match the original's."""
 import ast
+import sys
 import types
 
 import pytest
@@ -264,3 +265,49 @@ def test_a_lowered_function_called_in_an_except_chains_its_own_exceptions():
     that context (was: ValueError, then the caller's RuntimeError, every version)."""
     _same_chain(_handles_and_raises, ["ValueError('v')", "KeyError('k')", "RuntimeError(\"the caller's\")"],
                 in_an_except=True)
+
+
+def _handled_now():
+    return repr(sys.exc_info()[1])
+
+
+def _raise_the_one_handled():
+    raise   # noqa: PLE0704 (a bare raise in a function called from an except clause)
+
+
+def _sees_what_is_handled(x):
+    seen = [_handled_now()]
+    try:
+        1 / x
+    except:  # noqa: E722 (a bare except: the call is in the handler's first block)
+        seen.append(_handled_now())
+        try:
+            raise KeyError(x)
+        except KeyError:
+            seen.append(_handled_now())
+        seen.append(_handled_now())
+        try:
+            _raise_the_one_handled()
+        except ZeroDivisionError as exc:
+            seen.append("again " + repr(exc))
+    finally:
+        seen.append(_handled_now())
+    seen.append(_handled_now())
+    return seen
+
+
+def test_code_in_an_except_clause_sees_the_exception_the_machine_handles():
+    """``sys.exc_info()`` (and so ``logging.exception``, ``traceback.print_exc`` and a bare
+    ``raise`` in a function called there) sees the exception the lowered function handles:
+    the machine's loop raises it into a ``finally`` clause that runs the arms.  Before, the
+    arms ran outside any except clause and saw the caller's exception, or none; after the
+    clause, the caller's again."""
+    source, bindings = lowered_source(_sees_what_is_handled)
+    new = rebuild(_sees_what_is_handled, source, bindings)
+    assert new(0) == _sees_what_is_handled(0) and "ZeroDivisionError" in new(0)[1], source
+    assert new(1) == _sees_what_is_handled(1)
+    try:
+        raise ValueError("the caller's")
+    except ValueError:
+        inside = new(0)
+        assert inside == _sees_what_is_handled(0) and "the caller's" in inside[0] + inside[-1]

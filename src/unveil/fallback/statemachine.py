@@ -7,7 +7,9 @@ becomes the variable ``__s<i>``, each basic block becomes one ``if __state ==
 k:`` arm of a ``while True`` loop, and each jump assigns ``__state``.  Each
 instruction runs exactly where the bytecode runs it, so the output is ugly but
 behaves the same.  Blocks under an exception-table entry run inside
-``try``/``except`` that jump to the handler block; a nested function is a
+``try``/``except`` that jump to the handler block, and each turn of the loop
+raises the exception the machine handles into a ``finally`` clause that runs the
+arms, so that what an except clause calls sees it (``sys.exc_info()``); a nested function is a
 ``def`` under a fresh name.  Generators and module or class bodies are not
 lowered (a clear error instead).  A block's stack is simulated by
 :class:`~unveil.fallback.machine.Machine`, one handler per opcode
@@ -26,6 +28,9 @@ from .handlers import HANDLERS
 from .machine import NULL, Machine, assign, call
 
 _ENDS_BLOCK = JUMPS | frozenset(EXITS)
+#: ops after which the exception handled is another: the code after them starts a turn of
+#: the machine's loop of its own, which raises the one handled then (``Lowering._handling``)
+_CHANGES_HANDLED = frozenset(("PUSH_EXC_INFO", "POP_EXCEPT"))
 
 
 class Lowering:
@@ -68,7 +73,7 @@ class Lowering:
                                          % (self.code.co_name, ins.op))
             if ins.target is not None:
                 starts.add(ins.target)
-            if ins.op in _ENDS_BLOCK and ins.index + 1 < len(self.instrs):
+            if (ins.op in _ENDS_BLOCK or ins.op in _CHANGES_HANDLED) and ins.index + 1 < len(self.instrs):
                 starts.add(ins.index + 1)
         return sorted(starts)
 
@@ -235,12 +240,31 @@ class Lowering:
             for arm, following in zip(arms, arms[1:]):
                 arm.orelse = [following]
             arms = arms[:1]
+        if any(ins.op == "PUSH_EXC_INFO" for ins in self.instrs):
+            arms = self._handling(arms)
         stmts = [assign(self.state, const(0)), ast.While(test=const(True), body=arms, orelse=[])]
         if any(ins.op in ("PUSH_EXC_INFO", "RAISE_VARARGS") or ins.handler for ins in self.instrs):
             stmts.insert(0, assign(self.handled, const(None)))
         if any(ins.handler for ins in self.instrs):
             stmts.insert(0, chain_def(self.chain))
         return stmts
+
+    def _handling(self, arms):
+        """``arms`` run where the exception the machine handles is the one Python handles
+        too, for ``sys.exc_info()``, ``logging.exception`` and a bare ``raise`` in what they
+        call: each turn of the loop raises it (its ``__context__`` and traceback kept) and
+        runs the arms in the ``finally`` clause, which every arm leaves by ``continue``,
+        ``return`` or ``raise``.  With none handled the clause runs as plain code."""
+        handled, saved = name(self.handled), "%sh" % self.stack_prefix
+        kept = ast.Tuple(elts=[ast.Attribute(value=handled, attr=attr, ctx=ast.Load())
+                               for attr in ("__context__", "__traceback__")], ctx=ast.Load())
+        back = ast.Tuple(elts=[ast.Attribute(value=name(self.handled), attr=attr, ctx=ast.Store())
+                               for attr in ("__context__", "__traceback__")], ctx=ast.Store())
+        def some():
+            return ast.Compare(left=name(self.handled), ops=[ast.IsNot()], comparators=[const(None)])
+        raised = ast.If(test=some(), orelse=[], body=[assign(saved, kept), ast.Raise(exc=name(self.handled), cause=None)])
+        restored = ast.If(test=some(), orelse=[], body=[ast.Assign(targets=[back], value=name(saved))])
+        return [ast.Try(body=[raised], handlers=[], orelse=[], finalbody=[restored] + arms)]
 
 
 def lower(ctx):
