@@ -207,6 +207,11 @@ def sample_of(source, tails):
         start = next(n for n, text in enumerate(lines, 1) if text.strip() == "__A%d__" % i)
         end = next(n for n, text in enumerate(lines, 1) if text.strip() == "__B%d__" % i)
         kept = [n for n in range(start, end) if lines[n - 1].rstrip().endswith("# kept")]
+        if tail != "push" and not kept:
+            # (unmarked, the statements' POP_TOPs stay and the bytecode built pops what no
+            # one pushed: the interpreter crashes running it)
+            raise GeneratorError("branch %d leaves a value (%s) but no line of it is marked '# kept'"
+                                 % (i, tail))
         branches.append(Branch("by hand", tail, kept))
     return Sample(0, source, branches, "by hand")
 
