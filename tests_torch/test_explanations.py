@@ -609,6 +609,39 @@ def test_a_resume_functions_header_says_what_each_stack_parameter_holds(tmp_path
 
 
 
+class _Printing(torch.nn.Module):
+    def forward(self, x):
+        print("a graph break")
+        return x + 1
+
+
+_PRINTING = _Printing()
+
+
+def _wrapper_past_an_is_none_test(x, flag=None):
+    chosen = 2 if flag is None else flag
+    if chosen is not None:
+        chosen = chosen + 1
+    output = _PRINTING(x)
+    if not isinstance(output, tuple):
+        output = output * chosen
+    return output
+
+
+def test_a_resume_functions_header_reads_the_offset_in_the_codes_own_instructions(tmp_path):
+    """Dynamo's resume offsets count its cleaned instructions, which on 3.11+ differ from the
+    code's after an ``is None`` test (made ``LOAD_CONST None; IS_OP``) or a zero-argument
+    ``super()``: the header of the resume function after ``output = _PRINTING(x)`` (the break
+    nested in the module's forward) said it went on from the next line and that ``___stack0`` was
+    ``chosen`` (transformers' ``can_return_tuple`` wrapper; a new-user trial)."""
+    dump_of(tmp_path, _wrapper_past_an_is_none_test, torch.ones(3))
+    [header] = [path.read_text() for path in tmp_path.glob("*resume_in__wrapper_past_an_is_none_test*.resume_function.py")]
+    line = _wrapper_past_an_is_none_test.__code__.co_firstlineno + 4
+    assert "# It goes on in line %d (`output = _PRINTING(x)`), right after the call there" % line in header, header
+    assert "# Parameter `___stack0`: the value of `_PRINTING(x)` (line %d).\n" % line in header, header
+
+
+
 def _breaks_without_grad(x):
     y = x * 2
     with torch.no_grad():
