@@ -221,7 +221,8 @@ def _cmd_why_recompile(args):
             from None
     try:
         print(why_recompile_in_dump(args.dump_dir, args.function, values, keywords, globals_=globals_,
-                                    settings=settings))
+                                    settings=settings,
+                                    call_names={n.id for n in ast.walk(call) if isinstance(n, ast.Name)}))
     except LookupError as exc:
         raise CliError(str(exc)) from None
     except TypeError as exc:          # binding the arguments to the function's parameters
