@@ -197,6 +197,22 @@ def test_the_text_names_the_failing_guard_its_values_and_line(compiled):
     assert text.endswith("=> no entry's guards pass: Dynamo compiles anew")
 
 
+def _never_compiled(x):
+    return x + 1
+
+
+def test_a_function_never_given_to_torch_compile_is_said_to_be_one(compiled):
+    """A plain function Dynamo holds no compile of: the answer said only "0 cache entries ...
+    Dynamo compiles anew", though calling it compiles nothing (a new-user trial).  One that
+    torch.compile compiled elsewhere is answered for plainly (its code has the entries)."""
+    text = str(unveil.why_recompile(_never_compiled, torch.ones(2)))
+    assert "_never_compiled is not what torch.compile returned, and Dynamo holds no compile of its code: " \
+           "called as it is, it runs as plain Python and compiles nothing" in text, text
+    inner = compiled._torchdynamo_orig_callable
+    compiled(torch.ones(3), 1)
+    assert "not what torch.compile returned" not in str(unveil.why_recompile(inner, torch.ones(3), 1))
+
+
 def test_a_failing_global_state_guard_names_the_parts_that_differ():
     """A frame compiled under ``torch.no_grad()`` (an optimizer's step always is) asked
     about outside it: the verdict quoted the whole state as JSON and said nothing of

@@ -163,7 +163,13 @@ class WhyRecompile:
 def why_recompile(fn, *args, **kwargs):
     """What Dynamo does when compiled ``fn`` is called with ``args`` and ``kwargs``."""
     original, receiver = original_callable(fn)
-    return _live_answer(original, receiver, args, kwargs)
+    answer = _live_answer(original, receiver, args, kwargs)
+    if not answer.verdicts and getattr(fn, "__func__", fn) is original:
+        # (a function torch.compile compiled elsewhere has entries; one with none may never have been given to it)
+        answer.notes.append("  (%s is not what torch.compile returned, and Dynamo holds no compile of its code: "
+                            "called as it is, it runs as plain Python and compiles nothing; the answer below is "
+                            "for a call of what torch.compile returns for it)" % callable_name(fn))
+    return answer
 
 
 def _live_answer(original, receiver, args, kwargs, outermost=True):
