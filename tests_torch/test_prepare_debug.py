@@ -432,6 +432,33 @@ def test_a_parameter_no_guard_checks_takes_its_default_in_the_script(tmp_path):
     assert ran and set(ran) == {"the same values"}, done.stdout
 
 
+class DropsInTraining(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8)
+        self.drop = torch.nn.Dropout(0.5)
+
+    def forward(self, x):
+        return self.drop(self.fc(x))
+
+
+def test_the_script_runs_the_dispatch_and_the_transformed_code_on_the_same_random_numbers(tmp_path):
+    """A model in training with dropout: the script's two runs drew different random numbers,
+    and it printed "values that differ" of code that computes the same (a new-user trial)."""
+    model = DropsInTraining().train()
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path) as session:
+        torch.compile(model, backend="eager")(torch.ones(4, 8))
+    assert session.failures == []
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "DropsInTraining.forward.full_code.py"], cwd=tmp_path,
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    ran = re.findall(r"^  transformed code of compile \S+: .*, (the same values|values that differ)$",
+                     done.stdout, re.M)
+    assert ran and set(ran) == {"the same values"}, done.stdout
+
+
 def prints_between_two_graphs(x):
     x = x * 2
     print("break")              # Dynamo calls print through the builtins' namespace it installs

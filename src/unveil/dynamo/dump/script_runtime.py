@@ -377,12 +377,24 @@ def _run_entry(cid, dispatch, entries, transformed, inputs, globals_):
               % ("1 identity or dict-version check" if assumed == 1 else "%d identity and dict-version checks" % assumed,
                  "it compares" if assumed == 1 else "they compare"))
     made_up = not passes[cid]
-    out = _outcome(dispatch, inputs, made_up)
+    with _same_random_numbers():       # (dropout in training: both runs draw the same numbers)
+        out = _outcome(dispatch, inputs, made_up)
     print("  result of the dispatch:", _describe(out))
     if transformed is not None:
         mine = _outcome(transformed, inputs, made_up)
         same = "the same values" if _same(out, mine) else "values that differ"
         print("  transformed code of compile %s: %s, %s" % (cid, _describe(mine), same))
+
+
+@contextlib.contextmanager
+def _same_random_numbers():
+    """Run the block, then put back the random number generators' state as it was before it
+    (torch's on every device, and Python's ``random``): the code run next draws what it drew."""
+    import random
+    state = random.getstate()
+    with torch.random.fork_rng():
+        yield
+    random.setstate(state)
 
 
 class Raised:
