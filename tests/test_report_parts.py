@@ -525,3 +525,39 @@ def test_a_reason_whose_guard_could_not_read_its_value_says_so_under_it(tmp_path
         "Dynamo could not read act.__code__ to check it (Not a function): the value is no longer the kind of "
         "object compile 0/0 was made for",
         "the id it checks is that of the code of act (/m.py:1) (which compile 0/0 ran for)"]
+
+
+def test_two_library_files_of_one_short_name_get_a_page_each(tmp_path):
+    """The same library file in two environments (the installed one, and the one a compiled
+    graph's comment names, Inductor's cache having made it elsewhere) was one source page:
+    the one written last, whose lines the other's links lacked (a new-user trial)."""
+    from unveil.report.site import Site
+    files = []
+    for env in ("venv_a", "venv_b"):
+        path = tmp_path / env / "lib" / "python3.11" / "site-packages" / "transformers" / "cache_utils.py"
+        path.parent.mkdir(parents=True)
+        path.write_text("".join("x%d = %d\n" % (n, n) for n in range(1, 200)))
+        files.append(str(path))
+    site = Site(str(tmp_path), {"functions": [], "artifacts": [], "compiles": [], "program_dir": str(tmp_path)})
+    first, second = site.source_link(files[0], 150), site.source_link(files[1], 20)
+    assert first == "source/transformers_cache_utils.py.html#L-150"
+    assert second == "source/transformers_cache_utils.py_2.html#L-20"
+    assert site.source_link(files[0], 30) == "source/transformers_cache_utils.py.html#L-30"
+
+
+def test_a_source_page_shows_the_lines_linked_after_it_was_first_highlighted(tmp_path):
+    """Source pages are highlighted while the files' pages are written, and a file's page may
+    link to more of a library's lines: those lines' anchors were missing."""
+    from unveil.report.highlight_jobs import Highlighter
+    from unveil.report.site import Site
+    path = tmp_path / "lib" / "python3.11" / "site-packages" / "pkg" / "mod.py"
+    path.parent.mkdir(parents=True)
+    path.write_text("".join("x%d = %d\n" % (n, n) for n in range(1, 200)))
+    site = Site(str(tmp_path), {"functions": [], "artifacts": [], "compiles": [], "program_dir": str(tmp_path)})
+    site.highlighter = Highlighter(parallel=False)
+    site.source_link(str(path), 150)
+    site.submit_source(str(path))
+    site.source_link(str(path), 20)
+    site.submit_source(str(path))
+    code = site.highlighter.get(site.source_key(str(path)))
+    assert 'id="L-20"' in code and 'id="L-150"' in code, code[:500]

@@ -115,10 +115,9 @@ def build_report(dump_dir, out_dir=None, progress=None):
                     not_drawn=pictures.NOT_DRAWN.get(art["kind"])))
                 step()
             for filename, page in sorted(site.source_pages.items()):
-                if filename not in sources:
-                    site.submit_source(filename)
+                site.submit_source(filename)     # (again where a file page linked to more of its lines)
                 write(page, env.get_template("source.html").render(
-                    root="../", site=site, filename=filename, code=highlighter.get(("source", filename)),
+                    root="../", site=site, filename=filename, code=highlighter.get(site.source_key(filename)),
                     whole=site.is_user(filename)))
     except HighlightFailed as exc:
         raise ReportError(str(exc)) from None

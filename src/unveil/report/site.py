@@ -104,9 +104,28 @@ class Site:
                     return "%s%s#L%d" % (root, self.function_page(fn), line)
         if self.read_source(filename) is None:
             return None
-        page = self.source_pages.setdefault(filename, "source/%s.html" % slug(self.short(filename).lstrip("./")))
+        page = self.source_pages.get(filename) or self._new_source_page(filename)
         self.source_lines.setdefault(filename, set()).add(line)
         return "%s%s#L-%d" % (root, page, line)
+
+    def _new_source_page(self, filename):
+        """A page of its own for a source file: two files whose short names are alike (a
+        library's, and the same library's in another environment, which a compiled graph's
+        comment names) get ``X.py.html`` and ``X.py_2.html``; one page for both showed the
+        lines of one, and the other's links pointed at lines it lacked."""
+        base = "source/%s" % slug(self.short(filename).lstrip("./"))
+        taken = set(self.source_pages.values())
+        page, n = base + ".html", 2
+        while page in taken:
+            page, n = "%s_%d.html" % (base, n), n + 1
+        self.source_pages[filename] = page
+        return page
+
+    def source_key(self, filename):
+        """The highlighter's key of a source file's page as the links so far ask for it: one
+        more line linked to (from a page written after the file was first submitted) is
+        another page, of more of a library's lines."""
+        return "source", filename, tuple(sorted(self.source_lines.get(filename, ())))
 
     def submit_source(self, filename):
         """Highlight a source file links point at: the user's whole, a library's around
@@ -114,7 +133,7 @@ class Site:
         text = self.read_source(filename) or ""
         marked = self.source_lines.get(filename, ())
         if self.is_user(filename):
-            self.highlighter.submit(("source", filename), text, marked=marked)
+            self.highlighter.submit(self.source_key(filename), text, marked=marked)
             return
         lines = text.splitlines(True)
         parts = []
@@ -124,7 +143,7 @@ class Site:
                 parts[-1][1] = max(parts[-1][1], last)
             else:
                 parts.append([first, last])
-        self.highlighter.submit(("source", filename), parts=[("".join(lines[a - 1:b]), a) for a, b in parts],
+        self.highlighter.submit(self.source_key(filename), parts=[("".join(lines[a - 1:b]), a) for a, b in parts],
                                 marked=marked)
 
     # -- graph nodes and the kernels that compute them ---------------------------------
