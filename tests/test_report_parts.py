@@ -543,21 +543,3 @@ def test_two_library_files_of_one_short_name_get_a_page_each(tmp_path):
     assert first == "source/transformers_cache_utils.py.html#L-150"
     assert second == "source/transformers_cache_utils.py_2.html#L-20"
     assert site.source_link(files[0], 30) == "source/transformers_cache_utils.py.html#L-30"
-
-
-def test_a_source_page_shows_the_lines_linked_after_it_was_first_highlighted(tmp_path):
-    """Source pages are highlighted while the files' pages are written, and a file's page may
-    link to more of a library's lines: those lines' anchors were missing."""
-    from unveil.report.highlight_jobs import Highlighter
-    from unveil.report.site import Site
-    path = tmp_path / "lib" / "python3.11" / "site-packages" / "pkg" / "mod.py"
-    path.parent.mkdir(parents=True)
-    path.write_text("".join("x%d = %d\n" % (n, n) for n in range(1, 200)))
-    site = Site(str(tmp_path), {"functions": [], "artifacts": [], "compiles": [], "program_dir": str(tmp_path)})
-    site.highlighter = Highlighter(parallel=False)
-    site.source_link(str(path), 150)
-    site.submit_source(str(path))
-    site.source_link(str(path), 20)
-    site.submit_source(str(path))
-    code = site.highlighter.get(site.source_key(str(path)))
-    assert 'id="L-20"' in code and 'id="L-150"' in code, code[:500]

@@ -764,3 +764,22 @@ def test_an_empty_graph_says_so_in_the_index(tmp_path):
     index_text = open(build_report(str(tmp_path)), encoding="utf-8").read()
     row = re.search(r'compile 0/0</a>.*?</tr>', index_text.split('id="graphs"')[1], re.S).group(0)
     assert "an empty graph: it takes nothing and returns nothing" in row and "&#8594;" not in row, row
+
+
+def test_a_source_page_shows_the_lines_linked_after_it_was_first_highlighted(tmp_path):
+    """Source pages are highlighted while the files' pages are written, and a file's page may
+    link to more of a library's lines: those lines' anchors were missing.  (Here for pygments,
+    which the report extra installs.)"""
+    from unveil.report.highlight_jobs import Highlighter
+    from unveil.report.site import Site
+    path = tmp_path / "lib" / "python3.11" / "site-packages" / "pkg" / "mod.py"
+    path.parent.mkdir(parents=True)
+    path.write_text("".join("x%d = %d\n" % (n, n) for n in range(1, 200)))
+    site = Site(str(tmp_path), {"functions": [], "artifacts": [], "compiles": [], "program_dir": str(tmp_path)})
+    site.highlighter = Highlighter(parallel=False)
+    site.source_link(str(path), 150)
+    site.submit_source(str(path))
+    site.source_link(str(path), 20)
+    site.submit_source(str(path))
+    code = site.highlighter.get(site.source_key(str(path)))
+    assert 'id="L-20"' in code and 'id="L-150"' in code, code[:500]
