@@ -15,7 +15,7 @@ import pytest
 import torch
 
 import unveil
-from unveil.dynamo.explanations.summary import without_ids
+from unveil.volatile import without_ids
 
 from programs import PROGRAMS
 from test_explanations import dynamo_logs

@@ -74,6 +74,15 @@ def reason_notes(reason):
     return notes
 
 
+def told_restarts(comp):
+    """The reasons Dynamo traced a compile's frame again (a restart) that say something of
+    their own: not the graph break's (a break makes Dynamo trace again up to it), nor an
+    unnamed one (``Unknown fail_and_restart_analysis``: Dynamo's own affair)."""
+    brk = comp.get("graph_break")
+    return [reason for reason in comp.get("restarts") or []
+            if (not brk or reason != brk["reason"]) and not reason.startswith("Unknown")]
+
+
 def unreadable_line(reason):
     """What a recompile reason whose guard could not read its value means, in words."""
     unreadable = reason["unreadable"]

@@ -50,6 +50,13 @@ def dict_versions_replaced(text, replacement="<version>"):
     return _DICT_VERSION.sub(lambda m: m.group(1) + replacement, text)
 
 
+def without_ids(guard):
+    """A failed guard as Dynamo words it, the ids and dict versions it compares with (which
+    differ from run to run) written ``<id>`` and ``<version>``: what the id was of follows
+    it, or its type note says."""
+    return ids_replaced(dict_versions_replaced(guard))
+
+
 def _top_level_comma(text, start):
     """The index of the first comma after ``start`` outside brackets and strings, before
     the call's closing parenthesis (``None`` when there is none)."""

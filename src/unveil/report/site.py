@@ -7,7 +7,8 @@ import os
 import re
 
 from . import flows, fxgraph, kernels, pictures
-from ..dump_index import compile_key, label_of, ran_in, reason_notes, source_path
+from ..dump_index import compile_key, label_of, ran_in, reason_notes, source_path, told_restarts
+from ..volatile import without_ids
 from .places import Places
 from .words import def_length, read_text, slug
 
@@ -401,7 +402,9 @@ class Site:
                 "compile_id": reason["failed_entry"]}
 
     def recompile_reasons(self, comp, root=""):
-        """``[(reason, link to the failed guard's line)]``."""
+        """``[(reason, link to the failed guard's line)]``, each guard written as the summary
+        writes it: the ids it compares (another run's numbers) as ``<id>``, which the
+        reason's notes (:meth:`reason_notes`) name."""
         reasons = []
         for reason in comp.get("recompile_reasons") or []:
             guards = next(iter(self.compile_files(self.failed_entry(comp, reason), ("guards",))), None)
@@ -409,10 +412,11 @@ class Site:
             if guards is not None:
                 link = root + self.file_page(guards) + ("#L-%d" % reason["guard_line"] if reason.get("guard_line")
                                                         else "")
-            reasons.append((reason, link))
+            reasons.append((dict(reason, guard=without_ids(reason["guard"])), link))
         return reasons
 
     reason_notes = staticmethod(reason_notes)
+    told_restarts = staticmethod(told_restarts)
 
     def compiles_of(self, fn):
         return [(comp, self.recompile_reasons(comp)) for comp in self.compiles_by_function.get(fn["key"], [])]

@@ -1,8 +1,8 @@
 """``summary.txt``: per function, each compile and what it came to, in words."""
 import re
 
-from ...dump_index import reason_notes
-from ...volatile import dict_versions_replaced, ids_replaced
+from ...dump_index import reason_notes, told_restarts
+from ...volatile import without_ids
 from .records import one_line
 
 def summary_text(functions, compiles, failures=(), ran_from_dump=False, short_of_end=None, kept=()):
@@ -173,19 +173,8 @@ def _compile_lines(comp, fn):
     if comp.get("dropped"):
         out.append("  Dynamo dropped its cache entry later (%s): no call runs it since"
                    % comp["dropped"])
-    brk = comp["graph_break"]
-    for reason in comp["restarts"]:
-        # a break makes Dynamo trace again up to it; an unnamed restart is Dynamo's own affair
-        if (not brk or reason != brk["reason"]) and not reason.startswith("Unknown"):
-            out.append("  traced again after: " + reason)
+    out += ["  traced again after: " + reason for reason in told_restarts(comp)]
     return out
-
-
-def without_ids(guard):
-    """A failed guard as Dynamo words it, the ids and dict versions it compares with (which
-    differ from run to run) written ``<id>`` and ``<version>``: what the id was of follows
-    it, or its type note says."""
-    return ids_replaced(dict_versions_replaced(guard))
 
 
 def _guard_place(reason, fn):
