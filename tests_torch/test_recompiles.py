@@ -245,7 +245,8 @@ def test_a_guard_that_could_not_read_its_value_has_its_line_and_says_so(tmp_path
     of the guards file and said nothing of the id that guard checks."""
     summary = _summary_with_activations(tmp_path, torch.nn.Tanh())
     failed = re.search(r"the guard of compile 0/0 failed \(line (\d+) of its guards file\): "
-                       r"CodeGuardAccessor: Not a function on G\['ACTIVATION'\]\.__code__\n", summary)
+                       r"CodeGuardAccessor: Not a function on G\['ACTIVATION'\]\.__code__  "
+                       r"\(line \d+: return ACTIVATION\(x\) \* 2\)\n", summary)   # (where the guard's value came from)
     assert failed, summary
     line = (tmp_path / "applies_the_activation.compile_0_0.guards.py").read_text().splitlines()[int(failed.group(1)) - 1]
     assert "check_obj_id(G['ACTIVATION'].__code__, " in line, line
@@ -278,3 +279,32 @@ def test_an_identity_check_that_failed_names_the_object_whose_id_it_checks(tmp_p
         code.co_filename, code.co_firstlineno) in summary, summary
     guards = (tmp_path / "applies_the_activation.compile_0_2.guards.py").read_text()
     assert "#       the id it checks is that of torch.sigmoid\n" in guards, guards
+
+
+class _Projects(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = self.lin(x)
+        return y.relu()
+
+
+def test_a_tensor_mismatch_names_the_line_its_guard_came_from(tmp_path):
+    """Dynamo's ``tensor 'x' size mismatch ...`` gives no place: the summary named no line
+    for it, where the guards file says where the guard's value came from (the line of
+    ``nn.Linear.forward`` that first used ``x``); it names that line now (a new-user trial)."""
+    torch._dynamo.reset()
+    compiled = torch.compile(_Projects(), backend="eager", dynamic=False)
+    with unveil.prepare_debug(tmp_path) as session:
+        compiled(torch.ones(2, 4))
+        compiled(torch.ones(3, 4))
+    assert session.failures == []
+    summary = (tmp_path / "summary.txt").read_text()
+    import torch.nn.modules.linear as linear
+    line = next(n for n, text in enumerate(open(linear.__file__), 1) if "return F.linear(input, self.weight, self.bias)"
+                in text)
+    assert re.search(r"failed \(line \d+ of its guards file\): tensor 'x' size mismatch at index 0\. expected 2, "
+                     r"actual 3  \(%s:%d: return F\.linear\(input, self\.weight, self\.bias\)\)\n"
+                     % (re.escape(linear.__file__), line), summary), summary

@@ -39,7 +39,7 @@ from .adapter.guard_checks import function_mode_stack_types
 from .adapter.resume_functions import resume_point, resumed_code
 from .explanations import records, resume_points, summary
 from .debugging import from_dump, kernel_calls
-from .guards.conditions import identity_checked, names_in
+from .guards.conditions import identity_checked, names_in, source_note
 from .dump import ranks, readable
 from .dump.directory import DumpDir, failure_text, safe_name
 from .dump.fullcode import full_code_text
@@ -693,14 +693,19 @@ class DebugSession:
             return reasons
         names = self._stack_values(fn)
         for reason in reasons:
+            failed = next((c for c in fn.compiles if (c.cid, c.generation) == (reason["failed_entry"], comp.generation)
+                           and c.guards is not None), None)
+            guard = failed.guards.guard_of(reason["guard"]) if failed is not None else None
+            if guard is not None and not reason["location"]:
+                # (``tensor 'x' size mismatch`` names no line: the guard's own note on its value does)
+                noted = records.note_source(source_note(guard.part), _shortened_path_resolver(fn.code.co_filename))
+                if noted["location"]:
+                    reason.update(noted, user_stack=[dict(noted["location"])])
             self._reason_in_user_lines(reason)
             # (in tensor 'X' size mismatch, X is Python, though quoted)
             used = names_in(reason["guard"], names) | names_in(records.checked_tensor(reason["guard"]) or "", names)
             if used:
                 reason["names"] = {slot: names[slot] for slot in used}
-            failed = next((c for c in fn.compiles if (c.cid, c.generation) == (reason["failed_entry"], comp.generation)
-                           and c.guards is not None), None)
-            guard = failed.guards.guard_of(reason["guard"]) if failed is not None else None
             reason["guard_line"] = failed.guards.line_of(guard) if guard is not None else None
             unreadable = records.unreadable_value(reason["guard"])
             if unreadable is not None:

@@ -303,7 +303,7 @@ def recompile_reasons(payload, resolve=lambda path: None):
                     "source": code_of_line(note),
                     "location": dict(frames[-1]) if frames else None, "user_stack": frames,
                     "aside": " ".join(aside.split()) if aside else None,
-                    "also": [_other_source(segment, resolve) for segment in _other_sources(note)]})
+                    "also": [note_source(segment, resolve) for segment in _other_sources(note)]})
     return out
 
 
@@ -356,9 +356,10 @@ def _other_sources(note):
         out.append(rest)
 
 
-def _other_source(segment, resolve):
-    """``{source, location}`` of one further source of a guard (:func:`_other_sources`):
-    its line of code (its own comment cut off) and where it is, when ``resolve`` finds the file."""
+def note_source(segment, resolve):
+    """``{source, location}`` of a guard's note on where its value came from (one further
+    source of a guard, :func:`_other_sources`, or the note after a guard's code part): its
+    line of code (its own comment cut off) and where it is, when ``resolve`` finds the file."""
     place = _GUARD_PLACE.search(segment)
     if place is None:
         return {"source": code_of_line(segment), "location": None}

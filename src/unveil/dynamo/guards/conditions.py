@@ -294,7 +294,7 @@ def _has_private(text):
     return False
 
 
-def _source_note(part):
+def source_note(part):
     """What follows a guard part's code: the user's line and where it is."""
     return part.partition("  # ")[2].strip()
 
@@ -355,7 +355,7 @@ class GuardWriter:
             comment += " on " + node.source
         comment += ": " + (_KIND_TEXT.get(kind) or kind.lower().replace("_", " "))
         in_user_lines = self.context.get("user_note") or (lambda note: note)
-        notes = [in_user_lines(_source_note(part)) for part in parts]
+        notes = [in_user_lines(source_note(part)) for part in parts]
         if len(parts) == 1 and notes[0]:
             comment += "  (from: %s)" % notes[0]
         self.lines.append("    " + _comment(comment))
