@@ -213,6 +213,22 @@ def test_a_function_never_given_to_torch_compile_is_said_to_be_one(compiled):
     assert "not what torch.compile returned" not in str(unveil.why_recompile(inner, torch.ones(3), 1))
 
 
+def _makes_inner():
+    def inner(x):
+        return x * 2
+    return inner
+
+
+def test_a_nested_function_is_named_as_the_dump_names_it():
+    """``_makes_inner.<locals>.inner`` in the answer, ``_makes_inner.inner`` in the summary and
+    the report: one name now (a new-user trial)."""
+    torch._dynamo.reset()
+    compiled = torch.compile(_makes_inner(), backend="eager")
+    compiled(torch.ones(2))
+    text = str(unveil.why_recompile(compiled, torch.ones(2)))
+    assert text.startswith("_makes_inner.inner: 1 cache entry"), text
+
+
 def test_a_failing_global_state_guard_names_the_parts_that_differ():
     """A frame compiled under ``torch.no_grad()`` (an optimizer's step always is) asked
     about outside it: the verdict quoted the whole state as JSON and said nothing of

@@ -180,7 +180,8 @@ def _live_answer(original, receiver, args, kwargs, outermost=True):
         name = "__guard"
         verdicts.append(check_guard_source(entry.compile_id, entry_guard_source(entry, name), name, f_locals,
                                            original.__globals__))
-    name = code.co_qualname if hasattr(code, "co_qualname") else code.co_name
+    # (named as the dump and its summary name it: ``f.inner``, not ``f.<locals>.inner``)
+    name = getattr(code, "co_qualname", code.co_name).replace("<locals>.", "")
     wrapped_inline = inline_wrapped(original)
     if wrapped_inline is not None:     # (one code for all it wraps: its entries are of them all)
         name += " (torch's wrap_inline, the frame torch.compile compiles around %s)" % callable_name(wrapped_inline)
