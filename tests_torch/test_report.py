@@ -701,6 +701,21 @@ def test_a_restart_says_what_it_is_and_its_reason_quotes_code_as_code(tmp_path):
     assert any("<code>" in page and "a restart" in page for page in pages)
 
 
+def _one_line(x):
+    return (x * 2).relu() + 1
+
+
+def test_a_graph_of_one_line_is_said_to_be_of_that_line(tmp_path):
+    """The index said ``train.py lines 15–15`` of a graph made of one line (a new-user trial)."""
+    import torch
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path):
+        torch.compile(_one_line, backend="eager")(torch.ones(3))
+    page = open(build_report(str(tmp_path)), encoding="utf-8").read()
+    line = _one_line.__code__.co_firstlineno + 1
+    assert "test_report.py line %d</span>" % line in page and "lines %d&#8211;%d" % (line, line) not in page, page
+
+
 def test_a_long_flow_keeps_legible_text_and_fits_the_width_of_its_box(tmp_path):
     """The demo's flow (two compiles, each breaking into two resume functions) was drawn
     1,679 pt wide, left to right: shrunk to fit a 1,280 px window its text was at half
