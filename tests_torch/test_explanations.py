@@ -1221,3 +1221,21 @@ def test_a_recompile_of_one_of_two_resume_functions_of_a_branch_names_it_by_its_
     flow = flow_steps(site, site.by_key["_both_paths"])
     assert [step[2][1] for step in flow if step[0] == "node" and step[4] == "resume"] == [fn["key"] for fn in resumes]
     _TAKEN.clear()
+
+
+def _users_own(x):
+    return x.relu() * 2
+
+
+def test_the_summary_lists_the_users_functions_before_the_libraries(tmp_path):
+    """A library's frames compiled first (a model's layers in transformers) came first in
+    summary.txt, the user's own function a hundred lines down; the report lists the
+    user's first (a new-user trial)."""
+    from transformers.activations import NewGELUActivation
+    torch._dynamo.reset()
+    with unveil.prepare_debug(tmp_path) as session:
+        torch.compile(NewGELUActivation(), backend="eager")(torch.ones(3))
+        torch.compile(_users_own, backend="eager")(torch.ones(3))
+    assert session.failures == []
+    summary = (tmp_path / "summary.txt").read_text()
+    assert 0 <= summary.index("\n_users_own (") < summary.index("\nNewGELUActivation.forward ("), summary

@@ -2,11 +2,11 @@
 import re
 
 from ...dump_index import reason_notes, told_restarts
-from ...volatile import without_ids
+from ...volatile import is_library_path, without_ids
 from .records import one_line
 
 def summary_text(functions, compiles, failures=(), ran_from_dump=False, short_of_end=None, kept=()):
-    """``summary.txt``: per function, each compile and what it came to, in words; first,
+    """``summary.txt``: per function (the user's own first), each compile and what it came to, in words; first,
     what unveil itself failed to do (``failures``, the session's), and whether the run
     may have stopped short of its end (``short_of_end``: ``{"ended_early": the exception in
     words}`` or ``{"exit_status": N}``), keeping the files ``kept``."""
@@ -25,7 +25,9 @@ def summary_text(functions, compiles, failures=(), ran_from_dump=False, short_of
     by_function = {}
     for comp in compiles:
         by_function.setdefault(comp["function"], []).append(comp)
-    for fn in functions:
+    # the user's own functions first, as the report lists them; then the libraries' (each in
+    # the order Dynamo first compiled it)
+    for fn in sorted(functions, key=lambda fn: is_library_path(fn["filename"] or "<unknown>")):
         where = "%s:%d" % (fn["filename"], fn["line"])
         if fn["kind"] == "resume":
             out.append("%s: resume function of %s, made at a graph break: %s" % (
