@@ -515,3 +515,12 @@ def test_a_closures_full_code_run_as_a_script_says_its_free_variables_have_no_va
                           timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     assert re.search(r"^compile 0/0: not run: no recorded value for (x, )?model, opt ", done.stdout, re.M), done.stdout
+
+
+@pytest.mark.parametrize("within", [unveil.prepare_debug, unveil.debug])
+def test_an_empty_dump_directory_is_refused_in_one_line(within):
+    """``prepare_debug("")`` dumped into the current directory, unsaid (a new-user trial)."""
+    with pytest.raises(ValueError, match=r"^the dump directory '' names no directory: give a path \('\.' for the "
+                                         r"current one\)$"):
+        with within(""):
+            pass

@@ -62,6 +62,9 @@ class DebugSession:
     """Context manager returned by :func:`unveil.prepare_debug`."""
 
     def __init__(self, dump_dir, run_dumped=False):
+        if not os.fspath(dump_dir).strip():    # (it was the current directory, unsaid)
+            raise ValueError("the dump directory %r names no directory: give a path ('.' for the current one)"
+                             % (dump_dir,))
         self.dump_dir = os.path.abspath(os.fspath(dump_dir))
         self.run_dumped = run_dumped
         self.dump = None
