@@ -515,6 +515,25 @@ def test_an_instance_is_told_on_one_line_with_what_of_it_can_be_decompiled():
         "(_Layer.forward) can be")
 
 
+class OptimizedModule:
+    """A stand-in for torch.compile's wrapper of a module (no torch in these tests)."""
+
+    def __init__(self, module):
+        self._orig_mod = module
+
+    def forward(self, *args):
+        return self._orig_mod.forward(*args)
+
+
+def test_torch_compiles_wrapper_of_a_module_is_told_with_the_modules_class():
+    """``unveil.decompile(torch.compile(M()))`` suggested ``OptimizedModule.forward``, torch's
+    own wrapper, not ``M.forward`` (a new-user trial)."""
+    with pytest.raises(unveil.DecompilationError) as caught:
+        unveil.decompile(OptimizedModule(_Layer()))
+    assert str(caught.value).endswith(
+        "; torch.compile's wrapper of _Layer: the module's class (_Layer) or a method of it (_Layer.forward) can be")
+
+
 def _counts_up(n):
     yield n + 1
 
