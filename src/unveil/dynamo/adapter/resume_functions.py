@@ -37,8 +37,8 @@ def code_offset(code, cleaned_offset):
     name and source position; one Dynamo put in goes on at the code's next instruction."""
     import difflib
     import dis
-    import sys
-    if sys.version_info < (3, 11):
+    from ...bytecode import facts
+    if facts.BLOCK_STACK:
         return cleaned_offset      # (before 3.11 Dynamo keeps the offsets it read)
     from torch._dynamo.bytecode_transformation import cleaned_instructions
     cleaned = cleaned_instructions(code)
