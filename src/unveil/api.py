@@ -160,15 +160,16 @@ def _instance_hint(obj):
     """For an instance of a class written in Python: what of it can be decompiled.  For
     ``torch.compile``'s wrapper of a module (``OptimizedModule``, whose ``_orig_mod`` is the
     module), the module's: the wrapper's own ``forward`` is torch's."""
+    whose = "an instance: its"
     wrapped = getattr(obj, "_orig_mod", None)
     if wrapped is not None and type(obj).__name__ == "OptimizedModule":
-        return _instance_hint(wrapped).replace("; an instance: its", "; torch.compile's wrapper of %s: the module's"
-                                               % type(wrapped).__qualname__, 1)
+        obj, whose = wrapped, "torch.compile's wrapper of %s: the module's" % type(wrapped).__qualname__
     cls = type(obj)
     if cls.__module__ == "builtins" or not any(inspect.isfunction(v) for v in vars(cls).values()):
         return ""
-    return "; an instance: its class (%s) or a method of it (%s.%s) can be" % (
-        cls.__qualname__, cls.__qualname__, "forward" if inspect.isfunction(getattr(cls, "forward", None)) else "<name>")
+    return "; %s class (%s) or a method of it (%s.%s) can be" % (
+        whose, cls.__qualname__, cls.__qualname__,
+        "forward" if inspect.isfunction(getattr(cls, "forward", None)) else "<name>")
 
 
 class Target:

@@ -255,15 +255,17 @@ class Lowering:
         call: each turn of the loop raises it (its ``__context__`` and traceback kept) and
         runs the arms in the ``finally`` clause, which every arm leaves by ``continue``,
         ``return`` or ``raise``.  With none handled the clause runs as plain code."""
-        handled, saved = name(self.handled), "%sh" % self.stack_prefix
-        kept = ast.Tuple(elts=[ast.Attribute(value=handled, attr=attr, ctx=ast.Load())
-                               for attr in ("__context__", "__traceback__")], ctx=ast.Load())
-        back = ast.Tuple(elts=[ast.Attribute(value=name(self.handled), attr=attr, ctx=ast.Store())
-                               for attr in ("__context__", "__traceback__")], ctx=ast.Store())
+        saved = "%sh" % self.stack_prefix
+
+        def kept(ctx):       # ``__handled.__context__, __handled.__traceback__``
+            return ast.Tuple(elts=[ast.Attribute(value=name(self.handled), attr=attr, ctx=ctx())
+                                   for attr in ("__context__", "__traceback__")], ctx=ctx())
+
         def some():
             return ast.Compare(left=name(self.handled), ops=[ast.IsNot()], comparators=[const(None)])
-        raised = ast.If(test=some(), orelse=[], body=[assign(saved, kept), ast.Raise(exc=name(self.handled), cause=None)])
-        restored = ast.If(test=some(), orelse=[], body=[ast.Assign(targets=[back], value=name(saved))])
+        raised = ast.If(test=some(), orelse=[], body=[assign(saved, kept(ast.Load)),
+                                                     ast.Raise(exc=name(self.handled), cause=None)])
+        restored = ast.If(test=some(), orelse=[], body=[ast.Assign(targets=[kept(ast.Store)], value=name(saved))])
         return [ast.Try(body=[raised], handlers=[], orelse=[], finalbody=[restored] + arms)]
 
 

@@ -48,8 +48,10 @@ def code_offset(code, cleaned_offset):
     own = [ins for ins in dis.get_instructions(code) if ins.opname != "EXTENDED_ARG"]
     matcher = difflib.SequenceMatcher(None, [(ins.opname, ins.positions) for ins in cleaned],
                                       [(ins.opname, ins.positions) for ins in own], autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if i1 <= at < i2:
-            k = j1 + (at - i1 if tag in ("equal", "replace") else 0)
-            return own[min(k, j2 - 1)].offset if j1 < j2 else (own[j1].offset if j1 < len(own) else None)
+    for _, i1, i2, j1, j2 in matcher.get_opcodes():
+        if not i1 <= at < i2:
+            continue
+        if j1 == j2:         # instructions Dynamo put in: the code goes on at its next one
+            return own[j1].offset if j1 < len(own) else None
+        return own[min(j1 + at - i1, j2 - 1)].offset
     return None

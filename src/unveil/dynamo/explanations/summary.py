@@ -6,8 +6,8 @@ from ...volatile import is_library_path, without_ids
 from .records import one_line
 
 def summary_text(functions, compiles, failures=(), ran_from_dump=False, short_of_end=None, kept=()):
-    """``summary.txt``: per function (the user's own first), each compile and what it came to, in words; first,
-    what unveil itself failed to do (``failures``, the session's), and whether the run
+    """``summary.txt``: per function (the user's own first), each compile and what it came
+    to, in words; first, what unveil itself failed to do (``failures``, the session's), and whether the run
     may have stopped short of its end (``short_of_end``: ``{"ended_early": the exception in
     words}`` or ``{"exit_status": N}``), keeping the files ``kept``."""
     out = ["What torch.compile did, function by function (index.json has the same, and the files).", ""]
