@@ -561,8 +561,8 @@ def test_the_command_answers_for_a_method_as_dynamo_decided(tmp_path):
     # a setting no guard reads (a misspelt name) changes no verdict, and the answer says so
     done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "FLAG=True", "--set", "FLGA=False")
     assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
-    assert "(--set FLGA: no guard of Lin.forward reads it and the call does not name it, so it changes no " \
-           "verdict)" in done.stdout, done.stdout
+    assert "(--set FLGA: the module has no global FLGA, no guard of Lin.forward reads it and the call does not " \
+           "name it, so it changes no verdict)" in done.stdout, done.stdout
     assert "--set FLAG:" not in done.stdout, done.stdout
     # one the call names changes the call's values, which the guards read: no such note (it said
     # "changes no verdict" of ``--set model.mode=...`` as the verdict changed; a new-user trial)

@@ -209,6 +209,7 @@ def _cmd_why_recompile(args):
     scope = dict(globals_)                 # the module's names (a class to make self of) and torch
     scope["torch"] = torch
     settings = _settings(args.settings, scope)
+    new_globals = {name for name in settings if name not in globals_ and name not in (entry.get("freevars") or [])}
     for name, value in settings.items():
         if name not in (entry.get("freevars") or []):
             globals_[name] = value          # before the call's values are made (a constructor may read it)
@@ -221,7 +222,7 @@ def _cmd_why_recompile(args):
             from None
     try:
         print(why_recompile_in_dump(args.dump_dir, args.function, values, keywords, globals_=globals_,
-                                    settings=settings,
+                                    settings=settings, new_globals=new_globals,
                                     call_names={n.id for n in ast.walk(call) if isinstance(n, ast.Name)}))
     except LookupError as exc:
         raise CliError(str(exc)) from None

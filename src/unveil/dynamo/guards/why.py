@@ -233,13 +233,15 @@ class MissingValue(LookupError):
     function); :func:`why_recompile_in_dump` takes it in ``settings``."""
 
 
-def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, settings=None, call_names=()):
+def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, settings=None, call_names=(),
+                          new_globals=()):
     """The same for the function ``function`` (its key, or its name) of a dump, with the
     dumped guard files; its globals are its module's, loaded from its file (or ``globals_``).
     ``settings`` (``{name: value}``) gives a global its value at the time of the call (a
     flag the program changed after import), or a variable of an enclosing function the
     compiled frame reads (which the call's arguments cannot give); ``call_names``, the names
-    the text of the call's arguments reads (those settings change the call's values).
+    the text of the call's arguments reads (those settings change the call's values);
+    ``new_globals``, the settings the module had no global of before (a misspelt name?).
     Raises LookupError for an unknown function or a value the guards read that is missing
     (:class:`MissingValue`), TypeError for arguments that do not fit."""
     index, entry = dumped_function(dump_dir, function)
@@ -270,7 +272,7 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, setti
     verdicts = [check_guard_source(label, source, name, f_locals, globals_)
                 for label, source, name in reversed(guards)]          # Dynamo tries the newest entry first
     notes = _global_notes(verdicts, settings or {}) \
-        + _unread_settings(entry["key"], settings or {}, sources, frozenset(call_names))
+        + _unread_settings(entry["key"], settings or {}, sources, frozenset(call_names), new_globals)
     last = _last_compile(compiles)
     return WhyRecompile(entry["key"], verdicts, notes, given_up=_given_up_in_dump(last),
                         limit=len(verdicts) if last and last.get("at_limit") else None,
@@ -355,15 +357,17 @@ def _global_notes(verdicts, settings):
             "give that value with --set %s=EXPR)" % (name, name) for name in names]
 
 
-def _unread_settings(function, settings, sources, call_names):
+def _unread_settings(function, settings, sources, call_names, new_globals=()):
     """A note for each setting that no guard reads and the call does not name (a misspelt
-    name, or a global the guards do not check): it changes no verdict.  One the call names
+    name, or a global the guards do not check): it changes no verdict, and where the
+    module had no such global (``new_globals``) the note says so.  One the call names
     (``--set model.mode=...`` with ``model`` in the call) changes the call's values, which
     the guards read."""
     unread = [name for name in settings if name not in call_names
               and not any("G[%r]" % name in text or "L[%r]" % name in text for text in sources)]
-    return ["  (--set %s: no guard of %s reads it and the call does not name it, so it changes no verdict)"
-            % (name, function) for name in unread]
+    return ["  (--set %s: %sno guard of %s reads it and the call does not name it, so it changes no verdict)"
+            % (name, "the module has no global %s, " % name if name in new_globals else "", function)
+            for name in unread]
 
 
 def dumped_function(dump_dir, function):
