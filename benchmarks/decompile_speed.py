@@ -1,7 +1,7 @@
 """How fast unveil decompiles stdlib functions, next to depyf 0.20.0 and the floor.
 
     python benchmarks/decompile_speed.py [--modules json.decoder textwrap ...]
-                                         [--repeat N] [--no-depyf] [--show-failures N]
+                                         [--repeat N] [--no-depyf] [--budget] [--show-failures N]
 
 Every function, method, nested function and lambda of a fixed list of stdlib
 modules (compiled from source, not imported) is decompiled from a fresh
@@ -16,17 +16,22 @@ The floor is the least any decompiler of these functions does: read every
 instruction of the code (``dis.get_instructions``, nested code objects too) and
 parse and print the function's source (``ast.unparse(ast.parse(source))``; 3.8
 has no ``ast.unparse`` and uses unveil's own printer).  It is timed in the same
-rounds.  Each function's time is its best over the rounds, in CPU time (the
+rounds.  With ``--budget`` two parts of unveil are timed alone in the same rounds: its
+decoding (every code object read into canonical instructions) and its printing (of
+the tree of its own output), beside the time per function that 6x depyf leaves
+(the speed goal of issue 37).  Each function's time is its best over the rounds, in CPU time (the
 worker's too: a function the scheduler stops counts no pause); the ratios
 compare sums of those times on the functions both sides decompile.  All timing
 code is shared with the worker: benchmarks/bench_functions.py.
 """
 import argparse
+import ast
 import json
 import os
 import platform
 import subprocess
 import sys
+import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -85,13 +90,19 @@ class DepyfWorker:
         self.process.wait()
 
 
-def measure(functions, sources, repeat, timeout, depyf):
-    """{tool: [[best seconds, first round's failure]]}, the tools' rounds interleaved."""
+def measure(functions, sources, repeat, timeout, depyf, budget=False):
+    """{tool: [[best seconds, first round's failure]]}, the tools' rounds interleaved;
+    with ``budget`` also unveil's decoding and printing alone ("decode", "print")."""
     import unveil
 
     floor_items = [(code, source) for (_, code), source in zip(functions, sources) if source is not None]
-    rounds = {"unveil": [], "floor": [], "depyf": []}
+    rounds = {"unveil": [], "floor": [], "depyf": [], "decode": [], "print": []}
+    printed = _printed_trees(functions) if budget else None
     for _ in range(repeat):
+        if budget:
+            rounds["decode"].append(bench_functions.time_round(_decode, bench_functions.fresh_copies(functions),
+                                                               timeout))
+            rounds["print"].append(bench_functions.time_round(_print, printed, timeout))
         rounds["unveil"].append(bench_functions.time_round(
             unveil.decompile, bench_functions.fresh_copies(functions), timeout))
         floor_times = iter(bench_functions.time_round(bench_functions.floor, floor_items, timeout))
@@ -100,6 +111,51 @@ def measure(functions, sources, repeat, timeout, depyf):
         if depyf is not None:
             rounds["depyf"].append(depyf.round())
     return {tool: bench_functions.best_of(r) for tool, r in rounds.items() if r}
+
+
+def _decode(code):
+    """What unveil does with the instructions before it decompiles: every code object of
+    the function read into canonical instructions."""
+    from unveil.bytecode import canonical
+
+    codes = [code]
+    while codes:
+        code = codes.pop()
+        canonical.normalise(code)
+        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+
+
+def _print(tree):
+    from unveil.syntax.unparse import unparse
+
+    return unparse(tree)
+
+
+def _printed_trees(functions):
+    """The tree of each function's text as unveil decompiles it (``None`` where it fails),
+    for timing unveil's printer alone."""
+    import unveil
+
+    trees = []
+    for _, code in functions:
+        try:
+            trees.append(ast.parse(unveil.decompile(code.replace())))
+        except Exception:  # timed as a failure of its own in the "print" round
+            trees.append(None)
+    return trees
+
+
+def print_budget(times, count):
+    """What 6x depyf leaves each function on the functions both decompile, beside what
+    unveil's decoding and printing alone take there."""
+    both = [i for i, (u, d) in enumerate(zip(times["unveil"], times["depyf"])) if u[1] is None and d[1] is None]
+    per = {name: sum(times[name][i][0] for i in both) / len(both) * 1e6
+           for name in ("unveil", "depyf", "decode", "print", "floor")}
+    print("\nper function, on the %d functions both decompile (microseconds):" % len(both))
+    print("  depyf %.1f; 6x depyf leaves %.1f" % (per["depyf"], per["depyf"] / 6))
+    print("  unveil %.1f, of which decoding alone %.1f and printing alone %.1f (%.0f%% of the 6x budget)"
+          % (per["unveil"], per["decode"], per["print"], 100 * (per["decode"] + per["print"]) / (per["depyf"] / 6)))
+    print("  the floor %.1f" % per["floor"])
 
 
 def compare(times, tool, other):
@@ -127,6 +183,8 @@ def main(argv=None):
     parser.add_argument("--no-depyf", action="store_true", help="time unveil and the floor only")
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="seconds before one function counts as failed (default 10)")
+    parser.add_argument("--budget", action="store_true",
+                        help="also time unveil's decoding and printing alone, beside what 6x depyf leaves")
     parser.add_argument("--show-failures", type=int, default=0, metavar="N",
                         help="list the first N failures of each tool")
     args = parser.parse_args(argv)
@@ -143,13 +201,13 @@ def main(argv=None):
         except (OSError, subprocess.CalledProcessError, RuntimeError, ValueError) as exc:
             print("depyf: not measured: %s" % exc, file=sys.stderr)
     try:
-        times = measure(functions, sources, args.repeat, args.timeout, depyf)
+        times = measure(functions, sources, args.repeat, args.timeout, depyf, args.budget)
     finally:
         if depyf is not None:
             depyf.close()
     import unveil
     names = {"unveil": "unveil " + getattr(unveil, "__version__", "(src)"), "floor": "floor",
-             "depyf": depyf.tool if depyf else "depyf"}
+             "depyf": depyf.tool if depyf else "depyf", "decode": "unveil: decode", "print": "unveil: print"}
     print()
     print_table(times, names)
     if "depyf" in times:
@@ -157,6 +215,8 @@ def main(argv=None):
         print("\nunveil/depyf speed ratio on the %d functions both decompile: %.2fx" % (count, ratio))
         count, ratio = compare(times, "floor", "depyf")
         print("depyf's time / the floor's on the %d functions depyf decompiles: %.2fx" % (count, ratio))
+        if args.budget:
+            print_budget(times, count)
     count, ratio = compare(times, "floor", "unveil")
     print("unveil's time / the floor's on the %d functions unveil decompiles: %.2fx" % (count, ratio))
     print("seconds and functions/s include the time spent on failures.")
