@@ -288,6 +288,16 @@ def calls_past_a_break(x):
     return called_past_a_break(x) + 1
 
 
+def breaks_on_data(x, n):
+    if x.sum() > 0:
+        return x * n
+    return x - n
+
+
+def returns_a_call_that_breaks(x, n):
+    return breaks_on_data(x.cos(), n)
+
+
 ADAM_STEP_LINE = torch.optim.Adam.step.__wrapped__.__code__.co_firstlineno
 
 
@@ -357,6 +367,22 @@ def test_a_frame_reached_past_a_break_that_no_wrapper_leads_to_is_named():
     fn = torch.compile(target, backend="eager")
     fn(torch.ones(3), 1)
     assert unveil.why_recompile(fn, torch.ones(3), 1).reached == []        # no break: it reaches no frame
+
+
+def test_a_frame_whose_last_call_breaks_inside_names_the_frames_it_reaches():
+    """A break inside the function a frame returns the call of: the frame's code makes its
+    graph and calls that function as it is, with no resume function.  The answer named no
+    frame, though the call went on to compile the called function's other branch (a
+    new-user trial: "compile 0/3 runs" alone)."""
+    torch._dynamo.reset()
+    fn = torch.compile(returns_a_call_that_breaks, backend="eager")
+    fn(torch.zeros(3), 1)                    # cos(0) > 0: the first branch
+    why = unveil.why_recompile(fn, torch.full((3,), 3.0), 1)      # cos(3) < 0: the other one
+    assert why.runs == "0/0", str(why)
+    names = [r.name for r in why.reached]
+    assert "breaks_on_data" in names, str(why)
+    assert any(name.startswith("torch_dynamo_resume_in_breaks_on_data_at_") for name in names), str(why)
+    torch._dynamo.reset()
 
 
 def test_over_a_dump_the_frames_its_calls_reached_are_named_with_how_and_what_they_came_to(tmp_path):

@@ -2,8 +2,11 @@
 (``torch._dynamo.config``'s, raised for one more compile; a compile it stopped, where
 ``torch._C._dynamo.eval_frame._FrameAction`` has ``RUN_ONLY``), a frame Dynamo gave up on
 (``torch._dynamo.utils.get_compilation_metrics``), one its trace rules skip
-(``torch._dynamo.trace_rules.check_verbose``), and an error that goes on to the program
+(``torch._dynamo.trace_rules.check_verbose``), a frame whose graph broke
+(``torch._dynamo.utils.graph_break_reasons``), and an error that goes on to the program
 rather than being suppressed (the classes of ``torch._dynamo.exc``)."""
+import dis
+
 import torch
 import torch._dynamo  # noqa: F401  (registers the submodules used below)
 
@@ -47,6 +50,25 @@ def given_up_on(code):
         reason = (metrics.fail_reason or metrics.fail_type).strip().splitlines()
         return str(metrics.compile_id), reason[0] if reason else metrics.fail_type
     return None
+
+
+def broke_in(code):
+    """Whether a graph break Dynamo recorded since the last reset was in a frame of
+    ``code``: the break's user stack begins in it (at one of its lines), the break being
+    in the frame itself or in a function it inlined.  Past the break, what the frame
+    calls runs as frames of their own, a resume function or none (``return inner(x)``
+    breaking inside ``inner``: the frame's code calls ``inner`` as it is)."""
+    from torch._dynamo.utils import graph_break_reasons
+    lines = None
+    for reason in graph_break_reasons:
+        stack = reason.user_stack
+        if not stack or (stack[0].filename, stack[0].name) != (code.co_filename, code.co_name):
+            continue
+        if lines is None:
+            lines = {line for _, line in dis.findlinestarts(code)}
+        if stack[0].lineno in lines:
+            return True
+    return False
 
 
 def skipped_by_trace_rules(code):

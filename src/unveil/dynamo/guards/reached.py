@@ -114,13 +114,14 @@ def _outcome(comp):
 
 def breaks(code):
     """Whether ``code``'s compiled code calls on past a graph break (an entry goes on in a
-    resume function, or made no graph and calls what the frame calls as it is: a break at
-    its last call), or Dynamo gave up on the frame: what it calls then runs under Dynamo
-    as frames of their own."""
+    resume function, or made no graph and calls what the frame calls as it is, or a graph
+    break Dynamo recorded was in the frame: a break at its last call, ``return inner(x)``
+    breaking inside ``inner``, has no resume function), or Dynamo gave up on the frame:
+    what it calls then runs under Dynamo as frames of their own."""
     from ..adapter.cache import cache_entries
-    from ..adapter.compile_outcomes import given_up_on
+    from ..adapter.compile_outcomes import broke_in, given_up_on
     return bool(given_up_on(code)) or any(_resumes_past_a_break(e) or _made_no_graph(e)
-                                          for e in cache_entries(code))
+                                          for e in cache_entries(code)) or broke_in(code)
 
 
 def reached_live(answered):
