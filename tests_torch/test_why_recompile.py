@@ -588,7 +588,7 @@ def test_the_command_answers_for_a_method_as_dynamo_decided(tmp_path):
     done = run("Lin.forward", "Lin(), torch.ones(2, 4)", "--set", "FLAG=True", "--set", "FLGA=False")
     assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
     assert "(--set FLGA: the module has no global FLGA, no guard of Lin.forward reads it and the call does not " \
-           "name it, so it changes no verdict)" in done.stdout, done.stdout
+           "name it, so its value changes no verdict)" in done.stdout, done.stdout
     assert "--set FLAG:" not in done.stdout, done.stdout
     # one the call names changes the call's values, which the guards read: no such note (it said
     # "changes no verdict" of ``--set model.mode=...`` as the verdict changed; a new-user trial)
@@ -650,6 +650,35 @@ def test_the_command_has_the_globals_dynamo_installed_by_id(tmp_path):
     done = subprocess.run([sys.executable, "dump/f.full_code.py"], cwd=tmp_path, capture_output=True, text=True,
                           env=env, timeout=300)
     assert done.returncode == 0 and "guards: 0/0 passes" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_command_asks_as_under_no_grad_with_no_grad(tmp_path):
+    """A frame compiled for inference (under ``torch.no_grad()``): asked about outside it,
+    its global-state guard fails, and the answer says how to ask as the program called it;
+    --no-grad does.  A setting whose evaluation turned grad mode off changed the verdict
+    though the note said it "changes no verdict" (a new-user trial)."""
+    (tmp_path / "infer.py").write_text("import torch\n\n\ndef f(x):\n    return x * 2\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in sys.path if p]))
+    made = subprocess.run([sys.executable, "-c", "import torch, unveil, infer\n"
+                           "with unveil.prepare_debug('dump'), torch.no_grad():\n"
+                           "    torch.compile(infer.f, backend='eager')(torch.ones(3))\n"],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+    assert made.returncode == 0, made.stderr
+
+    def run(*argv):
+        return subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "f", "torch.ones(3)", *argv],
+                              cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    done = run()
+    assert done.returncode == 0 and "=> no entry's guards pass" in done.stdout, done.stdout + done.stderr
+    assert "grad_mode is true here, false at compile time" in done.stdout, done.stdout
+    assert "  (compiled under torch.no_grad(), as inference is: --no-grad asks as there)" in done.stdout, done.stdout
+    done = run("--no-grad")
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
+    assert "--no-grad asks" not in done.stdout, done.stdout
+    done = run("--set", "_off=torch.set_grad_enabled(False)")
+    assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
+    assert "(--set _off: the module has no global _off, no guard of f reads it and the call does not name it, " \
+           "so its value changes no verdict)" in done.stdout, done.stdout
 
 
 def test_a_function_of_a_package_module_with_relative_imports_is_answered_and_its_script_runs(tmp_path):

@@ -19,6 +19,7 @@ Errors print one line ``unveil: error: ...`` to stderr and exit with status 2.
 ``unveil.decompile(TARGET)`` returns the text printed (``unveil.shown``).
 """
 import argparse
+import contextlib
 import os
 import sys
 
@@ -101,6 +102,9 @@ def build_parser():
                           "the program set after import (a flag), or a variable of an enclosing function the "
                           "compiled function reads; NAME.ATTR=EXPR sets an attribute of a global (a config "
                           "module's flag); repeatable, in order")
+    why.add_argument("--no-grad", action="store_true",
+                     help="ask as under torch.no_grad(): a frame compiled for inference, whose global-state guard "
+                          "fails with grad mode on")
     why.set_defaults(handler=_cmd_why_recompile)
 
     diff = commands.add_parser(
@@ -221,9 +225,10 @@ def _cmd_why_recompile(args):
         raise CliError("cannot evaluate the call's arguments %r: %s: %s" % (args.call, type(exc).__name__, exc)) \
             from None
     try:
-        print(why_recompile_in_dump(args.dump_dir, args.function, values, keywords, globals_=globals_,
-                                    settings=settings, new_globals=new_globals,
-                                    call_names={n.id for n in ast.walk(call) if isinstance(n, ast.Name)}))
+        with torch.no_grad() if args.no_grad else contextlib.nullcontext():
+            print(why_recompile_in_dump(args.dump_dir, args.function, values, keywords, globals_=globals_,
+                                        settings=settings, new_globals=new_globals,
+                                        call_names={n.id for n in ast.walk(call) if isinstance(n, ast.Name)}))
     except LookupError as exc:
         raise CliError(str(exc)) from None
     except TypeError as exc:          # binding the arguments to the function's parameters

@@ -271,7 +271,7 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, setti
                            % (entry["key"], ", ".join(read), what, read[0]))
     verdicts = [check_guard_source(label, source, name, f_locals, globals_)
                 for label, source, name in reversed(guards)]          # Dynamo tries the newest entry first
-    notes = _global_notes(verdicts, settings or {}) \
+    notes = _global_notes(verdicts, settings or {}) + _grad_mode_notes(verdicts) \
         + _unread_settings(entry["key"], settings or {}, sources, frozenset(call_names), new_globals)
     last = _last_compile(compiles)
     return WhyRecompile(entry["key"], verdicts, notes, given_up=_given_up_in_dump(last),
@@ -357,15 +357,24 @@ def _global_notes(verdicts, settings):
             "give that value with --set %s=EXPR)" % (name, name) for name in names]
 
 
+def _grad_mode_notes(verdicts):
+    """For an entry compiled under ``torch.no_grad()`` whose global-state guard fails only
+    because grad mode is on here: how to ask as the program called it."""
+    if any("grad_mode is true here, false at compile time" in (verdict.detail or "") for verdict in verdicts):
+        return ["  (compiled under torch.no_grad(), as inference is: --no-grad asks as there)"]
+    return []
+
+
 def _unread_settings(function, settings, sources, call_names, new_globals=()):
     """A note for each setting that no guard reads and the call does not name (a misspelt
-    name, or a global the guards do not check): it changes no verdict, and where the
-    module had no such global (``new_globals``) the note says so.  One the call names
+    name, or a global the guards do not check): its value changes no verdict (evaluating
+    it may, ``torch.set_grad_enabled(False)``), and where the module had no such global
+    (``new_globals``) the note says so.  One the call names
     (``--set model.mode=...`` with ``model`` in the call) changes the call's values, which
     the guards read."""
     unread = [name for name in settings if name not in call_names
               and not any("G[%r]" % name in text or "L[%r]" % name in text for text in sources)]
-    return ["  (--set %s: %sno guard of %s reads it and the call does not name it, so it changes no verdict)"
+    return ["  (--set %s: %sno guard of %s reads it and the call does not name it, so its value changes no verdict)"
             % (name, "the module has no global %s, " % name if name in new_globals else "", function)
             for name in unread]
 
