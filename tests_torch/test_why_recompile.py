@@ -498,6 +498,11 @@ def test_the_command_binds_a_decorated_function_and_a_resume_function_by_their_o
     resume = next(p.name.split(".")[0] for p in tmp_path.glob("*.resume_function.py"))
     done = run(resume, "[], [], None, 4, torch.ones(2)")
     assert done.returncode == 0 and re.search(r"=> compile \d+/1 runs$", done.stdout.rstrip()), done.stdout
+    # its arguments given as the function's: the error names the resume function's parameters
+    # (it told a method's resume function's call to start with self; a new-user trial)
+    done = run(resume, "4, torch.ones(2)")
+    assert done.returncode == 2 and "(a resume function, called with its parameters (" in done.stderr \
+        and "___stack0" in done.stderr and "starts with its self" not in done.stderr, done.stderr
     done = run("g", "torch.ones(3, 2), 2, 3")
     assert done.returncode == 2 and done.stderr == (
         "unveil: error: the arguments 'torch.ones(3, 2), 2, 3' do not fit g: too many positional arguments\n")

@@ -234,7 +234,8 @@ def _cmd_why_recompile(args):
     except TypeError as exc:          # binding the arguments to the function's parameters
         owner = globals_.get((entry.get("qualname") or "").rpartition(".")[0])    # (a method's class)
         hint = " (a method's call starts with its self: \"%s(...), ...\")" % owner.__name__ \
-            if isinstance(owner, type) and not (values and isinstance(values[0], owner)) else ""
+            if isinstance(owner, type) and not (values and isinstance(values[0], owner)) \
+            and entry.get("kind") != "resume" else ""
         raise CliError("the arguments %r do not fit %s: %s%s" % (args.call, args.function, exc, hint)) from None
     except ValueError as exc:         # a setting that is not a global or a variable of the frame
         raise CliError(str(exc)) from None

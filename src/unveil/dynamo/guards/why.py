@@ -251,7 +251,7 @@ def why_recompile_in_dump(dump_dir, function, args, kwargs, globals_=None, setti
     if globals_ is None:
         globals_ = function_globals(index, entry)
     original = _compiled_frame_function(_function_in(globals_, entry), entry) or _dumped_signature(dump_dir, index, entry)
-    f_locals = frame_locals(original, None, args, kwargs) if original is not None else dict(kwargs)
+    f_locals = _call_locals(original, entry, args, kwargs) if original is not None else dict(kwargs)
     freevars = entry.get("freevars") or []
     for name, value in (settings or {}).items():
         if name in f_locals and name not in freevars:
@@ -436,6 +436,20 @@ def _dumped_signature(dump_dir, index, entry):
                                  art["file"], "exec"), namespace)
                     return namespace[node.name]
     return None
+
+
+def _call_locals(original, entry, args, kwargs):
+    """:func:`frame_locals` of a dumped function's call; arguments that do not fit raise a
+    TypeError naming a resume function's parameters (what the transformed code's call of
+    it gives each, its file's header what the stack values hold)."""
+    try:
+        return frame_locals(original, None, args, kwargs)
+    except TypeError as exc:
+        if entry.get("kind") != "resume":
+            raise
+        raise TypeError("%s (a resume function, called with its parameters (%s): the transformed code's call of it "
+                        "shows what it gives each)" % (exc, ", ".join(inspect.signature(original).parameters))) \
+            from None
 
 
 def frame_locals(original, receiver, args, kwargs):
