@@ -145,7 +145,8 @@ def check_summary(summary, records):
             assert (m.group(2), int(m.group(1))) in records.calls, line
             continue
         m = re.match(r"^(?:compiled|tried) anew: the guard of compile (\d+/\d+) failed(?: \(line \d+ of its guards file\))?: "
-                     r"(.+?)(?:  \((?:line \d+(?: in [\w<>.]+)?|\S+:\d+): (.+?)(?:, called from line (\d+))?\))?$", body)
+                     r"(.+?)(?:  \((?:line \d+(?: in [\w<>.]+)?|\S+:\d+)(?:, where Dynamo first read it)?: (.+?)"
+                     r"(?:, called from line (\d+))?\))?$", body)
         if m:
             assert (m.group(1), m.group(2)) in records.recompiles, (line, records.recompiles)
             if m.group(3):

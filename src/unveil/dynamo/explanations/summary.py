@@ -182,7 +182,9 @@ def _compile_lines(comp, fn):
 def _guard_place(reason, fn):
     """Where the failed guard's value was first used: a line of the compiled function's own
     by its number; another function's line (a library's, one it calls) by its file or its
-    function, then the compiled function's line that called into it."""
+    function, said to be where Dynamo first read the value (not a line of the user's that
+    made the guard: a dict comprehension of a library over the call's kwargs), then the
+    compiled function's line that called into it."""
     where = reason.get("location")
     if not where:
         return ""
@@ -193,7 +195,8 @@ def _guard_place(reason, fn):
         return "  (line %s: %s)" % (where["line"], reason["source"])
     place = "%s:%s" % (where["filename"], where["line"]) if where["filename"] != fn["filename"] else \
         "line %s in %s" % (where["line"], where["function"]) if where.get("function") else "line %s" % where["line"]
-    return "  (%s: %s%s)" % (place, reason["source"], ", called from line %d" % stack[own[-1]]["line"] if own else "")
+    return "  (%s, where Dynamo first read it: %s%s)" % (
+        place, reason["source"], ", called from line %d" % stack[own[-1]]["line"] if own else "")
 
 
 def _the_rest(comp, brk, fn):
