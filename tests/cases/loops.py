@@ -1052,3 +1052,34 @@ def with_while_true_returning_a_value_from_two_arms(tests):
                 state.restore = True
                 break
     return log, getattr(state, "restore", None)
+
+
+@case(([[0, 1]],), ([[0], [2]],), ([],), ([None, [3]],), ([[0], None],))
+def constant_return_from_a_for_in_a_try_in_a_for(bases):
+    """``return True`` from a for loop in a try body inside another for loop: the inner
+    iterator is dropped inside the try, the outer one past its end, then the constant
+    returned.  Written as a state machine on every version (astroid's ``_is_metaclass``,
+    found by running astroid's tests on its decompiled modules): the drop of the outer
+    iterator hid the constant return past the try."""
+    for base in bases:
+        try:
+            for b in base:
+                if b:
+                    return True
+        except TypeError:
+            continue
+    return False
+
+
+@case(([[0, 1]],), ([[0], [2]],), ([],), ([None, [3]],))
+def constant_return_from_a_for_in_a_try_in_two_fors(bases):
+    """The same two loops deep past the try: two iterators dropped before the return."""
+    for outer in [bases]:
+        for base in outer:
+            try:
+                for b in base:
+                    if b:
+                        return "found"
+            except TypeError:
+                pass
+    return None

@@ -133,7 +133,8 @@ class Structurer(Exits, ShortCircuits, Layout):
                 # enclosing exit copies, or not at all
                 if self.return_through_enclosing(pos, frame, region):
                     return None
-                tail = self._constant_return(pos, frame)
+                # (past the iterators of the loops it leaves: a ``for`` in a try in a ``for``)
+                tail = self._constant_return(self._drop_iterators(pos, frame), frame)
                 if tail is None or region.elide is not None or any(r.elide is not None for r in _parents(region)):
                     raise DecompilationError("a loop leaves its enclosing try or with at %d" % pos)
                 frame.run(tail)  # a constant returned past the end of a try with no exit copies
