@@ -1905,3 +1905,43 @@ def returns_of_a_call_in_a_try_finally_the_second_in_a_loop(first, items, log):
                 return len(items)
     finally:
         log.append("finally")
+
+
+
+@case(([], False, False), ([1], False, False), ([1, 1], True, False), ([1], True, True), ([], False, True),
+      ([1, 0], False, True))
+def finally_retry_loop_whose_try_else_breaks(fails, quitting, boom):
+    """A ``while True`` retry loop ending a finally body that ends the function, left by
+    ``break`` in its try's ``else`` clause, an except clause returning or going on
+    (prompt_toolkit's ``generator_to_async_generator.runner``, found by running its tests on
+    its decompiled modules).  In the copy run when the body raised, the ``break`` is a jump
+    straight to the final re-raise; inside the try's ``else`` it was not read back as the
+    ``break`` it is, and ``run`` was written as a state machine on 3.10, 3.12 and 3.13."""
+    log = []
+
+    def put():
+        log.append("put")
+        if fails and fails.pop():
+            raise KeyError("full")
+
+    def run():
+        try:
+            log.append("body")
+            if boom:
+                raise ValueError("boom")
+        finally:
+            while True:
+                try:
+                    put()
+                except KeyError:
+                    if quitting:
+                        return
+                    continue
+                else:
+                    break
+
+    try:
+        run()
+    except ValueError as exc:
+        log.append(str(exc))
+    return log

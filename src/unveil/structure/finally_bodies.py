@@ -173,21 +173,33 @@ def _with_tail_at_break(notes, stmts, tail):
 
 
 def _reraises(notes, stmts):
-    """Whether ``stmts`` hold a re-raise outside any nested loop, try or with."""
+    """Whether ``stmts`` hold a re-raise outside any nested loop, with, except clause or
+    finally body (in an ``if``'s arms, or a try's body or ``else`` clause)."""
     return any(notes.reraise.get(st, False) or isinstance(st, ast.If) and (
+        _reraises(notes, st.body) or _reraises(notes, st.orelse)) or _plain_try(st) and (
         _reraises(notes, st.body) or _reraises(notes, st.orelse)) for st in stmts)
 
 
 def _reraise_to_break(notes, stmts):
-    """``stmts`` with each re-raise that is not inside a nested loop, try or with replaced by ``break``."""
+    """``stmts`` with each re-raise that is not inside a nested loop, with, except clause or
+    finally body replaced by ``break``: in an ``if``'s arms, and in a try's body or ``else``
+    clause (``try: q.put(x) except Full: ... else: break`` in a ``while True``, the try
+    covering neither the jump nor the re-raise it was threaded to)."""
     out = []
     for st in stmts:
         if isinstance(st, ast.Raise) and notes.reraise.get(st, False):
             st = ast.Break()
         elif isinstance(st, ast.If):
             st = ast.If(test=st.test, body=_reraise_to_break(notes, st.body), orelse=_reraise_to_break(notes, st.orelse))
+        elif _plain_try(st) and (_reraises(notes, st.body) or _reraises(notes, st.orelse)):
+            st = _replaced(notes, st, body=_reraise_to_break(notes, st.body), orelse=_reraise_to_break(notes, st.orelse))
         out.append(st)
     return out
+
+
+def _plain_try(st):
+    """Whether ``st`` is a try with except clauses and no finally body."""
+    return isinstance(st, ast.Try) and not st.finalbody
 
 
 def _refuse_threaded_reraise(notes, stmts):
