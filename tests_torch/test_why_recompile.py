@@ -633,18 +633,25 @@ def f(x):
 '''
 
 
+def _made_in_a_new_process(tmp_path, program):
+    """Run ``program`` (Python text) in a new process in ``tmp_path``, which is first on its
+    path; the environment it ran in (for the commands asked after it)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in sys.path if p]))
+    made = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert made.returncode == 0, made.stderr
+    return env
+
+
 def test_the_command_has_the_globals_dynamo_installed_by_id(tmp_path):
     """``type(y)`` of a tensor made in the frame: Dynamo installs ``torch`` in the module as
     ``_<id>_c0`` and guards read it.  A new process loads the module without it: the dump
     says what it is, and the entry runs (it said "compiles anew" with a KeyError, on every
     HuggingFace model); the full-code script's guards passed only then."""
     (tmp_path / "askstype.py").write_text(MODULE_ASKING_A_TYPE)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in sys.path if p]))
-    made = subprocess.run([sys.executable, "-c", "import torch, unveil, askstype\n"
-                           "with unveil.prepare_debug('dump'):\n"
-                           "    torch.compile(askstype.f, backend='eager')(torch.ones(3))\n"],
-                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
-    assert made.returncode == 0, made.stderr
+    env = _made_in_a_new_process(tmp_path, "import torch, unveil, askstype\n"
+                                           "with unveil.prepare_debug('dump'):\n"
+                                           "    torch.compile(askstype.f, backend='eager')(torch.ones(3))\n")
     guards = next((tmp_path / "dump").glob("f.compile_0_0.guards.py")).read_text()
     assert re.search(r"G\['_\d+_c0'\]\.Tensor", guards), guards
     done = subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "f", "torch.ones(3)"],
@@ -663,12 +670,9 @@ def test_the_command_asks_as_under_no_grad_with_no_grad(tmp_path):
     --no-grad does.  A setting whose evaluation turned grad mode off changed the verdict
     though the note said it "changes no verdict" (a new-user trial)."""
     (tmp_path / "infer.py").write_text("import torch\n\n\ndef f(x):\n    return x * 2\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in sys.path if p]))
-    made = subprocess.run([sys.executable, "-c", "import torch, unveil, infer\n"
-                           "with unveil.prepare_debug('dump'), torch.no_grad():\n"
-                           "    torch.compile(infer.f, backend='eager')(torch.ones(3))\n"],
-                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
-    assert made.returncode == 0, made.stderr
+    env = _made_in_a_new_process(tmp_path, "import torch, unveil, infer\n"
+                                           "with unveil.prepare_debug('dump'), torch.no_grad():\n"
+                                           "    torch.compile(infer.f, backend='eager')(torch.ones(3))\n")
 
     def run(*argv):
         return subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "f", "torch.ones(3)", *argv],
@@ -696,12 +700,9 @@ def test_a_function_of_a_package_module_with_relative_imports_is_answered_and_it
     (package / "__init__.py").write_text("")
     (package / "consts.py").write_text("SCALE = 2.0\n")
     (package / "model.py").write_text("from .consts import SCALE\n\n\ndef step(x, n):\n    return x * SCALE + n\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in sys.path if p]))
-    made = subprocess.run([sys.executable, "-c", "import torch, unveil\nfrom mypkg.model import step\n"
-                           "with unveil.prepare_debug('dump'):\n"
-                           "    torch.compile(step, backend='eager', dynamic=False)(torch.ones(3), 2)\n"],
-                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
-    assert made.returncode == 0, made.stderr
+    env = _made_in_a_new_process(tmp_path, "import torch, unveil\nfrom mypkg.model import step\n"
+                                           "with unveil.prepare_debug('dump'):\n"
+                                           "    torch.compile(step, backend='eager', dynamic=False)(torch.ones(3), 2)\n")
     done = subprocess.run([sys.executable, "-m", "unveil", "why-recompile", "dump", "step", "torch.ones(3), 2"],
                           cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0 and verdict(done.stdout) == "=> compile 0/0 runs", done.stdout + done.stderr
