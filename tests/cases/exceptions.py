@@ -1945,3 +1945,31 @@ def finally_retry_loop_whose_try_else_breaks(fails, quitting, boom):
     except ValueError as exc:
         log.append(str(exc))
     return log
+
+
+@case(([True, False],), ([False],), ([True, True, False],), ([True, True, True, False],))
+def while_whose_except_clause_arm_begins_a_try_and_reraises(tests):
+    """An ``if`` arm in an except clause of a while loop's body that begins a try of its
+    own and never goes on (its paths re-raise).  3.12+ lay the clause out past the loop's
+    exit: the arm, under the inner try's handler rather than the clause's, was taken for
+    code after the loop past an else clause (``if not c(): break``, the arm after the loop,
+    ``else: return log``), so its bare ``raise`` ran outside the except clause
+    (exception_programs.py seed 122865: the handled ValueError lost from the context)."""
+    log = []
+
+    def c():
+        return tests.pop(0) if tests else False
+
+    while c():
+        try:
+            raise ValueError("t1")
+        except ValueError:
+            if c():
+                log.append(1)
+            else:
+                try:
+                    log.append(2)
+                except KeyError:
+                    pass
+                raise
+    return log

@@ -222,7 +222,7 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
                         and not _finally_copy_then_earlier_return(s, loop, t, exit_pos)
                         and not _test_jumps_past(s, loop, exit_pos, t)
                         and not _handled_over_the_iterator(s, t, iterator_depth)
-                        and (t not in s.g.block_at or s.g.block_at[t].handler not in inner))
+                        and not _in_a_try_of_the_loop(s, t, inner))
     if candidates:
         return candidates[0]
     # (3.13 copies the end of the except clause the loop is in into a ``break`` path
@@ -241,6 +241,23 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
             and outer.header.start in {s.through_jumps(t) for t in targets if not _jumps_via(s, t, exit_pos)}:
         return outer.header.start  # a break over an else clause, threaded to the next iteration
     return exit_pos if exit_pos < len(s.instrs) else None
+
+
+def _in_a_try_of_the_loop(s, pos, inner):
+    """Whether the code at ``pos`` is under one of the ``inner`` handlers (those of tries
+    and clauses in the loop's body), or in a try nested in one: code of the loop laid out
+    past it, not code after the loop, which runs under the loop's own handler (3.12+: an
+    ``if`` arm in an except clause of the body that begins a try and never goes on)."""
+    block = s.g.block_at.get(pos)
+    handler = block.handler if block is not None else None
+    for _ in range(16):
+        if handler is None:
+            return False
+        if handler in inner:
+            return True
+        cleanup = s.g.block_at.get(handler[0])
+        handler = cleanup.handler if cleanup is not None else None
+    return False
 
 
 def _handled_over_the_iterator(s, pos, iterator_depth):
