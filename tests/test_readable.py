@@ -591,3 +591,43 @@ def test_a_walrus_in_a_comprehension_leaves_no_dead_assignment_after_the_return(
     assert "if False" not in text and "= None" not in text, text
     new, _ = rebuilt(walrus_cells)
     assert new([1, 3, 8, 5]) == walrus_cells([1, 3, 8, 5])
+
+
+def _gets(self, timeout):
+    with self.lock:
+        if timeout is None:
+            while not self.ready():
+                self.wait()
+        else:
+            while not self.ready():
+                self.wait(timeout)
+        item = self.take()
+        self.notify()
+        return item
+
+
+def _end_of_chain(new_exc, old_exc, frame_exc):
+    while 1:
+        exc_context = new_exc.__context__
+        if exc_context is None or exc_context is old_exc:
+            return
+        if exc_context is frame_exc:
+            break
+        new_exc = exc_context
+    new_exc.__context__ = old_exc
+
+
+def test_loops_go_on_where_the_source_does_though_every_way_out_returns():
+    """Loops whose ways out all end in returns, written as the source has them and
+    recompiled to the same bytecode.  In a ``with``, code after ``while not ready():``
+    that returns through the with's exit was taken for a return of the loop's own, the
+    loop written ``while True:`` around a copy of that code (queue.Queue.get, every
+    version); of a ``while 1:``'s two ways out that return, the test's bare return was
+    taken for where it goes on, not the one that runs code first (contextlib's
+    ``_fix_exception_context``, 3.12).  Found by the stdlib round trip's identical count."""
+    from tests.roundtrip import same_bytecode
+    for fn, line in [(_gets, "            while not self.ready():\n"),
+                     (_end_of_chain, "    new_exc.__context__ = old_exc\n")]:
+        source = unveil.decompile(fn)
+        assert line in source, source
+        assert same_bytecode(fn.__code__, unveil.recompile(source, fn.__code__)), source

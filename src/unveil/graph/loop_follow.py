@@ -70,8 +70,11 @@ class LoopFollows:
             return outs[0]
         # (``try: return x`` and ``except E: return x`` in the loop: the value leaves the
         # try or clause, then the return; not where the loop goes on, in whichever try it lies)
+        # (nor where ``return W(x)`` in a with's loop goes on through the tail the
+        # compiler's copies share, though the code after a loop its test leaves to may
+        # return through that tail too: queue.Queue.get's ``while not self._qsize():``)
         exits = [s for s in exits if not self._returns_from_a_try(s, loop) and not self.returns_from_a_clause(s, loop)
-                 and not self._returns_through_a_shared_exit(s, loop)]
+                 and not (s not in outs and self._returns_through_a_shared_exit(s, loop))]
         same_try = [s for s in exits if s.handler == around or s in enclosing]
         # (a loop that ends its try's body and whose ways out in that try all raise
         # goes on where it leaves the try: ``try: while a: if c: raise E`` then
@@ -188,10 +191,13 @@ class LoopFollows:
         # then the return, is one straight run: a return, though split in two blocks)
         # (of two ways out that jump on, the loop's test failing is where it goes on, not
         # the jump of a try's body to its else clause that returns: ``while True: if not
-        # c(): break`` in a try, 3.8 and 3.9)
+        # c(): break`` in a try, 3.8 and 3.9; of two that return, the later, whose code
+        # runs before its return: contextlib's ``_fix_exception_context``, ``while 1:``
+        # whose first test returns, 3.12+)
         best = max(exits, key=lambda s: (sum(1 for e in exits if self.reaches(e, s, loop)),
                                          bool(s.succs) and s in going and not self._straight_return(s),
-                                         s in outs, self.instrs[s.end - 1].op == "RETURN_VALUE", s.start))
+                                         s in outs and bool(s.succs), self.instrs[s.end - 1].op == "RETURN_VALUE",
+                                         s.start))
         return self._past_chain_cleanup(best)
 
     def _in_a_try_of_the_body(self, block, loop, around):
