@@ -631,3 +631,25 @@ def test_loops_go_on_where_the_source_does_though_every_way_out_returns():
         source = unveil.decompile(fn)
         assert line in source, source
         assert same_bytecode(fn.__code__, unveil.recompile(source, fn.__code__)), source
+
+
+def _returns_from_a_clause_in_a_while(c, g, fw):
+    while c():
+        try:
+            try:
+                g()
+            except Exception:
+                return 2
+        except KeyError:
+            pass
+        finally:
+            fw("t5")
+
+
+def test_a_return_through_a_finally_copy_is_not_written_after_the_loop_too():
+    """``return 2`` from an except clause in a try/except/finally in a while loop that
+    ends the function: 3.12+ lay its way out (the finally body's copy, then the return)
+    after the loop, which was written there as the code after it, past an else clause:
+    the finally body twice in the text (dead code; a break would have run it)."""
+    source = unveil.decompile(_returns_from_a_clause_in_a_while)
+    assert source.count("fw('t5')") == 1 and source.count("return 2") == 1, source

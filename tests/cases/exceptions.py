@@ -1973,3 +1973,41 @@ def while_whose_except_clause_arm_begins_a_try_and_reraises(tests):
                     pass
                 raise
     return log
+
+
+
+@case(([True, True, True],), ([True, False],), ([False],), ([True, True, False],))
+def break_from_an_except_clause_through_a_finally_in_a_with(tests):
+    """``break`` from an except clause of a try in a try/except/finally, in a while loop
+    in a ``with``, the test failing into an else clause that raises.  3.12+ lay the break's way out (the finally body's copy, then a jump to the
+    with's exit) after the loop: the copy was taken for the code after the loop, and the
+    finally body ran twice (exception_programs.py seed 125278, wrong output on 3.12 and
+    3.13)."""
+    log = []
+
+    def c():
+        return tests.pop(0) if tests else False
+
+    def run():
+        with contextlib.nullcontext():
+            while c():
+                try:
+                    try:
+                        log.append("body")
+                        if len(log) > 3:
+                            raise ValueError("v")
+                    except ValueError:
+                        break
+                except KeyError:
+                    pass
+                finally:
+                    log.append("finally")
+            else:
+                raise TypeError("t6")
+        log.append("after")
+
+    try:
+        run()
+    except TypeError as exc:
+        log.append(str(exc))
+    return log

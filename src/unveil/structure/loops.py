@@ -220,6 +220,7 @@ def _for_follow(s, loop, exit_pos, iterator_depth=None):
                         and s.through_jumps(t) != exit_pos and t not in kept
                         and not _finally_copy_then_exit(s, loop, t, exit_pos)
                         and not _finally_copy_then_earlier_return(s, loop, t, exit_pos)
+                        and not _finally_copy_then_jump(s, loop, t)
                         and not _test_jumps_past(s, loop, exit_pos, t)
                         and not _handled_over_the_iterator(s, t, iterator_depth)
                         and not _in_a_try_of_the_loop(s, t, inner))
@@ -289,10 +290,13 @@ def _finally_copy_then_exit(s, loop, pos, exit_pos):
 
 def _finally_copy_then_earlier_return(s, loop, pos, exit_pos):
     """Whether the code at ``pos`` is a copy of the finally body of a try in ``loop``, then
-    a ``return`` on a line before that of the code the loop's test leaves to: the way out
-    of a ``return`` in the try's body, which runs the copy first, not a ``break`` past an
-    else clause (3.10 loads the constant a ``return 'x'`` returns after the copy; the code
-    after the loop that a ``break`` path may copy comes after the loop's lines)."""
+    a ``return`` on a line before that of the code the loop's test leaves to, or on one of
+    the loop's own lines: the way out of a ``return`` in the try's body or an except clause
+    of it, which runs the copy first, not a ``break`` past an else clause (3.10 loads the
+    constant a ``return 'x'`` returns after the copy; the code after the loop that a
+    ``break`` path may copy comes after the loop's lines).  (The loop's test may leave to
+    the function's implicit return, on the ``while`` line: 3.12+ ``except E: return 2`` in
+    the loop, the return's copy taken for code after the loop, which a ``break`` then ran.)"""
     block = s.g.block_at.get(pos)
     past = s.g.past_finally_copy(block, loop) if block is not None else None
     if past is None or exit_pos >= len(s.instrs):
@@ -301,7 +305,20 @@ def _finally_copy_then_earlier_return(s, loop, pos, exit_pos):
     if ops[:1] != ["RETURN_VALUE"] and ops != ["LOAD_CONST", "RETURN_VALUE"]:
         return False
     line, exit_line = s.instrs[past].line, s.instrs[exit_pos].line
-    return line is not None and exit_line is not None and line < exit_line
+    if line is None:
+        return False
+    lines = [ins.line for b in loop.body for ins in s.instrs[b.start:b.end] if ins.line is not None]
+    return exit_line is not None and line < exit_line or bool(lines) and min(lines) <= line <= max(lines)
+
+
+def _finally_copy_then_jump(s, loop, pos):
+    """Whether the code at ``pos`` is a copy of the finally body of a try in ``loop``, then
+    a jump on: the way out of a ``break`` from the try's body or an except clause of it,
+    which runs the copy first and goes on where the jump leads (3.12+: past a with's exit
+    copy), not code after the loop, where the copy would run a second time."""
+    block = s.g.block_at.get(pos)
+    past = s.g.past_finally_copy(block, loop) if block is not None else None
+    return past is not None and past < len(s.instrs) and s.instrs[past].op == "JUMP"
 
 
 def _test_jumps_past(s, loop, exit_pos, pos):
