@@ -466,6 +466,27 @@ def test_a_dump_directory_that_cannot_be_written_is_one_warning_at_the_users_lin
     assert (warned[0].filename, warned[0].lineno) == (__file__, line), (warned[0].filename, warned[0].lineno)
 
 
+@pytest.mark.parametrize("debugging", [False, True])
+def test_a_block_inside_another_on_the_same_directory_is_one_warning_and_the_program_runs_on(debugging, tmp_path):
+    """``debug(d)`` inside ``prepare_debug(d)`` (or a program that opens ``debug("unveil-dump")``
+    run by ``unveil run``): the inner block raised RuntimeError ("another active session
+    writes into ...") into the user's program (a new-user trial).  It dumps nothing, says so
+    once at the user's line, and the outer block's dump is whole."""
+    torch._dynamo.reset()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with unveil.prepare_debug(tmp_path):
+            line = sys._getframe().f_lineno + 1
+            with (unveil.debug(tmp_path) if debugging else unveil.prepare_debug(tmp_path)):
+                out = torch.compile(_plus_one, backend="eager")(torch.ones(2))
+    assert out.tolist() == [2.0, 2.0]
+    warned = [w for w in caught if issubclass(w.category, UnveilWarning)]
+    assert len(warned) == 1 and "already writes into %s: this one dumps nothing" % tmp_path in str(warned[0].message), \
+        warned
+    assert (warned[0].filename, warned[0].lineno) == (__file__, line), (warned[0].filename, warned[0].lineno)
+    assert (tmp_path / "index.json").exists() and list(tmp_path.glob("_plus_one.compile_0_0.transformed.py"))
+
+
 FLAG_SET_BY_THE_PROGRAM = """import sys, torch, unveil
 SCALE_UP = False
 

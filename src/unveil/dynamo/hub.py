@@ -58,6 +58,11 @@ class Hub:
         self._stand_ins = {}     # id of Dynamo's code -> (weakref to it, [weakrefs to the codes run instead])
         self._origins = {}       # a dumped file code runs from -> the file of the code it stands for
 
+    def writes_into(self, dump_dir):
+        """Whether an active session writes into ``dump_dir``."""
+        with self.lock:
+            return any(other.dump_dir == dump_dir for other in self.sessions)
+
     def add(self, session):
         with self.lock:
             if session in self.sessions:

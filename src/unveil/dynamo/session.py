@@ -106,6 +106,12 @@ class DebugSession:
             self.inert = True
             warnings.warn("unveil: " + refused, UnveilWarning, stacklevel=_outside_unveil())
             return self
+        if HUB.writes_into(self.dump_dir):  # (a block inside another on the same directory)
+            self.inert = True
+            warnings.warn("unveil: another prepare_debug or debug block already writes into %s: this one dumps "
+                          "nothing; the program runs on unchanged" % self.dump_dir, UnveilWarning,
+                          stacklevel=_outside_unveil())
+            return self
         _note_untested_torch()
         self.rank = ranks.rank_of_process()
         path = self.dump_dir if self.rank is None else ranks.rank_dir(self.dump_dir, self.rank)
