@@ -449,6 +449,34 @@ def test_a_program_run_again_in_one_process_keeps_its_file_names(tmp_path, capsy
     assert any(name.endswith(".transformed.py") for name in names[0]), names
 
 
+_STEP = "import torch\n\n\ndef step(x):\n    y = x.sin()\n    torch._dynamo.graph_break()\n    return y.cos()\n"
+
+
+def test_a_file_name_never_stands_for_two_functions_across_runs(tmp_path, monkeypatch):
+    """Two functions ``step`` of two modules, compiled in one order, then the other: their
+    code reads the same but for comments, so ``step.compile_0_0.transformed.py`` kept its
+    name and stood for ``mod_b``'s step in the second run, ``mod_a``'s in the first: a
+    breakpoint saved in it stopped in the other function (a new-user trial).  Now no file
+    name is another function's in a later run."""
+    for name in ("mod_a", "mod_b"):
+        (tmp_path / (name + ".py")).write_text(_STEP)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import mod_a
+    import mod_b
+    dump = tmp_path / "dump"
+    whose = {}
+    for order in ((mod_a, mod_b), (mod_b, mod_a), (mod_a, mod_b)):
+        torch._dynamo.reset()
+        with unveil.debug(dump):
+            for module in order:
+                torch.compile(module.step, backend="eager")(torch.ones(2))
+        for path in dump.glob("*.py"):
+            origin = re.search(r"/(mod_[ab])\.py", path.read_text())
+            if origin is not None:
+                assert whose.setdefault(path.name, origin.group(1)) == origin.group(1), (path.name, whose)
+    assert any(".transformed." in name for name in whose), whose
+
+
 @pytest.mark.parametrize("debugging", [False, True])
 def test_a_dump_directory_that_cannot_be_written_is_one_warning_at_the_users_line(debugging, tmp_path):
     """The warning named unveil's own ``stepping.py`` under ``debug()`` (whose ``__enter__``

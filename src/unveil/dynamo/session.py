@@ -187,6 +187,7 @@ class DebugSession:
             while key in taken:
                 key, n = "%s_%d" % (base, n), n + 1
             fn = self.functions[id(code)] = Function(code, key, self.generation)
+            self.dump.origins[key] = (code.co_filename, getattr(code, "co_qualname", code.co_name))
             resumed = resumed_code(code) if fn.is_resume else None
             if resumed is not None:
                 fn.parent = self._resumed_function(resumed)

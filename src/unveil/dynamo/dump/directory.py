@@ -92,8 +92,13 @@ class DumpDir:
         self.path = os.path.abspath(os.fspath(path))
         os.makedirs(self.path, exist_ok=True)
         self._lock = threading.Lock()
+        artifacts, previous_origins = _previous_run(self.path)
         self._previous = {a.get("base", a["file"]): (a["file"], a.get("digest"), a.get("base_digest"))
-                          for a in _previous_artifacts(self.path)}
+                          for a in artifacts}
+        # the code each name stood for in the last run: ``(file, qualified name)`` of its function
+        self._previous_origin = {a.get("base", a["file"]): previous_origins.get(a.get("function"))
+                                 for a in artifacts}
+        self.origins = {}            # a function's key in this run -> (file, qualified name) of its code
         # files another run of ours left unindexed (it was killed) are ours to reuse, not to avoid
         self._theirs = {f for f in os.listdir(self.path) if not _OURS.search(f)} \
             - {f for f, _, _ in self._previous.values()} - {INDEX, SUMMARY}
@@ -116,14 +121,25 @@ class DumpDir:
             pass
         os.remove(probe)
 
-    def _claim(self, name, text):
+    def _claim(self, name, text, function=None):
         """``(file name, digest of text, digest of what the plain name stands for)``.  The
         digests are made only where the last run wrote this name (a first run makes none:
-        normalising a text is a regular expression over all of it)."""
+        normalising a text is a regular expression over all of it).  A name that stood for
+        another function's code in the last run (two functions ``step`` of two modules,
+        compiled in the other order) is taken as changed content: a breakpoint saved in the
+        file would stop in the other function, whose code may read the same."""
         previous = self._previous.get(name)
         digest = base_digest = None
         candidate = name
-        if previous is not None:
+        was, now = self._previous_origin.get(name), self.origins.get(function)
+        if previous is not None and was is not None and now is not None and was != now:
+            # (named by the code and whose it is: the other function's file, named by the
+            # same code, may have been named so in an earlier run)
+            digest = content_digest(text)
+            stem, ext = os.path.splitext(name)
+            candidate = "%s.%s%s" % (stem, hashlib.sha1(repr((now, digest)).encode("utf-8")).hexdigest()[:8], ext)
+            base_digest = previous[2] or self._digest_of(previous[0])
+        elif previous is not None:
             file, old_digest, base_digest = previous
             digest = content_digest(text)
             if file == name and base_digest is None:    # what the plain name stands for is on disk
@@ -151,7 +167,7 @@ class DumpDir:
     def write(self, name, text, **entry):
         """Write ``text`` under a name derived from ``name`` (see the class); index it with ``entry``."""
         with self._lock:
-            fname, digest, base_digest = self._claim(name, text)
+            fname, digest, base_digest = self._claim(name, text, entry.get("function"))
             self._put(fname, text)
             if entry:
                 entry.update(file=fname, base=name)
@@ -245,17 +261,21 @@ def _write_atomically(path, text):
     os.replace(partial, path)
 
 
-def _previous_artifacts(path):
-    """The artifacts of the directory's last run (its ``index.json``), files in it only."""
+def _previous_run(path):
+    """The artifacts of the directory's last run (its ``index.json``), files in it only, and
+    ``{function key: (file, qualified name)}`` of its functions."""
     try:
         with open(os.path.join(path, INDEX), encoding="utf-8") as fh:
             index = json.load(fh)
     except (OSError, ValueError):
-        return []
+        return [], {}
     if not isinstance(index, dict) or index.get("schema") != SCHEMA:
-        return []
-    return [art for art in index.get("artifacts", ()) if isinstance(art, dict) and isinstance(art.get("file"), str)
-            and os.path.basename(art["file"]) == art["file"]]
+        return [], {}
+    artifacts = [art for art in index.get("artifacts", ()) if isinstance(art, dict)
+                 and isinstance(art.get("file"), str) and os.path.basename(art["file"]) == art["file"]]
+    origins = {fn.get("key"): (fn.get("filename"), fn.get("qualname")) for fn in index.get("functions", ())
+               if isinstance(fn, dict)}
+    return artifacts, origins
 
 
 def _index_text(index):
