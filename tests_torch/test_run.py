@@ -219,6 +219,19 @@ def test_an_unwritable_dump_directory_is_a_one_line_error_before_the_program_run
                         done.stderr), done.stderr
 
 
+@pytest.mark.parametrize("name, text", [("index.json", '{"mine": 1}'), ("summary.txt", "my notes")])
+def test_a_directory_holding_a_users_index_or_summary_is_refused_before_the_program_runs(name, text, tmp_path):
+    """A dump replaces its directory's ``index.json`` and ``summary.txt``: a user's own (a
+    directory of results named as the dump) was overwritten without a word (a new-user
+    trial), though the README says files unveil did not write are never touched."""
+    (tmp_path / name).write_text(text)
+    done = _run(_unveil("--dump-dir", str(tmp_path), SCRIPT), EXAMPLES)
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert done.stderr == "unveil: error: will not write into dump directory %s: its %s is not unveil's " \
+                          "(--dump-dir DIR: another)\n" % (tmp_path, name), done.stderr
+    assert (tmp_path / name).read_text() == text and sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
 def test_a_dump_whose_index_cannot_be_written_is_not_said_to_have_compiled_nothing(tmp_path):
     dump = tmp_path / "dump"
     (dump / "index.json").mkdir(parents=True)          # the index cannot take its place

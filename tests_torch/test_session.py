@@ -449,6 +449,29 @@ def test_a_program_run_again_in_one_process_keeps_its_file_names(tmp_path, capsy
     assert any(name.endswith(".transformed.py") for name in names[0]), names
 
 
+@pytest.mark.parametrize("debugging", [False, True])
+def test_a_directory_holding_a_users_index_is_one_warning_and_left_as_it_is(debugging, tmp_path):
+    """``debug(d)`` where ``d`` holds the user's own ``index.json``: it was replaced without
+    a word (a new-user trial).  Nothing is dumped there, one warning says why, the program
+    runs on, and a dump's own index of an earlier run is no such file."""
+    (tmp_path / "index.json").write_text('{"mine": 1}')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with (unveil.debug(tmp_path) if debugging else unveil.prepare_debug(tmp_path)):
+            out = torch.compile(_plus_one, backend="eager")(torch.ones(2))
+    assert out.tolist() == [2.0, 2.0]
+    warned = [w for w in caught if issubclass(w.category, UnveilWarning)]
+    assert len(warned) == 1 and "(its index.json is not unveil's): nothing is dumped" in str(warned[0].message), \
+        warned
+    assert (tmp_path / "index.json").read_text() == '{"mine": 1}' and len(list(tmp_path.iterdir())) == 1
+    (tmp_path / "index.json").unlink()
+    for _ in range(2):               # (a dump's own index, of the run before, is unveil's)
+        torch._dynamo.reset()
+        with (unveil.debug(tmp_path) if debugging else unveil.prepare_debug(tmp_path)):
+            torch.compile(_plus_one, backend="eager")(torch.ones(2))
+        assert json.loads((tmp_path / "index.json").read_text())["compiles"]
+
+
 _STEP = "import torch\n\n\ndef step(x):\n    y = x.sin()\n    torch._dynamo.graph_break()\n    return y.cos()\n"
 
 

@@ -417,6 +417,11 @@ def _check_dump_dir(path):
         os.remove(probe)
     except OSError as exc:
         raise CliError("cannot write to dump directory %s: %s" % (path, exc.strerror or exc)) from None
+    from unveil.dynamo.dump.directory import foreign_file
+    foreign = foreign_file(path)
+    if foreign is not None:
+        raise CliError("will not write into dump directory %s: its %s is not unveil's (--dump-dir DIR: another)"
+                       % (path, foreign))
     return made
 
 

@@ -41,7 +41,7 @@ from .explanations import records, resume_points, summary
 from .debugging import from_dump, kernel_calls
 from .guards.conditions import identity_checked, names_in, source_note
 from .dump import ranks, readable
-from .dump.directory import DumpDir, failure_text, safe_name
+from .dump.directory import DumpDir, failure_text, foreign_file, safe_name
 from .dump.fullcode import full_code_text
 from .dump.graphs import aot_file_text, backend_file_text, class_name, graph_file_text, without_frames_of
 from .dump.script_runtime import importable_as, loading_module
@@ -115,6 +115,12 @@ class DebugSession:
         _note_untested_torch()
         self.rank = ranks.rank_of_process()
         path = self.dump_dir if self.rank is None else ranks.rank_dir(self.dump_dir, self.rank)
+        foreign = foreign_file(path) if os.path.isdir(path) else None
+        if foreign is not None:          # (a directory of the user's: its files are never replaced)
+            self.unwritable = "its %s is not unveil's" % foreign
+            warnings.warn("unveil: will not write into the dump directory %s (%s): nothing is dumped; the program "
+                          "runs on unchanged" % (path, self.unwritable), UnveilWarning, stacklevel=_outside_unveil())
+            return self
         try:
             self.dump = DumpDir(path, versions.torch_version())
             self.dump.check_writable()

@@ -261,6 +261,22 @@ def _write_atomically(path, text):
     os.replace(partial, path)
 
 
+def foreign_file(path):
+    """The name of a file in directory ``path`` that a dump writes and unveil did not write
+    there (an ``index.json`` that is not a dump's index, a ``summary.txt`` beside no such
+    index), or None: a dump would replace it."""
+    index = os.path.join(path, INDEX)
+    try:
+        with open(index, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except FileNotFoundError:
+        return SUMMARY if os.path.exists(os.path.join(path, SUMMARY)) else None
+    except (OSError, ValueError):
+        return INDEX
+    schema = data.get("schema") if isinstance(data, dict) else None
+    return None if isinstance(schema, str) and schema.startswith("unveil.dump/") else INDEX
+
+
 def _previous_run(path):
     """The artifacts of the directory's last run (its ``index.json``), files in it only, and
     ``{function key: (file, qualified name)}`` of its functions."""
