@@ -306,5 +306,6 @@ def test_a_tensor_mismatch_names_the_line_its_guard_came_from(tmp_path):
     line = next(n for n, text in enumerate(open(linear.__file__), 1) if "return F.linear(input, self.weight, self.bias)"
                 in text)
     assert re.search(r"failed \(line \d+ of its guards file\): tensor 'x' size mismatch at index 0\. expected 2, "
-                     r"actual 3  \(%s:%d: return F\.linear\(input, self\.weight, self\.bias\)\)\n"
+                     r"actual 3  \(%s:%d, where Dynamo first read it: return F\.linear\(input, self\.weight, "
+                     r"self\.bias\)\)\n"
                      % (re.escape(linear.__file__), line), summary), summary
