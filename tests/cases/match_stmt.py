@@ -624,3 +624,27 @@ def return_in_a_case_in_a_with_under_a_finally_that_returns(x):
             seen.append("after the match")
     finally:
         return seen  # noqa: B012
+
+
+
+@case(("key",), ("type",), ("other",))
+def case_returning_a_missing_name_under_a_finally_that_raises(word):
+    """``return r.upper()`` in a case of or-patterns, ``r`` undefined, in a try whose
+    finally body raises: the return never completes, but evaluating its value raises the
+    NameError that becomes the finally body's error's ``__context__``.  3.10 lays the
+    finally body's copy where the match ends, the value still on the stack: the case was
+    written ``pass`` and the NameError lost (exception_programs.py seed 126977).  Refused
+    now on 3.10 (known_failures: the state machine cannot take it there either), lowered
+    on 3.11+ (known_lowerings), as the same return under an ``if`` is."""
+    def inner():
+        try:
+            match word:
+                case "key" | "type":
+                    return r.upper()  # noqa: F821  (undefined: its NameError is the behaviour)
+        finally:
+            raise ValueError("t1")  # noqa: B012
+
+    try:
+        inner()
+    except ValueError as exc:
+        return repr(exc), repr(exc.__context__)

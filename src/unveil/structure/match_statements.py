@@ -250,6 +250,12 @@ def _body(s, pos, jumped, base, region, stop):
     before = len(exits) if exits is not None else 0
     end = s.seq(pos, arm, inner)
     arm.flush_parallel()
+    if any(si.is_expr(v) for v in arm.stack[len(base):]):
+        # a value the body computed that its way on drops: a ``return``'s, whose way out
+        # runs a finally body that never completes, laid out where the match ends (3.10:
+        # ``case 'a' | 'b': return r.upper()`` under ``finally: raise``, written ``pass``,
+        # the NameError its evaluation raises lost)
+        raise DecompilationError("match: a value waits at the end of the case body at %d" % pos)
     if end is None and exits is not None and exits[before:] and stop is not None and stop != region.stop \
             and not never_runs_on(arm.out):
         # the body leaves the statement the match is in, past the code after the match in
