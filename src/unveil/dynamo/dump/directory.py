@@ -266,11 +266,11 @@ def foreign_file(path):
     there (an ``index.json`` that is not a dump's index, a ``summary.txt`` beside no such
     index), or None: a dump would replace it."""
     index = os.path.join(path, INDEX)
+    if not os.path.isfile(index):     # (none, or no file: writing the index fails, and says so)
+        return SUMMARY if not os.path.exists(index) and os.path.isfile(os.path.join(path, SUMMARY)) else None
     try:
         with open(index, encoding="utf-8") as fh:
             data = json.load(fh)
-    except FileNotFoundError:
-        return SUMMARY if os.path.exists(os.path.join(path, SUMMARY)) else None
     except (OSError, ValueError):
         return INDEX
     schema = data.get("schema") if isinstance(data, dict) else None
