@@ -684,14 +684,17 @@ class LoopFollows:
     def _nested_in(self, handler, own):
         """Whether ``handler`` is ``own`` or the handler of a try whose code runs under ``own``
         (its handler's chain of handlers reaches ``own``)."""
-        for _ in range(16):
-            if handler == own:
-                return True
+        return own in self.handlers_around(handler)
+
+    def handlers_around(self, handler, limit=16):
+        """``handler``, then the handler its own code runs under, and so on outwards (a
+        try's handler, its clause's cleanup, the enclosing try's), as far as ``None``."""
+        for _ in range(limit):
+            yield handler
             block = self.block_at.get(handler[0]) if handler is not None else None
             if block is None:
-                return False
+                return
             handler = block.handler
-        return False
 
     def returns_a_value_from_before(self, pos):
         """Whether the code at ``pos``, maybe past the exit copies of withs and the copies

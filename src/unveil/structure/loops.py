@@ -250,15 +250,7 @@ def _in_a_try_of_the_loop(s, pos, inner):
     past it, not code after the loop, which runs under the loop's own handler (3.12+: an
     ``if`` arm in an except clause of the body that begins a try and never goes on)."""
     block = s.g.block_at.get(pos)
-    handler = block.handler if block is not None else None
-    for _ in range(16):
-        if handler is None:
-            return False
-        if handler in inner:
-            return True
-        cleanup = s.g.block_at.get(handler[0])
-        handler = cleanup.handler if cleanup is not None else None
-    return False
+    return block is not None and any(h is not None and h in inner for h in s.g.handlers_around(block.handler))
 
 
 def _handled_over_the_iterator(s, pos, iterator_depth):
